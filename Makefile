@@ -1,0 +1,93 @@
+# Granule - top-level, non-recursive Makefile.
+#
+# Each directory contributes a rules.mk fragment that appends to:
+#   KERNEL_C, KERNEL_ASM   kernel sources (one per line, with a purpose comment)
+#   HOST_TESTS             host unit-test binaries (see $(call host_test,...))
+# Outputs: build/granule.elf (kernel), build/granule.iso (GRUB multiboot2 ISO).
+#
+# Targets: all iso run test bench clean deps (see README.md).
+
+BUILD    := build
+CC       := gcc
+NASM     := nasm
+LD       := ld
+HOSTCC   := gcc
+PYTHON   := /usr/bin/python3
+
+VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+# Kernel: i686, freestanding, higher half (see linker.ld and docs/ARCHITECTURE.md).
+KCFLAGS  := -m32 -march=i686 -std=gnu11 -ffreestanding -fno-pic -fno-pie \
+            -fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
+            -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
+            -Ikernel/include -Iarch/x86/include -MMD -MP \
+            -DGRANULE_VERSION='"$(VERSION)"'
+KASFLAGS := -f elf32 -Iboot/ -Iarch/x86/
+KLDFLAGS := -m elf_i386 -T linker.ld -nostdlib -z noexecstack
+# 64-bit division helpers (__udivdi3 ...) come from 32-bit libgcc
+# (Debian lib32gcc-12-dev, installed by tools/deps).
+LIBGCC    = $(shell $(CC) -m32 -print-libgcc-file-name)
+
+# Host unit tests: native build with sanitizers; arch/ headers come from the shim.
+HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+               -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+               -fno-omit-frame-pointer -Itests/host/shim -Ikernel/include -DHOST_TEST
+HOST_LIBS   := -lcmocka
+
+KERNEL_C   :=
+KERNEL_ASM :=
+HOST_TESTS :=
+
+# $(call host_test,NAME,SOURCES): build/host/NAME from SOURCES, linked with cmocka.
+define host_test
+HOST_TESTS += $(BUILD)/host/$(1)
+$(BUILD)/host/$(1): $(2) $(wildcard tests/host/shim/*/*.h) | $(BUILD)/host
+	$$(HOSTCC) $$(HOST_CFLAGS) -o $$@ $(2) $$(HOST_LIBS)
+endef
+
+include $(sort $(wildcard boot/rules.mk arch/*/rules.mk kernel/rules.mk kernel/*/rules.mk \
+                          user/rules.mk tests/*/rules.mk tests/host/*/rules.mk))
+
+KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) \
+               $(patsubst %.asm,$(BUILD)/%.o,$(KERNEL_ASM))
+
+.PHONY: all iso run test test-host test-system bench clean deps
+all: $(BUILD)/granule.elf
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.asm
+	@mkdir -p $(dir $@)
+	$(NASM) $(KASFLAGS) -MD $(@:.o=.d) $< -o $@
+
+$(BUILD)/granule.elf: $(KERNEL_OBJS) linker.ld
+	$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS) $(LIBGCC)
+
+$(BUILD)/host:
+	@mkdir -p $@
+
+iso: $(BUILD)/granule.iso
+$(BUILD)/granule.iso: $(BUILD)/granule.elf tools/mkiso $(wildcard tools/presets)
+	tools/mkiso $@
+
+deps:
+	tools/deps
+
+# make run [CMDLINE='...'] [ICOUNT=0] [BOOT=iso|kernel]
+run: deps all iso
+	tools/run-qemu --boot $(or $(BOOT),iso) $(if $(filter 0,$(ICOUNT)),--no-icount) \
+		--interactive -- $(CMDLINE)
+
+test: deps
+	$(MAKE) all iso $(HOST_TESTS)
+	tools/run-tests $(HOST_TESTS)
+
+bench: deps all
+	tools/bench $(if $(QUICK),--quick)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(KERNEL_OBJS:.o=.d)

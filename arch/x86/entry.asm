@@ -1,0 +1,70 @@
+; arch/x86/entry.asm - interrupt, exception and syscall entry stubs.
+;
+; Every vector pushes (error code or 0) and its number, then jumps to
+; common_entry, which completes a struct trap_frame (arch/segment.h):
+;   pusha | gs fs es ds | vector error | eip cs eflags [useresp ss]
+; and calls trap_dispatch(struct trap_frame *).  The C side decides about
+; rescheduling and signal delivery before we return here (ret_from_trap).
+
+bits 32
+section .text
+extern trap_dispatch
+
+%macro VEC_NOERR 1
+vec_%1:
+	push dword 0
+	push dword %1
+	jmp common_entry
+%endmacro
+
+%macro VEC_ERR 1
+vec_%1:
+	push dword %1                       ; the CPU pushed an error code
+	jmp common_entry
+%endmacro
+
+; Exceptions 8, 10-14, 17, 21, 29, 30 push an error code.
+%assign i 0
+%rep 256
+%if i == 8 || (i >= 10 && i <= 14) || i == 17 || i == 21 || i == 29 || i == 30
+	VEC_ERR i
+%else
+	VEC_NOERR i
+%endif
+%assign i i+1
+%endrep
+
+common_entry:
+	push ds
+	push es
+	push fs
+	push gs
+	pusha                               ; now esp -> struct trap_frame
+	mov ax, 0x10
+	mov ds, ax
+	mov es, ax
+	mov fs, ax
+	mov gs, ax
+	cld
+	push esp                            ; struct trap_frame *
+	call trap_dispatch
+	add esp, 4
+global ret_from_trap
+ret_from_trap:
+	popa
+	pop gs
+	pop fs
+	pop es
+	pop ds
+	add esp, 8                          ; vector, error
+	iret
+
+; Table of the 256 stub addresses for idt_init().
+section .rodata
+global vector_stubs
+vector_stubs:
+%assign i 0
+%rep 256
+	dd vec_ %+ i
+%assign i i+1
+%endrep

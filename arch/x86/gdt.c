@@ -1,0 +1,67 @@
+/*
+ * arch/x86/gdt.c - the Global Descriptor Table and the single TSS.
+ *
+ * Six descriptors: null, kernel code/data (DPL 0), user code/data (DPL 3),
+ * and a 32-bit TSS whose only live fields are ss0:esp0, the kernel stack the
+ * CPU switches to on a trap from ring 3.  esp0 is updated on every context
+ * switch (tss_set_esp0).  The I/O bitmap offset points past the TSS limit, so
+ * ring-3 in/out always faults (#GP), whatever IOPL says (IOPL is 0 anyway).
+ */
+#include <kernel/types.h>
+#include <kernel/string.h>
+#include <arch/segment.h>
+
+struct tss {
+	u32 link, esp0, ss0, esp1, ss1, esp2, ss2, cr3, eip, eflags;
+	u32 eax, ecx, edx, ebx, esp, ebp, esi, edi;
+	u32 es, cs, ss, ds, fs, gs, ldt;
+	u16 trap, iomap_base;
+} __attribute__((packed));
+
+static u64 gdt[GDT_ENTRIES] __attribute__((aligned(8)));
+static struct tss tss __attribute__((aligned(16)));
+
+/* access: P|DPL|S|type; flags: G (4 KiB granularity) | D (32-bit). */
+static u64 make_desc(u32 base, u32 limit, u8 access, u8 flags)
+{
+	u64 d = limit & 0xffff;
+	d |= (u64)(base & 0xffffff) << 16;
+	d |= (u64)access << 40;
+	d |= (u64)((limit >> 16) & 0xf) << 48;
+	d |= (u64)(flags & 0xf) << 52;
+	d |= (u64)(base >> 24) << 56;
+	return d;
+}
+
+void gdt_init(void)
+{
+	struct { u16 limit; u32 base; } __attribute__((packed)) gdtr;
+
+	gdt[0] = 0;
+	gdt[GDT_KERNEL_CS] = make_desc(0, 0xfffff, 0x9a, 0xc);	/* ring 0 code, r/x */
+	gdt[GDT_KERNEL_DS] = make_desc(0, 0xfffff, 0x92, 0xc);	/* ring 0 data, r/w */
+	gdt[GDT_USER_CS]   = make_desc(0, 0xfffff, 0xfa, 0xc);	/* ring 3 code */
+	gdt[GDT_USER_DS]   = make_desc(0, 0xfffff, 0xf2, 0xc);	/* ring 3 data */
+
+	memset(&tss, 0, sizeof(tss));
+	tss.ss0 = __KERNEL_DS;
+	tss.iomap_base = sizeof(tss);	/* beyond the limit: no I/O bitmap */
+	gdt[GDT_TSS] = make_desc((u32)&tss, sizeof(tss) - 1, 0x89, 0x0); /* avail 32-bit TSS */
+
+	gdtr.limit = sizeof(gdt) - 1;
+	gdtr.base = (u32)gdt;
+	__asm__ __volatile__(
+		"lgdt %0\n\t"
+		"ljmp %1, $1f\n"
+		"1:\n\t"
+		"movw %w2, %%ax\n\t"
+		"movw %%ax, %%ds\n\tmovw %%ax, %%es\n\tmovw %%ax, %%ss\n\t"
+		"movw %%ax, %%fs\n\tmovw %%ax, %%gs\n\t"
+		"movw %w3, %%ax\n\tltr %%ax"
+		:: "m"(gdtr), "i"(__KERNEL_CS), "i"(__KERNEL_DS), "i"(__TSS) : "eax", "memory");
+}
+
+void tss_set_esp0(u32 esp0)
+{
+	tss.esp0 = esp0;
+}

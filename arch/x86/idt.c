@@ -1,0 +1,40 @@
+/*
+ * arch/x86/idt.c - the Interrupt Descriptor Table.
+ *
+ * All 256 vectors point at the stubs of entry.asm (vector_stubs[]).
+ * Exceptions and IRQs are interrupt gates (IF cleared on entry); the syscall
+ * gate 0x80 is a DPL-3 interrupt gate, so ring 3 may 'int 0x80' and nothing
+ * else (any other 'int n' from ring 3 is a #GP).
+ */
+#include <kernel/types.h>
+#include <arch/segment.h>
+
+extern const u32 vector_stubs[256];
+
+struct idt_gate {
+	u16 off_lo, sel;
+	u8 zero, type_attr;
+	u16 off_hi;
+} __attribute__((packed));
+
+static struct idt_gate idt[256] __attribute__((aligned(8)));
+
+static void set_gate(int vec, u32 handler, int dpl)
+{
+	idt[vec].off_lo = handler & 0xffff;
+	idt[vec].sel = __KERNEL_CS;
+	idt[vec].zero = 0;
+	idt[vec].type_attr = 0x8e | (dpl << 5);	/* present, 32-bit interrupt gate */
+	idt[vec].off_hi = handler >> 16;
+}
+
+void idt_init(void)
+{
+	struct { u16 limit; u32 base; } __attribute__((packed)) idtr;
+
+	for (int v = 0; v < 256; v++)
+		set_gate(v, vector_stubs[v], v == SYSCALL_VECTOR ? 3 : 0);
+	idtr.limit = sizeof(idt) - 1;
+	idtr.base = (u32)idt;
+	__asm__ __volatile__("lidt %0" :: "m"(idtr));
+}

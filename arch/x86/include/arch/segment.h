@@ -1,0 +1,49 @@
+/*
+ * arch/segment.h - GDT selectors and the trap frame layout.
+ *
+ * Flat segments only (base 0, limit 4 GiB); protection comes from paging.
+ */
+#ifndef ARCH_SEGMENT_H
+#define ARCH_SEGMENT_H
+
+#include <kernel/types.h>
+
+#define GDT_KERNEL_CS	1
+#define GDT_KERNEL_DS	2
+#define GDT_USER_CS	3
+#define GDT_USER_DS	4
+#define GDT_TSS		5
+#define GDT_ENTRIES	6
+
+#define __KERNEL_CS	(GDT_KERNEL_CS << 3)		/* 0x08 */
+#define __KERNEL_DS	(GDT_KERNEL_DS << 3)		/* 0x10 */
+#define __USER_CS	((GDT_USER_CS << 3) | 3)	/* 0x1b */
+#define __USER_DS	((GDT_USER_DS << 3) | 3)	/* 0x23 */
+#define __TSS		(GDT_TSS << 3)			/* 0x28 */
+
+/*
+ * What arch/x86/entry.asm pushes on every trap, interrupt and syscall,
+ * lowest address first (pusha last, so it is at the bottom).  useresp/ss exist only when cs has RPL 3.
+ */
+struct trap_frame {
+	u32 edi, esi, ebp, esp_dummy, ebx, edx, ecx, eax;	/* pusha */
+	u32 gs, fs, es, ds;
+	u32 vector, error;
+	u32 eip, cs, eflags;
+	u32 useresp, ss;
+};
+
+static inline int user_mode(const struct trap_frame *tf) { return (tf->cs & 3) == 3; }
+
+void gdt_init(void);
+void tss_set_esp0(u32 esp0);
+
+/* Interrupt vectors. */
+#define IRQ0_VECTOR		0x20	/* 8259 IRQ 0..15 -> 0x20..0x2f */
+#define SYSCALL_VECTOR		0x80
+#define LOCAL_TIMER_VECTOR	0xef	/* as in Linux */
+#define SPURIOUS_APIC_VECTOR	0xff
+
+void idt_init(void);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * arch/thread.h - the whole architecture interface of task switching
+ * (after LK's arch/thread.h): a small struct embedded in struct task and two
+ * functions.  Host unit tests provide a recording shim with these names.
+ */
+#ifndef ARCH_THREAD_H
+#define ARCH_THREAD_H
+
+#include <kernel/types.h>
+
+struct task;
+
+struct arch_thread {
+	u32 esp;		/* saved kernel stack pointer while switched out */
+	u32 esp0;		/* top of the kernel stack: TSS.esp0 while running */
+	u32 cr3;		/* physical page directory; 0 = kernel's */
+};
+
+/* Prepare T so that the first switch to it calls entry(arg) on its stack. */
+void arch_thread_init(struct task *t, void (*entry)(void *), void *arg);
+
+/* Save PREV's callee-saved state, load NEXT's (stack, esp0, cr3). */
+void arch_switch_to(struct task *prev, struct task *next);
+
+#endif

@@ -1,0 +1,124 @@
+/*
+ * arch/x86/time.c - choose the clock source and the clock event device.
+ *
+ *   clock source (sched_clock):  tsc  - calibrated TSC (default when present)
+ *                                pit  - jiffies * tick + PIT interpolation
+ *   clock event (the HZ tick):   apic - local APIC timer, periodic (default)
+ *                                pit  - 8254 channel 0 on IRQ 0
+ * Boot knobs: hz=100|250|300|1000 (default 1000), clockevent=apic|pit,
+ * clocksource=tsc|pit.  The boot log says what was chosen and why.
+ */
+#include <kernel/cmdline.h>
+#include <kernel/printk.h>
+#include <kernel/time.h>
+#include <kernel/tick.h>
+#include <kernel/math64.h>
+#include <arch/cpu.h>
+#include <arch/irq.h>
+#include <arch/irqflags.h>
+#include <arch/timer.h>
+
+static const char *const hz_names[] = { "100", "250", "300", "1000", NULL };
+static const unsigned hz_values[] = { 100, 250, 300, 1000 };
+static int hz_index;
+DEFINE_KNOB_ENUM(hz, hz_index, 3, hz_names, "periodic tick rate (Hz)");
+
+static const char *const clockevent_names[] = { "apic", "pit", NULL };
+enum { CE_APIC, CE_PIT };
+static int clockevent_choice;
+DEFINE_KNOB_ENUM(clockevent, clockevent_choice, CE_APIC, clockevent_names,
+		 "tick device: local APIC timer or 8254 PIT");
+
+static const char *const clocksource_names[] = { "tsc", "pit", NULL };
+enum { CS_TSC, CS_PIT };
+static int clocksource_choice;
+DEFINE_KNOB_ENUM(clocksource, clocksource_choice, CS_TSC, clocksource_names,
+		 "sched_clock source: TSC or PIT tick count");
+
+unsigned int HZ = 1000;
+static u64 tick_ns;		/* real tick period in ns */
+static int use_tsc;
+static int use_apic;
+static u64 last_pit_clock;	/* keeps the PIT clock monotonic */
+
+u64 tsc_sched_clock(void);
+
+u64 sched_clock(void)
+{
+	if (use_tsc)
+		return tsc_sched_clock();
+	/* Without a TSC: whole ticks plus the position inside the current one. */
+	unsigned long flags;
+	local_irq_save(flags);
+	u64 ns = jiffies * tick_ns + pit_elapsed_ns();
+	if (ns < last_pit_clock)	/* the PIT wrapped before its IRQ ran */
+		ns = last_pit_clock;
+	last_pit_clock = ns;
+	local_irq_restore(flags);
+	return ns;
+}
+
+static void pit_tick_irq(struct trap_frame *tf)
+{
+	timer_tick();
+}
+
+static void apic_tick_irq(struct trap_frame *tf)
+{
+	apic_eoi();
+	timer_tick();
+}
+
+void time_init(void)
+{
+	const char *why = NULL;
+	u32 khz = 0;
+
+	HZ = hz_values[hz_index];
+
+	/* Clock source. */
+	if (!cpu_has(X86_FEATURE_TSC))
+		why = "CPU has no TSC";
+	else if (clocksource_choice == CS_PIT)
+		why = "clocksource=pit";
+	else if (!(khz = tsc_calibrate()))
+		why = "PIT calibration gate timed out";
+	if (!why) {
+		tsc_enable_sched_clock(khz);
+		use_tsc = 1;
+		printk("clocksource: tsc, %u.%03u MHz (calibrated against the PIT)\n",
+		       khz / 1000, khz % 1000);
+	} else {
+		printk("clocksource: pit tick count (%s)\n", why);
+	}
+
+	/* Clock event. */
+	why = NULL;
+	if (!use_tsc)
+		why = "no TSC clock: the PIT drives both the tick and the clock";
+	else if (clockevent_choice == CE_PIT)
+		why = "clockevent=pit";
+	else
+		apic_probe(&why);	/* sets why when there is no usable APIC */
+	if (!why) {
+		apic_init();
+		u32 per_ms = apic_timer_calibrate();
+		if (!per_ms) {
+			why = "APIC timer calibration gate timed out";
+		} else {
+			u32 count = (u32)div_u64((u64)per_ms * 1000u, HZ);
+			tick_ns = div_u64((u64)count * 1000000u, per_ms);
+			set_vector_handler(LOCAL_TIMER_VECTOR, apic_tick_irq);
+			apic_timer_start_periodic(count);
+			use_apic = 1;
+			printk("clockevent: lapic timer, periodic %u HZ (%u counts/ms at /16, %u per tick)\n",
+			       HZ, per_ms, count);
+		}
+	}
+	if (!use_apic) {
+		tick_ns = pit_start_periodic(HZ);
+		request_irq(0, pit_tick_irq);
+		printk("clockevent: pit, periodic %u HZ, tick %llu ns (%s)\n", HZ, tick_ns, why);
+	}
+	printk_set_clock(sched_clock);
+}

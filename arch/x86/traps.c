@@ -1,0 +1,125 @@
+/*
+ * arch/x86/traps.c - the C side of every trap: CPU exceptions, hardware
+ * interrupts and the syscall gate.
+ *
+ * An exception prints a Linux-style title and register dump (__show_regs
+ * layout of Linux/i386).  In kernel mode that is fatal:
+ *	Kernel panic - not syncing: Fatal exception
+ * In user mode the portable layer decides (user_exception(): signal/kill).
+ */
+#include <kernel/printk.h>
+#include <kernel/entry.h>
+#include <kernel/signal_nr.h>
+#include <arch/cpu.h>
+#include <arch/irq.h>
+#include <arch/segment.h>
+
+static irq_handler_t irq_handlers[16];
+static irq_handler_t vector_handlers[256];
+static u64 spurious_count;
+
+void request_irq(int irq, irq_handler_t handler)
+{
+	irq_handlers[irq] = handler;
+	pic_unmask(irq);
+}
+
+void set_vector_handler(int vector, irq_handler_t handler)
+{
+	vector_handlers[vector] = handler;
+}
+
+static const char *const exception_names[32] = {
+	"divide error", "debug", "nmi", "int3", "overflow", "bounds",
+	"invalid opcode", "device not available", "double fault",
+	"coprocessor segment overrun", "invalid TSS", "segment not present",
+	"stack segment", "general protection fault", "page fault", "reserved",
+	"coprocessor error", "alignment check", "machine check",
+	"simd exception", "virtualization exception", "control protection",
+};
+
+/* Linux signal for each exception taken in user mode. */
+static int exception_signal(u32 v)
+{
+	switch (v) {
+	case 0: case 16: case 19: return SIGFPE;
+	case 1: case 3: return SIGTRAP;
+	case 6: return SIGILL;
+	case 14: return SIGSEGV;
+	case 17: return SIGBUS;
+	default: return SIGSEGV;	/* #GP, #SS, #NP, bounds ... */
+	}
+}
+
+void show_regs(const struct trap_frame *tf)
+{
+	u32 esp = user_mode(tf) ? tf->useresp : (u32)&tf->useresp;
+	u32 ss = user_mode(tf) ? tf->ss : __KERNEL_DS;
+
+	printk("EIP: %04x:[<%08x>] EFLAGS: %08x CPU: 0\n", tf->cs & 0xffff, tf->eip, tf->eflags);
+	printk("EAX: %08x EBX: %08x ECX: %08x EDX: %08x\n", tf->eax, tf->ebx, tf->ecx, tf->edx);
+	printk("ESI: %08x EDI: %08x EBP: %08x ESP: %08x\n", tf->esi, tf->edi, tf->ebp, esp);
+	printk(" DS: %04x ES: %04x FS: %04x GS: %04x SS: %04x\n",
+	       tf->ds & 0xffff, tf->es & 0xffff, tf->fs & 0xffff, tf->gs & 0xffff, ss & 0xffff);
+	printk("CR0: %08x CR2: %08x CR3: %08x CR4: %08x\n", read_cr0(), read_cr2(), read_cr3(), read_cr4());
+}
+
+/* The oops title, one line, as Linux words it. */
+static void print_title(const struct trap_frame *tf, u32 cr2)
+{
+	u32 v = tf->vector;
+
+	switch (v) {
+	case 6:
+		printk("BUG: invalid opcode in %08x\n", tf->eip);
+		break;
+	case 14:
+		printk("BUG: unable to handle kernel %s at %08x\n",
+		       cr2 < 4096 ? "NULL pointer dereference" : "paging request", cr2);
+		printk("page fault at %08x ip %08x error %x (%s %s, %s page)\n", cr2, tf->eip,
+		       tf->error, tf->error & 4 ? "user" : "kernel",
+		       tf->error & 2 ? "write" : "read",
+		       tf->error & 1 ? "protection fault on a present" : "not-present");
+		break;
+	default:
+		printk("%s: %04x [#1]\n", v < 32 && exception_names[v] ? exception_names[v] : "exception",
+		       tf->error & 0xffff);
+		break;
+	}
+}
+
+static void do_exception(struct trap_frame *tf)
+{
+	u32 cr2 = tf->vector == 14 ? read_cr2() : 0;
+
+	if (user_mode(tf) && user_exception(tf->vector, exception_signal(tf->vector),
+					    tf->eip, cr2, tf->error))
+		return;		/* handled: signal queued or task killed */
+
+	print_title(tf, cr2);
+	show_regs(tf);
+	panic("Fatal exception");
+}
+
+void trap_dispatch(struct trap_frame *tf)
+{
+	u32 v = tf->vector;
+
+	if (v < 32) {
+		do_exception(tf);
+	} else if (v >= IRQ0_VECTOR && v < IRQ0_VECTOR + 16) {
+		int irq = v - IRQ0_VECTOR;
+		if (irq_handlers[irq])
+			irq_handlers[irq](tf);
+		else
+			spurious_count++;
+		pic_eoi(irq);
+	} else if (v == SYSCALL_VECTOR) {
+		syscall_dispatch(tf);
+	} else if (vector_handlers[v]) {
+		vector_handlers[v](tf);
+	} else {
+		spurious_count++;
+	}
+	exit_to_caller(tf, user_mode(tf));
+}

@@ -1,0 +1,7 @@
+/* kernel/ktest.h - in-kernel fault tests (ktest=NAME), see kernel/ktest.c. */
+#ifndef KERNEL_KTEST_H
+#define KERNEL_KTEST_H
+
+void ktest_run(void);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * kernel/ktest.c - in-kernel fault tests, chosen with ktest=NAME.
+ *
+ * Each one provokes a fatal kernel event so the system tests can check the
+ * Linux-style title, the register dump and the failing exit status:
+ *	ud2       invalid opcode            -> BUG: invalid opcode in <eip>
+ *	nullderef read of address 0         -> BUG: unable to handle kernel NULL pointer ...
+ *	gpf       load of a bad selector    -> general protection fault
+ *	div0      integer divide by zero    -> divide error
+ *	bug       BUG_ON(1)                 -> kernel BUG at file:line!
+ *	panic     panic("ktest")
+ */
+#include <kernel/cmdline.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include <kernel/ktest.h>
+
+static char ktest_name[32];
+DEFINE_KNOB_STRING(ktest, ktest_name, "", "in-kernel fault test to run at boot (ud2, nullderef, gpf, div0, bug, panic)");
+
+static volatile int zero;
+
+static void t_ud2(void)      { __asm__ __volatile__("ud2"); }
+static void t_nullderef(void) { printk("read %d\n", *(volatile int *)(long)zero); }
+static void t_gpf(void)      { __asm__ __volatile__("movw %0, %%ds" :: "r"((u16)0x5b)); }
+static void t_div0(void)     { printk("%d\n", 1 / zero); }
+static void t_bug(void)      { BUG_ON(zero == 0); }
+static void t_panic(void)    { panic("ktest"); }
+
+static const struct { const char *name; void (*fn)(void); } ktests[] = {
+	{ "ud2", t_ud2 }, { "nullderef", t_nullderef }, { "gpf", t_gpf },
+	{ "div0", t_div0 }, { "bug", t_bug }, { "panic", t_panic },
+};
+
+void ktest_run(void)
+{
+	if (!ktest_name[0])
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(ktests); i++) {
+		if (!strcmp(ktest_name, ktests[i].name)) {
+			printk("ktest: running %s\n", ktests[i].name);
+			ktests[i].fn();
+			printk("ktest: %s returned (unexpected)\n", ktests[i].name);
+			return;
+		}
+	}
+	printk("ktest: unknown test '%s'\n", ktest_name);
+}
