@@ -14,7 +14,10 @@ LD       := ld
 HOSTCC   := gcc
 PYTHON   := /usr/bin/python3
 
-VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+# A fixed version string: the image bytes (and so every -icount trajectory)
+# must not change with the git state.
+VERSION  := $(shell cat VERSION)
+Q        ?= @
 
 # Kernel: i686, freestanding, higher half (see linker.ld and docs/ARCHITECTURE.md).
 KCFLAGS  := -m32 -march=i686 -std=gnu11 -ffreestanding -fno-pic -fno-pie \
@@ -41,8 +44,9 @@ HOST_TESTS :=
 # $(call host_test,NAME,SOURCES): build/host/NAME from SOURCES, linked with cmocka.
 define host_test
 HOST_TESTS += $(BUILD)/host/$(1)
-$(BUILD)/host/$(1): $(2) $(wildcard tests/host/shim/*/*.h) | $(BUILD)/host
-	$$(HOSTCC) $$(HOST_CFLAGS) -o $$@ $(2) $$(HOST_LIBS)
+$(BUILD)/host/$(1): $(2) $(wildcard tests/host/shim/*/*.h kernel/include/kernel/*.h) | $(BUILD)/host
+	@echo "  HOSTCC  $$@"
+	$(Q)$$(HOSTCC) $$(HOST_CFLAGS) -o $$@ $(2) $$(HOST_LIBS)
 endef
 
 include $(sort $(wildcard boot/rules.mk arch/*/rules.mk kernel/rules.mk kernel/*/rules.mk \
@@ -56,21 +60,25 @@ all: $(BUILD)/granule.elf
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(KCFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
 $(BUILD)/%.o: %.asm
 	@mkdir -p $(dir $@)
-	$(NASM) $(KASFLAGS) -MD $(@:.o=.d) $< -o $@
+	@echo "  NASM    $<"
+	$(Q)$(NASM) $(KASFLAGS) -MD $(@:.o=.d) $< -o $@
 
 $(BUILD)/granule.elf: $(KERNEL_OBJS) linker.ld
-	$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS) $(LIBGCC)
+	@echo "  LD      $@"
+	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS) $(LIBGCC)
 
 $(BUILD)/host:
 	@mkdir -p $@
 
 iso: $(BUILD)/granule.iso
 $(BUILD)/granule.iso: $(BUILD)/granule.elf tools/mkiso $(wildcard tools/presets)
-	tools/mkiso $@
+	@echo "  ISO     $@"
+	$(Q)tools/mkiso $@
 
 deps:
 	tools/deps

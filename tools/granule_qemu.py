@@ -24,13 +24,14 @@ ISO = os.path.join(BUILD, "granule.iso")
 OVMF = "/usr/share/ovmf/OVMF.fd"
 
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d{6}\] ")
+ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>c])")
 
 
 @dataclass
 class Run:
     cmdline: str
     returncode: int
-    output: str                 # serial output, \r\n normalised to \n
+    output: str                 # serial output, ANSI sequences and CRs removed
     timed_out: bool = False
     argv: list = field(default_factory=list)
 
@@ -104,5 +105,7 @@ def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
     finally:
         if tmp:
             tmp.cleanup()
-    text = out.decode("utf-8", "replace").replace("\r\n", "\n")
+    text = out.decode("utf-8", "replace")
+    # Firmware and GRUB paint the screen with ANSI sequences and bare CRs.
+    text = ANSI.sub("", text).replace("\r", "")
     return Run(cmdline, rc, text, to, argv)

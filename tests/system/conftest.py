@@ -1,0 +1,32 @@
+"""Shared fixtures and the grader for the QEMU system tests.
+
+Every boot goes through `boot()` (tools/granule_qemu.py) under
+-icount shift=0,sleep=off, so the serial output is a pure function of the
+image and the command line.  `check_clean()` is the grader every test uses
+(after Pintos' common_checks): exactly one boot banner (a second one means a
+triple-fault reboot), no timeout, no "Kernel panic" or "BUG:" unless the test
+expects one, and the expected power-off status.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
+import granule_qemu as gq  # noqa: E402
+
+BANNER_RE = r"^Granule \S+ \(i686\) booting$"
+
+
+def boot(cmdline="", **kw):
+    kw.setdefault("timeout", 120)
+    return gq.run(cmdline, **kw)
+
+
+def check_clean(run, status=0, panic=False, bug=False):
+    assert not run.timed_out, "timeout:\n" + run.output[-2000:]
+    banners = [l for l in run.lines if l.startswith("Granule ") and l.endswith("booting")]
+    assert len(banners) == 1, f"{len(banners)} boot banners (reboot?):\n" + run.output[-2000:]
+    if not panic:
+        assert "Kernel panic" not in run.output, run.output[-3000:]
+    if not bug:
+        assert not any(l.startswith("BUG:") for l in run.lines), run.output[-3000:]
+    assert run.status == status, f"power-off status {run.status}, expected {status}:\n" + run.output[-2000:]

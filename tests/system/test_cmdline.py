@@ -1,0 +1,51 @@
+"""The boot knob registry as the user sees it over serial: the effective
+table, and for every kind of bad input one exact error line, the old value
+kept, and a boot that still completes."""
+import pytest
+
+from conftest import boot, check_clean
+
+
+def test_knob_table_lists_effective_values():
+    r = boot("hz=250 sysctl.kernel.clockevent=pit poweroff")
+    check_clean(r)
+    assert r.has_line("Kernel parameters:")
+    for line in ("  hz = 250", "  clockevent = pit", "  clocksource = tsc", "  poweroff = 1"):
+        assert r.has_line(line), line
+
+
+def test_later_words_override_earlier_ones():
+    r = boot("hz=100 hz=300")
+    check_clean(r)
+    assert r.has_line("  hz = 300")
+
+
+BAD = [
+    ("foo", "cmdline: unknown parameter 'foo' ignored", "  hz = 1000"),
+    ("foo=bar", "cmdline: unknown parameter 'foo' ignored", "  hz = 1000"),
+    ("hz=123", "cmdline: hz=123: invalid (expected one of 100|250|300|1000); keeping 1000", "  hz = 1000"),
+    ("hz", "cmdline: hz: missing value (expected one of 100|250|300|1000)", "  hz = 1000"),
+    ("hz=", "cmdline: hz=: invalid (expected one of 100|250|300|1000); keeping 1000", "  hz = 1000"),
+    ("clockevent=hpet", "cmdline: clockevent=hpet: invalid (expected one of apic|pit); keeping apic",
+     "  clockevent = apic"),
+    ("poweroff=maybe", "cmdline: poweroff=maybe: invalid (expected 0 or 1); keeping 1", "  poweroff = 1"),
+    ("sysctl.kernel.hz=7", "cmdline: sysctl.kernel.hz=7: invalid (expected one of 100|250|300|1000); keeping 1000",
+     "  hz = 1000"),
+    ("ktest=" + "x" * 40, "cmdline: ktest=" + "x" * 40 + ": too long (expected a string of at most 31 characters); keeping \"\"",
+     "  ktest = "),
+]
+
+
+@pytest.mark.parametrize("word,error,kept", BAD, ids=[b[0][:20] for b in BAD])
+def test_bad_knob_prints_one_line_and_keeps_default(word, error, kept):
+    r = boot(word)
+    check_clean(r)
+    assert r.has_line(error), r.output
+    assert r.has_line(kept), r.output
+    assert r.has_line("Boot complete")
+
+
+def test_many_bad_words_at_once_still_boot():
+    r = boot('hz=abc "unterminated quote clockevent= poweroff=2 ' + "z" * 900)
+    check_clean(r)
+    assert r.has_line("Boot complete")
