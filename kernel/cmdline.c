@@ -1,0 +1,472 @@
+/*
+ * kernel/cmdline.c - the boot command-line knob registry (<kernel/cmdline.h>).
+ *
+ * Knobs are the struct knob entries that DEFINE_KNOB_* puts in the "knobs"
+ * section; this file walks [__start_knobs, __stop_knobs).
+ *
+ * Words: split at blanks (space, tab, CR, LF); '"' toggles quoting anywhere
+ * in a word and is removed, so  s="a b=c"  sets s to 'a b=c'.  A word is
+ * NAME or NAME=VALUE, split at its first '='.  NAME is the knob name or
+ * "sysctl.kernel." + the knob name; '-' and '_' match each other (as in
+ * Linux's parameq).  Words apply strictly left to right.  Everything after
+ * a bare "--" is not parsed: like unknown words, it is kept for init.
+ *
+ * Values by type ("expected" text in brackets):
+ *	BOOL	0 1 y n yes no on off true false (any case); bare NAME = 1
+ *						[0 or 1]
+ *	INT	kstrtos64, base 0 (0x.. hex, 0.. octal), within [min, max]
+ *						[an integer MIN..MAX]
+ *	UINT	kstrtou64, base 0, within [min, max]   [an integer MIN..MAX]
+ *	U64	as UINT				[an integer MIN..MAX]
+ *	STRING	any text up to max-1 bytes	[a string of at most N characters]
+ *	ENUM	exactly one of choices[]	[one of a|b|c]
+ *	CUSTOM	whatever ->set accepts		[->expect, or "a valid value"]
+ *
+ * Error lines (printk; the old value is kept; "keeping" shows it with
+ * knob_show(), "" for an empty string):
+ *	cmdline: unknown parameter 'NAME' ignored
+ *	cmdline: NAME: missing value (expected ...)        bare word, non-bool
+ *	cmdline: NAME=VAL: invalid (expected ...); keeping OLD
+ *		not a number / trailing garbage / empty value / not a choice /
+ *		not a bool word / ->set refused
+ *	cmdline: NAME=VAL: out of range (expected ...); keeping OLD
+ *		a number below min or above max, too big for 64 bits, or
+ *		negative for UINT/U64
+ *	cmdline: NAME=VAL: too long (expected ...); keeping OLD
+ *		STRING value of max bytes or more
+ * NAME is printed as the user spelled it (e.g. sysctl.kernel.x=...).
+ *
+ * Hooks: ->changed runs after every successful knob_apply() (not from
+ * knobs_init(): defaults need no recomputation).
+ */
+#ifdef HOST_TEST
+/* host unit tests: the kernel's vsnprintf is kvsnprintf (see vsprintf.c) */
+#define vsnprintf kvsnprintf
+#define snprintf ksnprintf
+#endif
+
+#include <kernel/cmdline.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include <kernel/errno.h>
+
+#define SYSCTL_PREFIX		"sysctl.kernel."
+#define KNOB_NAME_MAX		64	/* longest NAME looked up */
+
+static const char *unknown_words[CMDLINE_MAX_UNKNOWN];
+static int nr_unknown;
+
+#define for_each_knob(k) for (k = __start_knobs; k < __stop_knobs; k++)
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static bool eq_nocase(const char *a, const char *b)
+{
+	while (*a && lower(*a) == lower(*b)) {
+		a++;
+		b++;
+	}
+	return lower(*a) == lower(*b);
+}
+
+/* Knob name equality with '-' == '_'. */
+static bool name_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		char x = *a == '-' ? '_' : *a;
+		char y = *b == '-' ? '_' : *b;
+
+		if (x != y)
+			return false;
+	}
+	return *a == *b;
+}
+
+const struct knob *knob_find(const char *name)
+{
+	const struct knob *k;
+
+	if (!strncmp(name, SYSCTL_PREFIX, sizeof(SYSCTL_PREFIX) - 1))
+		name += sizeof(SYSCTL_PREFIX) - 1;
+	for_each_knob(k)
+		if (name_eq(k->name, name))
+			return k;
+	return NULL;
+}
+
+void knob_show(const struct knob *k, char *buf, size_t len)
+{
+	int idx;
+
+	if (!len)
+		return;
+	switch (k->type) {
+	case KNOB_BOOL:
+		snprintf(buf, len, "%d", *(int *)k->ptr ? 1 : 0);
+		break;
+	case KNOB_INT:
+		snprintf(buf, len, "%d", (int)*(s32 *)k->ptr);
+		break;
+	case KNOB_UINT:
+		snprintf(buf, len, "%u", (unsigned int)*(u32 *)k->ptr);
+		break;
+	case KNOB_U64:
+		snprintf(buf, len, "%llu", (unsigned long long)*(u64 *)k->ptr);
+		break;
+	case KNOB_STRING:
+		strlcpy(buf, (const char *)k->ptr, len);
+		break;
+	case KNOB_ENUM:
+		idx = *(int *)k->ptr;
+		for (int i = 0; k->choices && k->choices[i]; i++)
+			if (i == idx) {
+				strlcpy(buf, k->choices[i], len);
+				return;
+			}
+		snprintf(buf, len, "?%d", idx);
+		break;
+	case KNOB_CUSTOM:
+		buf[0] = '\0';
+		if (k->show)
+			k->show(k, buf, len);
+		break;
+	}
+}
+
+/* The "expected ..." text for K (see the table above). */
+static void knob_expect(const struct knob *k, char *buf, size_t len)
+{
+	size_t n;
+
+	switch (k->type) {
+	case KNOB_BOOL:
+		strlcpy(buf, "0 or 1", len);
+		break;
+	case KNOB_INT:
+	case KNOB_UINT:
+	case KNOB_U64:
+		snprintf(buf, len, "an integer %lld..%lld",
+			 (long long)k->min, (long long)k->max);
+		break;
+	case KNOB_STRING:
+		snprintf(buf, len, "a string of at most %lld characters",
+			 (long long)k->max - 1);
+		break;
+	case KNOB_ENUM:
+		n = strlcpy(buf, "one of ", len);
+		for (int i = 0; k->choices && k->choices[i] && n < len; i++) {
+			if (i)
+				n += strlcpy(buf + n, "|", len - n);
+			if (n < len)
+				n += strlcpy(buf + n, k->choices[i], len - n);
+		}
+		break;
+	case KNOB_CUSTOM:
+		strlcpy(buf, k->expect ? k->expect : "a valid value", len);
+		break;
+	}
+}
+
+enum verdict { OK, INVALID, OUT_OF_RANGE, TOO_LONG };
+
+static enum verdict parse_bool(const char *val, int *out)
+{
+	static const char *const yes[] = { "1", "y", "yes", "on", "true" };
+	static const char *const no[] = { "0", "n", "no", "off", "false" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (eq_nocase(val, yes[i])) {
+			*out = 1;
+			return OK;
+		}
+		if (eq_nocase(val, no[i])) {
+			*out = 0;
+			return OK;
+		}
+	}
+	return INVALID;
+}
+
+/* INT/UINT/U64: parse with base auto-detection and check [min, max]. */
+static enum verdict parse_number(const struct knob *k, const char *val,
+				 u64 *out)
+{
+	int err;
+
+	if (k->type == KNOB_INT) {
+		s64 v;
+
+		err = kstrtos64(val, 0, &v);
+		if (err)
+			return err == -ERANGE ? OUT_OF_RANGE : INVALID;
+		if (v < k->min || v > k->max)
+			return OUT_OF_RANGE;
+		*out = (u64)v;
+	} else {
+		u64 v;
+		s64 neg;
+
+		err = kstrtou64(val, 0, &v);
+		if (err == -EINVAL && val[0] == '-' &&
+		    kstrtos64(val, 0, &neg) != -EINVAL)
+			return OUT_OF_RANGE;	/* a well-formed negative */
+		if (err)
+			return err == -ERANGE ? OUT_OF_RANGE : INVALID;
+		if (v < (u64)k->min || v > (u64)k->max)
+			return OUT_OF_RANGE;
+		*out = v;
+	}
+	return OK;
+}
+
+static enum verdict parse_enum(const struct knob *k, const char *val, int *out)
+{
+	for (int i = 0; k->choices && k->choices[i]; i++)
+		if (!strcmp(k->choices[i], val)) {
+			*out = i;
+			return OK;
+		}
+	return INVALID;
+}
+
+/* Parse VAL into K; SPELLED is the name as written, for messages. */
+static int knob_set(const struct knob *k, const char *spelled, const char *val)
+{
+	static const char *const what[] = {
+		[INVALID] = "invalid",
+		[OUT_OF_RANGE] = "out of range",
+		[TOO_LONG] = "too long",
+	};
+	char expect[160], old[128];
+	enum verdict v = OK;
+	u64 num = 0;
+	int idx = 0;
+
+	if (!val && k->type == KNOB_BOOL)
+		val = "1";
+	if (!val) {
+		knob_expect(k, expect, sizeof(expect));
+		printk("cmdline: %s: missing value (expected %s)\n", spelled,
+		       expect);
+		return -1;
+	}
+
+	switch (k->type) {
+	case KNOB_BOOL:
+		v = parse_bool(val, &idx);
+		if (v == OK)
+			*(int *)k->ptr = idx;
+		break;
+	case KNOB_INT:
+	case KNOB_UINT:
+	case KNOB_U64:
+		v = parse_number(k, val, &num);
+		if (v != OK)
+			break;
+		if (k->type == KNOB_INT)
+			*(s32 *)k->ptr = (s32)(s64)num;
+		else if (k->type == KNOB_UINT)
+			*(u32 *)k->ptr = (u32)num;
+		else
+			*(u64 *)k->ptr = num;
+		break;
+	case KNOB_STRING:
+		if (strlen(val) >= (size_t)k->max)
+			v = TOO_LONG;
+		else
+			strlcpy((char *)k->ptr, val, (size_t)k->max);
+		break;
+	case KNOB_ENUM:
+		v = parse_enum(k, val, &idx);
+		if (v == OK)
+			*(int *)k->ptr = idx;
+		break;
+	case KNOB_CUSTOM:
+		if (!k->set || k->set(k, val))
+			v = INVALID;
+		break;
+	}
+
+	if (v != OK) {
+		knob_expect(k, expect, sizeof(expect));
+		knob_show(k, old, sizeof(old));
+		printk("cmdline: %s=%s: %s (expected %s); keeping %s\n",
+		       spelled, val, what[v], expect, old[0] ? old : "\"\"");
+		return -1;
+	}
+	if (k->changed)
+		k->changed(k);
+	return 0;
+}
+
+int knob_apply(const char *name, const char *value)
+{
+	const struct knob *k = knob_find(name);
+
+	if (!k) {
+		printk("cmdline: unknown parameter '%s' ignored\n", name);
+		return -1;
+	}
+	return knob_set(k, name, value);
+}
+
+void knobs_init(void)
+{
+	const struct knob *k;
+
+	for_each_knob(k) {
+		switch (k->type) {
+		case KNOB_BOOL:
+		case KNOB_ENUM:
+			*(int *)k->ptr = (int)k->def;
+			break;
+		case KNOB_INT:
+			*(s32 *)k->ptr = (s32)k->def;
+			break;
+		case KNOB_UINT:
+			*(u32 *)k->ptr = (u32)k->def;
+			break;
+		case KNOB_U64:
+			*(u64 *)k->ptr = (u64)k->def;
+			break;
+		case KNOB_STRING:
+			strlcpy((char *)k->ptr, k->def_str ? k->def_str : "",
+				(size_t)k->max);
+			break;
+		case KNOB_CUSTOM:
+			if (k->def_str && k->set)
+				k->set(k, k->def_str);
+			break;
+		}
+	}
+}
+
+static void keep_unknown(const char *word)
+{
+	if (nr_unknown < CMDLINE_MAX_UNKNOWN)
+		unknown_words[nr_unknown++] = word;
+}
+
+int cmdline_parse(char *line)
+{
+	char *p = line;
+	bool rest_for_init = false;	/* seen "--" */
+	int errors = 0;
+
+	nr_unknown = 0;
+	for (;;) {
+		char name[KNOB_NAME_MAX];
+		const struct knob *k;
+		char *word, *dst, *next, *eq;
+		bool quoted = false;
+		size_t nlen;
+
+		while (is_blank(*p))
+			p++;
+		if (!*p)
+			break;
+
+		/* Take one word, removing quotes, NUL-terminated in place. */
+		word = dst = p;
+		while (*p && (quoted || !is_blank(*p))) {
+			if (*p == '"')
+				quoted = !quoted;
+			else
+				*dst++ = *p;
+			p++;
+		}
+		next = *p ? p + 1 : p;
+		*dst = '\0';
+		p = next;
+
+		if (!*word)
+			continue;		/* "" */
+		if (rest_for_init) {
+			keep_unknown(word);
+			continue;
+		}
+		if (!strcmp(word, "--")) {
+			rest_for_init = true;
+			continue;
+		}
+
+		/* NAME is copied out so that WORD stays whole for init. */
+		eq = strchr(word, '=');
+		nlen = eq ? (size_t)(eq - word) : strlen(word);
+		k = NULL;
+		if (nlen < sizeof(name)) {
+			memcpy(name, word, nlen);
+			name[nlen] = '\0';
+			k = knob_find(name);
+		}
+		if (!k) {
+			printk("cmdline: unknown parameter '%.*s' ignored\n",
+			       (int)nlen, word);
+			keep_unknown(word);
+			errors++;
+			continue;
+		}
+		if (knob_set(k, name, eq ? eq + 1 : NULL))
+			errors++;
+	}
+	return errors;
+}
+
+int cmdline_unknown(const char ***words)
+{
+	*words = unknown_words;
+	return nr_unknown;
+}
+
+/* Sort order of knobs_print(): by name, ties by address. */
+static int knob_cmp(const struct knob *a, const struct knob *b)
+{
+	int c = strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * "  name = value" per non-quiet knob, sorted by name.  A selection sort
+ * (O(n^2) on a few dozen knobs, no allocation), written with
+ * console_write() as a table: no timestamps.
+ */
+void knobs_print(void)
+{
+	const struct knob *k, *last = NULL;
+
+	for (;;) {
+		const struct knob *best = NULL;
+		char val[128], line[224];
+		int n;
+
+		for_each_knob(k) {
+			if (k->flags & KNOB_F_QUIET)
+				continue;
+			if (last && knob_cmp(k, last) <= 0)
+				continue;
+			if (!best || knob_cmp(k, best) < 0)
+				best = k;
+		}
+		if (!best)
+			break;
+		knob_show(best, val, sizeof(val));
+		n = snprintf(line, sizeof(line), "  %s = %s\n", best->name, val);
+		if (n >= (int)sizeof(line)) {
+			n = (int)sizeof(line) - 1;
+			line[n - 1] = '\n';	/* keep the line ending */
+		}
+		console_write(line, (size_t)n);
+		last = best;
+	}
+}

@@ -1,0 +1,211 @@
+/*
+ * kernel/printk.c - printk, the console list, the log ring buffer, panic.
+ *
+ * Every byte printk emits goes to the log ring buffer and to every
+ * registered console.  Each new line starts with a Linux-style timestamp
+ *	"[%5lu.%06lu] "		seconds . microseconds
+ * from the clock installed by printk_set_clock() (nanoseconds; the stamp
+ * reads 0.000000 until a clock is set).  Example: "[    1.000250] hello".
+ *
+ * The ring buffer (LOG_BUF_LEN = 16 KiB) keeps the newest bytes, for a
+ * later dmesg (printk_log_read()).  Nothing is lost before the first
+ * console exists: register_console() replays the retained log to the first
+ * console registered (later consoles only see new output).
+ *
+ * Concurrency: uniprocessor; printk disables interrupts while it formats
+ * into its static buffer and writes out, so an interrupt handler may
+ * printk.  A console's ->write must not printk itself (it would reuse the
+ * static buffer).
+ *
+ * Only arch dependency: <arch/irqflags.h>; panic() ends in machine.h.
+ */
+#ifdef HOST_TEST
+/* host unit tests: the kernel's vsnprintf is kvsnprintf (see vsprintf.c) */
+#define vsnprintf kvsnprintf
+#define snprintf ksnprintf
+#endif
+
+#include <kernel/printk.h>
+#include <kernel/machine.h>
+#include <kernel/math64.h>
+#include <kernel/time.h>
+#include <arch/irqflags.h>
+
+#define LOG_BUF_LEN	(16 * 1024)	/* power of two */
+#define PRINTK_BUF_LEN	1024		/* longest single printk (Linux: 1024) */
+
+static char log_buf[LOG_BUF_LEN];
+static u32 log_end;		/* bytes ever logged; next index = log_end % LEN */
+
+static struct console *console_drivers;	/* registration order */
+static u64 (*printk_clock)(void);
+static bool new_line = true;	/* the next byte starts a line: stamp it */
+static char printk_buf[PRINTK_BUF_LEN];
+static int panicking;		/* panic() depth */
+
+size_t printk_log_read(char *buf, size_t len);
+
+/* Append to the ring and hand to every console.  Interrupts are off. */
+static void emit(const char *s, size_t n)
+{
+	struct console *con;
+
+	for (size_t i = 0; i < n; i++)
+		log_buf[log_end++ % LOG_BUF_LEN] = s[i];
+	for (con = console_drivers; con; con = con->next)
+		con->write(s, n);
+}
+
+void printk_set_clock(u64 (*clock)(void))
+{
+	printk_clock = clock;
+}
+
+/* Format "[%5lu.%06lu] " for the time NS into BUF; returns its length. */
+static int format_timestamp(char *buf, size_t len, u64 ns)
+{
+	u32 rem_ns;
+	u64 sec = div_u64_rem(ns, (u32)NSEC_PER_SEC, &rem_ns);
+
+	return snprintf(buf, len, "[%5lu.%06lu] ", (unsigned long)sec,
+			(unsigned long)(rem_ns / (u32)NSEC_PER_USEC));
+}
+
+/*
+ * Returns the number of bytes emitted, timestamps included (as Linux
+ * 2.6.35's printed_len).  Output longer than PRINTK_BUF_LEN-1 is cut.
+ */
+int vprintk(const char *fmt, va_list ap)
+{
+	unsigned long flags;
+	char stamp[32];
+	int stamp_len = -1;	/* formatted lazily, once per call */
+	int n, total = 0;
+	const char *p, *end;
+
+	local_irq_save(flags);
+	n = vsnprintf(printk_buf, sizeof(printk_buf), fmt, ap);
+	if (n > (int)sizeof(printk_buf) - 1)
+		n = (int)sizeof(printk_buf) - 1;
+
+	for (p = printk_buf, end = printk_buf + n; p < end;) {
+		const char *q = p;
+
+		if (new_line) {
+			if (stamp_len < 0)
+				stamp_len = format_timestamp(stamp, sizeof(stamp),
+					printk_clock ? printk_clock() : 0);
+			emit(stamp, (size_t)stamp_len);
+			total += stamp_len;
+			new_line = false;
+		}
+		while (q < end && *q != '\n')
+			q++;
+		if (q < end) {		/* include the newline */
+			q++;
+			new_line = true;
+		}
+		emit(p, (size_t)(q - p));
+		total += (int)(q - p);
+		p = q;
+	}
+	local_irq_restore(flags);
+	return total;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* Raw output: logged and sent to the consoles, never stamped. */
+void console_write(const char *s, size_t n)
+{
+	unsigned long flags;
+
+	if (!n)
+		return;
+	local_irq_save(flags);
+	emit(s, n);
+	new_line = s[n - 1] == '\n';
+	local_irq_restore(flags);
+}
+
+/* Write the retained part of the ring, oldest byte first, to CON. */
+static void replay_log(struct console *con)
+{
+	u32 kept = log_end < LOG_BUF_LEN ? log_end : LOG_BUF_LEN;
+	u32 start = (log_end - kept) % LOG_BUF_LEN;
+	u32 first = kept < LOG_BUF_LEN - start ? kept : LOG_BUF_LEN - start;
+
+	if (first)
+		con->write(log_buf + start, first);
+	if (kept > first)
+		con->write(log_buf, kept - first);
+}
+
+void register_console(struct console *con)
+{
+	unsigned long flags;
+	struct console **pp;
+
+	local_irq_save(flags);
+	for (pp = &console_drivers; *pp; pp = &(*pp)->next)
+		if (*pp == con)
+			goto out;	/* already registered */
+	con->next = NULL;
+	if (!console_drivers)
+		replay_log(con);	/* everything so far was unseen */
+	*pp = con;
+out:
+	local_irq_restore(flags);
+}
+
+/*
+ * Copy the retained log into BUF (no NUL added): the newest
+ * min(len, retained) bytes, oldest first.  Returns the byte count.
+ * For a dmesg-like syscall; not yet declared in <kernel/printk.h>.
+ */
+size_t printk_log_read(char *buf, size_t len)
+{
+	unsigned long flags;
+	u32 kept, n;
+
+	local_irq_save(flags);
+	kept = log_end < LOG_BUF_LEN ? log_end : LOG_BUF_LEN;
+	n = len < kept ? (u32)len : kept;
+	for (u32 i = 0; i < n; i++)
+		buf[i] = log_buf[(log_end - n + i) % LOG_BUF_LEN];
+	local_irq_restore(flags);
+	return n;
+}
+
+/*
+ * panic: interrupts off, one line
+ *	"Kernel panic - not syncing: <message>"
+ * (started on a fresh line), then machine_power_off(EXIT_PANIC).
+ * A panic while panicking (e.g. from a console) just halts.
+ */
+void panic(const char *fmt, ...)
+{
+	static char msg[256];
+	va_list ap;
+
+	local_irq_disable();
+	if (panicking++)
+		machine_halt();
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!new_line)
+		printk("\n");
+	printk("Kernel panic - not syncing: %s\n", msg);
+	machine_power_off(EXIT_PANIC);
+}
