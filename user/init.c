@@ -1,0 +1,74 @@
+/*
+ * user/init.c - process 1.
+ *
+ * The kernel starts it as  init [RUN]  where RUN is the run= boot parameter:
+ * commands separated by ';', words by blanks, e.g.
+ *	run="usertests; hello a b"
+ * init forks and execs each command in turn, reports how it ended, then
+ * reaps any orphans it inherited and powers the machine off with status 0
+ * if every command exited 0, else 1.  Like any Unix init it also reaps
+ * orphaned zombies while it waits.  The environment (the kernel passes the
+ * command line's unknown key=value words) goes to every command.
+ */
+#include <errno.h>
+#include <granule.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_ARGS 32
+
+extern char **environ;
+
+/* Run one command; returns 0 if it exited 0. */
+static int run(char *cmd)
+{
+	char *argv[MAX_ARGS + 1];
+	int argc = 0, status;
+	pid_t pid, w;
+	char *save;
+
+	for (char *tok = strtok_r(cmd, " \t", &save); tok && argc < MAX_ARGS;
+	     tok = strtok_r(NULL, " \t", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	if (!argc)
+		return 0;
+	pid = fork();
+	if (pid < 0) {
+		printf("init: fork failed: %s\n", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		execve(argv[0], argv, environ);
+		printf("init: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while ((w = waitpid(-1, &status, 0)) != pid)	/* reap orphans on the way */
+		if (w < 0)
+			return 1;
+	if (WIFEXITED(status)) {
+		printf("init: %s (pid %d) exited with status %d\n", argv[0], pid, WEXITSTATUS(status));
+		return WEXITSTATUS(status) != 0;
+	}
+	printf("init: %s (pid %d) killed by signal %d\n", argv[0], pid, WTERMSIG(status));
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	int failed = 0;
+
+	if (argc < 2 || !argv[1][0]) {
+		printf("init: nothing to run (boot with run=\"program args\")\n");
+	} else {
+		char *save, *cmd = argv[1];
+		for (char *c = strtok_r(cmd, ";", &save); c; c = strtok_r(NULL, ";", &save))
+			failed |= run(c);
+	}
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	granule_poweroff(failed ? 1 : 0);
+	return 0;
+}

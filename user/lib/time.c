@@ -1,0 +1,66 @@
+/*
+ * user/lib/time.c - clocks, sleeps and POSIX timers over the Linux i386
+ * calls (all times are struct timespec: 32-bit seconds + nanoseconds).
+ */
+#include <time.h>
+#include <unistd.h>
+#include <errno.h>
+#include "ulib.h"
+
+int clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	return SYSRET(sys_clock_gettime(clk, L(ts)));
+}
+
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	return SYSRET(sys_nanosleep(L(req), L(rem)));
+}
+
+int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
+		    struct timespec *rem)
+{
+	return (int)-sys_clock_nanosleep(clk, flags, L(req), L(rem));
+}
+
+unsigned int sleep(unsigned int seconds)
+{
+	struct timespec ts = { (time_t)seconds, 0 };
+
+	if (nanosleep(&ts, &ts) == 0)
+		return 0;
+	return (unsigned int)ts.tv_sec + (ts.tv_nsec > 0);
+}
+
+int usleep(unsigned int usec)
+{
+	struct timespec ts = { (time_t)(usec / 1000000), (long)(usec % 1000000) * 1000 };
+
+	return nanosleep(&ts, NULL);
+}
+
+int timer_create(clockid_t clk, struct sigevent *sev, timer_t *id)
+{
+	return SYSRET(sys_timer_create(clk, L(sev), L(id)));
+}
+
+int timer_settime(timer_t id, int flags, const struct itimerspec *val,
+		  struct itimerspec *old)
+{
+	return SYSRET(sys_timer_settime(id, flags, L(val), L(old)));
+}
+
+int timer_gettime(timer_t id, struct itimerspec *val)
+{
+	return SYSRET(sys_timer_gettime(id, L(val)));
+}
+
+int timer_getoverrun(timer_t id)
+{
+	return SYSRET(sys_timer_getoverrun(id));
+}
+
+int timer_delete(timer_t id)
+{
+	return SYSRET(sys_timer_delete(id));
+}

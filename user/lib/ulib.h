@@ -1,0 +1,13 @@
+/* user/lib/ulib.h - internal helpers of the user library. */
+#ifndef USER_LIB_ULIB_H
+#define USER_LIB_ULIB_H
+
+#include <gen/user_syscalls.h>
+
+/* A raw result -> the libc convention (-1 and errno on failure). */
+long __syscall_ret(long r);
+
+#define SYSRET(call)	__syscall_ret(call)
+#define L(x)		((long)(x))
+
+#endif
