@@ -1,0 +1,218 @@
+/*
+ * kernel/sched.h - the scheduler's public interface and the per-task
+ * scheduling state embedded in struct task (<kernel/task.h>).
+ *
+ * The scheduler is Linux 2.6.35's uniprocessor core (kernel/sched.c) with
+ * its fair class (kernel/sched_fair.c) and idle class, rebuilt under the
+ * same names in kernel/sched/.  The behavioural spec is
+ * /work/shared/reference/cfs-2010.md; the boot knobs are listed in
+ * kernel/sched/tunables.c.
+ *
+ * Rules (so that the code also runs unchanged in host unit tests):
+ *   - time comes only from sched_clock() (<kernel/time.h>);
+ *   - switching happens only through arch_switch_to() (<arch/thread.h>);
+ *   - preemption only sets current->need_resched; the arch's interrupt and
+ *     syscall exit path calls schedule() when it is set;
+ *   - the scheduler never allocates memory;
+ *   - locking is local_irq_save/restore: every function below may be
+ *     called with interrupts on or off.
+ *
+ * Units: times in nanoseconds (u64), weights in 1/1024 of a nice-0 task.
+ */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include <kernel/types.h>
+#include <kernel/list.h>
+#include <kernel/rbtree.h>
+
+struct task;
+struct sched_class;	/* kernel/sched/sched.h */
+
+/* Scheduling policies (Linux values).  Only the fair ones exist here. */
+#define SCHED_NORMAL	0
+#define SCHED_FIFO	1	/* not implemented (no rt class) */
+#define SCHED_RR	2	/* not implemented (no rt class) */
+#define SCHED_BATCH	3	/* never wakeup-preempts; yields to the back */
+#define SCHED_IDLE	5	/* weight 3; preempted by any wakeup */
+
+/*
+ * Priorities: 0..99 real-time (unused), 100..139 = nice -20..19.
+ * prio_to_weight[] is indexed by static_prio - MAX_RT_PRIO.
+ */
+#define MAX_RT_PRIO		100
+#define MAX_PRIO		(MAX_RT_PRIO + 40)
+#define DEFAULT_PRIO		(MAX_RT_PRIO + 20)	/* nice 0 */
+#define NICE_TO_PRIO(nice)	(MAX_RT_PRIO + (nice) + 20)
+#define PRIO_TO_NICE(prio)	((prio) - MAX_RT_PRIO - 20)
+#define rt_prio(prio)		((prio) < MAX_RT_PRIO)
+
+/*
+ * TASK_WAKING (Linux 2.6.35 value): set by sched_fork() so that nothing
+ * wakes the child before wake_up_new_task() makes it TASK_RUNNING.
+ * The other states live in <kernel/task.h>.
+ */
+#define TASK_WAKING		256
+#define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+
+/* try_to_wake_up() wake_flags (2.6.35). */
+#define WF_SYNC			0x01	/* waker goes to sleep after wakeup */
+#define WF_FORK			0x02	/* child wakeup after fork */
+
+/*
+ * A load weight and its cached inverse 2^32/weight (0 = not yet computed).
+ * u32 because Linux uses unsigned long, 32 bits on i686.
+ */
+struct load_weight {
+	u32 weight;
+	u32 inv_weight;
+};
+
+/* Per-entity schedstats (2.6.35 struct sched_statistics, UP subset), ns. */
+struct sched_statistics {
+	u64 wait_start;		/* rq clock when it last became queued-waiting */
+	u64 wait_max;		/* longest wait on the runqueue */
+	u64 wait_count;		/* number of waits ended by being picked */
+	u64 wait_sum;		/* total time waiting on the runqueue */
+	u64 sleep_start;	/* rq clock at an interruptible sleep */
+	u64 sleep_max;
+	s64 sum_sleep_runtime;	/* total time asleep (both kinds) */
+	u64 block_start;	/* rq clock at an uninterruptible sleep */
+	u64 block_max;
+	u64 exec_max;		/* longest single update_curr() delta */
+	u64 slice_max;		/* longest run between picks (rq load >= 2w) */
+	u64 nr_wakeups;		/* successful try_to_wake_up()s */
+};
+
+/* A schedulable entity: on our UP kernel without groups, always a task. */
+struct sched_entity {
+	struct load_weight load;	/* from prio_to_weight[] */
+	struct rb_node run_node;	/* in cfs_rq->tasks_timeline unless curr */
+	unsigned int on_rq;		/* counted in cfs_rq (queued or curr) */
+
+	u64 exec_start;			/* rq clock at the last update_curr() */
+	u64 sum_exec_runtime;		/* total CPU time, ns */
+	u64 vruntime;			/* virtual runtime, ns at nice 0 */
+	u64 prev_sum_exec_runtime;	/* sum_exec_runtime when last picked */
+
+	struct sched_statistics statistics;
+
+	/*
+	 * Seed variants (cfs-2010.md (e)); all zero unless a preset or
+	 * feature turns them on:
+	 */
+	u32 sleeper_wakeup_slice;	/* [M2/2] run shielded after wakeup, ns */
+	u64 fork_nice_timeout;		/* [SN] penalty ends at this sum_exec */
+	unsigned int fork_nice_penality; /* [SN] vruntime shift (patch spelling) */
+	u64 deadline;			/* DEADLINE (ours): rq clock, 0 = none */
+	struct list_head deadline_node;	/* in rq's deadline-ordered list */
+};
+
+/* sched_info (2.6.35 CONFIG_SCHEDSTATS), per task, ns. */
+struct sched_info {
+	u64 pcount;			/* times picked to run */
+	u64 run_delay;			/* total time runnable but waiting */
+	u64 last_arrival;		/* rq clock when last switched in */
+	u64 last_queued;		/* rq clock when queued (0 = not waiting) */
+};
+
+/* ---- Set-up ------------------------------------------------------------ */
+
+/*
+ * Initialise the runqueue and turn the boot context into the idle task
+ * (pid 0, "swapper", idle class): afterwards current == the idle task.
+ * Call once, before any other function here and before interrupts.
+ */
+void sched_init(void);
+
+/* The idle task (what runs when nothing else can). */
+struct task *sched_idle_task(void);
+
+/* ---- Task life cycle --------------------------------------------------- */
+
+/*
+ * Fork: called in the parent's context on the new task P (memory for P
+ * provided by the caller).  Copies policy and priorities from current,
+ * zeroes P's scheduling state, sets its class and runs the class's
+ * task_fork (vruntime placement, START_DEBIT...).  P is left TASK_WAKING
+ * and not queued.
+ */
+void sched_fork(struct task *p);
+
+/* Queue a forked task for the first time and check preemption (WF_FORK). */
+void wake_up_new_task(struct task *p);
+
+/*
+ * Wake P if its state is in STATE (e.g. TASK_NORMAL): queue it, check
+ * whether it preempts current (setting need_resched), set TASK_RUNNING.
+ * Returns 1 if P was woken, 0 if it was not in STATE or already queued.
+ */
+int try_to_wake_up(struct task *p, unsigned int state, int wake_flags);
+/* try_to_wake_up(p, TASK_NORMAL, 0). */
+int wake_up_process(struct task *p);
+
+/*
+ * Pick the next task and switch to it.  If current->state is not
+ * TASK_RUNNING it is dequeued first (a sleep; TASK_DEAD never comes back).
+ * Blocking = set current->state, then call schedule().  Loops while the
+ * newly running task has need_resched set, as Linux does.
+ */
+void schedule(void);
+
+/*
+ * Preemption from the interrupt-return path (need_resched set): as
+ * schedule(), but the interrupted task stays queued whatever its state
+ * (Linux's PREEMPT_ACTIVE), since it may be between setting its state and
+ * calling schedule().  Counts as an involuntary switch.
+ */
+void preempt_schedule_irq(void);
+
+/*
+ * To be called first by a new task on its first run (the arch's thread
+ * entry trampoline): finishes the switch that started it and enables
+ * interrupts (Linux's schedule_tail()).
+ */
+void schedule_tail(void);
+
+/* Timer interrupt, HZ times a second: account time, maybe set need_resched. */
+void scheduler_tick(void);
+
+/* ---- Priority and yielding --------------------------------------------- */
+
+/* Set P's nice value (-20..19; other values ignored), requeueing it. */
+void set_user_nice(struct task *p, long nice);
+/* P's nice value, -20..19. */
+long task_nice(const struct task *p);
+/*
+ * Change P's policy among SCHED_NORMAL, SCHED_BATCH and SCHED_IDLE
+ * (a subset of sched_setscheduler()).  Returns 0 or -EINVAL.
+ */
+int sched_setscheduler(struct task *p, int policy);
+/* sched_yield(2): the class's yield_task, then schedule(). */
+void sched_yield(void);
+
+/* P's total CPU time in ns, including the not yet accounted running part. */
+u64 task_sched_runtime(struct task *p);
+
+/* ---- Debugging ---------------------------------------------------------- */
+
+/* Print the /proc/sched_debug-style dump (2.6.35 layout) with printk. */
+void sched_debug_show(void);
+/* Print P's /proc/PID/sched-style statistics (2.6.35 layout, a subset). */
+void proc_sched_show_task(struct task *p);
+/*
+ * Check the runqueue invariants (see kernel/sched/debug.c); print each
+ * violation and return how many were found (0 = healthy).  The kernel
+ * calls it after every schedule, tick and wakeup when sched_verify=1.
+ */
+int sched_verify(void);
+/* Violations found by all sched_verify() calls so far. */
+extern unsigned long sched_verify_failures;
+/*
+ * Print the effective tunables in `sysctl -a` form
+ * ("kernel.sched_latency_ns = 6000000") and the feature list as Linux's
+ * sched_features file shows it ("GENTLE_FAIR_SLEEPERS ... NO_NEXT_BUDDY").
+ */
+void sched_print_tunables(void);
+
+#endif

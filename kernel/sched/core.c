@@ -1,0 +1,605 @@
+/*
+ * kernel/sched/core.c - the scheduler core: the runqueue, schedule(),
+ * wakeups, fork, the tick, nice, yield and the idle task (Linux 2.6.35's
+ * kernel/sched.c, uniprocessor, no rt class, under the same names).
+ *
+ * Locking: the runqueue is touched only with interrupts off
+ * (local_irq_save/restore); on one CPU that is the whole of rq->lock.
+ * Time: rq->clock = sched_clock(), refreshed by update_rq_clock() at the
+ * tick, on every enqueue/dequeue and in schedule().
+ * Switching: context_switch() -> arch_switch_to(prev, next).  On the host
+ * (unit tests) arch_switch_to only records the switch and returns, so
+ * schedule() returns with current == next.
+ * Preemption: resched_task() only sets need_resched; the arch's exit path
+ * calls schedule() (or preempt_schedule_irq()) when it is set.
+ */
+#include "sched.h"
+#include "stats.h"
+#include <kernel/hrtick.h>
+#include <kernel/time.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include <kernel/errno.h>
+#include <arch/irqflags.h>
+#include <arch/thread.h>
+
+struct rq runqueue;		/* the one CPU's runqueue */
+struct task *current;		/* == runqueue.curr outside schedule() */
+static struct task init_task;	/* the boot context, later the idle task */
+
+/*
+ * Load weight per nice level, index = nice + 20 (cfs-2010.md (b)).
+ * Neighbouring levels differ by a factor of about 1.25, so between two
+ * CPU hogs one nice step moves about 10% of the CPU; nice 0 = 1024.
+ */
+const u32 prio_to_weight[40] = {
+ /* -20 */     88761,     71755,     56483,     46273,     36291,
+ /* -15 */     29154,     23254,     18705,     14949,     11916,
+ /* -10 */      9548,      7620,      6100,      4904,      3906,
+ /*  -5 */      3121,      2501,      1991,      1586,      1277,
+ /*   0 */      1024,       820,       655,       526,       423,
+ /*   5 */       335,       272,       215,       172,       137,
+ /*  10 */       110,        87,        70,        56,        45,
+ /*  15 */        36,        29,        23,        18,        15,
+};
+
+/* 2^32 / prio_to_weight[i], so that calc_delta_mine() can multiply. */
+const u32 prio_to_wmult[40] = {
+ /* -20 */     48388,     59856,     76040,     92818,    118348,
+ /* -15 */    147320,    184698,    229616,    287308,    360437,
+ /* -10 */    449829,    563644,    704093,    875809,   1099582,
+ /*  -5 */   1376151,   1717300,   2157191,   2708050,   3363326,
+ /*   0 */   4194304,   5237765,   6557202,   8165337,  10153587,
+ /*   5 */  12820798,  15790321,  19976592,  24970740,  31350126,
+ /*  10 */  39045157,  49367440,  61356676,  76695844,  95443717,
+ /*  15 */ 119304647, 148102320, 186737708, 238609294, 286331153,
+};
+
+/* ---- Small helpers --------------------------------------------------------- */
+
+void update_rq_clock(struct rq *rq)
+{
+	rq->clock = sched_clock();
+}
+
+/* Ask P (the running task) to reschedule at the next irq/syscall exit. */
+void resched_task(struct task *p)
+{
+	p->need_resched = 1;
+}
+
+/* se.load from the policy and static priority (SCHED_IDLE: weight 3). */
+void set_load_weight(struct task *p)
+{
+	if (p->policy == SCHED_IDLE) {
+		p->se.load.weight = WEIGHT_IDLEPRIO;
+		p->se.load.inv_weight = WMULT_IDLEPRIO;
+		return;
+	}
+	p->se.load.weight = prio_to_weight[p->static_prio - MAX_RT_PRIO];
+	p->se.load.inv_weight = prio_to_wmult[p->static_prio - MAX_RT_PRIO];
+}
+
+static inline int task_contributes_to_load(const struct task *p)
+{
+	return (p->state & TASK_UNINTERRUPTIBLE) != 0;
+}
+
+void enqueue_task(struct rq *rq, struct task *p, int flags)
+{
+	update_rq_clock(rq);
+	sched_info_queued(p);
+	p->sched_class->enqueue_task(rq, p, flags);
+	p->se.on_rq = 1;
+	p->on_rq = 1;
+}
+
+void dequeue_task(struct rq *rq, struct task *p, int flags)
+{
+	update_rq_clock(rq);
+	sched_info_dequeued(p);
+	p->sched_class->dequeue_task(rq, p, flags);
+	p->se.on_rq = 0;
+	p->on_rq = 0;
+}
+
+/* Queue P and count it in rq->nr_running (wakeup, fork, policy change). */
+void activate_task(struct rq *rq, struct task *p, int flags)
+{
+	if (task_contributes_to_load(p))
+		rq->nr_uninterruptible--;
+
+	enqueue_task(rq, p, flags);
+	rq->nr_running++;		/* inc_nr_running */
+}
+
+/* Unqueue P and uncount it (sleep, exit, policy change). */
+void deactivate_task(struct rq *rq, struct task *p, int flags)
+{
+	if (task_contributes_to_load(p))
+		rq->nr_uninterruptible++;
+
+	dequeue_task(rq, p, flags);
+	rq->nr_running--;		/* dec_nr_running */
+}
+
+/* A wakeup or fork of P: does it preempt rq->curr?  (current's class decides) */
+void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
+{
+	rq->curr->sched_class->check_preempt_curr(rq, p, wake_flags);
+}
+
+/*
+ * Decaying averages of the load, one per index i, updated every tick:
+ *	cpu_load[i] = (old * (2^i - 1) + new) / 2^i
+ * rounding up while the load rises (so 10 is reached, not stuck at 9).
+ */
+static void update_cpu_load(struct rq *this_rq)
+{
+	u32 this_load = this_rq->load.weight;
+	u32 i, scale;
+
+	this_rq->nr_load_updates++;
+
+	for (i = 0, scale = 1; i < CPU_LOAD_IDX_MAX; i++, scale += scale) {
+		u32 old_load = this_rq->cpu_load[i];
+		u32 new_load = this_load;
+
+		if (new_load > old_load)
+			new_load += scale - 1;
+
+		this_rq->cpu_load[i] = (old_load * (scale - 1) + new_load) >> i;
+	}
+}
+
+/* ---- HRTICK glue (the fair class decides, <kernel/hrtick.h> does) -------- */
+
+int hrtick_enabled(struct rq *rq)
+{
+	return sched_feat(HRTICK) && hrtick_available();
+}
+
+/* Arm the hrtick DELAY ns from now (replacing a pending one). */
+void hrtick_start(struct rq *rq, u64 delay)
+{
+	hrtick_arm(delay);
+	rq->hrtick_active = 1;
+}
+
+void hrtick_clear(struct rq *rq)
+{
+	if (rq->hrtick_active) {
+		hrtick_cancel();
+		rq->hrtick_active = 0;
+	}
+}
+
+/* The armed hrtick expired: a "queued" tick, which reschedules current. */
+void hrtick_fire(void)
+{
+	struct rq *rq = this_rq();
+	unsigned long flags;
+
+	local_irq_save(flags);
+	rq->hrtick_active = 0;
+	update_rq_clock(rq);
+	rq->curr->sched_class->task_tick(rq, rq->curr, 1);
+	sched_verify_hook();
+	local_irq_restore(flags);
+}
+
+/* ---- Wakeups and fork -------------------------------------------------------- */
+
+/*
+ * Wake P if its state matches STATE: put it on the runqueue (ENQUEUE_WAKEUP:
+ * place_entity gives the sleeper credit), see whether it preempts current,
+ * and mark it TASK_RUNNING.  Returns 1 if it was queued, 0 if it was not
+ * in STATE or was still queued (then it is only made TASK_RUNNING).
+ */
+int try_to_wake_up(struct task *p, unsigned int state, int wake_flags)
+{
+	struct rq *rq = task_rq(p);
+	unsigned long flags;
+	int success = 0;
+
+	local_irq_save(flags);
+	if (!(p->state & state))
+		goto out;
+
+	if (p->se.on_rq)
+		goto out_running;
+
+	rq->ttwu_count++;		/* ttwu_stat() */
+	rq->ttwu_local++;
+	p->se.statistics.nr_wakeups++;
+
+	activate_task(rq, p, ENQUEUE_WAKEUP);
+	success = 1;
+
+out_running:
+	check_preempt_curr(rq, p, wake_flags);
+	p->state = TASK_RUNNING;
+out:
+	sched_verify_hook();
+	local_irq_restore(flags);
+	return success;
+}
+
+int wake_up_process(struct task *p)
+{
+	return try_to_wake_up(p, TASK_NORMAL, 0);
+}
+
+/* Reset P's scheduling state (the part of fork that is not the class's). */
+static void __sched_fork(struct task *p)
+{
+	memset(&p->se, 0, sizeof(p->se));
+	RB_CLEAR_NODE(&p->se.run_node);
+	INIT_LIST_HEAD(&p->se.deadline_node);
+	p->on_rq = 0;
+}
+
+/*
+ * Fork-time set-up of the child P, in the parent's (current's) context:
+ * inherit the policy and priorities (prio = parent's normal_prio: no
+ * boosting leaks), zero the scheduling state, pick the class and let it
+ * place the child (task_fork_fair).  P stays TASK_WAKING until
+ * wake_up_new_task().
+ */
+void sched_fork(struct task *p)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__sched_fork(p);
+	/* not runnable and not wakeable until wake_up_new_task() */
+	p->state = TASK_WAKING;
+	p->need_resched = 0;
+	p->nvcsw = p->nivcsw = 0;
+	memset(&p->sched_info, 0, sizeof(p->sched_info));
+
+	p->policy = current->policy;
+	p->static_prio = current->static_prio;
+	p->normal_prio = current->normal_prio;
+	p->prio = current->normal_prio;	/* the unboosted priority */
+	set_load_weight(p);
+
+	p->sched_class = &fair_sched_class;	/* !rt_prio(p->prio) */
+	if (p->sched_class->task_fork)
+		p->sched_class->task_fork(p);
+	local_irq_restore(flags);
+}
+
+/*
+ * First wakeup of a newly forked task: queue it (flags 0: its relative
+ * vruntime gets min_vruntime added back) and check preemption (WF_FORK).
+ */
+void wake_up_new_task(struct task *p)
+{
+	struct rq *rq = task_rq(p);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (p->state != TASK_WAKING)
+		printk("sched: wake_up_new_task: %s/%d is not TASK_WAKING\n",
+		       p->comm, p->pid);
+	p->state = TASK_RUNNING;
+	update_rq_clock(rq);
+	activate_task(rq, p, 0);
+	check_preempt_curr(rq, p, WF_FORK);
+	sched_verify_hook();
+	local_irq_restore(flags);
+}
+
+/* ---- The tick ------------------------------------------------------------------ */
+
+/*
+ * Called from the timer interrupt HZ times a second: refresh the clock,
+ * update the load averages, and let current's class account the time and
+ * decide on preemption (task_tick_fair -> entity_tick).
+ */
+void scheduler_tick(void)
+{
+	struct rq *rq = this_rq();
+	struct task *curr = rq->curr;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	update_rq_clock(rq);
+	update_cpu_load(rq);
+	curr->sched_class->task_tick(rq, curr, 0);
+	sched_verify_hook();
+	local_irq_restore(flags);
+}
+
+/* ---- schedule() ---------------------------------------------------------------- */
+
+/*
+ * The next task: the first class in the chain that has one.  When every
+ * queued task is fair (always, here) the fair class is asked directly;
+ * the idle class always answers, so this cannot fail.
+ */
+static struct task *pick_next_task(struct rq *rq)
+{
+	const struct sched_class *class;
+	struct task *p;
+
+	if (likely(rq->nr_running == rq->cfs.nr_running)) {
+		p = fair_sched_class.pick_next_task(rq);
+		if (likely(p))
+			return p;
+	}
+
+	for_each_class(class) {
+		p = class->pick_next_task(rq);
+		if (p)
+			return p;
+	}
+	BUG();	/* the idle class always has a task */
+}
+
+static void put_prev_task(struct rq *rq, struct task *prev)
+{
+	prev->sched_class->put_prev_task(rq, prev);
+}
+
+/*
+ * Switch to NEXT.  'current' follows rq->curr; arch_switch_to() returns
+ * when PREV is switched back in (on the host: at once, as NEXT).
+ */
+static void context_switch(struct rq *rq, struct task *prev, struct task *next)
+{
+	current = next;
+	arch_switch_to(prev, next);
+}
+
+/*
+ * The scheduler proper.  PREEMPT is Linux's PREEMPT_ACTIVE: a preempted
+ * task is not dequeued even if its state is not TASK_RUNNING (it was
+ * interrupted between setting its state and calling schedule()).
+ */
+static void __schedule(int preempt)
+{
+	struct task *prev, *next;
+	u64 *switch_count;
+	unsigned long flags;
+	struct rq *rq;
+
+need_resched:
+	local_irq_save(flags);
+	rq = this_rq();
+	prev = rq->curr;
+	switch_count = &prev->nivcsw;
+	rq->sched_count++;
+
+	if (sched_feat(HRTICK))
+		hrtick_clear(rq);
+
+	update_rq_clock(rq);
+	prev->need_resched = 0;		/* clear_tsk_need_resched() */
+
+	if (prev->state && !preempt) {
+		deactivate_task(rq, prev, DEQUEUE_SLEEP);
+		switch_count = &prev->nvcsw;
+	}
+
+	put_prev_task(rq, prev);
+	next = pick_next_task(rq);
+
+	if (likely(prev != next)) {
+		sched_info_switch(prev, next);
+		rq->nr_switches++;
+		rq->curr = next;
+		++*switch_count;
+
+		context_switch(rq, prev, next);
+	}
+
+	sched_verify_hook();
+	local_irq_restore(flags);
+	if (unlikely(current->need_resched))
+		goto need_resched;
+}
+
+void schedule(void)
+{
+	__schedule(0);
+}
+
+/*
+ * Preemption from the interrupt-return path: like schedule(), but the
+ * interrupted task stays queued whatever its state (PREEMPT_ACTIVE).
+ */
+void preempt_schedule_irq(void)
+{
+	__schedule(1);
+}
+
+/* A new task's first instructions: the switch is done, interrupts back on. */
+void schedule_tail(void)
+{
+	local_irq_enable();
+}
+
+/* ---- Priorities, policy, yield ----------------------------------------------- */
+
+long task_nice(const struct task *p)
+{
+	return PRIO_TO_NICE(p->static_prio);
+}
+
+/*
+ * Set P's nice value: requeue it with the new weight (dequeue/enqueue with
+ * flags 0, i.e. through a relative vruntime) and reschedule if it got
+ * better (delta < 0) or if it is running and got worse.
+ */
+void set_user_nice(struct task *p, long nice)
+{
+	struct rq *rq = task_rq(p);
+	int old_prio, delta, on_rq;
+	unsigned long flags;
+
+	if (task_nice(p) == nice || nice < -20 || nice > 19)
+		return;
+	if (p == rq->idle)
+		return;
+
+	local_irq_save(flags);
+	update_rq_clock(rq);
+
+	on_rq = p->se.on_rq;
+	if (on_rq)
+		dequeue_task(rq, p, 0);
+
+	p->static_prio = NICE_TO_PRIO(nice);
+	set_load_weight(p);
+	old_prio = p->prio;
+	p->normal_prio = p->static_prio;	/* normal_prio(): no rt */
+	p->prio = p->normal_prio;		/* effective_prio(): no PI */
+	delta = p->prio - old_prio;
+
+	if (on_rq) {
+		enqueue_task(rq, p, 0);
+		/* better (may preempt), or running and worse: reschedule */
+		if (delta < 0 || (delta > 0 && task_running(rq, p)))
+			resched_task(rq->curr);
+	}
+	sched_verify_hook();
+	local_irq_restore(flags);
+}
+
+/*
+ * The fair subset of sched_setscheduler(): switch P among SCHED_NORMAL,
+ * SCHED_BATCH and SCHED_IDLE (weight 3).  As Linux: dequeue, put_prev if
+ * running, change, set_curr_task, enqueue, then prio_changed.
+ */
+int sched_setscheduler(struct task *p, int policy)
+{
+	const struct sched_class *prev_class;
+	struct rq *rq = task_rq(p);
+	int on_rq, running, oldprio;
+	unsigned long flags;
+
+	if (policy != SCHED_NORMAL && policy != SCHED_BATCH &&
+	    policy != SCHED_IDLE)
+		return -EINVAL;
+	if (p == rq->idle)
+		return -EINVAL;
+
+	local_irq_save(flags);
+	update_rq_clock(rq);
+	on_rq = p->se.on_rq;
+	running = task_current(rq, p);
+	if (on_rq)
+		deactivate_task(rq, p, 0);
+	if (running)
+		p->sched_class->put_prev_task(rq, p);
+
+	oldprio = p->prio;
+	prev_class = p->sched_class;
+	p->policy = (unsigned int)policy;		/* __setscheduler() */
+	p->normal_prio = p->static_prio;
+	p->prio = p->normal_prio;
+	p->sched_class = &fair_sched_class;
+	set_load_weight(p);
+
+	if (running)
+		p->sched_class->set_curr_task(rq);
+	if (on_rq) {
+		activate_task(rq, p, 0);
+		if (prev_class != p->sched_class)	/* check_class_changed() */
+			p->sched_class->switched_to(rq, p, running);
+		else
+			p->sched_class->prio_changed(rq, p, oldprio, running);
+	}
+	sched_verify_hook();
+	local_irq_restore(flags);
+	return 0;
+}
+
+/*
+ * sched_yield(2): let the class move current (yield_task_fair), then
+ * schedule().  Counts as an involuntary switch, as in Linux.
+ */
+void sched_yield(void)
+{
+	struct rq *rq = this_rq();
+	unsigned long flags;
+
+	local_irq_save(flags);
+	rq->yld_count++;
+	if (current->sched_class->yield_task)
+		current->sched_class->yield_task(rq);
+	local_irq_restore(flags);
+
+	schedule();
+}
+
+/* sum_exec_runtime plus, if P is running, the time since its exec_start. */
+u64 task_sched_runtime(struct task *p)
+{
+	struct rq *rq = task_rq(p);
+	unsigned long flags;
+	u64 ns;
+
+	local_irq_save(flags);
+	ns = p->se.sum_exec_runtime;
+	if (task_current(rq, p)) {
+		u64 delta;
+
+		update_rq_clock(rq);
+		delta = rq->clock - p->se.exec_start;
+		if ((s64)delta > 0)
+			ns += delta;
+	}
+	local_irq_restore(flags);
+	return ns;
+}
+
+/* ---- Boot ------------------------------------------------------------------------ */
+
+/*
+ * Make IDLE the idle task of the runqueue (and the running task): its
+ * class is idle, it is never queued, it runs when nothing else can.
+ */
+static void init_idle(struct task *idle)
+{
+	struct rq *rq = this_rq();
+
+	__sched_fork(idle);
+	idle->state = TASK_RUNNING;
+	idle->se.exec_start = sched_clock();
+
+	rq->curr = rq->idle = idle;
+	idle->sched_class = &idle_sched_class;
+}
+
+void sched_init(void)
+{
+	struct rq *rq = this_rq();
+
+	memset(rq, 0, sizeof(*rq));
+	init_cfs_rq(&rq->cfs);
+	INIT_LIST_HEAD(&rq->deadline_list);
+
+	/* the scaled tunables = factor * normalized (factor 1 on UP) */
+	update_sysctl();
+
+	memset(&init_task, 0, sizeof(init_task));
+	init_task.policy = SCHED_NORMAL;
+	init_task.static_prio = init_task.normal_prio = DEFAULT_PRIO;
+	init_task.prio = DEFAULT_PRIO;
+	init_task.pid = 0;
+	strlcpy(init_task.comm, "swapper", sizeof(init_task.comm));
+
+	init_idle(&init_task);
+	set_load_weight(&init_task);
+	current = &init_task;
+	update_rq_clock(rq);
+	sched_verify_reset();
+}
+
+struct task *sched_idle_task(void)
+{
+	return this_rq()->idle;
+}

@@ -1,0 +1,378 @@
+/*
+ * kernel/sched/debug.c - the scheduler's debugging aids:
+ *   sched_debug_show()	   Linux 2.6.35's /proc/sched_debug layout (UP, no
+ *			   rt_rq section), written as a table with
+ *			   console_write() (no printk timestamps per line);
+ *   proc_sched_show_task() a subset of /proc/PID/sched;
+ *   sched_verify()	   the invariant checker (sched_verify=1 makes core.c
+ *			   call it after every schedule, tick and wakeup;
+ *			   the host tests always turn it on).
+ *
+ * Times print as Linux's SPLIT_NS: milliseconds "%Ld.%06ld" (so a
+ * negative value between -1 ms and 0 loses its sign, as in Linux).
+ */
+#ifdef HOST_TEST
+#define vsnprintf kvsnprintf
+#define snprintf ksnprintf
+#endif
+
+#include "sched.h"
+#include <kernel/printk.h>
+#include <kernel/math64.h>
+#include <kernel/time.h>
+#include <arch/irqflags.h>
+
+#ifndef GRANULE_VERSION
+#define GRANULE_VERSION "host"
+#endif
+
+unsigned long sched_verify_failures;
+
+static void out(const char *fmt, ...) __printf(1, 2);
+static void out(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(line) - 1)
+		n = (int)sizeof(line) - 1;
+	console_write(line, (size_t)n);
+}
+
+/* SPLIT_NS(x): x ns as milliseconds "high.low" (nsec_high, nsec_low). */
+static long long nsec_high(u64 nsec)
+{
+	if ((s64)nsec < 0)
+		return -(long long)div_u64(0 - nsec, 1000000);
+	return (long long)div_u64(nsec, 1000000);
+}
+
+static unsigned long nsec_low(u64 nsec)
+{
+	u32 rem;
+
+	if ((s64)nsec < 0)
+		nsec = 0 - nsec;
+	div_u64_rem(nsec, 1000000, &rem);
+	return rem;
+}
+
+#define SPLIT_NS(x) nsec_high((u64)(x)), nsec_low((u64)(x))
+
+/* ---- /proc/sched_debug ------------------------------------------------------ */
+
+static void print_task(struct rq *rq, struct task *p)
+{
+	out("%s", rq->curr == p ? "R" : " ");
+	out("%15s %5d %9lld.%06lu %9lld %5d ",
+	    p->comm, p->pid, SPLIT_NS(p->se.vruntime),
+	    (long long)(p->nvcsw + p->nivcsw), p->prio);
+	out("%9lld.%06lu %9lld.%06lu %9lld.%06lu",
+	    SPLIT_NS(p->se.vruntime),
+	    SPLIT_NS(p->se.sum_exec_runtime),
+	    SPLIT_NS(p->se.statistics.sum_sleep_runtime));
+	out("\n");
+}
+
+/* The runnable fair tasks: current first, then the tree in vruntime order. */
+static void print_rq(struct rq *rq)
+{
+	struct rb_node *node;
+
+	out("\nrunnable tasks:\n"
+	    "            task   PID         tree-key  switches  prio"
+	    "     exec-runtime         sum-exec        sum-sleep\n"
+	    "------------------------------------------------------"
+	    "----------------------------------------------------\n");
+
+	if (rq->cfs.curr && rq->cfs.curr->on_rq)
+		print_task(rq, task_of(rq->cfs.curr));
+	for (node = rb_first(&rq->cfs.tasks_timeline); node; node = rb_next(node))
+		print_task(rq, task_of(rb_entry(node, struct sched_entity, run_node)));
+}
+
+static void print_cfs_rq(struct cfs_rq *cfs_rq)
+{
+	s64 MIN_vruntime = -1, min_vruntime, max_vruntime = -1, spread, spread0;
+	struct sched_entity *last;
+
+	out("\ncfs_rq[%d]:\n", 0);
+	out("  .%-30s: %lld.%06lu\n", "exec_clock", SPLIT_NS(cfs_rq->exec_clock));
+
+	if (cfs_rq->rb_leftmost)
+		MIN_vruntime = (s64)__pick_next_entity(cfs_rq)->vruntime;
+	last = __pick_last_entity(cfs_rq);
+	if (last)
+		max_vruntime = (s64)last->vruntime;
+	min_vruntime = (s64)cfs_rq->min_vruntime;
+
+	out("  .%-30s: %lld.%06lu\n", "MIN_vruntime", SPLIT_NS(MIN_vruntime));
+	out("  .%-30s: %lld.%06lu\n", "min_vruntime", SPLIT_NS(min_vruntime));
+	out("  .%-30s: %lld.%06lu\n", "max_vruntime", SPLIT_NS(max_vruntime));
+	spread = max_vruntime - MIN_vruntime;
+	out("  .%-30s: %lld.%06lu\n", "spread", SPLIT_NS(spread));
+	spread0 = min_vruntime - (s64)this_rq()->cfs.min_vruntime; /* cpu 0 */
+	out("  .%-30s: %lld.%06lu\n", "spread0", SPLIT_NS(spread0));
+	out("  .%-30s: %ld\n", "nr_running", (long)cfs_rq->nr_running);
+	out("  .%-30s: %ld\n", "load", (long)cfs_rq->load.weight);
+	out("  .%-30s: %d\n", "nr_spread_over", (int)cfs_rq->nr_spread_over);
+}
+
+static void print_cpu(struct rq *rq)
+{
+	out("\ncpu#%d\n", 0);
+#define P(x) out("  .%-30s: %lld\n", #x, (long long)(rq->x))
+#define PN(x) out("  .%-30s: %lld.%06lu\n", #x, SPLIT_NS(rq->x))
+	P(nr_running);
+	out("  .%-30s: %lu\n", "load", (unsigned long)rq->load.weight);
+	P(nr_switches);
+	P(nr_load_updates);
+	P(nr_uninterruptible);
+	P(curr->pid);
+	PN(clock);
+	P(cpu_load[0]);
+	P(cpu_load[1]);
+	P(cpu_load[2]);
+	P(cpu_load[3]);
+	P(cpu_load[4]);
+#undef P
+#undef PN
+	/* schedstats */
+#define P(n) out("  .%-30s: %d\n", #n, (int)rq->n)
+	P(yld_count);
+	P(sched_switch);
+	P(sched_count);
+	P(sched_goidle);
+	P(ttwu_count);
+	P(ttwu_local);
+#undef P
+	print_cfs_rq(&rq->cfs);
+	print_rq(rq);
+}
+
+static const char *const sched_tunable_scaling_names[] = {
+	"none", "logaritmic", "linear"	/* sic, as Linux */
+};
+
+void sched_debug_show(void)
+{
+	struct rq *rq = this_rq();
+	unsigned long flags;
+	u64 now = sched_clock();
+
+	local_irq_save(flags);
+	out("Sched Debug Version: v0.09, granule %s\n", GRANULE_VERSION);
+	out("now at %lld.%06lu msecs\n", SPLIT_NS(now));
+
+#define P(x) out("  .%-40s: %lld\n", #x, (long long)(x))
+#define PN(x) out("  .%-40s: %lld.%06lu\n", #x, SPLIT_NS(x))
+	P(jiffies);
+	PN(sysctl_sched_latency);
+	PN(sysctl_sched_min_granularity);
+	PN(sysctl_sched_wakeup_granularity);
+	PN(sysctl_sched_child_runs_first);
+	P(sysctl_sched_features);
+	out("  .%-40s: %d (%s)\n", "sysctl_sched_tunable_scaling",
+	    (int)sysctl_sched_tunable_scaling,
+	    sysctl_sched_tunable_scaling < SCHED_TUNABLESCALING_END ?
+	    sched_tunable_scaling_names[sysctl_sched_tunable_scaling] : "?");
+	/* Granule: the derived threshold and the variants in use */
+	P(sched_nr_latency);
+	if (sched_feat(DYN_GRAN)) {
+		PN(sysctl_sched_std_granularity);	/* as [M1/2] prints it */
+		P(sched_nr_latency_max);
+	}
+	if (sysctl_sched_sleeper_wakeup_slice)
+		PN(sysctl_sched_sleeper_wakeup_slice);	/* as [M2/2] */
+#undef P
+#undef PN
+
+	print_cpu(rq);
+	out("\n");
+	local_irq_restore(flags);
+}
+
+/* ---- /proc/PID/sched (subset) --------------------------------------------- */
+
+void proc_sched_show_task(struct task *p)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	out("%s (%d, #threads: %d)\n", p->comm, p->pid, 1);
+	out("---------------------------------------------------------\n");
+#define P(F) out("%-35s:%21lld\n", #F, (long long)(p->F))
+#define PN(F) out("%-35s:%14lld.%06lu\n", #F, SPLIT_NS((s64)(p->F)))
+	PN(se.exec_start);
+	PN(se.vruntime);
+	PN(se.sum_exec_runtime);
+	PN(se.statistics.wait_start);
+	PN(se.statistics.sleep_start);
+	PN(se.statistics.block_start);
+	PN(se.statistics.sleep_max);
+	PN(se.statistics.block_max);
+	PN(se.statistics.exec_max);
+	PN(se.statistics.slice_max);
+	PN(se.statistics.wait_max);
+	PN(se.statistics.wait_sum);
+	P(se.statistics.wait_count);
+	P(se.statistics.nr_wakeups);
+	PN(sched_info.run_delay);
+	P(sched_info.pcount);
+	out("%-35s:%21lld\n", "nr_switches", (long long)(p->nvcsw + p->nivcsw));
+	out("%-35s:%21lld\n", "nr_voluntary_switches", (long long)p->nvcsw);
+	out("%-35s:%21lld\n", "nr_involuntary_switches", (long long)p->nivcsw);
+	P(se.load.weight);
+	P(policy);
+	P(prio);
+#undef PN
+#undef P
+	local_irq_restore(flags);
+}
+
+/* ---- The invariant checker --------------------------------------------------- */
+
+static u64 verify_last_min_vruntime;
+static int verify_have_last;
+
+void sched_verify_reset(void)
+{
+	verify_have_last = 0;
+	sched_verify_failures = 0;
+}
+
+#define VIOLATION(...) do {				\
+		printk("sched_verify: " __VA_ARGS__);	\
+		bad++;					\
+	} while (0)
+
+/* Is SE queued on CFS_RQ: in the tree, or the running entity? */
+static int entity_queued(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	return se->on_rq && (se == cfs_rq->curr || !RB_EMPTY_NODE(&se->run_node));
+}
+
+/*
+ * Invariants (each violation printed and counted):
+ *  - the tree is a valid red-black tree, ordered by key (vruntime -
+ *    min_vruntime), and holds neither curr nor unqueued entities;
+ *  - the cached leftmost is rb_first();
+ *  - cfs_rq nr_running and load.weight equal the sums over the tree plus
+ *    a queued curr; rq nr_running and load equal them (no other class);
+ *  - rq->curr is current; a running fair task is cfs_rq->curr;
+ *  - buddies (next, last) are queued entities;
+ *  - min_vruntime never decreases between calls;
+ *  - the idle task is never queued;
+ *  - DEADLINE's list is sorted and holds queued, unrun entities.
+ * A spread beyond 3 x latency is only counted (nr_spread_over), as Linux.
+ */
+int sched_verify(void)
+{
+	struct rq *rq = this_rq();
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se, *prev = NULL;
+	struct rb_node *node, *first;
+	unsigned long flags;
+	u64 load = 0;
+	u32 nr = 0;
+	int bad = 0, count;
+
+	local_irq_save(flags);
+
+	count = rb_check(&cfs_rq->tasks_timeline);
+	if (count < 0)
+		VIOLATION("the red-black tree is broken\n");
+
+	first = rb_first(&cfs_rq->tasks_timeline);
+	if (cfs_rq->rb_leftmost != first)
+		VIOLATION("cached leftmost %p is not the tree's first %p\n",
+			  (void *)cfs_rq->rb_leftmost, (void *)first);
+
+	for (node = first; count >= 0 && node; node = rb_next(node)) {
+		struct task *p;
+
+		se = rb_entry(node, struct sched_entity, run_node);
+		p = task_of(se);
+		if (prev && entity_key(cfs_rq, se) < entity_key(cfs_rq, prev))
+			VIOLATION("tree out of order at %s/%d\n", p->comm, p->pid);
+		if (se == cfs_rq->curr)
+			VIOLATION("curr %s/%d is in the tree\n", p->comm, p->pid);
+		if (!se->on_rq || !p->on_rq)
+			VIOLATION("%s/%d is in the tree but not on_rq\n",
+				  p->comm, p->pid);
+		if (p->sched_class != &fair_sched_class)
+			VIOLATION("%s/%d in the tree is not a fair task\n",
+				  p->comm, p->pid);
+		nr++;
+		load += se->load.weight;
+		prev = se;
+	}
+
+	if (cfs_rq->curr) {
+		if (cfs_rq->curr != &rq->curr->se)
+			VIOLATION("cfs_rq->curr is not the running task's entity\n");
+		if (cfs_rq->curr->on_rq) {
+			nr++;
+			load += cfs_rq->curr->load.weight;
+		}
+	} else if (rq->curr->sched_class == &fair_sched_class) {
+		VIOLATION("fair task %s/%d runs but cfs_rq->curr is NULL\n",
+			  rq->curr->comm, rq->curr->pid);
+	}
+
+	if (nr != cfs_rq->nr_running)
+		VIOLATION("cfs nr_running %u, counted %u\n",
+			  (unsigned)cfs_rq->nr_running, (unsigned)nr);
+	if (load != cfs_rq->load.weight)
+		VIOLATION("cfs load %u, summed %llu\n",
+			  (unsigned)cfs_rq->load.weight, (unsigned long long)load);
+	if (rq->nr_running != cfs_rq->nr_running)
+		VIOLATION("rq nr_running %u != cfs nr_running %u\n",
+			  (unsigned)rq->nr_running, (unsigned)cfs_rq->nr_running);
+	if (rq->load.weight != cfs_rq->load.weight)
+		VIOLATION("rq load %u != cfs load %u\n",
+			  (unsigned)rq->load.weight, (unsigned)cfs_rq->load.weight);
+	if (current != rq->curr)
+		VIOLATION("current is not rq->curr\n");
+
+	if (cfs_rq->next && !entity_queued(cfs_rq, cfs_rq->next))
+		VIOLATION("next buddy %s/%d is not queued\n",
+			  task_of(cfs_rq->next)->comm, task_of(cfs_rq->next)->pid);
+	if (cfs_rq->last && !entity_queued(cfs_rq, cfs_rq->last))
+		VIOLATION("last buddy %s/%d is not queued\n",
+			  task_of(cfs_rq->last)->comm, task_of(cfs_rq->last)->pid);
+
+	if (verify_have_last &&
+	    (s64)(cfs_rq->min_vruntime - verify_last_min_vruntime) < 0)
+		VIOLATION("min_vruntime went back by %lld ns\n",
+			  (long long)(verify_last_min_vruntime - cfs_rq->min_vruntime));
+	verify_last_min_vruntime = cfs_rq->min_vruntime;
+	verify_have_last = 1;
+
+	if (rq->idle && (rq->idle->on_rq || rq->idle->se.on_rq))
+		VIOLATION("the idle task is queued\n");
+
+	prev = NULL;
+	list_for_each_entry(se, &rq->deadline_list, deadline_node) {
+		if (!se->deadline || !entity_queued(cfs_rq, se) || se == cfs_rq->curr)
+			VIOLATION("bad DEADLINE entry %s/%d\n",
+				  task_of(se)->comm, task_of(se)->pid);
+		if (prev && (s64)(se->deadline - prev->deadline) < 0)
+			VIOLATION("DEADLINE list out of order\n");
+		prev = se;
+	}
+
+	sched_verify_failures += (unsigned long)bad;
+	local_irq_restore(flags);
+	return bad;
+}
+
+void sched_verify_hook(void)
+{
+	if (sysctl_sched_verify)
+		sched_verify();
+}

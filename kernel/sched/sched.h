@@ -1,0 +1,251 @@
+/*
+ * kernel/sched/sched.h - the scheduler's private header: the runqueue
+ * (struct rq with its embedded struct cfs_rq), the scheduling-class hook
+ * table, the feature bits and the tunables.  Included only by
+ * the kernel/sched/ C files and by the host unit tests (tests/host/sched/).
+ *
+ * Uniprocessor, no group scheduling, no rt class: the class chain is
+ * fair -> idle, there is exactly one rq, and every sched_entity is a task.
+ * Names and semantics are Linux 2.6.35's (kernel/sched.c, sched_fair.c).
+ */
+#ifndef KERNEL_SCHED_SCHED_H
+#define KERNEL_SCHED_SCHED_H
+
+#include <kernel/sched.h>
+#include <kernel/task.h>
+#include <kernel/compiler.h>
+#include <kernel/list.h>
+#include <kernel/rbtree.h>
+
+/* ---- Load-weight arithmetic (2.6.35, with i686's 32-bit long) ----------- */
+
+#define SCHED_LOAD_SHIFT	10
+#define NICE_0_LOAD		(1U << SCHED_LOAD_SHIFT)	/* 1024 */
+#define WMULT_CONST		0xffffffffU	/* 2^32 - 1: ~0UL on 32-bit */
+#define WMULT_SHIFT		32
+#define WEIGHT_IDLEPRIO		3		/* SCHED_IDLE weight ... */
+#define WMULT_IDLEPRIO		1431655765U	/* ... and its inverse */
+#define LONG_MAX_32		0x7fffffffU	/* LONG_MAX on i686 */
+
+/* Shift right with rounding: (x + 2^(y-1)) >> y. */
+#define SRR(x, y)		(((x) + (1ULL << ((y) - 1))) >> (y))
+
+extern const u32 prio_to_weight[40];	/* index = nice + 20 */
+extern const u32 prio_to_wmult[40];	/* 2^32 / weight */
+
+/* Enqueue/dequeue flags (2.6.35). */
+#define ENQUEUE_WAKEUP		1	/* a sleeper wakes: place_entity(0) */
+#define ENQUEUE_WAKING		2	/* SMP: vruntime was made relative */
+#define ENQUEUE_HEAD		4	/* rt only */
+#define DEQUEUE_SLEEP		1	/* a sleep: keep vruntime absolute */
+
+#define CPU_LOAD_IDX_MAX	5
+
+/* ---- Runqueues ---------------------------------------------------------- */
+
+/* The fair class's runqueue (CFS). */
+struct cfs_rq {
+	struct load_weight load;	/* sum of queued weights (incl. curr) */
+	u32 nr_running;			/* queued entities (incl. curr) */
+	u64 exec_clock;			/* total time charged by update_curr */
+	u64 min_vruntime;		/* monotonic; tree keys are relative */
+
+	struct rb_root tasks_timeline;	/* queued entities except curr */
+	struct rb_node *rb_leftmost;	/* cached rb_first() */
+
+	/* 'curr' runs; 'next' and 'last' are the wakeup/preempted buddies */
+	struct sched_entity *curr, *next, *last;
+
+	u32 nr_spread_over;		/* |vruntime - min_vruntime| > 3 latency */
+};
+
+/* The (only) CPU runqueue. */
+struct rq {
+	u32 nr_running;			/* tasks of all classes (idle excluded) */
+	u32 cpu_load[CPU_LOAD_IDX_MAX];	/* decaying averages of load.weight */
+	u32 nr_load_updates;
+	u64 nr_switches;
+	struct load_weight load;	/* sum of queued task weights */
+	struct cfs_rq cfs;
+	long nr_uninterruptible;	/* tasks in TASK_UNINTERRUPTIBLE sleep */
+
+	struct task *curr, *idle;
+	u64 clock;			/* sched_clock() at the last update_rq_clock */
+
+	int hrtick_active;		/* the one-shot hrtick is armed */
+	struct list_head deadline_list;	/* DEADLINE: unrun forks by deadline */
+
+	/* schedstats (2.6.35 names) */
+	struct sched_info rq_sched_info;	/* run_delay, pcount of all tasks */
+	u64 rq_cpu_time;		/* time non-idle tasks ran */
+	u32 yld_count;			/* sched_yield() calls */
+	u32 sched_switch;		/* legacy, always 0 */
+	u32 sched_count;		/* schedule() calls */
+	u32 sched_goidle;		/* times the idle task was picked */
+	u32 ttwu_count;			/* try_to_wake_up() calls */
+	u32 ttwu_local;			/* ... that woke a task here (all, on UP) */
+};
+
+extern struct rq runqueue;
+
+static inline struct rq *this_rq(void) { return &runqueue; }
+static inline struct rq *task_rq(const struct task *p) { (void)p; return &runqueue; }
+static inline int task_current(struct rq *rq, const struct task *p) { return rq->curr == p; }
+static inline int task_running(struct rq *rq, const struct task *p) { return rq->curr == p; }
+
+static inline struct task *task_of(struct sched_entity *se)
+{
+	return container_of(se, struct task, se);
+}
+static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
+{
+	return container_of(cfs_rq, struct rq, cfs);
+}
+static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se)
+{
+	(void)se;
+	return &runqueue.cfs;
+}
+static inline struct cfs_rq *task_cfs_rq(struct task *p)
+{
+	(void)p;
+	return &runqueue.cfs;
+}
+
+/* ---- Scheduling classes -------------------------------------------------- */
+
+/*
+ * The hook table of a scheduling class (2.6.35 struct sched_class, UP
+ * subset).  Classes are chained by ->next from the highest: fair -> idle.
+ * All hooks run with interrupts off.
+ */
+struct sched_class {
+	const struct sched_class *next;
+
+	void (*enqueue_task)(struct rq *rq, struct task *p, int flags);
+	void (*dequeue_task)(struct rq *rq, struct task *p, int flags);
+	void (*yield_task)(struct rq *rq);
+	void (*check_preempt_curr)(struct rq *rq, struct task *p, int wake_flags);
+	struct task *(*pick_next_task)(struct rq *rq);	/* idle: never NULL */
+	void (*put_prev_task)(struct rq *rq, struct task *p);
+	void (*set_curr_task)(struct rq *rq);
+	void (*task_tick)(struct rq *rq, struct task *p, int queued);
+	void (*task_fork)(struct task *p);
+	void (*switched_to)(struct rq *rq, struct task *p, int running);
+	void (*prio_changed)(struct rq *rq, struct task *p, int oldprio,
+			     int running);
+	const char *name;		/* for messages: "fair", "idle" */
+};
+
+extern const struct sched_class fair_sched_class;
+extern const struct sched_class idle_sched_class;
+#define sched_class_highest	(&fair_sched_class)
+#define for_each_class(class) \
+	for (class = sched_class_highest; class; class = class->next)
+
+/* ---- Features (features.h as an X-macro) -------------------------------- */
+
+#define SCHED_FEAT(name, enabled) __SCHED_FEAT_##name,
+enum {
+#include "features.h"
+	__SCHED_FEAT_NR,
+};
+#undef SCHED_FEAT
+
+extern unsigned int sysctl_sched_features;
+extern const char *const sched_feat_names[__SCHED_FEAT_NR];
+#define SCHED_FEATURES_DEFAULT	sched_features_default()
+unsigned int sched_features_default(void);	/* 0x3C6F */
+#define sched_feat(x)	(sysctl_sched_features & (1U << __SCHED_FEAT_##x))
+
+/* ---- Tunables (kernel/sched/tunables.c; units ns unless stated) ---------- */
+
+enum sched_tunable_scaling {
+	SCHED_TUNABLESCALING_NONE,	/* factor 1 */
+	SCHED_TUNABLESCALING_LOG,	/* factor 1 + ilog2(min(ncpus, 8)) */
+	SCHED_TUNABLESCALING_LINEAR,	/* factor min(ncpus, 8) */
+	SCHED_TUNABLESCALING_END,
+};
+
+extern u32 sysctl_sched_latency, normalized_sysctl_sched_latency;
+extern u32 sysctl_sched_min_granularity, normalized_sysctl_sched_min_granularity;
+extern u32 sysctl_sched_wakeup_granularity,
+	   normalized_sysctl_sched_wakeup_granularity;
+extern u32 sysctl_sched_shares_ratelimit,
+	   normalized_sysctl_sched_shares_ratelimit;
+extern u32 sysctl_sched_tunable_scaling;	/* enum sched_tunable_scaling */
+extern u32 sched_nr_latency;		/* not a sysctl: ceil(latency/min_gran) */
+extern int sysctl_sched_child_runs_first;
+extern int sysctl_sched_compat_yield;
+extern int sysctl_sched_verify;		/* Granule: check invariants */
+/* Variants (cfs-2010.md (e)); see tunables.c. */
+extern u32 sysctl_sched_std_granularity;	/* [M1/2] */
+extern u32 sched_nr_latency_max;		/* [M1/2] */
+extern u32 sysctl_sched_sleeper_wakeup_slice;	/* [M2/2]; 0 = off */
+extern int sysctl_sched_fork_update_clock;	/* 2.6.36 task_fork_fair */
+
+#define SCHED_NR_CPUS		1	/* online CPUs: uniprocessor */
+
+unsigned int sched_tunable_factor(unsigned int scaling, unsigned int ncpus);
+unsigned int get_update_sysctl_factor(void);
+void update_sysctl(void);		/* sysctl = factor * normalized */
+void sched_proc_update_handler(void);	/* after a write of a sched sysctl */
+int sched_feat_parse(const char *list);	/* "NO_A,B": 0, or -1 (unchanged) */
+int sched_feat_snprint(char *buf, size_t len); /* "A B NO_C ..." */
+int sched_preset_apply(const char *name);	/* 0, or -1 if unknown */
+const char *sched_preset_name(void);
+
+/* ---- core.c ------------------------------------------------------------- */
+
+void update_rq_clock(struct rq *rq);
+void resched_task(struct task *p);
+void set_load_weight(struct task *p);
+void enqueue_task(struct rq *rq, struct task *p, int flags);
+void dequeue_task(struct rq *rq, struct task *p, int flags);
+void activate_task(struct rq *rq, struct task *p, int flags);
+void deactivate_task(struct rq *rq, struct task *p, int flags);
+void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags);
+int hrtick_enabled(struct rq *rq);
+void hrtick_start(struct rq *rq, u64 delay);
+void hrtick_clear(struct rq *rq);
+/* debug.c: called by core.c after schedule/tick/wakeup (if sched_verify=1) */
+void sched_verify_hook(void);
+void sched_verify_reset(void);	/* forget the min_vruntime history */
+
+/* ---- fair.c (non-static so debug.c and the host tests can reach them) --- */
+
+void init_cfs_rq(struct cfs_rq *cfs_rq);
+u32 calc_delta_mine(u32 delta_exec, u32 weight, struct load_weight *lw);
+u32 calc_delta_fair(u32 delta, struct sched_entity *se);
+u64 __sched_period(u32 nr_running);
+u32 __sched_gran(u32 nr_running);
+u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se);
+u64 sched_vslice(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void update_curr(struct cfs_rq *cfs_rq);
+void update_min_vruntime(struct cfs_rq *cfs_rq);
+int entity_before(struct sched_entity *a, struct sched_entity *b);
+s64 entity_key(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
+struct sched_entity *__pick_next_entity(struct cfs_rq *cfs_rq);
+struct sched_entity *__pick_last_entity(struct cfs_rq *cfs_rq);
+void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int initial);
+void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr);
+void entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued);
+u32 wakeup_gran(struct sched_entity *curr, struct sched_entity *se);
+int wakeup_preempt_entity(struct sched_entity *curr, struct sched_entity *se);
+struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq);
+void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev);
+
+/* ---- deadline.c (DEADLINE, our reconstruction of (e)7) ------------------ */
+
+void deadline_enqueue(struct rq *rq, struct sched_entity *se);
+void deadline_dequeue(struct sched_entity *se);
+struct sched_entity *earliest_deadline_entity(struct rq *rq);
+struct sched_entity *expired_deadline_entity(struct rq *rq);
+
+#endif

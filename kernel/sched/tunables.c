@@ -1,0 +1,526 @@
+/*
+ * kernel/sched/tunables.c - the fair scheduler's tunables: Linux 2.6.35's
+ * sched sysctls as boot knobs (<kernel/cmdline.h>), the feature mask
+ * (sched_features=) and the presets (sched_preset=).
+ *
+ * Knobs registered (all under their Linux sysctl names; ranges as Linux's
+ * kernel/sysctl.c; units ns):
+ *	sched_latency_ns		100000..1000000000	default 6000000
+ *	sched_min_granularity_ns	100000..1000000000	default 750000
+ *	sched_wakeup_granularity_ns	0..1000000000		default 1000000
+ *	sched_tunable_scaling		0 none, 1 log, 2 linear	default 1
+ *	sched_child_runs_first		0/1			default 0
+ *	sched_compat_yield		0/1			default 0
+ *	sched_features			NAME,NO_NAME,...	default 0x3C6F
+ *	sched_preset			a name from tools/presets, default
+ *					commit-0bf377bbb0be
+ * and Granule's own:
+ *	sched_verify			0/1: check invariants (debug.c)
+ *	sched_std_granularity_ns	[M1/2] DYN_GRAN's gate for n <= nr_latency
+ *	sched_nr_latency_max		[M1/2] DYN_GRAN's period threshold
+ *	sched_sleeper_wakeup_slice_ns	[M2/2] 0 = patch off
+ *	sched_fork_update_clock		2.6.36's rq clock refresh in task_fork_fair
+ *
+ * Defaults are those of the default preset, commit-0bf377bbb0be (Linux
+ * 2.6.36).  A write of latency, min_granularity, wakeup_granularity or
+ * tunable_scaling runs sched_proc_update_handler(), as Linux's shared
+ * sysctl handler does: sched_nr_latency = ceil(latency / min_granularity)
+ * and normalized_X = X / factor.  Knobs apply left to right, so
+ * "sched_preset=linux-2.6.35 sched_min_granularity_ns=1000000" gives the
+ * 2.6.35 preset with 1 ms and sched_nr_latency 6.
+ */
+#ifdef HOST_TEST
+#define vsnprintf kvsnprintf
+#define snprintf ksnprintf
+#endif
+
+#include "sched.h"
+#include <kernel/cmdline.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+
+#define NSEC_PER_SEC_32		1000000000U
+#define MIN_SCHED_GRAN_NS	100000U		/* 100 us: Linux's floor */
+
+/*
+ * The scheduling period: every runnable task should get the CPU once
+ * within it, while nr_running <= sched_nr_latency.  6 ms * factor.
+ */
+u32 sysctl_sched_latency = 6000000U;
+u32 normalized_sysctl_sched_latency = 6000000U;
+
+/*
+ * The smallest slice: beyond sched_nr_latency tasks the period becomes
+ * nr_running * this, and the tick's lead test waits this long.
+ * 0.75 ms * factor since [0bf]; 2 ms in 2.6.35.
+ */
+u32 sysctl_sched_min_granularity = 750000U;
+u32 normalized_sysctl_sched_min_granularity = 750000U;
+
+/*
+ * sysctl_sched_latency / sysctl_sched_min_granularity: 8 since [0bf],
+ * 3 in 2.6.35.  Recomputed (rounded up) only when a sysctl is written.
+ */
+u32 sched_nr_latency = 8;
+
+/*
+ * A woken task preempts only if its vruntime is more than this (converted
+ * to its own virtual time) behind current's.  1 ms * factor.
+ */
+u32 sysctl_sched_wakeup_granularity = 1000000U;
+u32 normalized_sysctl_sched_wakeup_granularity = 1000000U;
+
+/* SMP + group scheduling only; kept because the sysctl handler scales it. */
+u32 sysctl_sched_shares_ratelimit = 250000U;
+u32 normalized_sysctl_sched_shares_ratelimit = 250000U;
+
+/* How the values above scale with the CPU count (default LOG). */
+u32 sysctl_sched_tunable_scaling = SCHED_TUNABLESCALING_LOG;
+
+/* 1: a fork swaps vruntimes so the child goes first; 0: parent first. */
+int sysctl_sched_child_runs_first;
+
+/* 1: sched_yield() puts the caller behind every queued task (old O(1)
+ * behaviour); 0: yield only accounts, the caller may run on. */
+int sysctl_sched_compat_yield;
+
+/* Granule: run sched_verify() after every schedule, tick and wakeup. */
+int sysctl_sched_verify;
+
+/*
+ * [M1/2] dyn-gran: the standard (pre-[0bf]) granularity used as the tick
+ * gate while nr_running <= sched_nr_latency, and the task count beyond
+ * which the period stretches.  Only read when the DYN_GRAN feature is set.
+ * Like the patch, std_granularity is not part of the CPU-factor scaling.
+ */
+u32 sysctl_sched_std_granularity = 2000000U;
+u32 sched_nr_latency_max = 8;
+
+/* [M2/2]: run time a woken sleeper is shielded for (2 ms in the patch). */
+u32 sysctl_sched_sleeper_wakeup_slice;
+
+/* 2.6.36: task_fork_fair refreshes the rq clock before update_curr. */
+int sysctl_sched_fork_update_clock = 1;
+
+/* ---- Feature mask ------------------------------------------------------- */
+
+#define SCHED_FEAT(name, enabled) (1U << __SCHED_FEAT_##name) * (enabled) |
+unsigned int sysctl_sched_features =
+#include "features.h"
+	0;
+#undef SCHED_FEAT
+
+unsigned int sched_features_default(void)
+{
+#define SCHED_FEAT(name, enabled) (1U << __SCHED_FEAT_##name) * (enabled) |
+	return
+#include "features.h"
+		0;
+#undef SCHED_FEAT
+}
+
+#define SCHED_FEAT(name, enabled) #name,
+const char *const sched_feat_names[__SCHED_FEAT_NR] = {
+#include "features.h"
+};
+#undef SCHED_FEAT
+
+/* The default list spelled out, used as the knob's default text. */
+#define FEAT_DEF_0(name) "NO_" #name ","
+#define FEAT_DEF_1(name) #name ","
+#define SCHED_FEAT(name, enabled) FEAT_DEF_##enabled(name)
+static const char sched_features_def_str[] =
+#include "features.h"
+	"";
+#undef SCHED_FEAT
+
+#define SCHED_FEAT(name, enabled) " " #name
+static const char sched_feat_list[] =		/* " GENTLE_FAIR_SLEEPERS ..." */
+#include "features.h"
+	;
+static const char sched_features_expect[] =
+	"comma-separated NAME or NO_NAME, NAME one of"
+#include "features.h"
+	;
+#undef SCHED_FEAT
+
+static int feat_lookup(const char *name, size_t len)
+{
+	for (int i = 0; i < __SCHED_FEAT_NR; i++)
+		if (strlen(sched_feat_names[i]) == len &&
+		    !strncmp(sched_feat_names[i], name, len))
+			return i;
+	return -1;
+}
+
+/*
+ * Apply "NAME" (set) / "NO_NAME" (clear) words separated by commas or
+ * blanks to the current mask, as writes to Linux's sched_features file.
+ * All or nothing: an unknown name leaves the mask unchanged, prints the
+ * known names and returns -1.
+ */
+int sched_feat_parse(const char *list)
+{
+	unsigned int mask = sysctl_sched_features;
+	const char *p = list;
+
+	while (*p) {
+		const char *w;
+		size_t len;
+		int neg = 0, i;
+
+		while (*p == ',' || *p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		w = p;
+		while (*p && *p != ',' && *p != ' ' && *p != '\t')
+			p++;
+		len = (size_t)(p - w);
+		if (len > 3 && !strncmp(w, "NO_", 3)) {
+			neg = 1;
+			w += 3;
+			len -= 3;
+		}
+		i = feat_lookup(w, len);
+		if (i < 0) {
+			printk("sched_features: unknown feature '%.*s'; known:%s\n",
+			       (int)len, w, sched_feat_list);
+			return -1;
+		}
+		if (neg)
+			mask &= ~(1U << i);
+		else
+			mask |= 1U << i;
+	}
+	sysctl_sched_features = mask;
+	return 0;
+}
+
+/* "GENTLE_FAIR_SLEEPERS START_DEBIT ... NO_NEXT_BUDDY ..." (no newline). */
+int sched_feat_snprint(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < __SCHED_FEAT_NR; i++) {
+		int w = snprintf(buf + (n < len ? n : len),
+				 n < len ? len - n : 0, "%s%s%s", i ? " " : "",
+				 sysctl_sched_features & (1U << i) ? "" : "NO_",
+				 sched_feat_names[i]);
+		n += (size_t)w;
+	}
+	return (int)n;
+}
+
+static int features_set(const struct knob *k, const char *val)
+{
+	return sched_feat_parse(val);
+}
+
+/*
+ * For the boot table: "0x3C6F (default)", or the mask and what differs
+ * from the default in the input syntax: "0x3D6D (NO_START_DEBIT,HRTICK)".
+ * (sched_print_tunables() prints the whole list, as Linux's file.)
+ */
+static void features_show(const struct knob *k, char *buf, size_t len)
+{
+	unsigned int def = sched_features_default();
+	unsigned int diff = sysctl_sched_features ^ def;
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "0x%X (%s", sysctl_sched_features,
+			     diff ? "" : "default");
+	for (int i = 0; i < __SCHED_FEAT_NR && n < len; i++) {
+		if (!(diff & (1U << i)))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s%s",
+				      (diff & ((1U << i) - 1)) ? "," : "",
+				      sysctl_sched_features & (1U << i) ? "" : "NO_",
+				      sched_feat_names[i]);
+	}
+	if (n < len)
+		snprintf(buf + n, len - n, ")");
+}
+
+__KNOB(sched_features) = {
+	.name = "sched_features", .type = KNOB_CUSTOM,
+	.ptr = &sysctl_sched_features,
+	.def_str = sched_features_def_str,
+	.expect = sched_features_expect,
+	.set = features_set, .show = features_show,
+	.help = "scheduler feature bits: NAME sets, NO_NAME clears (default 0x3C6F)",
+};
+
+/* ---- CPU-factor scaling and the shared sysctl write handler ------------- */
+
+static unsigned int ilog2_u32(unsigned int v)
+{
+	unsigned int r = 0;
+
+	while (v >>= 1)
+		r++;
+	return r;
+}
+
+/*
+ * The factor applied to latency, min_granularity, wakeup_granularity and
+ * shares_ratelimit: with c = min(ncpus, 8), NONE -> 1, LINEAR -> c,
+ * LOG -> 1 + floor(log2 c)  (1, 2, 2, 3, 3, 3, 3, 4 for 1..8 CPUs).
+ */
+unsigned int sched_tunable_factor(unsigned int scaling, unsigned int ncpus)
+{
+	unsigned int cpus = ncpus < 8 ? ncpus : 8;
+
+	switch (scaling) {
+	case SCHED_TUNABLESCALING_NONE:
+		return 1;
+	case SCHED_TUNABLESCALING_LINEAR:
+		return cpus;
+	case SCHED_TUNABLESCALING_LOG:
+	default:
+		return 1 + ilog2_u32(cpus);
+	}
+}
+
+unsigned int get_update_sysctl_factor(void)
+{
+	return sched_tunable_factor(sysctl_sched_tunable_scaling, SCHED_NR_CPUS);
+}
+
+/* At boot (and CPU hotplug in Linux): scaled value = factor * normalized. */
+void update_sysctl(void)
+{
+	unsigned int factor = get_update_sysctl_factor();
+
+#define SET_SYSCTL(name) (sysctl_##name = (factor) * normalized_sysctl_##name)
+	SET_SYSCTL(sched_min_granularity);
+	SET_SYSCTL(sched_latency);
+	SET_SYSCTL(sched_wakeup_granularity);
+	SET_SYSCTL(sched_shares_ratelimit);
+#undef SET_SYSCTL
+}
+
+/*
+ * Linux's sched_proc_update_handler(), run after a write of
+ * sched_latency_ns, sched_min_granularity_ns, sched_wakeup_granularity_ns
+ * or sched_tunable_scaling: nr_latency = DIV_ROUND_UP(latency, min_gran)
+ * and normalized_X = X / factor (factor with the current scaling).
+ */
+void sched_proc_update_handler(void)
+{
+	unsigned int factor = get_update_sysctl_factor();
+
+	sched_nr_latency = (sysctl_sched_latency + sysctl_sched_min_granularity - 1)
+			   / sysctl_sched_min_granularity;
+
+#define WRT_SYSCTL(name) (normalized_sysctl_##name = sysctl_##name / (factor))
+	WRT_SYSCTL(sched_min_granularity);
+	WRT_SYSCTL(sched_latency);
+	WRT_SYSCTL(sched_wakeup_granularity);
+	WRT_SYSCTL(sched_shares_ratelimit);
+#undef WRT_SYSCTL
+}
+
+static void sched_sysctl_changed(const struct knob *k)
+{
+	sched_proc_update_handler();
+}
+
+__KNOB(sched_latency_ns) = {
+	.name = "sched_latency_ns", .type = KNOB_UINT,
+	.ptr = &sysctl_sched_latency, .def = 6000000,
+	.min = MIN_SCHED_GRAN_NS, .max = NSEC_PER_SEC_32,
+	.changed = sched_sysctl_changed,
+	.help = "CFS target period for up to sched_nr_latency tasks, ns",
+};
+
+__KNOB(sched_min_granularity_ns) = {
+	.name = "sched_min_granularity_ns", .type = KNOB_UINT,
+	.ptr = &sysctl_sched_min_granularity, .def = 750000,
+	.min = MIN_SCHED_GRAN_NS, .max = NSEC_PER_SEC_32,
+	.changed = sched_sysctl_changed,
+	.help = "CFS minimum slice; period = n * this beyond sched_nr_latency, ns",
+};
+
+__KNOB(sched_wakeup_granularity_ns) = {
+	.name = "sched_wakeup_granularity_ns", .type = KNOB_UINT,
+	.ptr = &sysctl_sched_wakeup_granularity, .def = 1000000,
+	.min = 0, .max = NSEC_PER_SEC_32,
+	.changed = sched_sysctl_changed,
+	.help = "CFS wakeup preemption granularity (woken task's virtual time), ns",
+};
+
+__KNOB(sched_tunable_scaling) = {
+	.name = "sched_tunable_scaling", .type = KNOB_UINT,
+	.ptr = &sysctl_sched_tunable_scaling, .def = SCHED_TUNABLESCALING_LOG,
+	.min = 0, .max = SCHED_TUNABLESCALING_END - 1,
+	.changed = sched_sysctl_changed,
+	.help = "CPU-count scaling of the CFS times: 0 none, 1 log, 2 linear",
+};
+
+DEFINE_KNOB_BOOL(sched_child_runs_first, sysctl_sched_child_runs_first, 0,
+		 "after fork the child runs first (swaps vruntimes with the parent)");
+DEFINE_KNOB_BOOL(sched_compat_yield, sysctl_sched_compat_yield, 0,
+		 "sched_yield() moves the task behind every other queued task");
+DEFINE_KNOB_BOOL(sched_verify, sysctl_sched_verify, 0,
+		 "check the runqueue invariants after every schedule/tick/wakeup");
+DEFINE_KNOB_UINT(sched_std_granularity_ns, sysctl_sched_std_granularity,
+		 2000000, MIN_SCHED_GRAN_NS, NSEC_PER_SEC_32,
+		 "[M1/2] DYN_GRAN: tick gate while nr_running <= sched_nr_latency, ns");
+DEFINE_KNOB_UINT(sched_nr_latency_max, sched_nr_latency_max, 8, 1, 1000,
+		 "[M1/2] DYN_GRAN: the period stretches beyond this many tasks");
+DEFINE_KNOB_UINT(sched_sleeper_wakeup_slice_ns, sysctl_sched_sleeper_wakeup_slice,
+		 0, 0, NSEC_PER_SEC_32,
+		 "[M2/2] run a woken sleeper is shielded from the vruntime test, ns (0 = off)");
+DEFINE_KNOB_BOOL(sched_fork_update_clock, sysctl_sched_fork_update_clock, 1,
+		 "2.6.36: refresh the rq clock at the start of task_fork_fair");
+
+/* ---- Presets -------------------------------------------------------------- */
+
+#define FEAT(x)		(1U << __SCHED_FEAT_##x)
+#define MS(x)		((u32)(x) * 1000000U)	/* whole milliseconds, ns */
+#define GRAN_0BF	750000U			/* [0bf] min_granularity, ns */
+
+/*
+ * A preset writes a whole configuration: the normalized times (then
+ * scaled by the CPU factor, as Linux does at boot), sched_nr_latency as
+ * compiled (not recomputed), the feature mask = default | set & ~clear,
+ * and the variant knobs.  It leaves child_runs_first, compat_yield,
+ * tunable_scaling and sched_verify alone.  tools/presets lists the names.
+ */
+struct sched_preset {
+	const char *name;
+	const char *alias;		/* cfs-2010.md's spelling, if different */
+	u32 latency, min_gran, wakeup_gran, nr_latency;
+	unsigned int feat_set, feat_clear;
+	u32 std_gran, nr_latency_max, sleeper_slice;
+	int fork_update_clock;
+};
+
+static const struct sched_preset sched_presets[] = {
+	/* (e)1: Linux 2.6.35 as released */
+	{ "linux-2.6.35", NULL, MS(6), MS(2), MS(1), 3,
+	  0, 0, MS(2), 8, 0, 0 },
+	/* (e)2: 2.6.36 = [0bf] 0.75 ms / 8 + the task_fork_fair clock refresh */
+	{ "commit-0bf377bbb0be", NULL, MS(6), GRAN_0BF, MS(1), 8,
+	  0, 0, MS(2), 8, 0, 1 },
+	/* (e)6: [0bf] without START_DEBIT */
+	{ "no-start-debit", NULL, MS(6), GRAN_0BF, MS(1), 8,
+	  0, FEAT(START_DEBIT), MS(2), 8, 0, 1 },
+	/* (e)3: [M1/2] on 2.6.35: min_gran 0.75, std 2 ms, nr_latency 3, max 8 */
+	{ "dyn-gran", NULL, MS(6), GRAN_0BF, MS(1), 3,
+	  FEAT(DYN_GRAN), 0, MS(2), 8, 0, 0 },
+	/* (e)4: [M1/2] + [M2/2] sleeper wakeup slice 2 ms */
+	{ "dyn-gran-sleeper", "dyn-gran+sleeper-slice", MS(6), GRAN_0BF, MS(1), 3,
+	  FEAT(DYN_GRAN), 0, MS(2), 8, MS(2), 0 },
+	/* (e)5: [0bf] + START_NICE + NO_START_DEBIT */
+	{ "start-nice", NULL, MS(6), GRAN_0BF, MS(1), 8,
+	  FEAT(START_NICE), FEAT(START_DEBIT), MS(2), 8, 0, 1 },
+	/* (e)5: [0bf] + START_NICE, START_DEBIT kept */
+	{ "start-nice-debit", "start-nice+debit", MS(6), GRAN_0BF, MS(1), 8,
+	  FEAT(START_NICE), 0, MS(2), 8, 0, 1 },
+	/* (e)7: [0bf] + DEADLINE (our reconstruction) */
+	{ "deadline", NULL, MS(6), GRAN_0BF, MS(1), 8,
+	  FEAT(DEADLINE), 0, MS(2), 8, 0, 1 },
+	/* (e)8: [0bf] + CPT_FIX (a guess) */
+	{ "cpt-fix", NULL, MS(6), GRAN_0BF, MS(1), 8,
+	  FEAT(CPT_FIX), 0, MS(2), 8, 0, 1 },
+};
+
+static char sched_preset_buf[32] = "commit-0bf377bbb0be";
+
+const char *sched_preset_name(void)
+{
+	return sched_preset_buf;
+}
+
+int sched_preset_apply(const char *name)
+{
+	const struct sched_preset *ps = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(sched_presets); i++)
+		if (!strcmp(name, sched_presets[i].name) ||
+		    (sched_presets[i].alias && !strcmp(name, sched_presets[i].alias)))
+			ps = &sched_presets[i];
+	if (!ps)
+		return -1;
+
+	normalized_sysctl_sched_latency = ps->latency;
+	normalized_sysctl_sched_min_granularity = ps->min_gran;
+	normalized_sysctl_sched_wakeup_granularity = ps->wakeup_gran;
+	update_sysctl();
+	sched_nr_latency = ps->nr_latency;
+	sysctl_sched_features = (sched_features_default() | ps->feat_set) &
+				~ps->feat_clear;
+	sysctl_sched_std_granularity = ps->std_gran;
+	sched_nr_latency_max = ps->nr_latency_max;
+	sysctl_sched_sleeper_wakeup_slice = ps->sleeper_slice;
+	sysctl_sched_fork_update_clock = ps->fork_update_clock;
+	strlcpy(sched_preset_buf, ps->name, sizeof(sched_preset_buf));
+	return 0;
+}
+
+static int preset_set(const struct knob *k, const char *val)
+{
+	return sched_preset_apply(val);
+}
+
+static void preset_show(const struct knob *k, char *buf, size_t len)
+{
+	strlcpy(buf, sched_preset_buf, len);
+}
+
+__KNOB(sched_preset) = {
+	.name = "sched_preset", .type = KNOB_CUSTOM,
+	.ptr = sched_preset_buf,
+	.def_str = "commit-0bf377bbb0be",
+	.expect = "one of linux-2.6.35|commit-0bf377bbb0be|no-start-debit|"
+		  "dyn-gran|dyn-gran-sleeper|start-nice|start-nice-debit|"
+		  "deadline|cpt-fix",
+	.set = preset_set, .show = preset_show,
+	.help = "a whole scheduler configuration (tools/presets); later knobs override",
+};
+
+/* ---- Printing ------------------------------------------------------------- */
+
+static void out(const char *fmt, ...) __printf(1, 2);
+static void out(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(line) - 1)
+		n = (int)sizeof(line) - 1;
+	console_write(line, (size_t)n);
+}
+
+/*
+ * The effective values, `sysctl -a` style for Linux's sysctls (sorted),
+ * then the feature file and Granule's derived/variant values.
+ */
+void sched_print_tunables(void)
+{
+	char feats[512];
+
+	out("kernel.sched_child_runs_first = %d\n", sysctl_sched_child_runs_first);
+	out("kernel.sched_compat_yield = %d\n", sysctl_sched_compat_yield);
+	out("kernel.sched_latency_ns = %u\n", sysctl_sched_latency);
+	out("kernel.sched_min_granularity_ns = %u\n", sysctl_sched_min_granularity);
+	out("kernel.sched_tunable_scaling = %u\n", sysctl_sched_tunable_scaling);
+	out("kernel.sched_wakeup_granularity_ns = %u\n",
+	    sysctl_sched_wakeup_granularity);
+	sched_feat_snprint(feats, sizeof(feats));
+	out("sched_features = %s\n", feats);
+	out("sched_nr_latency = %u\n", sched_nr_latency);
+	out("sched_preset = %s\n", sched_preset_buf);
+	out("sched_std_granularity_ns = %u\n", sysctl_sched_std_granularity);
+	out("sched_nr_latency_max = %u\n", sched_nr_latency_max);
+	out("sched_sleeper_wakeup_slice_ns = %u\n", sysctl_sched_sleeper_wakeup_slice);
+	out("sched_fork_update_clock = %d\n", sysctl_sched_fork_update_clock);
+}

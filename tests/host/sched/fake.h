@@ -1,0 +1,80 @@
+/*
+ * tests/host/sched/fake.h - what the scheduler's host tests put under the
+ * unchanged kernel/sched/ code (tests/host/sched/fake_arch.c):
+ *   - a fake sched_clock() the test sets and advances by hand;
+ *   - a switch recorder filled by arch_switch_to();
+ *   - a fake one-shot hrtick (<kernel/hrtick.h>);
+ *   - a console capturing everything printk/console_write emit;
+ *   - a pool of struct task (the scheduler itself never allocates);
+ *   - sched_test_reset(): knobs to defaults, verify on, sched_init().
+ */
+#ifndef TESTS_HOST_SCHED_FAKE_H
+#define TESTS_HOST_SCHED_FAKE_H
+
+#include <stddef.h>
+#include <kernel/types.h>
+#include <kernel/task.h>
+#include <kernel/time.h>
+
+/* ---- clock ---- */
+extern u64 fake_clock_ns;			/* sched_clock() returns this */
+static inline void fake_clock_set(u64 ns) { fake_clock_ns = ns; }
+static inline void fake_clock_advance(u64 ns) { fake_clock_ns += ns; }
+#define FAKE_CLOCK_START	1000000000ULL	/* 1 s: 0 means "unset" in places */
+
+/* ---- switch recorder ---- */
+struct switch_record {
+	struct task *prev, *next;
+	u64 when;				/* fake clock at the switch */
+};
+#define SWITCH_LOG_LEN		64		/* the newest N are kept */
+struct switch_recorder {
+	unsigned long count;			/* switches since reset */
+	unsigned long bad;			/* to a dead / unqueued task */
+	struct switch_record log[SWITCH_LOG_LEN];
+};
+extern struct switch_recorder switches;
+void switches_reset(void);
+/* The i-th most recent switch (0 = last). */
+const struct switch_record *switch_last(unsigned int i);
+
+/* ---- hrtick ---- */
+struct fake_hrtick {
+	int available;				/* hrtick_available() result */
+	int armed;
+	u64 expires;				/* fake clock at expiry */
+	u64 last_delay;				/* the last hrtick_arm() delay */
+	unsigned long arms, cancels;
+};
+extern struct fake_hrtick fake_hrtick;
+
+/* ---- console ---- */
+#define CAPTURE_LEN		(1 << 20)
+extern char capture_buf[CAPTURE_LEN];
+extern size_t capture_len;
+void capture_reset(void);			/* empties the buffer */
+int capture_contains(const char *needle);
+
+/* ---- tasks ---- */
+#define TASK_POOL		512
+struct task *task_alloc(const char *name);	/* zeroed, pid assigned */
+/* Fork NAME from current, nice NICE, and wake it (wake_up_new_task). */
+struct task *spawn(const char *name, int nice);
+
+/* ---- driving the scheduler like the arch code would ---- */
+/* One timer interrupt: clock += 1/HZ, jiffies++, scheduler_tick(), then
+ * preempt_schedule_irq() if need_resched (the irq-exit path).  An armed
+ * fake hrtick expiring before that fires first (hrtick_fire()). */
+void tick(void);
+void ticks(int n);
+/* The syscall-exit path: schedule() if current->need_resched. */
+void resched_if_needed(void);
+/* current blocks: state = STATE, schedule(). */
+void block_current(long state);
+
+/* Knobs to defaults, sched_verify on, clock at 1 s, sched_init(). */
+void sched_test_reset(void);
+/* Apply one knob ("name", "value") and fail the test if refused. */
+void knob_set_ok(const char *name, const char *value);
+
+#endif

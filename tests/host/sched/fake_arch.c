@@ -1,0 +1,208 @@
+/*
+ * tests/host/sched/fake_arch.c - the host stand-ins described in fake.h.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake.h"
+#include <kernel/time.h>
+#include <kernel/hrtick.h>
+#include <kernel/printk.h>
+#include <kernel/machine.h>
+#include <kernel/cmdline.h>
+#include <arch/thread.h>
+#include "../../../kernel/sched/sched.h"
+
+/* ---- time ---- */
+u64 fake_clock_ns = FAKE_CLOCK_START;
+unsigned int HZ = 1000;
+volatile u64 jiffies;
+
+u64 sched_clock(void)
+{
+	return fake_clock_ns;
+}
+
+/* ---- arch ---- */
+struct switch_recorder switches;
+
+void switches_reset(void)
+{
+	memset(&switches, 0, sizeof(switches));
+}
+
+const struct switch_record *switch_last(unsigned int i)
+{
+	if (i >= switches.count || i >= SWITCH_LOG_LEN)
+		return NULL;
+	return &switches.log[(switches.count - 1 - i) % SWITCH_LOG_LEN];
+}
+
+void arch_switch_to(struct task *prev, struct task *next)
+{
+	struct switch_record *r = &switches.log[switches.count % SWITCH_LOG_LEN];
+
+	r->prev = prev;
+	r->next = next;
+	r->when = fake_clock_ns;
+	switches.count++;
+	/* never to a dead task, never to a task that is not queued (but idle) */
+	if (next->state == TASK_DEAD ||
+	    (next != sched_idle_task() && !next->se.on_rq))
+		switches.bad++;
+}
+
+void arch_thread_init(struct task *t, void (*entry)(void *), void *arg)
+{
+}
+
+/* ---- hrtick ---- */
+struct fake_hrtick fake_hrtick;
+
+int hrtick_available(void)
+{
+	return fake_hrtick.available;
+}
+
+void hrtick_arm(u64 delay_ns)
+{
+	fake_hrtick.armed = 1;
+	fake_hrtick.last_delay = delay_ns;
+	fake_hrtick.expires = fake_clock_ns + delay_ns;
+	fake_hrtick.arms++;
+}
+
+void hrtick_cancel(void)
+{
+	fake_hrtick.armed = 0;
+	fake_hrtick.cancels++;
+}
+
+/* ---- machine (printk.c's panic needs them) ---- */
+void machine_power_off(int status)
+{
+	fprintf(stderr, "machine_power_off(%d)\n", status);
+	abort();
+}
+
+void machine_halt(void)
+{
+	abort();
+}
+
+/* ---- console ---- */
+char capture_buf[CAPTURE_LEN];
+size_t capture_len;
+
+static void capture_write(const char *s, size_t n)
+{
+	if (n > CAPTURE_LEN - 1 - capture_len)
+		n = CAPTURE_LEN - 1 - capture_len;
+	memcpy(capture_buf + capture_len, s, n);
+	capture_len += n;
+	capture_buf[capture_len] = '\0';
+}
+
+static struct console capture_console = { .name = "test", .write = capture_write };
+
+void capture_reset(void)
+{
+	register_console(&capture_console);	/* once; later calls no-ops */
+	capture_len = 0;
+	capture_buf[0] = '\0';
+}
+
+int capture_contains(const char *needle)
+{
+	return strstr(capture_buf, needle) != NULL;
+}
+
+/* ---- tasks ---- */
+static struct task pool[TASK_POOL];
+static int pool_used;
+static int next_pid = 1;
+
+struct task *task_alloc(const char *name)
+{
+	struct task *t;
+
+	assert_true(pool_used < TASK_POOL);
+	t = &pool[pool_used++];
+	memset(t, 0, sizeof(*t));
+	t->pid = t->tgid = next_pid++;
+	snprintf(t->comm, sizeof(t->comm), "%s", name);
+	return t;
+}
+
+struct task *spawn(const char *name, int nice)
+{
+	struct task *t = task_alloc(name);
+
+	sched_fork(t);
+	if (nice)
+		set_user_nice(t, nice);
+	wake_up_new_task(t);
+	return t;
+}
+
+void tick(void)
+{
+	u64 next = fake_clock_ns + 1000000000ULL / HZ;
+
+	/* an hrtick expiring before the tick fires first, at its time */
+	while (fake_hrtick.armed && fake_hrtick.expires <= next) {
+		fake_clock_set(fake_hrtick.expires);
+		fake_hrtick.armed = 0;
+		hrtick_fire();
+		if (current->need_resched)
+			preempt_schedule_irq();
+	}
+	fake_clock_set(next);
+	jiffies++;
+	scheduler_tick();
+	if (current->need_resched)
+		preempt_schedule_irq();
+}
+
+void ticks(int n)
+{
+	while (n-- > 0)
+		tick();
+}
+
+void resched_if_needed(void)
+{
+	if (current->need_resched)
+		schedule();
+}
+
+void block_current(long state)
+{
+	current->state = state;
+	schedule();
+}
+
+void knob_set_ok(const char *name, const char *value)
+{
+	assert_int_equal(knob_apply(name, value), 0);
+}
+
+void sched_test_reset(void)
+{
+	pool_used = 0;
+	next_pid = 1;
+	knobs_init();
+	sysctl_sched_verify = 1;
+	fake_clock_set(FAKE_CLOCK_START);
+	jiffies = 0;
+	HZ = 1000;
+	memset(&fake_hrtick, 0, sizeof(fake_hrtick));
+	switches_reset();
+	sched_init();
+	capture_reset();
+}

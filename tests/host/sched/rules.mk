@@ -1,0 +1,37 @@
+# tests/host/sched - host unit tests of kernel/sched/ (cmocka, ASan/UBSan).
+# The kernel files are compiled unchanged against tests/host/shim/arch/
+# and the fakes in fake_arch.c (clock, switch recorder, hrtick, console).
+
+SCHED_HOST_SRC := \
+	kernel/sched/core.c \
+	kernel/sched/fair.c \
+	kernel/sched/idle.c \
+	kernel/sched/deadline.c \
+	kernel/sched/tunables.c \
+	kernel/sched/debug.c \
+	kernel/lib/rbtree.c \
+	kernel/cmdline.c \
+	kernel/printk.c \
+	kernel/lib/vsprintf.c \
+	kernel/lib/string.c \
+	tests/host/sched/fake_arch.c
+
+# headers the host_test rule does not know about
+SCHED_HOST_HDRS := $(wildcard kernel/sched/*.h kernel/include/kernel/*.h \
+			      tests/host/sched/*.h)
+
+# formulas, placement, preemption, buddies, tick, yield, fork, exit, dumps
+$(eval $(call host_test,sched_fair,$(SCHED_HOST_SRC) tests/host/sched/test_fair.c))
+# wakeup granularity, buddies, child_runs_first, check_preempt_tick, yield, hrtick
+$(eval $(call host_test,sched_preempt,$(SCHED_HOST_SRC) tests/host/sched/test_preempt.c))
+# knobs, features, presets, tunable scaling, sched_print_tunables
+$(eval $(call host_test,sched_knobs,$(SCHED_HOST_SRC) tests/host/sched/test_knobs.c))
+# the discrete-event simulator: fairness, nice shares, random workloads
+$(eval $(call host_test,sched_sim,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/test_sim.c))
+# the seed variants: dyn-gran, sleeper slice, START_NICE, DEADLINE, cpt-fix
+$(eval $(call host_test,sched_variants,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/test_variants.c))
+# the red-black tree against a sorted reference
+$(eval $(call host_test,sched_rbtree,kernel/lib/rbtree.c tests/host/sched/test_rbtree.c))
+
+$(BUILD)/host/sched_fair $(BUILD)/host/sched_preempt $(BUILD)/host/sched_knobs $(BUILD)/host/sched_sim \
+$(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree: $(SCHED_HOST_HDRS)

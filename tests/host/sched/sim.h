@@ -1,0 +1,89 @@
+/*
+ * tests/host/sched/sim.h - a small discrete-event simulator that drives the
+ * real kernel/sched/ code the way the kernel would:
+ *   - the timer interrupt at HZ: scheduler_tick(), then
+ *     preempt_schedule_irq() if need_resched (the irq-exit path);
+ *   - the fake hrtick, when armed, at its expiry: hrtick_fire();
+ *   - timer wakeups of sleepers: try_to_wake_up() from "interrupt" context;
+ *   - what the running task does when its CPU burst ends (a syscall):
+ *     block (state + schedule()), fork (sched_fork + wake_up_new_task),
+ *     exit (TASK_DEAD + schedule()), yield, renice ... then schedule() if
+ *     need_resched (the syscall-exit path).
+ * Time is the fake sched_clock(); between events the current task (or
+ * idle) is charged the elapsed time, independently of the scheduler, so a
+ * test can compare the simulator's CPU times with se.sum_exec_runtime.
+ *
+ * Task behaviours (struct sim_task.kind):
+ *   SIM_HOG      runs forever;
+ *   SIM_SLEEPER  runs run_ns of CPU, sleeps sleep_ns, repeat;
+ *   SIM_FORKER   every run_ns of CPU forks a SIM_CHILD (child_run_ns, child_nice),
+ *                then sleeps sleep_ns if that is not 0 (a SIGEV_THREAD timer);
+ *   SIM_CHILD    runs run_ns of CPU, then exits;
+ *   SIM_RANDOM   random bursts, then one of: sleep, block, yield, fork, exit.
+ * With sim.random set, random events also happen between task actions:
+ * spawns, nice and policy changes, early wakeups, feature and knob writes.
+ */
+#ifndef TESTS_HOST_SCHED_SIM_H
+#define TESTS_HOST_SCHED_SIM_H
+
+#include <kernel/types.h>
+#include <kernel/task.h>
+
+#define SIM_INF		(~0ULL)
+
+enum sim_kind { SIM_HOG, SIM_SLEEPER, SIM_FORKER, SIM_CHILD, SIM_RANDOM };
+
+struct sim_task {
+	struct task t;			/* what the scheduler sees */
+	enum sim_kind kind;
+	int used;			/* slot in use (until switched out dead) */
+	int dead;			/* exited */
+	u64 run_ns, sleep_ns;		/* behaviour parameters */
+	u64 child_run_ns;		/* SIM_FORKER: its children's CPU need */
+	int child_nice;
+	u64 burst_left;			/* CPU time before the next action */
+	u64 wake_at;			/* asleep until (0 = not sleeping) */
+
+	/* measured by the simulator */
+	u64 cpu_ns;			/* CPU time it got */
+	u64 created_at, first_run_at;	/* fork and first switch-in */
+	u64 woken_at;			/* last wakeup not yet followed by a run */
+	u64 max_wake_latency, sum_wake_latency, nr_wake_latency;
+};
+
+struct sim {
+	struct sim_task *tasks;		/* storage provided by the test */
+	int max;
+	u64 tick_ns;			/* 1e9 / HZ */
+	u64 next_tick;
+	u64 start;			/* fake clock at sim_init */
+	u64 idle_ns;			/* time the idle task ran */
+	u64 events;			/* events processed */
+	u32 rng;			/* xorshift32 state */
+	struct task *last_current;
+
+	/* random workload mode */
+	int random;
+	u64 next_random;		/* time of the next random event */
+	int max_live;			/* cap on live tasks */
+	/* fork -> first run of SIM_CHILD tasks (kept when slots are reused) */
+	u64 child_lat_sum, child_lat_max;
+	unsigned long child_lat_n;
+	unsigned long forks, exits, renices, yields, sleeps;
+};
+
+/* Reset after sched_test_reset(): storage, seed; ticks at the current HZ. */
+void sim_init(struct sim *s, struct sim_task *storage, int max, u32 seed);
+/* Fork a task from current (the idle task at set-up time) and wake it. */
+struct sim_task *sim_spawn(struct sim *s, enum sim_kind kind, const char *name,
+			   int nice, u64 run_ns, u64 sleep_ns);
+/* Run the model for DURATION ns of simulated time. */
+void sim_run(struct sim *s, u64 duration);
+/* Elapsed simulated time since sim_init. */
+u64 sim_elapsed(const struct sim *s);
+/* Check that the simulator's CPU times equal task_sched_runtime(); returns
+ * the number of mismatches (live tasks only). */
+int sim_check_runtimes(struct sim *s);
+u32 sim_rand(struct sim *s);
+
+#endif
