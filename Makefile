@@ -23,7 +23,7 @@ Q        ?= @
 KCFLAGS  := -m32 -march=i686 -std=gnu11 -ffreestanding -fno-pic -fno-pie \
             -fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
             -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
-            -Ikernel/include -Iarch/x86/include -MMD -MP \
+            -Ikernel/include -Iarch/x86/include -I$(BUILD) -MMD -MP \
             -DGRANULE_VERSION='"$(VERSION)"'
 KASFLAGS := -f elf32 -Iboot/ -Iarch/x86/
 KLDFLAGS := -m elf_i386 -T linker.ld -nostdlib -z noexecstack
@@ -54,6 +54,10 @@ include $(sort $(wildcard boot/rules.mk arch/*/rules.mk kernel/rules.mk kernel/*
 
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) \
                $(patsubst %.asm,$(BUILD)/%.o,$(KERNEL_ASM))
+
+# Generated inputs of the kernel: syscall numbers and the user-program archive.
+$(KERNEL_OBJS): | $(SYSCALL_NR_H)
+$(BUILD)/arch/x86/initrd.o: $(INITRD)
 
 .PHONY: all iso run test test-host test-system bench clean deps
 all: $(BUILD)/granule.elf

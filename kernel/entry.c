@@ -1,23 +1,66 @@
 /*
  * kernel/entry.c - the portable side of trap entry and exit.
  *
- * Until processes exist there is no user mode: every exception is a kernel
- * oops, every syscall -ENOSYS, and nothing is rescheduled on the way out.
+ * Preemption model ("voluntary", like a 2010 desktop kernel with
+ * CONFIG_PREEMPT_VOLUNTARY): need_resched set by the tick or a wakeup is
+ * honoured when the task returns to user mode, and at the kernel's own
+ * scheduling points (sleeping, the idle loop).  Kernel code itself is never
+ * preempted, so it needs no locks beyond interrupt masking.  Syscalls are
+ * short, so the difference from full preemption is at most one syscall.
  */
 #include <kernel/entry.h>
 #include <kernel/errno.h>
+#include <kernel/printk.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/signal.h>
+#include <kernel/string.h>
+#include <kernel/vm.h>
 
-int user_exception(int vector, int signo, u32 ip, u32 addr, u32 error)
+int user_page_fault(u32 addr, int write)
 {
-	return 0;
+	int err = mm_fault(current->mm, addr, write);
+
+	if (err == -ENOMEM) {
+		printk("Out of memory: killed process %d (%s)\n", current->tgid, current->comm);
+		send_signal(current, SIGKILL);
+		return 0;	/* dies on the way out */
+	}
+	return err;
 }
 
-long do_syscall(u32 nr, u32 a1, u32 a2, u32 a3, u32 a4, u32 a5, u32 a6,
-		struct trap_frame *tf)
+/* Linux force_sig(): the signal gets through even if blocked or ignored. */
+static void force_sig(int sig)
 {
-	return -ENOSYS;
+	struct k_sigaction *ka = &current->sig->action[sig - 1];
+
+	if (ka->handler == SIG_IGN || (current->sig_blocked & sigmask(sig))) {
+		ka->handler = SIG_DFL;
+		current->sig_blocked &= ~sigmask(sig);
+	}
+	send_signal(current, sig);
+}
+
+void user_exception(int signo, const char *what, u32 ip, u32 sp, u32 addr, u32 error)
+{
+	if (signo == SIGSEGV && !strcmp(what, "page fault"))
+		printk("%s[%d]: segfault at %x ip %08x sp %08x error %x\n",
+		       current->comm, current->pid, addr, ip, sp, error);
+	else if (!strcmp(what, "general protection fault"))
+		printk("%s[%d] general protection ip:%x sp:%x error:%x\n",
+		       current->comm, current->pid, ip, sp, error);
+	else
+		printk("%s[%d] trap %s ip:%x sp:%x error:%x\n",
+		       current->comm, current->pid, what, ip, sp, error);
+	force_sig(signo);
 }
 
 void exit_to_caller(struct trap_frame *tf, int to_user)
 {
+	if (!to_user)
+		return;		/* no kernel preemption (see above) */
+	while (current->need_resched)
+		schedule();
+	if (signal_pending(current))
+		do_signal(tf);
 }

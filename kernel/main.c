@@ -5,13 +5,22 @@
 #include <kernel/arch.h>
 #include <kernel/bootinfo.h>
 #include <kernel/cmdline.h>
+#include <kernel/kmalloc.h>
 #include <kernel/ktest.h>
 #include <kernel/machine.h>
+#include <kernel/pmm.h>
 #include <kernel/printk.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/tick.h>
 #include <kernel/time.h>
 #include <arch/irqflags.h>
+#include <arch/pgtable.h>
+
+extern const u8 __kernel_phys_start[], __kernel_phys_end[];
+void start_init(void);
+__attribute__((noreturn)) void cpu_idle(void);
 
 #ifndef GRANULE_VERSION
 #define GRANULE_VERSION "0.1"
@@ -19,29 +28,50 @@
 
 static char cmdline_copy[BOOT_CMDLINE_MAX];	/* cmdline_parse() splits it in place */
 
-static int poweroff_at_end = 1;
-DEFINE_KNOB_BOOL(poweroff, poweroff_at_end, 1, "power off when init ends (0: halt and keep the screen)");
 
-/* Show that the clock event really ticks: wait 100 ms of sched_clock time. */
+/*
+ * Show that the clock event really ticks, and how fast: time HZ/10 ticks
+ * from one tick edge to another on sched_clock (ideally 100 ms).
+ */
 static void tick_report(void)
 {
-	u64 j0 = jiffies, t0 = sched_clock();
+	u64 n = HZ / 10, j0 = jiffies, t0;
 
-	while (sched_clock() - t0 < 100 * NSEC_PER_MSEC)
+	while (jiffies == j0)		/* align to a tick edge */
 		__asm__ __volatile__("hlt");
-	printk("timer: %llu ticks in 100 ms (HZ=%u)\n", jiffies - j0, HZ);
+	j0 = jiffies;
+	t0 = sched_clock();
+	while (jiffies - j0 < n)
+		__asm__ __volatile__("hlt");
+	printk("timer: %llu ticks in %llu us (HZ=%u)\n", n, (sched_clock() - t0) / 1000, HZ);
 }
 
-static void print_memory(void)
+/*
+ * Print the memory map, hand its usable parts (minus the kernel image) to
+ * the frame allocator and return where lowmem ends.
+ */
+static u32 memory_init(void)
 {
-	u64 ram = boot_usable_ram();
+	struct mem_region usable[BOOT_MAX_REGIONS];
+	struct mem_region kernel = { (u32)__kernel_phys_start,
+				     (u32)(__kernel_phys_end - __kernel_phys_start) };
+	u64 top = 0;
+	unsigned n = 0;
 
 	for (int i = 0; i < boot_info.nr_regions; i++) {
 		const struct boot_region *r = &boot_info.regions[i];
 		printk("  mem: [0x%09llx-0x%09llx] %s\n", r->base, r->base + r->len - 1,
 		       r->type == 1 ? "usable" : "reserved");
+		if (r->type == 1) {
+			usable[n++] = (struct mem_region){ r->base, r->len };
+			top = max(top, r->base + r->len);
+		}
 	}
-	printk("Memory: %lluK usable RAM\n", ram >> 10);
+	printk("Memory: %lluK usable RAM\n", boot_usable_ram() >> 10);
+	pmm_init(usable, n, &kernel, 1);
+	printk("Memory: %luK free in %lu frames, kernel image %uK\n",
+	       nr_free_frames() * 4, nr_free_frames(), (u32)kernel.len >> 10);
+	return (u32)min(top, (u64)LOWMEM_LIMIT);
 }
 
 void kmain(u32 magic, u32 info_phys)
@@ -60,7 +90,10 @@ void kmain(u32 magic, u32 info_phys)
 
 	arch_cpu_init();		/* CPUID: vendor, model, features */
 	time_init();			/* TSC calibration, APIC or PIT tick at HZ */
-	print_memory();			/* the multiboot memory map */
+	paging_init(memory_init());	/* frame allocator; map all lowmem at 3 GiB */
+	kmalloc_init();			/* kernel heap (size classes) */
+	sched_init();			/* runqueue; this context becomes the idle task */
+	proc_init();			/* task table, pid 0's kernel stack */
 	printk("Kernel parameters:\n");
 	knobs_print();			/* the effective value of every knob */
 
@@ -70,7 +103,6 @@ void kmain(u32 magic, u32 info_phys)
 	ktest_run();			/* ktest=NAME fault tests */
 
 	printk("Boot complete\n");
-	if (poweroff_at_end)
-		machine_power_off(EXIT_OK);
-	machine_halt();
+	start_init();			/* pid 1 execs init= with run= */
+	cpu_idle();			/* pid 0 from now on */
 }

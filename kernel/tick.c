@@ -5,12 +5,16 @@
  * clock event device arch/ chose.  It counts jiffies and lets the scheduler
  * account the running task (scheduler_tick: update_curr, check_preempt_tick).
  */
+#include <kernel/sched.h>
 #include <kernel/time.h>
 #include <kernel/tick.h>
+#include <kernel/timer.h>
 
 volatile u64 jiffies;
 
 void timer_tick(void)
 {
 	jiffies++;
+	run_timers();		/* expired kernel timers (sleeps) */
+	scheduler_tick();	/* update_curr, check_preempt_tick */
 }

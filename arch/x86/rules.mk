@@ -15,3 +15,7 @@ KERNEL_C   += arch/x86/time.c             # clock source / clock event choice, h
 KERNEL_C   += arch/x86/multiboot.c        # multiboot1/2 info -> struct boot_info
 KERNEL_C   += arch/x86/syscall.c          # int 0x80 register convention
 KERNEL_C   += arch/x86/power.c            # isa-debug-exit / ACPI power off, halt
+KERNEL_C   += arch/x86/paging.c           # kernel page directory, per-process directories, PTE lookup
+KERNEL_C   += arch/x86/process.c          # arch_switch_to, fork/kthread/exec stack frames
+KERNEL_ASM += arch/x86/switch.asm         # stack switch, ret_from_fork, kthread trampoline
+KERNEL_ASM += arch/x86/initrd.asm         # build/initrd.tar (user programs) linked into the image

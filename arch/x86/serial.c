@@ -2,11 +2,13 @@
  * arch/x86/serial.c - 16550A UART on COM1 (0x3f8), 115200 8N1.
  *
  * Output is polled (printk must work with interrupts off and before the
- * IDT exists); input is interrupt-driven (IRQ 4) into a ring buffer that
- * read(0, ...) drains.  A missing UART (LSR reads 0xff, as on most modern
- * laptops) is detected and then never waited for, so printk cannot hang.
+ * IDT exists); input is interrupt-driven (IRQ 4) and handed to the tty
+ * layer (kernel/tty.c), which read(0, ...) drains.  A missing UART (LSR
+ * reads 0xff, as on most modern laptops) is detected and then never waited
+ * for, so printk cannot hang.
  */
 #include <kernel/printk.h>
+#include <kernel/tty.h>
 #include <arch/cpu.h>
 #include <arch/irq.h>
 #include <arch/serial.h>
@@ -26,8 +28,6 @@
 #define TX_SPIN_LIMIT	100000	/* ~100 ms worst case on real hardware */
 
 static int uart_present;
-static char rx_buf[256];
-static volatile unsigned rx_head, rx_tail;	/* head: next write; tail: next read */
 
 static void serial_putc(char c)
 {
@@ -67,14 +67,8 @@ void serial_init(void)
 
 static void serial_irq(struct trap_frame *tf)
 {
-	while (inb(COM1 + UART_LSR) & LSR_DR) {
-		char c = (char)inb(COM1 + UART_RBR);
-		unsigned next = (rx_head + 1) % sizeof(rx_buf);
-		if (next != rx_tail) {		/* drop input when full */
-			rx_buf[rx_head] = c;
-			rx_head = next;
-		}
-	}
+	while (inb(COM1 + UART_LSR) & LSR_DR)
+		tty_receive((char)inb(COM1 + UART_RBR));
 }
 
 void serial_enable_rx_irq(void)
@@ -83,13 +77,4 @@ void serial_enable_rx_irq(void)
 		return;
 	request_irq(4, serial_irq);
 	outb(COM1 + UART_IER, 0x01);	/* data-available interrupt */
-}
-
-int serial_getc(void)
-{
-	if (rx_tail == rx_head)
-		return -1;
-	char c = rx_buf[rx_tail];
-	rx_tail = (rx_tail + 1) % sizeof(rx_buf);
-	return (unsigned char)c;
 }

@@ -45,3 +45,8 @@ void arch_devices_init(void)
 {
 	serial_enable_rx_irq();
 }
+
+void arch_idle(void)
+{
+	safe_halt();
+}

@@ -12,6 +12,7 @@
 #include <kernel/signal_nr.h>
 #include <arch/cpu.h>
 #include <arch/irq.h>
+#include <arch/irqflags.h>
 #include <arch/segment.h>
 
 static irq_handler_t irq_handlers[16];
@@ -90,12 +91,17 @@ static void print_title(const struct trap_frame *tf, u32 cr2)
 
 static void do_exception(struct trap_frame *tf)
 {
-	u32 cr2 = tf->vector == 14 ? read_cr2() : 0;
+	u32 v = tf->vector;
+	u32 cr2 = v == 14 ? read_cr2() : 0;
 
-	if (user_mode(tf) && user_exception(tf->vector, exception_signal(tf->vector),
-					    tf->eip, cr2, tf->error))
-		return;		/* handled: signal queued or task killed */
-
+	if (user_mode(tf)) {
+		local_irq_enable();
+		if (v != 14 || user_page_fault(cr2, tf->error & 2) != 0)
+			user_exception(exception_signal(v), exception_names[v] ? exception_names[v] : "trap",
+				       tf->eip, tf->useresp, cr2, tf->error);
+		local_irq_disable();
+		return;
+	}
 	print_title(tf, cr2);
 	show_regs(tf);
 	panic("Fatal exception");
@@ -115,7 +121,9 @@ void trap_dispatch(struct trap_frame *tf)
 			spurious_count++;
 		pic_eoi(irq);
 	} else if (v == SYSCALL_VECTOR) {
+		local_irq_enable();	/* syscalls run preemptible by interrupts */
 		syscall_dispatch(tf);
+		local_irq_disable();
 	} else if (vector_handlers[v]) {
 		vector_handlers[v](tf);
 	} else {

@@ -18,4 +18,7 @@ void arch_cpu_init(void);
 /* Devices that need the IDT and interrupts: UART receive interrupt. */
 void arch_devices_init(void);
 
+/* Enable interrupts and halt until the next one, atomically (sti; hlt). */
+void arch_idle(void);
+
 #endif

@@ -2,7 +2,8 @@
  * kernel/entry.h - what the architecture's trap code calls in portable code.
  *
  * arch/x86/traps.c decodes the trap; these functions decide what it means:
- *	user_exception()  a CPU exception raised in ring 3 -> signal or kill
+ *	user_page_fault() a ring-3 page fault: demand page, stack, COW
+ *	user_exception()  any other (or unresolvable) ring-3 exception -> signal
  *	do_syscall()      the syscall table (Linux i386 numbers)
  *	exit_to_caller()  the last step of every trap: reschedule if
  *	                  need_resched is set and preemption is allowed here,
@@ -15,8 +16,18 @@
 
 struct trap_frame;
 
-/* Return 1 if handled (the task got the signal or was killed), 0 to oops. */
-int user_exception(int vector, int signo, u32 ip, u32 addr, u32 error);
+/* Resolve a ring-3 page fault at ADDR; 0 = retry the instruction,
+ * -EFAULT = bad access (SIGSEGV), -ENOMEM = out of memory (SIGKILL). */
+int user_page_fault(u32 addr, int write);
+
+/*
+ * A ring-3 exception the kernel cannot resolve: log it the way Linux does
+ * (e.g. "cc1[17]: segfault at 0 ip 0804812a sp bfffefc0 error 4") and send
+ * SIGNO to the current task.  WHAT names the exception ("general
+ * protection", "invalid opcode"...); for SIGSEGV page faults ADDR is the
+ * faulting address and ERROR the x86 error code.
+ */
+void user_exception(int signo, const char *what, u32 ip, u32 sp, u32 addr, u32 error);
 
 /* Dispatch syscall NR with up to six arguments; returns the value or -errno. */
 long do_syscall(u32 nr, u32 a1, u32 a2, u32 a3, u32 a4, u32 a5, u32 a6,

@@ -13,7 +13,11 @@
 #include <kernel/types.h>
 #include <kernel/list.h>
 #include <kernel/sched.h>
+#include <kernel/wait.h>
 #include <arch/thread.h>
+
+struct mm;
+struct signal_state;
 
 /* Task states (Linux 2.6.35 values). */
 #define TASK_RUNNING		0
@@ -35,6 +39,7 @@ struct task {
 	const struct sched_class *sched_class;
 	struct sched_entity se;
 	u64 nvcsw, nivcsw;		/* voluntary / involuntary switches */
+	struct sched_info sched_info;	/* run_delay, pcount (schedstats) */
 
 	/* --- identity --- */
 	int pid;			/* thread id (gettid) */
@@ -46,8 +51,28 @@ struct task {
 	void *kstack;			/* base of the kernel stack allocation */
 
 	/* --- processes (kernel/proc/) --- */
-	struct list_head tasks;		/* all tasks */
+	struct list_head tasks;		/* all tasks (task_list) */
+	struct task *parent;		/* who gets SIGCHLD and wait()s; init for orphans */
+	struct list_head children;	/* process children (group leaders only) */
+	struct list_head sibling;	/* in parent->children */
+	struct task *group_leader;	/* the thread whose pid == tgid */
+	struct list_head thread_group;	/* threads of one process */
+	struct mm *mm;			/* address space; NULL for kernel threads */
+	int exit_state;			/* 0, EXIT_ZOMBIE or EXIT_DEAD */
+	int exit_code;			/* wait status: (code << 8) | signal */
+	int exit_signal;		/* sent to the parent at exit (SIGCHLD); -1 for threads */
+	u32 clear_child_tid;		/* CLONE_CHILD_CLEARTID address (thread join) */
+	struct list_head wait_entry;	/* on a wait queue while sleeping */
+	struct wait_queue_head wait_chldexit; /* wait4() sleeps here (leaders) */
+	u64 sleep_until;		/* nanosleep deadline (sched_clock ns) */
+	struct signal_state *sig;	/* per-process signal state (shared by threads) */
+	u64 sig_pending;		/* per-thread pending signals (bit n-1 = signal n) */
+	u64 sig_blocked;		/* per-thread blocked mask */
+	u64 start_time;			/* sched_clock() at creation */
 };
+
+/* Exit states. */
+#define EXIT_DEAD		16
 
 /* The running task.  Defined by kernel/sched/core.c. */
 extern struct task *current;

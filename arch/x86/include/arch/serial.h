@@ -4,6 +4,5 @@
 
 void serial_init(void);			/* probe, program 115200 8N1, register console */
 void serial_enable_rx_irq(void);	/* after the IDT and PIC are up */
-int serial_getc(void);			/* next received byte, or -1 */
 
 #endif

@@ -1,0 +1,58 @@
+/*
+ * arch/pgtable.h - i686 two-level page tables (no PAE), as seen by the
+ * portable memory code (kernel/mm/vm.c).
+ *
+ * A page directory has 1024 PDEs of 4 MiB each; entries 768..1023 (the top
+ * 1 GiB, PAGE_OFFSET and up) are the kernel's and identical in every
+ * address space: they are copied into each new directory and never change
+ * after paging_init() (lowmem, the kernel-stack area and the fixmap all have
+ * their page tables allocated up front).
+ */
+#ifndef ARCH_PGTABLE_H
+#define ARCH_PGTABLE_H
+
+#include <kernel/types.h>
+
+typedef u32 pte_t;
+
+#define PTE_P		0x001	/* present */
+#define PTE_W		0x002	/* writable */
+#define PTE_U		0x004	/* user accessible */
+#define PTE_PWT		0x008
+#define PTE_PCD		0x010
+#define PTE_A		0x020	/* accessed */
+#define PTE_D		0x040	/* dirty */
+#define PTE_PS		0x080	/* 4 MiB page (in a PDE, with CR4.PSE) */
+#define PTE_G		0x100	/* global */
+#define PTE_COW		0x200	/* software bit: copy-on-write page */
+#define PTE_ADDR(e)	((e) & 0xfffff000u)
+
+#define KSTACK_AREA	0xF0000000u	/* guarded kernel stacks, see kstack.c */
+#define KSTACK_AREA_END	0xF1000000u	/* 16 MiB: 1024 slots of 16 KiB */
+
+/* Build the kernel's own page directory and switch to it. */
+void paging_init(u32 lowmem_end);
+
+/* Physical address of the kernel-only page directory (idle, kthreads). */
+extern u32 kernel_pgdir;
+
+/* A new page directory with the kernel half copied; 0 if out of memory. */
+u32 pgdir_alloc(void);
+/* Free the page tables of the user half and the directory itself (not the
+ * frames they map: the caller drops those first). */
+void pgdir_free(u32 pgdir);
+
+/*
+ * The PTE for VA in PGDIR (a kernel pointer), or NULL when its page table
+ * does not exist and ALLOC is 0 (or allocation failed).
+ */
+pte_t *pte_lookup(u32 pgdir, u32 va, int alloc);
+
+/* Load PGDIR into CR3 (if it is not already there). */
+void switch_pgdir(u32 pgdir);
+/* Drop VA's translation from the TLB if PGDIR is the current one. */
+void flush_tlb_page(u32 pgdir, u32 va);
+/* Drop a kernel-half VA (shared by every directory) from the TLB. */
+void flush_tlb_kernel_page(u32 va);
+
+#endif

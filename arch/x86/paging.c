@@ -1,0 +1,120 @@
+/*
+ * arch/x86/paging.c - the kernel's page directory and per-process ones.
+ *
+ * paging_init() replaces the 64 MiB boot mapping with the final one:
+ *   0xC0000000 + [0, lowmem_end)  all RAM below 768 MiB, read/write, global;
+ *                                 4 MiB PSE pages where CPUID has PSE,
+ *                                 4 KiB page tables otherwise
+ *   KSTACK_AREA .. KSTACK_AREA_END  page tables only (kstack.c fills them)
+ *   0xFFC00000 .. (PDE 1023)      the ioremap fixmap of the boot directory
+ * User directories copy PDEs 768..1023, so all of this is shared.
+ */
+#include <kernel/printk.h>
+#include <kernel/pmm.h>
+#include <kernel/string.h>
+#include <arch/cpu.h>
+#include <arch/pgtable.h>
+
+#define KERNEL_PDE	(PAGE_OFFSET >> 22)	/* 768 */
+
+extern const u32 boot_pgdir_phys;
+u32 kernel_pgdir;
+
+static u32 *pgdir_va(u32 pgdir) { return (u32 *)__va(pgdir); }
+
+static u32 alloc_table(void)
+{
+	u32 pa = alloc_zeroed_frame();
+	if (!pa)
+		panic("paging: out of memory for kernel page tables");
+	return pa;
+}
+
+void paging_init(u32 lowmem_end)
+{
+	u32 *pd, *boot = pgdir_va(boot_pgdir_phys);
+	int pse = cpu_has(X86_FEATURE_PSE);
+	u32 global = cpu_has(X86_FEATURE_PGE) ? PTE_G : 0;
+
+	kernel_pgdir = alloc_table();
+	pd = pgdir_va(kernel_pgdir);
+	if (pse)
+		write_cr4(read_cr4() | (1u << 4));		/* CR4.PSE */
+	if (global)
+		write_cr4(read_cr4() | (1u << 7));		/* CR4.PGE */
+
+	for (u32 pa = 0; pa < lowmem_end; pa += 0x400000) {
+		u32 pde = KERNEL_PDE + (pa >> 22);
+		if (pse) {
+			pd[pde] = pa | PTE_P | PTE_W | PTE_PS | global;
+		} else {
+			u32 pt = alloc_table();
+			u32 *t = (u32 *)__va(pt);
+			for (u32 i = 0; i < 1024 && pa + (i << 12) < lowmem_end; i++)
+				t[i] = (pa + (i << 12)) | PTE_P | PTE_W | global;
+			pd[pde] = pt | PTE_P | PTE_W;
+		}
+	}
+	for (u32 va = KSTACK_AREA; va < KSTACK_AREA_END; va += 0x400000)
+		pd[va >> 22] = alloc_table() | PTE_P | PTE_W;
+	pd[1023] = boot[1023];		/* fixmap (local APIC) */
+	write_cr3(kernel_pgdir);
+	printk("paging: kernel maps %u MiB of lowmem with %s pages%s\n", lowmem_end >> 20,
+	       pse ? "4 MiB" : "4 KiB", global ? ", global" : "");
+}
+
+u32 pgdir_alloc(void)
+{
+	u32 pgdir = alloc_zeroed_frame();
+	if (!pgdir)
+		return 0;
+	memcpy(pgdir_va(pgdir) + KERNEL_PDE, pgdir_va(kernel_pgdir) + KERNEL_PDE,
+	       (1024 - KERNEL_PDE) * sizeof(u32));
+	return pgdir;
+}
+
+void pgdir_free(u32 pgdir)
+{
+	u32 *pd = pgdir_va(pgdir);
+
+	for (u32 i = 0; i < KERNEL_PDE; i++)
+		if (pd[i] & PTE_P)
+			free_frame(PTE_ADDR(pd[i]));
+	free_frame(pgdir);
+}
+
+pte_t *pte_lookup(u32 pgdir, u32 va, int alloc)
+{
+	u32 *pd = pgdir_va(pgdir);
+	u32 pde = va >> 22;
+
+	if (!(pd[pde] & PTE_P)) {
+		if (!alloc)
+			return NULL;
+		u32 pt = alloc_zeroed_frame();
+		if (!pt)
+			return NULL;
+		/* user bit on the PDE; each PTE decides for its own page */
+		pd[pde] = pt | PTE_P | PTE_W | (va < PAGE_OFFSET ? PTE_U : 0);
+	}
+	if (pd[pde] & PTE_PS)
+		return NULL;	/* kernel large page: no PTE */
+	return (pte_t *)__va(PTE_ADDR(pd[pde])) + ((va >> 12) & 1023);
+}
+
+void switch_pgdir(u32 pgdir)
+{
+	if (read_cr3() != pgdir)
+		write_cr3(pgdir);
+}
+
+void flush_tlb_page(u32 pgdir, u32 va)
+{
+	if (read_cr3() == pgdir)
+		invlpg(va);
+}
+
+void flush_tlb_kernel_page(u32 va)
+{
+	invlpg(va);
+}

@@ -1,0 +1,91 @@
+/*
+ * arch/x86/process.c - switching, and the stack frames that start tasks.
+ */
+#include <kernel/string.h>
+#include <kernel/task.h>
+#include <arch/pgtable.h>
+#include <arch/process.h>
+#include <arch/segment.h>
+#include <arch/thread.h>
+
+void __switch_stacks(u32 *prev_esp, u32 next_esp);
+void ret_from_fork(void);
+void kthread_trampoline(void);
+__attribute__((noreturn)) void __enter_user(struct trap_frame *tf);
+
+#define EFLAGS_IF	0x200
+#define EFLAGS_RSVD	0x002	/* bit 1 always reads 1 */
+
+struct trap_frame *task_pt_regs(struct task *t)
+{
+	return (struct trap_frame *)(t->thread.esp0 - sizeof(struct trap_frame));
+}
+
+void arch_set_kstack(struct task *t, void *base, u32 size)
+{
+	t->kstack = base;
+	t->thread.esp0 = (u32)base + size;
+	t->thread.esp = 0;
+	t->thread.cr3 = kernel_pgdir;
+}
+
+void arch_set_pgdir(struct task *t, u32 pgdir)
+{
+	t->thread.cr3 = pgdir ? pgdir : kernel_pgdir;
+	if (t == current)
+		switch_pgdir(t->thread.cr3);
+}
+
+/* Push the callee-saved switch frame returning to RET below SP. */
+static u32 *push_switch_frame(u32 *sp, void (*ret)(void))
+{
+	*--sp = (u32)ret;	/* return address of __switch_stacks */
+	*--sp = 0;		/* ebp */
+	*--sp = 0;		/* ebx */
+	*--sp = 0;		/* esi */
+	*--sp = 0;		/* edi */
+	return sp;
+}
+
+void arch_thread_init(struct task *t, void (*entry)(void *), void *arg)
+{
+	u32 *sp = (u32 *)task_pt_regs(t);	/* keep the user frame slot free */
+
+	*--sp = (u32)arg;
+	*--sp = (u32)entry;
+	t->thread.esp = (u32)push_switch_frame(sp, kthread_trampoline);
+}
+
+void arch_fork_child(struct task *child, const struct trap_frame *tf, u32 newsp)
+{
+	struct trap_frame *ctf = task_pt_regs(child);
+
+	*ctf = *tf;
+	ctf->eax = 0;			/* fork() returns 0 in the child */
+	if (newsp)
+		ctf->useresp = newsp;
+	child->thread.esp = (u32)push_switch_frame((u32 *)ctf, ret_from_fork);
+}
+
+void arch_exec_regs(struct trap_frame *tf, u32 entry, u32 sp)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->cs = __USER_CS;
+	tf->ds = tf->es = tf->fs = tf->gs = tf->ss = __USER_DS;
+	tf->eflags = EFLAGS_IF | EFLAGS_RSVD;
+	tf->eip = entry;
+	tf->useresp = sp;
+}
+
+void arch_enter_user(struct task *t)
+{
+	__asm__ __volatile__("cli");
+	__enter_user(task_pt_regs(t));
+}
+
+void arch_switch_to(struct task *prev, struct task *next)
+{
+	tss_set_esp0(next->thread.esp0);
+	switch_pgdir(next->thread.cr3);
+	__switch_stacks(&prev->thread.esp, next->thread.esp);
+}

@@ -1,0 +1,20 @@
+/*
+ * kernel/futex.h - the two futex operations thread join needs
+ * (FUTEX_WAIT / FUTEX_WAKE on a 32-bit word of an address space).
+ */
+#ifndef KERNEL_FUTEX_H
+#define KERNEL_FUTEX_H
+
+#include <kernel/types.h>
+
+struct mm;
+
+#define FUTEX_WAIT		0
+#define FUTEX_WAKE		1
+#define FUTEX_PRIVATE_FLAG	128
+
+/* Wake up to NR waiters on (MM, UADDR); returns how many were woken. */
+int futex_wake(struct mm *mm, u32 uaddr, int nr);
+long sys_futex(u32 uaddr, int op, u32 val);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * kernel/proc.h - tasks and processes: creation, exit, wait, exec.
+ *
+ * A task is one thread.  A process is a thread group: the tasks sharing a
+ * tgid, an mm and signal state; its leader is the task whose pid == tgid.
+ * pid 0 is the idle task (the boot context), pid 1 is init.
+ */
+#ifndef KERNEL_PROC_H
+#define KERNEL_PROC_H
+
+#include <kernel/types.h>
+#include <kernel/task.h>
+
+#define PID_MAX		32768	/* pids wrap below this, like Linux's default */
+#define TASK_MAX	512	/* task table limit: fork/clone beyond it -> -EAGAIN */
+#define KSTACK_SIZE	8192	/* per-task kernel stack, below an unmapped guard */
+
+/* Linux clone flags we implement. */
+#define CSIGNAL			0x000000ff	/* exit signal in the low byte */
+#define CLONE_VM		0x00000100
+#define CLONE_FS		0x00000200
+#define CLONE_FILES		0x00000400
+#define CLONE_SIGHAND		0x00000800
+#define CLONE_THREAD		0x00010000
+#define CLONE_SETTLS		0x00080000
+#define CLONE_PARENT_SETTID	0x00100000
+#define CLONE_CHILD_CLEARTID	0x00200000
+#define CLONE_CHILD_SETTID	0x01000000
+
+extern struct list_head task_list;	/* every task, in creation order */
+extern struct task *init_task;		/* pid 1 */
+
+void proc_init(void);
+
+/* A zeroed task with a guarded kernel stack and a fresh pid, on task_list.
+ * NULL with *ERR = -EAGAIN (task table full) or -ENOMEM. */
+struct task *alloc_task(int *err);
+/* Free what alloc_task() gave (the task must not be running or queued). */
+void free_task(struct task *t);
+/* Free tasks that exited without anyone to reap them (threads). */
+void reap_dead_tasks(void);
+int nr_tasks(void);
+
+struct task *find_task_by_pid(int pid);
+
+/* Start a kernel thread running fn(arg), which must end in do_exit();
+ * returns its pid or -errno. */
+int kernel_thread(const char *name, void (*fn)(void *), void *arg);
+
+/* fork/clone from user space, with the caller's trap frame. */
+struct trap_frame;
+long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 child_tidptr,
+	     struct trap_frame *tf);
+
+/* Replace the current process image with PATH from the initrd: user
+ * pointers (execve syscall) or kernel ones (starting init). */
+long sys_execve(const char *path, char *const *argv, char *const *envp);
+long kernel_execve(const char *path, char *const *argv, char *const *envp);
+
+/* End the current task with wait status CODE ((exit << 8) | signal). */
+__attribute__((noreturn)) void do_exit(int code);
+/* End every thread of the current process. */
+__attribute__((noreturn)) void do_group_exit(int code);
+
+long do_wait4(int pid, int *status_user, int options);
+
+/* wait4 options */
+#define WNOHANG		1
+
+#endif

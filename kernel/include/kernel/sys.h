@@ -1,0 +1,26 @@
+/*
+ * kernel/sys.h - every syscall implementation the table in kernel/syscall.c
+ * dispatches to (argument types as Linux i386 declares them).
+ */
+#ifndef KERNEL_SYS_H
+#define KERNEL_SYS_H
+
+#include <kernel/types.h>
+
+struct timespec32;
+struct new_utsname;
+
+long sys_getpid(void);
+long sys_gettid(void);
+long sys_getppid(void);
+long sys_getpriority(int which, int who);
+long sys_setpriority(int which, int who, int nice);
+long sys_uname(struct new_utsname *u);
+long sys_kill(int pid, int sig);
+long sys_tgkill(int tgid, int tid, int sig);
+long sys_sched_yield(void);
+long sys_granule_poweroff(int status);
+long sys_granule_frames(void);
+long sys_granule_sched_debug(void);
+
+#endif

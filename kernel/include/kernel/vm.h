@@ -1,0 +1,60 @@
+/*
+ * kernel/vm.h - user address spaces.
+ *
+ * Layout of a process (Linux i386 conventions):
+ *	0x08048000  text, data, bss          (areas from the ELF PT_LOADs)
+ *	start_brk   heap, grows up with brk() (demand-zero pages)
+ *	   ...      unmapped gap (at least STACK_GAP)
+ *	STACK_TOP - STACK_LIMIT .. STACK_TOP  the stack window: pages appear on
+ *	            first touch, so the stack "grows on fault" up to 8 MiB;
+ *	            below it nothing is mapped, so a runaway recursion faults
+ * Frames are reference counted (kernel/pmm.h); fork shares every writable
+ * page read-only with PTE_COW and copies on the first write.
+ */
+#ifndef KERNEL_VM_H
+#define KERNEL_VM_H
+
+#include <kernel/types.h>
+#include <kernel/mm.h>
+
+#define STACK_TOP	TASK_SIZE		/* 0xC0000000 */
+#define STACK_LIMIT	(8u << 20)		/* RLIMIT_STACK default: 8 MiB */
+#define STACK_GAP	(1u << 20)		/* heap may not come closer */
+#define MM_MAX_AREAS	8
+
+#define VM_READ		0x1
+#define VM_WRITE	0x2
+#define VM_EXEC		0x4
+
+struct vm_area {
+	u32 start, end;		/* page aligned, [start, end) */
+	u32 flags;		/* VM_* */
+};
+
+struct mm {
+	u32 pgdir;			/* physical page directory */
+	int users;			/* tasks sharing it (CLONE_VM threads) */
+	int nr_areas;
+	struct vm_area areas[MM_MAX_AREAS];	/* ELF segments */
+	u32 start_brk, brk;		/* heap [start_brk, brk) */
+	u32 nr_pages;			/* user pages mapped (RSS) */
+};
+
+struct mm *mm_create(void);		/* empty address space; NULL: -ENOMEM */
+struct mm *mm_dup(struct mm *old);	/* fork: copy-on-write copy */
+void mm_get(struct mm *mm);
+void mm_put(struct mm *mm);		/* last user frees every frame */
+
+/* Map [vaddr, vaddr+memsz) with FLAGS, copying FILESZ bytes of DATA. */
+int mm_map_segment(struct mm *mm, u32 vaddr, u32 memsz, const void *data, u32 filesz, u32 flags);
+
+/*
+ * Resolve a fault at ADDR (write if WRITE): demand-zero, stack growth,
+ * copy-on-write.  0 = mapped now; -EFAULT = no such mapping or access
+ * not allowed (SIGSEGV); -ENOMEM = out of frames.
+ */
+int mm_fault(struct mm *mm, u32 addr, int write);
+
+long sys_brk(u32 brk);
+
+#endif

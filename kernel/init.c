@@ -1,0 +1,65 @@
+/*
+ * kernel/init.c - starting user space, and the idle loop.
+ *
+ * Linux's rest_init() in miniature: kernel_thread() makes pid 1, which
+ * execs the init program (init=, default "init") with the run= string as
+ * its argv[1] and the command line's unknown key=value words as its
+ * environment (Linux passes unknown parameters to init the same way).  The
+ * boot context becomes the idle task (pid 0).
+ */
+#include <kernel/cmdline.h>
+#include <kernel/arch.h>
+#include <kernel/printk.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/string.h>
+#include <arch/irqflags.h>
+#include <arch/process.h>
+
+#define INIT_ENV_MAX	32
+
+static char init_prog[64];
+DEFINE_KNOB_STRING(init, init_prog, "init", "program run as pid 1");
+static char run_cmd[512];
+DEFINE_KNOB_STRING(run, run_cmd, "", "what init runs: 'prog args; prog args ...'");
+
+static void init_thread(void *unused)
+{
+	char *argv[] = { init_prog, run_cmd, NULL };
+	char *envp[INIT_ENV_MAX + 1];
+	const char **unknown;
+	int n = cmdline_unknown(&unknown), e = 0;
+
+	for (int i = 0; i < n && e < INIT_ENV_MAX; i++)
+		if (strchr(unknown[i], '='))
+			envp[e++] = (char *)unknown[i];
+	envp[e] = NULL;
+	if (!run_cmd[0])
+		argv[1] = NULL;
+	long err = kernel_execve(init_prog, argv, envp);
+	if (err)
+		panic("No working init found: %s (error %ld)", init_prog, err);
+	arch_enter_user(current);
+}
+
+void start_init(void)
+{
+	int pid = kernel_thread("init", init_thread, NULL);
+
+	if (pid != 1)
+		panic("cannot create init (error %d)", pid);
+	init_task = find_task_by_pid(1);
+}
+
+/* The idle task: sleep until an interrupt, run whatever became runnable. */
+__attribute__((noreturn)) void cpu_idle(void)
+{
+	for (;;) {
+		local_irq_disable();
+		if (!current->need_resched)
+			arch_idle();		/* sti; hlt - no wakeup lost in between */
+		local_irq_enable();
+		schedule();
+		reap_dead_tasks();
+	}
+}

@@ -1,0 +1,154 @@
+/*
+ * kernel/proc/exit.c - exit, exit_group, wait4, reparenting.
+ *
+ * A process's leader becomes a zombie (EXIT_ZOMBIE) and waits for its parent
+ * to collect the status with wait4; once the last thread of the group is
+ * gone, wait4 frees it.  Other threads free themselves (EXIT_DEAD, reaped
+ * by reap_dead_tasks() after they have switched away for the last time).
+ * Children of an exiting process are handed to init (pid 1), which reaps
+ * zombies it inherits.
+ *
+ * Wait status encoding (Linux): exited = (code & 0xff) << 8,
+ * killed by signal S = S.
+ */
+#include <kernel/errno.h>
+#include <kernel/futex.h>
+#include <kernel/machine.h>
+#include <kernel/printk.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/signal.h>
+#include <kernel/uaccess.h>
+#include <kernel/vm.h>
+#include <arch/irqflags.h>
+#include <arch/process.h>
+
+void task_autoreap(struct task *t);
+
+/* Give CURRENT's children to init. */
+static void forget_original_parent(struct task *leader)
+{
+	struct task *c, *n;
+	int zombies = 0;
+
+	list_for_each_entry_safe(c, n, &leader->children, sibling) {
+		list_del(&c->sibling);
+		c->parent = init_task;
+		list_add_tail(&c->sibling, &init_task->children);
+		struct task *th;
+		list_for_each_entry(th, &c->thread_group, thread_group)
+			th->parent = init_task;
+		zombies |= c->exit_state == EXIT_ZOMBIE;
+	}
+	if (zombies)
+		wake_up_all(&init_task->wait_chldexit);
+}
+
+static void notify_parent(struct task *leader)
+{
+	struct task *p = leader->parent;
+
+	if (leader->exit_signal > 0)
+		send_signal(p, leader->exit_signal);
+	wake_up_all(&p->wait_chldexit);
+}
+
+__attribute__((noreturn)) void do_exit(int code)
+{
+	struct task *t = current;
+	struct task *leader = t->group_leader;
+
+	if (t == init_task)
+		panic("Attempted to kill init! exitcode=0x%08x", code);
+	if (t->clear_child_tid && t->mm) {	/* pthread_join's wakeup */
+		u32 zero = 0;
+		if (!copy_to_user((void *)t->clear_child_tid, &zero, 4))
+			futex_wake(t->mm, t->clear_child_tid, 1 << 30);
+	}
+	if (t->mm) {
+		struct mm *mm = t->mm;
+		arch_set_pgdir(t, 0);
+		t->mm = NULL;
+		mm_put(mm);
+	}
+	signal_state_put(t->sig);
+	t->sig = NULL;
+
+	local_irq_disable();		/* for good: this task never runs again */
+	if (t == leader)
+		forget_original_parent(t);
+	t->exit_code = code;
+	if (t != leader) {
+		list_del(&t->thread_group);
+		t->exit_state = EXIT_DEAD;
+		task_autoreap(t);
+		/* The last thread of a process whose leader already left. */
+		if (leader->exit_state == EXIT_ZOMBIE && list_empty(&leader->thread_group))
+			notify_parent(leader);
+	} else if (t->exit_signal < 0) {	/* kernel thread: nobody waits */
+		t->exit_state = EXIT_DEAD;
+		task_autoreap(t);
+	} else {
+		t->exit_state = EXIT_ZOMBIE;
+		if (list_empty(&t->thread_group))
+			notify_parent(t);
+	}
+	t->state = TASK_DEAD;
+	schedule();
+	panic("do_exit: dead task %d ran again", t->pid);
+}
+
+__attribute__((noreturn)) void do_group_exit(int code)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &current->group_leader->thread_group, thread_group)
+		if (t != current)
+			send_signal(t, SIGKILL);
+	if (current != current->group_leader)
+		send_signal(current->group_leader, SIGKILL);
+	current->group_leader->exit_code = code;
+	do_exit(code);
+}
+
+/* Does child C match wait4's PID argument? (<= 0: any child; no pgrps.) */
+static int wait_match(struct task *c, int pid)
+{
+	return pid <= 0 || c->pid == pid;
+}
+
+long do_wait4(int pid, int *status_user, int options)
+{
+	struct task *self = current->group_leader;
+
+	if (options & ~WNOHANG)
+		return -EINVAL;
+	for (;;) {
+		struct task *c, *n;
+		int found = 0;
+		unsigned long flags;
+
+		local_irq_save(flags);
+		list_for_each_entry_safe(c, n, &self->children, sibling) {
+			if (!wait_match(c, pid))
+				continue;
+			found = 1;
+			if (c->exit_state != EXIT_ZOMBIE || !list_empty(&c->thread_group) || c->on_rq)
+				continue;
+			int cpid = c->pid, status = c->exit_code;
+			list_del(&c->sibling);
+			local_irq_restore(flags);
+			free_task(c);
+			if (status_user && copy_to_user(status_user, &status, sizeof(status)))
+				return -EFAULT;
+			return cpid;
+		}
+		if (!found || (options & WNOHANG) || signal_pending(current)) {
+			local_irq_restore(flags);
+			return !found ? -ECHILD : (options & WNOHANG) ? 0 : -EINTR;
+		}
+		/* Still off since the scan: no exit can slip in before we sleep. */
+		wait_sleep(&self->wait_chldexit, TASK_INTERRUPTIBLE);
+		local_irq_restore(flags);
+	}
+}

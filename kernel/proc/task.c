@@ -1,0 +1,183 @@
+/*
+ * kernel/proc/task.c - the task table: allocation, pids, kernel stacks.
+ *
+ * Kernel stacks live in their own 16 MiB window (KSTACK_AREA), one 16 KiB
+ * slot per task: an unmapped 8 KiB guard below an 8 KiB stack.  A kernel
+ * stack overflow therefore hits a not-present page instead of silently
+ * overwriting the neighbouring task.  The window's page tables are shared
+ * by every address space (arch/pgtable.h), so a stack mapped once is
+ * visible everywhere.
+ */
+#include <kernel/errno.h>
+#include <kernel/kmalloc.h>
+#include <kernel/pmm.h>
+#include <kernel/printk.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/string.h>
+#include <kernel/time.h>
+#include <arch/irqflags.h>
+#include <arch/pgtable.h>
+#include <arch/process.h>
+
+#define KSTACK_SLOT	(2 * KSTACK_SIZE)	/* guard + stack */
+#define KSTACK_SLOTS	((KSTACK_AREA_END - KSTACK_AREA) / KSTACK_SLOT)
+
+LIST_HEAD(task_list);
+struct task *init_task;
+static int nr_live;
+static int next_pid = 1;
+static u8 kstack_used[KSTACK_SLOTS];
+static LIST_HEAD(dead_list);		/* self-reaping tasks waiting to be freed */
+
+_Static_assert(KSTACK_SLOTS >= TASK_MAX, "kernel stack window too small");
+
+extern u8 boot_stack_bottom[];
+
+void proc_init(void)
+{
+	struct task *idle = sched_idle_task();
+
+	arch_set_kstack(idle, boot_stack_bottom, 16384);
+	strlcpy(idle->comm, "swapper", sizeof(idle->comm));
+	INIT_LIST_HEAD(&idle->children);
+	INIT_LIST_HEAD(&idle->thread_group);
+	INIT_LIST_HEAD(&idle->wait_entry);
+	idle->group_leader = idle;
+	list_add_tail(&idle->tasks, &task_list);
+}
+
+static void *kstack_alloc(void)
+{
+	for (u32 slot = 0; slot < KSTACK_SLOTS; slot++) {
+		if (kstack_used[slot])
+			continue;
+		u32 base = KSTACK_AREA + slot * KSTACK_SLOT + KSTACK_SIZE;
+		for (u32 off = 0; off < KSTACK_SIZE; off += PAGE_SIZE) {
+			u32 frame = alloc_frame();
+			if (!frame) {
+				while (off) {	/* undo the pages mapped so far */
+					off -= PAGE_SIZE;
+					pte_t *pte = pte_lookup(kernel_pgdir, base + off, 0);
+					free_frame(PTE_ADDR(*pte));
+					*pte = 0;
+					flush_tlb_kernel_page(base + off);
+				}
+				return NULL;
+			}
+			*pte_lookup(kernel_pgdir, base + off, 0) = frame | PTE_P | PTE_W;
+		}
+		kstack_used[slot] = 1;
+		return (void *)base;
+	}
+	return NULL;
+}
+
+static void kstack_free(void *stack)
+{
+	u32 base = (u32)stack;
+
+	for (u32 off = 0; off < KSTACK_SIZE; off += PAGE_SIZE) {
+		pte_t *pte = pte_lookup(kernel_pgdir, base + off, 0);
+		free_frame(PTE_ADDR(*pte));
+		*pte = 0;
+		flush_tlb_kernel_page(base + off);
+	}
+	kstack_used[(base - KSTACK_AREA) / KSTACK_SLOT] = 0;
+}
+
+struct task *find_task_by_pid(int pid)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->pid == pid)
+			return t;
+	return NULL;
+}
+
+static int alloc_pid(void)
+{
+	for (int tries = 0; tries < PID_MAX; tries++) {
+		int pid = next_pid++;
+		if (next_pid >= PID_MAX)
+			next_pid = 2;	/* pid 1 is init's forever */
+		if (!find_task_by_pid(pid))
+			return pid;
+	}
+	return -EAGAIN;
+}
+
+struct task *alloc_task(int *err)
+{
+	struct task *t;
+	unsigned long flags;
+
+	reap_dead_tasks();
+	if (nr_live >= TASK_MAX) {
+		*err = -EAGAIN;
+		return NULL;
+	}
+	t = kzalloc(sizeof(*t));
+	if (!t) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	void *stack = kstack_alloc();
+	if (!stack) {
+		kfree(t);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	arch_set_kstack(t, stack, KSTACK_SIZE);
+	INIT_LIST_HEAD(&t->children);
+	INIT_LIST_HEAD(&t->sibling);
+	INIT_LIST_HEAD(&t->thread_group);
+	INIT_LIST_HEAD(&t->wait_entry);
+	t->group_leader = t;
+	t->start_time = sched_clock();
+	local_irq_save(flags);
+	t->pid = t->tgid = alloc_pid();
+	list_add_tail(&t->tasks, &task_list);
+	nr_live++;
+	local_irq_restore(flags);
+	return t;
+}
+
+void free_task(struct task *t)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	list_del(&t->tasks);
+	nr_live--;
+	local_irq_restore(flags);
+	kstack_free(t->kstack);
+	kfree(t);
+}
+
+/* Called on a task that has exited and that nobody will wait for. */
+void task_autoreap(struct task *t)
+{
+	list_add_tail(&t->sibling, &dead_list);
+}
+
+void reap_dead_tasks(void)
+{
+	struct task *t, *n;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	list_for_each_entry_safe(t, n, &dead_list, sibling) {
+		if (t == current || t->on_rq)
+			continue;	/* still switching away */
+		list_del(&t->sibling);
+		free_task(t);
+	}
+	local_irq_restore(flags);
+}
+
+int nr_tasks(void)
+{
+	return nr_live;
+}

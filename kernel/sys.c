@@ -1,0 +1,121 @@
+/*
+ * kernel/sys.c - small syscalls: identity, priority, uname, kill, and
+ * Granule's private calls (power off, free-frame count, sched_debug).
+ */
+#include <kernel/cmdline.h>
+#include <kernel/errno.h>
+#include <kernel/machine.h>
+#include <kernel/pmm.h>
+#include <kernel/printk.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/signal.h>
+#include <kernel/string.h>
+#include <kernel/sys.h>
+#include <kernel/uaccess.h>
+
+#define PRIO_PROCESS	0
+
+long sys_getpid(void)  { return current->tgid; }
+long sys_gettid(void)  { return current->pid; }
+long sys_getppid(void) { return current->group_leader->parent ? current->group_leader->parent->tgid : 0; }
+
+static struct task *prio_target(int which, int who)
+{
+	if (which != PRIO_PROCESS)
+		return NULL;
+	if (who == 0)
+		return current;
+	struct task *t = find_task_by_pid(who);
+	return t && !t->exit_state ? t : NULL;
+}
+
+/* Linux's raw getpriority returns 20 - nice (1..40) so it is never negative. */
+long sys_getpriority(int which, int who)
+{
+	struct task *t;
+
+	if (which != PRIO_PROCESS)
+		return -EINVAL;
+	if (!(t = prio_target(which, who)))
+		return -ESRCH;
+	return 20 - task_nice(t);
+}
+
+long sys_setpriority(int which, int who, int nice)
+{
+	struct task *t;
+
+	if (which != PRIO_PROCESS)
+		return -EINVAL;
+	if (!(t = prio_target(which, who)))
+		return -ESRCH;
+	set_user_nice(t, clamp(nice, -20, 19));
+	return 0;
+}
+
+struct new_utsname {
+	char sysname[65], nodename[65], release[65], version[65], machine[65], domainname[65];
+};
+
+long sys_uname(struct new_utsname *u)
+{
+	static const struct new_utsname uts = {
+		.sysname = "Granule", .nodename = "granule", .release = GRANULE_VERSION,
+		.version = "#1 CFS 2.6.35", .machine = "i686", .domainname = "(none)",
+	};
+	return copy_to_user(u, &uts, sizeof(uts));
+}
+
+long sys_kill(int pid, int sig)
+{
+	if (pid <= 0)
+		return -EINVAL;	/* no process groups */
+	return kill_pid(pid, sig);
+}
+
+long sys_tgkill(int tgid, int tid, int sig)
+{
+	struct task *t = find_task_by_pid(tid);
+
+	if (sig < 0 || sig > _NSIG || tid <= 0)
+		return -EINVAL;
+	if (!t || t->tgid != tgid || t->exit_state)
+		return -ESRCH;
+	if (sig)
+		send_signal(t, sig);
+	return 0;
+}
+
+long sys_sched_yield(void)
+{
+	sched_yield();
+	return 0;
+}
+
+static int poweroff_at_end = 1;
+DEFINE_KNOB_BOOL(poweroff, poweroff_at_end, 1, "power off when init ends (0: halt and keep the screen)");
+
+/* init's last call: power off with STATUS for the test harness, or halt
+ * with the results left on the screen (poweroff=0, real hardware). */
+long sys_granule_poweroff(int status)
+{
+	if (current != init_task)
+		return -EPERM;
+	if (!poweroff_at_end) {
+		printk("init finished with status %d; system halted (poweroff=0)\n", status);
+		machine_halt();
+	}
+	machine_power_off(status);
+}
+
+long sys_granule_frames(void)
+{
+	return nr_free_frames();
+}
+
+long sys_granule_sched_debug(void)
+{
+	sched_debug_show();
+	return 0;
+}

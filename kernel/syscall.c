@@ -1,0 +1,87 @@
+/*
+ * kernel/syscall.c - the syscall table: Linux i386 numbers (from the one
+ * list user/syscalls.list, via build/gen/syscall_nr.h) to implementations.
+ *
+ * Each entry is a small adapter that turns the six raw u32 register
+ * arguments into the implementation's typed parameters, so every call is
+ * type-checked.  Unknown numbers return -ENOSYS.
+ */
+#include <gen/syscall_nr.h>
+#include <kernel/entry.h>
+#include <kernel/errno.h>
+#include <kernel/futex.h>
+#include <kernel/proc.h>
+#include <kernel/sys.h>
+#include <kernel/timer.h>
+#include <kernel/tty.h>
+#include <kernel/vm.h>
+
+typedef long (*syscall_fn)(u32, u32, u32, u32, u32, u32, struct trap_frame *);
+
+#define SYSCALL(name, call) \
+	static long sc_##name(u32 a1, u32 a2, u32 a3, u32 a4, u32 a5, u32 a6, \
+			      struct trap_frame *tf) { return (call); }
+#define P(t, a) ((t)(unsigned long)(a))
+
+SYSCALL(exit,         (do_exit(((int)a1 & 0xff) << 8), 0))
+SYSCALL(exit_group,   (do_group_exit(((int)a1 & 0xff) << 8), 0))
+SYSCALL(fork,         do_fork(17 /* SIGCHLD */, 0, 0, 0, tf))
+SYSCALL(clone,        do_fork(a1, a2, a3, a5, tf))
+SYSCALL(execve,       sys_execve(P(const char *, a1), P(char *const *, a2), P(char *const *, a3)))
+SYSCALL(wait4,        do_wait4((int)a1, P(int *, a2), (int)a3))
+SYSCALL(read,         sys_read((int)a1, P(char *, a2), a3))
+SYSCALL(write,        sys_write((int)a1, P(const char *, a2), a3))
+SYSCALL(brk,          sys_brk(a1))
+SYSCALL(getpid,       sys_getpid())
+SYSCALL(gettid,       sys_gettid())
+SYSCALL(getppid,      sys_getppid())
+SYSCALL(getpriority,  sys_getpriority((int)a1, (int)a2))
+SYSCALL(setpriority,  sys_setpriority((int)a1, (int)a2, (int)a3))
+SYSCALL(uname,        sys_uname(P(struct new_utsname *, a1)))
+SYSCALL(kill,         sys_kill((int)a1, (int)a2))
+SYSCALL(tgkill,       sys_tgkill((int)a1, (int)a2, (int)a3))
+SYSCALL(sched_yield,  sys_sched_yield())
+SYSCALL(nanosleep,    sys_nanosleep(P(const struct timespec32 *, a1), P(struct timespec32 *, a2)))
+SYSCALL(clock_gettime, sys_clock_gettime((int)a1, P(struct timespec32 *, a2)))
+SYSCALL(clock_nanosleep, sys_clock_nanosleep((int)a1, (int)a2, P(const struct timespec32 *, a3),
+					      P(struct timespec32 *, a4)))
+SYSCALL(futex,        sys_futex(a1, (int)a2, a3))
+SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
+SYSCALL(granule_frames,   sys_granule_frames())
+SYSCALL(granule_sched_debug, sys_granule_sched_debug())
+
+static const syscall_fn syscall_table[] = {
+	[__NR_exit] = sc_exit,
+	[__NR_exit_group] = sc_exit_group,
+	[__NR_fork] = sc_fork,
+	[__NR_clone] = sc_clone,
+	[__NR_execve] = sc_execve,
+	[__NR_wait4] = sc_wait4,
+	[__NR_read] = sc_read,
+	[__NR_write] = sc_write,
+	[__NR_brk] = sc_brk,
+	[__NR_getpid] = sc_getpid,
+	[__NR_gettid] = sc_gettid,
+	[__NR_getppid] = sc_getppid,
+	[__NR_getpriority] = sc_getpriority,
+	[__NR_setpriority] = sc_setpriority,
+	[__NR_uname] = sc_uname,
+	[__NR_kill] = sc_kill,
+	[__NR_tgkill] = sc_tgkill,
+	[__NR_sched_yield] = sc_sched_yield,
+	[__NR_nanosleep] = sc_nanosleep,
+	[__NR_clock_gettime] = sc_clock_gettime,
+	[__NR_clock_nanosleep] = sc_clock_nanosleep,
+	[__NR_futex] = sc_futex,
+	[__NR_granule_poweroff] = sc_granule_poweroff,
+	[__NR_granule_frames] = sc_granule_frames,
+	[__NR_granule_sched_debug] = sc_granule_sched_debug,
+};
+
+long do_syscall(u32 nr, u32 a1, u32 a2, u32 a3, u32 a4, u32 a5, u32 a6,
+		struct trap_frame *tf)
+{
+	if (nr >= ARRAY_SIZE(syscall_table) || !syscall_table[nr])
+		return -ENOSYS;
+	return syscall_table[nr](a1, a2, a3, a4, a5, a6, tf);
+}

@@ -1,0 +1,83 @@
+/*
+ * kernel/tty.c - the console as file descriptors 0, 1 and 2.
+ *
+ * fd 1 and 2 write to every console (serial, screen) without printk's
+ * timestamps; fd 0 reads what the UART interrupt handed to tty_receive(),
+ * blocking until at least one byte is there (or a signal comes).
+ */
+#include <kernel/errno.h>
+#include <kernel/printk.h>
+#include <kernel/signal.h>
+#include <kernel/task.h>
+#include <kernel/tty.h>
+#include <kernel/uaccess.h>
+#include <kernel/wait.h>
+#include <arch/irqflags.h>
+
+#define TTY_BUF	256
+
+static char rx[TTY_BUF];
+static unsigned rx_head, rx_tail;	/* head: next write, tail: next read */
+static DECLARE_WAIT_QUEUE_HEAD(tty_readers);
+
+void tty_receive(char c)
+{
+	unsigned next = (rx_head + 1) % TTY_BUF;
+
+	if (next == rx_tail)
+		return;		/* full: drop */
+	rx[rx_head] = c;
+	rx_head = next;
+	wake_up_all(&tty_readers);
+}
+
+long sys_write(int fd, const char *ubuf, u32 count)
+{
+	char chunk[128];
+	u32 done = 0;
+
+	if (fd != 1 && fd != 2)
+		return -EBADF;
+	if (!access_ok((u32)ubuf, count))
+		return -EFAULT;
+	while (done < count) {
+		u32 n = min(count - done, (u32)sizeof(chunk));
+		if (copy_from_user(chunk, ubuf + done, n))
+			return done ? (long)done : -EFAULT;
+		console_write(chunk, n);
+		done += n;
+	}
+	return done;
+}
+
+long sys_read(int fd, char *ubuf, u32 count)
+{
+	unsigned long flags;
+	u32 n = 0;
+
+	if (fd != 0)
+		return -EBADF;
+	if (!access_ok((u32)ubuf, count))
+		return -EFAULT;
+	if (!count)
+		return 0;
+	local_irq_save(flags);
+	while (rx_head == rx_tail) {
+		if (signal_pending(current)) {
+			local_irq_restore(flags);
+			return -EINTR;
+		}
+		wait_sleep(&tty_readers, TASK_INTERRUPTIBLE);
+	}
+	while (n < count && rx_tail != rx_head) {
+		char c = rx[rx_tail];
+		rx_tail = (rx_tail + 1) % TTY_BUF;
+		local_irq_restore(flags);
+		if (copy_to_user(ubuf + n, &c, 1))
+			return n ? (long)n : -EFAULT;
+		n++;
+		local_irq_save(flags);
+	}
+	local_irq_restore(flags);
+	return n;
+}
