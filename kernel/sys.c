@@ -102,6 +102,7 @@ long sys_granule_poweroff(int status)
 {
 	if (current != init_task)
 		return -EPERM;
+	sched_report_at_end();		/* sched_debug=end and friends */
 	if (!poweroff_at_end) {
 		printk("init finished with status %d; system halted (poweroff=0)\n", status);
 		machine_halt();

@@ -215,4 +215,8 @@ extern unsigned long sched_verify_failures;
  */
 void sched_print_tunables(void);
 
+/* Called once when init ends the run (before power-off): prints what the
+ * sched_debug= knob asks for.  kernel/sched/debug.c. */
+void sched_report_at_end(void);
+
 #endif
