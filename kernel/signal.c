@@ -1,15 +1,22 @@
 /*
- * kernel/signal.c - sending and default-delivering signals.
+ * kernel/signal.c - generating, queueing and delivering signals
+ * (see kernel/signal.h for the model).
  */
 #include <kernel/errno.h>
+#include <kernel/hrtimer.h>
 #include <kernel/kmalloc.h>
+#include <kernel/posix_timers.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <kernel/string.h>
+#include <kernel/time.h>
+#include <kernel/uaccess.h>
 #include <arch/irqflags.h>
 
-/* Default actions (POSIX / Linux signal(7)). */
+#define UNBLOCKABLE	(sigmask(SIGKILL) | sigmask(SIGSTOP))
+
+/* Default action "ignore" (POSIX); stop signals too: there is no job control. */
 static int sig_default_ignored(int sig)
 {
 	return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH ||
@@ -24,84 +31,221 @@ struct signal_state *signal_state_alloc(const struct signal_state *copy)
 		return NULL;
 	if (copy)
 		memcpy(s->action, copy->action, sizeof(s->action));
+	INIT_LIST_HEAD(&s->posix_timers);
 	s->count = 1;
 	return s;
 }
 
 void signal_state_put(struct signal_state *s)
 {
-	if (s && --s->count == 0)
+	if (s && --s->count == 0) {
+		exit_itimers(s);
 		kfree(s);
-}
-
-static u64 unblockable(void)
-{
-	return sigmask(SIGKILL) | sigmask(SIGSTOP);
+	}
 }
 
 int signal_pending(struct task *t)
 {
-	return (t->sig_pending & ~(t->sig_blocked & ~unblockable())) != 0;
+	return (t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0;
+}
+
+static u32 handler_of(struct task *t, int sig)
+{
+	return t->sig ? t->sig->action[sig - 1].handler : SIG_DFL;
 }
 
 static int sig_ignored(struct task *t, int sig)
 {
-	if (sig == SIGKILL)
-		return 0;
-	u32 h = t->sig ? t->sig->action[sig - 1].handler : SIG_DFL;
+	if (sig == SIGKILL || (t->sig_blocked & sigmask(sig)))
+		return 0;	/* a blocked signal stays pending: it may be unignored */
+	u32 h = handler_of(t, sig);
 	return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
 }
 
 int fatal_signal_pending(struct task *t)
 {
-	u64 p = t->sig_pending & ~(t->sig_blocked & ~unblockable());
+	u64 p = t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE);
 
 	for (int sig = 1; sig <= _NSIG; sig++)
-		if ((p & sigmask(sig)) && (sig == SIGKILL ||
-		    (t->sig && t->sig->action[sig - 1].handler == SIG_DFL && !sig_default_ignored(sig))))
+		if ((p & sigmask(sig)) &&
+		    (sig == SIGKILL || (handler_of(t, sig) == SIG_DFL && !sig_default_ignored(sig))))
 			return 1;
 	return 0;
 }
 
-void send_signal(struct task *t, int sig)
+int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struct sigqueue *q)
 {
 	unsigned long flags;
+	int ret = 0;
 
-	if (t->exit_state || sig_ignored(t, sig))
-		return;		/* discarded at generation, as Linux does */
 	local_irq_save(flags);
+	if (t->exit_state || sig_ignored(t, sig) ||
+	    (sig < SIGRTMIN && (t->sig_pending & sigmask(sig)))) {
+		local_irq_restore(flags);
+		return 1;	/* ignored, or a standard signal already pending */
+	}
+	if (!q) {
+		q = kzalloc(sizeof(*q));
+		if (!q)
+			ret = -ENOMEM;	/* the bit below still records it */
+	}
+	if (q) {
+		if (info) {
+			q->info = *info;
+		} else {
+			memset(&q->info, 0, sizeof(q->info));
+			q->info.si_code = SI_KERNEL;
+		}
+		q->info.si_signo = sig;
+		q->queued = 1;
+		q->owner = t;
+		list_add_tail(&q->list, &t->sig_queue);
+	}
 	t->sig_pending |= sigmask(sig);
 	if (sig == SIGKILL)
 		try_to_wake_up(t, TASK_NORMAL, 0);
 	else if (!(t->sig_blocked & sigmask(sig)))
 		try_to_wake_up(t, TASK_INTERRUPTIBLE, 0);
 	local_irq_restore(flags);
+	return ret;
+}
+
+void send_signal(struct task *t, int sig)
+{
+	send_signal_info(t, sig, NULL, NULL);
+}
+
+struct task *signal_target(struct task *t, int sig)
+{
+	struct task *leader = t->group_leader, *th;
+
+	if (!(leader->sig_blocked & sigmask(sig)) && !leader->exit_state)
+		return leader;
+	list_for_each_entry(th, &leader->thread_group, thread_group)
+		if (!(th->sig_blocked & sigmask(sig)) && !th->exit_state)
+			return th;
+	if (!leader->exit_state)
+		return leader;	/* all block it: pending on the leader */
+	list_for_each_entry(th, &leader->thread_group, thread_group)
+		if (!th->exit_state)
+			return th;
+	return NULL;
 }
 
 int kill_pid(int pid, int sig)
 {
-	struct task *t, *target = NULL;
+	struct task *t;
+	struct ksiginfo info = { .si_code = SI_USER };
 
 	if (sig < 0 || sig > _NSIG)
 		return -EINVAL;
 	t = find_task_by_pid(pid);
-	if (!t || t->exit_state || t->pid == 0)
+	if (!t || t->pid == 0 || !t->mm)
+		return -ESRCH;		/* no such process, or a kernel thread */
+	t = signal_target(t, sig);
+	if (!t)
 		return -ESRCH;
 	if (sig == 0)
 		return 0;
-	/* Process-directed: the leader if it takes it, else the first thread that does. */
-	struct task *leader = t->group_leader;
-	if (!(leader->sig_blocked & sigmask(sig)) && !leader->exit_state) {
-		target = leader;
-	} else {
-		list_for_each_entry(t, &leader->thread_group, thread_group)
-			if (!(t->sig_blocked & sigmask(sig)) && !t->exit_state) {
-				target = t;
-				break;
-			}
-	}
-	send_signal(target ? target : leader, sig);
+	info.kill.pid = current->tgid;
+	send_signal_info(t, sig, &info, NULL);
 	return 0;
+}
+
+long sys_kill(int pid, int sig)
+{
+	if (pid <= 0)
+		return -EINVAL;	/* no process groups */
+	return kill_pid(pid, sig);
+}
+
+long sys_tgkill(int tgid, int tid, int sig)
+{
+	struct task *t = find_task_by_pid(tid);
+	struct ksiginfo info = { .si_code = SI_TKILL };
+
+	if (sig < 0 || sig > _NSIG || tid <= 0 || tgid <= 0)
+		return -EINVAL;
+	if (!t || t->tgid != tgid || t->exit_state || !t->mm)
+		return -ESRCH;
+	info.kill.pid = current->tgid;
+	if (sig)
+		send_signal_info(t, sig, &info, NULL);
+	return 0;
+}
+
+static void sigqueue_release(struct sigqueue *q)
+{
+	list_del(&q->list);
+	q->queued = 0;
+	if (!q->timer)
+		kfree(q);
+}
+
+/* Recompute SIG's pending bit after removing an instance. */
+static void recalc_bit(struct task *t, int sig)
+{
+	struct sigqueue *q;
+
+	list_for_each_entry(q, &t->sig_queue, list)
+		if (q->info.si_signo == sig)
+			return;
+	t->sig_pending &= ~sigmask(sig);
+}
+
+void sigqueue_cancel(struct sigqueue *q)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (q->queued) {
+		int sig = q->info.si_signo;
+		struct task *t = q->owner;
+		sigqueue_release(q);
+		recalc_bit(t, sig);
+	}
+	local_irq_restore(flags);
+}
+
+void flush_sigqueue(struct task *t)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	while (!list_empty(&t->sig_queue))
+		sigqueue_release(list_first_entry(&t->sig_queue, struct sigqueue, list));
+	t->sig_pending = 0;
+	local_irq_restore(flags);
+}
+
+/*
+ * Take the lowest-numbered signal in MASK off T's queue into INFO.
+ * Returns the signal number, or 0 if none is pending.
+ */
+static int dequeue_signal(struct task *t, u64 mask, struct ksiginfo *info)
+{
+	u64 p = t->sig_pending & mask;
+	struct sigqueue *q;
+	int sig;
+
+	if (!p)
+		return 0;
+	sig = __builtin_ctzll(p) + 1;
+	list_for_each_entry(q, &t->sig_queue, list) {
+		if (q->info.si_signo != sig)
+			continue;
+		*info = q->info;
+		if (q->timer)
+			posix_timer_dequeued(q->timer, info);	/* si_overrun */
+		sigqueue_release(q);
+		recalc_bit(t, sig);
+		return sig;
+	}
+	memset(info, 0, sizeof(*info));	/* bit without an entry (allocation failed) */
+	info->si_signo = sig;
+	info->si_code = SI_KERNEL;
+	t->sig_pending &= ~sigmask(sig);
+	return sig;
 }
 
 void flush_signal_handlers(struct task *t)
@@ -111,23 +255,26 @@ void flush_signal_handlers(struct task *t)
 			t->sig->action[i] = (struct k_sigaction){ 0 };
 }
 
-/* Handlers (SIG_DFL/SIG_IGN aside) are delivered by signal_frame.c. */
-int __attribute__((weak)) setup_signal_frame(struct trap_frame *tf, int sig,
-					     struct k_sigaction *ka)
+/* A syscall interrupted by a signal: restart it or make it fail with -EINTR. */
+static void handle_restart(struct trap_frame *tf, const struct k_sigaction *ka)
 {
-	return -ENOSYS;
+	long r = syscall_return_value(tf);
+
+	if (r == -ERESTARTNOINTR || (r == -ERESTARTSYS && (!ka || (ka->flags & SA_RESTART))))
+		syscall_restart(tf);
+	else if (r == -ERESTARTSYS)
+		syscall_set_return(tf, -EINTR);
 }
 
 void do_signal(struct trap_frame *tf)
 {
 	struct task *t = current;
+	struct ksiginfo info;
+	int sig;
 
-	for (int sig = 1; sig <= _NSIG; sig++) {
-		u64 m = sigmask(sig);
-		if (!(t->sig_pending & m) || ((t->sig_blocked & m) && !(m & unblockable())))
-			continue;
-		t->sig_pending &= ~m;
+	while ((sig = dequeue_signal(t, ~(t->sig_blocked & ~UNBLOCKABLE), &info))) {
 		struct k_sigaction *ka = &t->sig->action[sig - 1];
+
 		if (sig != SIGKILL && ka->handler == SIG_IGN)
 			continue;
 		if (sig == SIGKILL || ka->handler == SIG_DFL) {
@@ -135,8 +282,150 @@ void do_signal(struct trap_frame *tf)
 				continue;
 			do_group_exit(sig);	/* terminate (core dumps are plain terminations) */
 		}
-		if (setup_signal_frame(tf, sig, ka) < 0)
-			do_group_exit(SIGSEGV);
+		handle_restart(tf, ka);
+		u64 oldmask = t->sig_blocked;
+		if (setup_signal_frame(tf, sig, ka, &info, oldmask) < 0)
+			do_group_exit(SIGSEGV);	/* Linux's force_sigsegv */
+		t->sig_blocked |= ka->mask | (ka->flags & SA_NODEFER ? 0 : sigmask(sig));
+		t->sig_blocked &= ~UNBLOCKABLE;
+		if (ka->flags & SA_RESETHAND)
+			ka->handler = SIG_DFL;
 		return;		/* one handler frame per return to user */
 	}
+	handle_restart(tf, NULL);	/* nothing caught: transparent restart */
+}
+
+/* ---- syscalls ---- */
+
+static void discard_pending(struct task *t, int sig)
+{
+	struct sigqueue *q, *n;
+
+	list_for_each_entry_safe(q, n, &t->sig_queue, list)
+		if (q->info.si_signo == sig)
+			sigqueue_release(q);
+	t->sig_pending &= ~sigmask(sig);
+}
+
+long sys_rt_sigaction(int sig, const struct k_sigaction *uact, struct k_sigaction *uoact, u32 size)
+{
+	struct k_sigaction act, old;
+
+	if (size != sizeof(u64) || sig < 1 || sig > _NSIG)
+		return -EINVAL;
+	old = current->sig->action[sig - 1];
+	if (uact) {
+		if (sig == SIGKILL || sig == SIGSTOP)
+			return -EINVAL;
+		if (copy_from_user(&act, uact, sizeof(act)))
+			return -EFAULT;
+		act.mask &= ~UNBLOCKABLE;
+	}
+	if (uoact && copy_to_user(uoact, &old, sizeof(old)))
+		return -EFAULT;
+	if (uact) {
+		current->sig->action[sig - 1] = act;
+		/* POSIX: setting SIG_IGN discards pending instances. */
+		if (act.handler == SIG_IGN || (act.handler == SIG_DFL && sig_default_ignored(sig))) {
+			struct task *leader = current->group_leader, *th;
+			discard_pending(leader, sig);
+			list_for_each_entry(th, &leader->thread_group, thread_group)
+				discard_pending(th, sig);
+		}
+	}
+	return 0;
+}
+
+long sys_rt_sigprocmask(int how, const u64 *uset, u64 *uoset, u32 size)
+{
+	u64 set, old = current->sig_blocked;
+
+	if (size != sizeof(u64))
+		return -EINVAL;
+	if (uset) {
+		if (copy_from_user(&set, uset, sizeof(set)))
+			return -EFAULT;
+		switch (how) {
+		case SIG_BLOCK:   current->sig_blocked |= set; break;
+		case SIG_UNBLOCK: current->sig_blocked &= ~set; break;
+		case SIG_SETMASK: current->sig_blocked = set; break;
+		default: return -EINVAL;
+		}
+		current->sig_blocked &= ~UNBLOCKABLE;
+	}
+	if (uoset && copy_to_user(uoset, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_rt_sigpending(u64 *uset, u32 size)
+{
+	u64 p = current->sig_pending & current->sig_blocked;
+
+	if (size != sizeof(u64))
+		return -EINVAL;
+	return copy_to_user(uset, &p, sizeof(p));
+}
+
+struct waiter {
+	struct hrtimer t;
+	struct task *task;
+	int expired;
+};
+
+static enum hrtimer_restart sigwait_timeout(struct hrtimer *t)
+{
+	struct waiter *w = container_of(t, struct waiter, t);
+
+	w->expired = 1;
+	try_to_wake_up(w->task, TASK_INTERRUPTIBLE, 0);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * sigtimedwait: take a signal of SET (usually blocked) without running a
+ * handler.  While waiting, SET is unblocked (real_blocked keeps the mask)
+ * so that its arrival wakes us; another unblocked signal ends the wait with
+ * -EINTR (its handler runs on the way out).  -EAGAIN on timeout.
+ */
+long sys_rt_sigtimedwait(const u64 *uset, struct ksiginfo *uinfo, const void *utimeout, u32 size)
+{
+	struct waiter w = { .task = current };
+	struct ksiginfo info;
+	u64 set, timeout = 0;
+	unsigned long flags;
+	int sig;
+
+	if (size != sizeof(u64))
+		return -EINVAL;
+	if (copy_from_user(&set, uset, sizeof(set)))
+		return -EFAULT;
+	set &= ~UNBLOCKABLE;
+	if (utimeout) {
+		long err = get_timespec(utimeout, &timeout);
+		if (err)
+			return err;
+	}
+	hrtimer_init(&w.t, sigwait_timeout);
+	local_irq_save(flags);
+	sig = dequeue_signal(current, set, &info);
+	if (!sig && !(utimeout && timeout == 0)) {
+		current->real_blocked = current->sig_blocked;
+		current->sig_blocked &= ~set;
+		if (utimeout)
+			hrtimer_start(&w.t, sched_clock() + timeout);
+		while (!signal_pending(current) && !w.expired) {
+			current->state = TASK_INTERRUPTIBLE;
+			schedule();
+		}
+		hrtimer_cancel(&w.t);
+		current->sig_blocked = current->real_blocked;
+		sig = dequeue_signal(current, set, &info);
+	}
+	local_irq_restore(flags);
+	if (!sig)
+		return (utimeout && (w.expired || timeout == 0)) ? -EAGAIN : -EINTR;
+	if (uinfo && copy_to_user(uinfo, &info, sizeof(info)))
+		return -EFAULT;
+	return sig;
 }

@@ -12,7 +12,9 @@
 #include <kernel/futex.h>
 #include <kernel/proc.h>
 #include <kernel/sys.h>
-#include <kernel/timer.h>
+#include <kernel/hrtimer.h>
+#include <kernel/posix_timers.h>
+#include <kernel/signal.h>
 #include <kernel/tty.h>
 #include <kernel/vm.h>
 
@@ -45,6 +47,21 @@ SYSCALL(nanosleep,    sys_nanosleep(P(const struct timespec32 *, a1), P(struct t
 SYSCALL(clock_gettime, sys_clock_gettime((int)a1, P(struct timespec32 *, a2)))
 SYSCALL(clock_nanosleep, sys_clock_nanosleep((int)a1, (int)a2, P(const struct timespec32 *, a3),
 					      P(struct timespec32 *, a4)))
+SYSCALL(clock_getres, sys_clock_getres((int)a1, P(struct timespec32 *, a2)))
+SYSCALL(rt_sigaction, sys_rt_sigaction((int)a1, P(const struct k_sigaction *, a2),
+				       P(struct k_sigaction *, a3), a4))
+SYSCALL(rt_sigprocmask, sys_rt_sigprocmask((int)a1, P(const u64 *, a2), P(u64 *, a3), a4))
+SYSCALL(rt_sigpending, sys_rt_sigpending(P(u64 *, a1), a2))
+SYSCALL(rt_sigtimedwait, sys_rt_sigtimedwait(P(const u64 *, a1), P(struct ksiginfo *, a2),
+					     P(const void *, a3), a4))
+SYSCALL(sigreturn,    sys_sigreturn(tf))
+SYSCALL(rt_sigreturn, sys_rt_sigreturn(tf))
+SYSCALL(timer_create, sys_timer_create((int)a1, P(const void *, a2), P(int *, a3)))
+SYSCALL(timer_settime, sys_timer_settime((int)a1, (int)a2, P(const struct itimerspec32 *, a3),
+					 P(struct itimerspec32 *, a4)))
+SYSCALL(timer_gettime, sys_timer_gettime((int)a1, P(struct itimerspec32 *, a2)))
+SYSCALL(timer_getoverrun, sys_timer_getoverrun((int)a1))
+SYSCALL(timer_delete, sys_timer_delete((int)a1))
 SYSCALL(futex,        sys_futex(a1, (int)a2, a3))
 SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
 SYSCALL(granule_frames,   sys_granule_frames())
@@ -73,6 +90,18 @@ static const syscall_fn syscall_table[] = {
 	[__NR_clock_gettime] = sc_clock_gettime,
 	[__NR_clock_nanosleep] = sc_clock_nanosleep,
 	[__NR_futex] = sc_futex,
+	[__NR_clock_getres] = sc_clock_getres,
+	[__NR_rt_sigaction] = sc_rt_sigaction,
+	[__NR_rt_sigprocmask] = sc_rt_sigprocmask,
+	[__NR_rt_sigpending] = sc_rt_sigpending,
+	[__NR_rt_sigtimedwait] = sc_rt_sigtimedwait,
+	[__NR_sigreturn] = sc_sigreturn,
+	[__NR_rt_sigreturn] = sc_rt_sigreturn,
+	[__NR_timer_create] = sc_timer_create,
+	[__NR_timer_settime] = sc_timer_settime,
+	[__NR_timer_gettime] = sc_timer_gettime,
+	[__NR_timer_getoverrun] = sc_timer_getoverrun,
+	[__NR_timer_delete] = sc_timer_delete,
 	[__NR_granule_poweroff] = sc_granule_poweroff,
 	[__NR_granule_frames] = sc_granule_frames,
 	[__NR_granule_sched_debug] = sc_granule_sched_debug,

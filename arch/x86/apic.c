@@ -93,6 +93,19 @@ void apic_timer_start_periodic(u32 counts_per_tick)
 	apic_write(APIC_TIMER_INIT, counts_per_tick);
 }
 
+/* One-shot mode at divide-by-1 (the finest resolution the bus clock gives). */
+void apic_timer_set_oneshot(void)
+{
+	apic_write(APIC_TIMER_INIT, 0);
+	apic_write(APIC_TIMER_DIV, 0xb);		/* divide by 1 */
+	apic_write(APIC_LVT_TIMER, LOCAL_TIMER_VECTOR);	/* one-shot, unmasked */
+}
+
+void apic_timer_oneshot(u32 counts)
+{
+	apic_write(APIC_TIMER_INIT, counts ? counts : 1);
+}
+
 void apic_eoi(void)
 {
 	apic_write(APIC_EOI, 0);

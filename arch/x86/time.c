@@ -8,7 +8,9 @@
  * Boot knobs: hz=100|250|300|1000 (default 1000), clockevent=apic|pit,
  * clocksource=tsc|pit.  The boot log says what was chosen and why.
  */
+#include <kernel/clockevent.h>
 #include <kernel/cmdline.h>
+#include <kernel/hrtimer.h>
 #include <kernel/printk.h>
 #include <kernel/time.h>
 #include <kernel/tick.h>
@@ -39,6 +41,8 @@ unsigned int HZ = 1000;
 static u64 tick_ns;		/* real tick period in ns */
 static int use_tsc;
 static int use_apic;
+static int apic_oneshot;		/* highres: one-shot mode */
+static u32 apic_per_ms;			/* APIC timer counts per ms at divide 16 */
 static u64 last_pit_clock;	/* keeps the PIT clock monotonic */
 
 u64 tsc_sched_clock(void);
@@ -66,7 +70,36 @@ static void pit_tick_irq(struct trap_frame *tf)
 static void apic_tick_irq(struct trap_frame *tf)
 {
 	apic_eoi();
-	timer_tick();
+	if (apic_oneshot)
+		hrtimer_interrupt();
+	else
+		timer_tick();
+}
+
+/* ---- clock event interface (kernel/clockevent.h) ---- */
+
+int clockevent_can_oneshot(void)
+{
+	return use_apic;
+}
+
+void clockevent_set_oneshot(void)
+{
+	apic_oneshot = 1;
+	apic_timer_set_oneshot();
+}
+
+/* counts at divide 1 = delta_ns * (per_ms * 16) / 10^6, clamped to 32 bits. */
+void clockevent_program(u64 delta_ns)
+{
+	u64 counts = div_u64(delta_ns * (apic_per_ms * 16ull), 1000000u);
+
+	apic_timer_oneshot(counts > 0xffffffffull ? 0xffffffffu : (u32)counts);
+}
+
+u64 clockevent_tick_ns(void)
+{
+	return tick_ns;
 }
 
 void time_init(void)
@@ -107,6 +140,7 @@ void time_init(void)
 			why = "APIC timer calibration gate timed out";
 		} else {
 			u32 count = (u32)div_u64((u64)per_ms * 1000u, HZ);
+			apic_per_ms = per_ms;
 			tick_ns = div_u64((u64)count * 1000000u, per_ms);
 			set_vector_handler(LOCAL_TIMER_VECTOR, apic_tick_irq);
 			apic_timer_start_periodic(count);

@@ -3,36 +3,34 @@
  *
  * One kernel timer that, when it expires, runs a "queued" tick of the
  * current task (hrtick_fire -> task_tick(rq, curr, 1): reschedule now).
- * It is only useful when timers expire at their exact time, i.e. with
- * high-resolution timers; on the periodic tick it would fire at the next
- * tick anyway, so hrtick_available() says no until highres mode exists,
- * and the HRTICK feature then has no effect (as in Linux without
- * hrtimer_is_hres_active()).
+ * It is only useful when timers expire at their exact time, i.e. in
+ * high-resolution mode; with highres=off it would fire at the next tick
+ * anyway, so hrtick_available() says no and the HRTICK feature has no
+ * effect (as in Linux without hrtimer_is_hres_active()).
  */
 #include <kernel/hrtick.h>
 #include <kernel/time.h>
-#include <kernel/timer.h>
+#include <kernel/hrtimer.h>
 
-static struct timer hrtick_timer;
-static int highres_active;	/* set by the high-resolution timer mode */
-
-static void hrtick_timer_fn(struct timer *t)
+static enum hrtimer_restart hrtick_timer_fn(struct hrtimer *t)
 {
 	hrtick_fire();
+	return HRTIMER_NORESTART;
 }
+
+static struct hrtimer hrtick_timer = { .function = hrtick_timer_fn };
 
 int hrtick_available(void)
 {
-	return highres_active;
+	return hrtimer_highres_active();
 }
 
 void hrtick_arm(u64 delay_ns)
 {
-	hrtick_timer.fn = hrtick_timer_fn;
-	timer_add(&hrtick_timer, sched_clock() + delay_ns);
+	hrtimer_start(&hrtick_timer, sched_clock() + delay_ns);
 }
 
 void hrtick_cancel(void)
 {
-	timer_del(&hrtick_timer);
+	hrtimer_cancel(&hrtick_timer);
 }

@@ -18,6 +18,9 @@ void arch_cpu_init(void);
 /* Devices that need the IDT and interrupts: UART receive interrupt. */
 void arch_devices_init(void);
 
+/* Read the real-time clock into boot_realtime_ns (kernel/hrtimer.h). */
+void rtc_init(void);
+
 /* Enable interrupts and halt until the next one, atomically (sti; hlt). */
 void arch_idle(void);
 

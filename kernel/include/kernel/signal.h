@@ -1,61 +1,133 @@
 /*
- * kernel/signal.h - signals: sending, pending masks, default actions.
+ * kernel/signal.h - POSIX signals with Linux's semantics and i386 ABI.
  *
- * Pending signals are per thread (kill() picks a thread of the process
- * that does not block the signal, the leader first).  Standard signals
- * coalesce (a pending bit); SIGKILL cannot be blocked and wakes any sleep.
+ * Pending signals are per thread: a bit in task->sig_pending plus, for each
+ * instance, a struct sigqueue carrying its siginfo on task->sig_queue.
+ * Standard signals (1..31) coalesce: one instance at most.  Realtime
+ * signals (32..64) queue every instance.  A process-directed signal
+ * (kill, a SIGEV_SIGNAL timer) goes to the first thread of the process not
+ * blocking it, the leader first.  SIGKILL cannot be blocked or caught and
+ * wakes any sleep.
+ *
  * Delivery happens on the way back to user mode (exit_to_caller ->
- * do_signal): SIG_DFL terminates, ignores, or (SIGSTOP family) is ignored
- * here; handlers are run through a signal frame (kernel/signal_frame.c).
+ * do_signal): lowest-numbered unblocked signal first; SIG_IGN drops it,
+ * SIG_DFL terminates or ignores (stop signals are ignored: no job control),
+ * a handler gets a Linux i386 signal frame (arch/x86/signal.c).  A syscall
+ * that returned -ERESTARTSYS is restarted if no handler ran or the handler
+ * has SA_RESTART, else it returns -EINTR.
  */
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
 
+#include <kernel/list.h>
 #include <kernel/types.h>
 #include <kernel/signal_nr.h>
 
 struct task;
 struct trap_frame;
+struct k_itimer;
 
 #define sigmask(sig)	(1ull << ((sig) - 1))
 #define SIG_DFL		0u
 #define SIG_IGN		1u
 
 #define SA_SIGINFO	0x00000004u
+#define SA_RESTORER	0x04000000u
 #define SA_RESTART	0x10000000u
 #define SA_NODEFER	0x40000000u
 #define SA_RESETHAND	0x80000000u
-#define SA_RESTORER	0x04000000u
+
+#define SIG_BLOCK	0
+#define SIG_UNBLOCK	1
+#define SIG_SETMASK	2
+
+/* si_code values (Linux). */
+#define SI_USER		0
+#define SI_KERNEL	0x80
+#define SI_TIMER	(-2)
+#define SI_TKILL	(-6)
+#define CLD_EXITED	1
+#define CLD_KILLED	2
+
+/* Linux's 128-byte siginfo_t, i386 layout. */
+struct ksiginfo {
+	s32 si_signo, si_errno, si_code;
+	union {
+		s32 pad[29];
+		struct { s32 pid; u32 uid; } kill;
+		struct { s32 tid; s32 overrun; u32 value; } timer;
+		struct { s32 pid; u32 uid; s32 status; s32 utime, stime; } chld;
+		struct { u32 addr; } fault;
+	};
+};
+_Static_assert(sizeof(struct ksiginfo) == 128, "siginfo_t is 128 bytes");
 
 struct k_sigaction {
 	u32 handler;		/* user address, SIG_DFL or SIG_IGN */
 	u32 flags;		/* SA_* */
-	u32 restorer;
+	u32 restorer;		/* user trampoline calling (rt_)sigreturn */
 	u64 mask;		/* blocked during the handler */
+};
+
+/* One pending instance of a signal. */
+struct sigqueue {
+	struct list_head list;
+	struct ksiginfo info;
+	struct k_itimer *timer;	/* preallocated by a POSIX timer: not freed */
+	struct task *owner;	/* whose sig_queue it is on, while queued */
+	int queued;
 };
 
 /* Per-process signal state, shared by the threads of a process. */
 struct signal_state {
 	int count;				/* threads sharing it */
 	struct k_sigaction action[_NSIG];	/* index sig - 1 */
+	struct list_head posix_timers;		/* struct k_itimer, by id */
+	int next_timer_id;
+	int nr_timers;
 };
 
 struct signal_state *signal_state_alloc(const struct signal_state *copy);
 void signal_state_put(struct signal_state *s);
 
-/* Make SIG pending for T and wake it if it can take it now. */
+/*
+ * Queue SIG with INFO (NULL: SI_KERNEL) for thread T.  Q, if given, is a
+ * preallocated entry to queue instead of allocating one.  Returns 0 if
+ * queued, 1 if dropped because the signal is ignored or (standard signal)
+ * already pending, -ENOMEM-like < 0 if no entry could be allocated (the
+ * pending bit is still set).
+ */
+int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struct sigqueue *q);
 void send_signal(struct task *t, int sig);
-/* kill(2) semantics for a process id (pid > 0); 0 or -ESRCH/-EINVAL. */
+/* The thread of T's process that should take a process-directed SIG. */
+struct task *signal_target(struct task *t, int sig);
+/* kill(2) for a process id (pid > 0): 0, -ESRCH or -EINVAL. */
 int kill_pid(int pid, int sig);
-/* Pending and not blocked (SIGKILL is never blocked). */
+/* Remove a still-queued preallocated entry (timer deleted). */
+void sigqueue_cancel(struct sigqueue *q);
+/* Drop everything pending (exit). */
+void flush_sigqueue(struct task *t);
+
 int signal_pending(struct task *t);
-/* Fatal default action pending (SIGKILL, or a terminating signal). */
 int fatal_signal_pending(struct task *t);
-
-/* Deliver pending signals to current before it returns to user mode. */
 void do_signal(struct trap_frame *tf);
-
-/* exec: handlers reset to SIG_DFL, SIG_IGN kept (POSIX). */
 void flush_signal_handlers(struct task *t);
+
+/* arch/x86/signal.c: build the frame / undo it. */
+int setup_signal_frame(struct trap_frame *tf, int sig, const struct k_sigaction *ka,
+		       const struct ksiginfo *info, u64 oldmask);
+long sys_sigreturn(struct trap_frame *tf);
+long sys_rt_sigreturn(struct trap_frame *tf);
+/* arch: syscall restart helpers on the user frame. */
+long syscall_return_value(struct trap_frame *tf);
+void syscall_set_return(struct trap_frame *tf, long v);
+void syscall_restart(struct trap_frame *tf);
+
+long sys_rt_sigaction(int sig, const struct k_sigaction *act, struct k_sigaction *oact, u32 size);
+long sys_rt_sigprocmask(int how, const u64 *set, u64 *oset, u32 size);
+long sys_rt_sigpending(u64 *set, u32 size);
+long sys_rt_sigtimedwait(const u64 *set, struct ksiginfo *info, const void *timeout, u32 size);
+long sys_kill(int pid, int sig);
+long sys_tgkill(int tgid, int tid, int sig);
 
 #endif

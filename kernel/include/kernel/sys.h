@@ -16,8 +16,6 @@ long sys_getppid(void);
 long sys_getpriority(int which, int who);
 long sys_setpriority(int which, int who, int nice);
 long sys_uname(struct new_utsname *u);
-long sys_kill(int pid, int sig);
-long sys_tgkill(int tgid, int tid, int sig);
 long sys_sched_yield(void);
 long sys_granule_poweroff(int status);
 long sys_granule_frames(void);

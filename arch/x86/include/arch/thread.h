@@ -14,7 +14,15 @@ struct arch_thread {
 	u32 esp;		/* saved kernel stack pointer while switched out */
 	u32 esp0;		/* top of the kernel stack: TSS.esp0 while running */
 	u32 cr3;		/* physical page directory; 0 = kernel's */
+	/* x87/SSE register state while switched out (fxsave, or fnsave
+	 * without FXSR); saved and restored on every switch (eager FPU). */
+	u8 fpu[512] __attribute__((aligned(16)));
 };
+
+/* The FPU state a new program starts with (after fninit). */
+void arch_fpu_init_state(struct task *t);
+/* Copy the running task's FPU registers into T (fork). */
+void arch_fpu_copy_current(struct task *t);
 
 /* Prepare T so that the first switch to it calls entry(arg) on its stack. */
 void arch_thread_init(struct task *t, void (*entry)(void *), void *arg);

@@ -1,0 +1,187 @@
+/*
+ * arch/x86/signal.c - Linux i386 signal frames and syscall restart.
+ *
+ * A handler runs on the user stack above a frame the kernel writes there:
+ *   legacy (no SA_SIGINFO):  pretcode, sig, struct sigcontext, extramask,
+ *                            retcode[8]                -> handler(sig)
+ *   rt (SA_SIGINFO):         pretcode, sig, &info, &uc, siginfo (128 bytes),
+ *                            ucontext {flags, link, stack, sigcontext, mask},
+ *                            retcode[8]                -> handler(sig, &info, &uc)
+ * pretcode is the SA_RESTORER trampoline (libc's __restore / __restore_rt),
+ * else the retcode bytes on the frame itself ("mov $nr, %eax; int $0x80").
+ * The handler is entered with ((esp + 4) & 15) == 0, as the i386 ABI expects
+ * at a function's first instruction.  sigreturn reads the saved context
+ * back, forcing user segments and only the user-changeable EFLAGS bits.
+ * FPU state is not part of the frame (fpstate = NULL): handlers that use
+ * the FPU must save it themselves.
+ *
+ * The syscall number is kept in the trap frame's error-code slot (always 0
+ * for int 0x80) so a syscall interrupted with -ERESTARTSYS can be re-issued:
+ * eax = number again, eip back over the 2-byte "int $0x80".
+ */
+#include <gen/syscall_nr.h>
+#include <kernel/errno.h>
+#include <kernel/proc.h>
+#include <kernel/signal.h>
+#include <kernel/string.h>
+#include <kernel/task.h>
+#include <kernel/uaccess.h>
+#include <arch/segment.h>
+
+#define FIX_EFLAGS	0x40dd5u	/* AC OF DF TF SF ZF AF PF CF */
+#define NOT_A_SYSCALL	0xffffffffu
+
+struct sigcontext {
+	u32 gs, fs, es, ds;
+	u32 edi, esi, ebp, esp, ebx, edx, ecx, eax;
+	u32 trapno, err, eip, cs, eflags, esp_at_signal, ss;
+	u32 fpstate, oldmask, cr2;
+};
+
+struct sigframe {
+	u32 pretcode;
+	s32 sig;
+	struct sigcontext sc;
+	u32 extramask;		/* high half of the old mask */
+	u8 retcode[8];
+};
+
+struct ucontext {
+	u32 uc_flags, uc_link;
+	u32 ss_sp, ss_flags, ss_size;
+	struct sigcontext uc_mcontext;
+	u64 uc_sigmask;
+};
+
+struct rt_sigframe {
+	u32 pretcode;
+	s32 sig;
+	u32 pinfo, puc;
+	struct ksiginfo info;
+	struct ucontext uc;
+	u8 retcode[8];
+};
+
+static void save_context(struct sigcontext *sc, const struct trap_frame *tf, u32 oldmask)
+{
+	*sc = (struct sigcontext){
+		.gs = tf->gs, .fs = tf->fs, .es = tf->es, .ds = tf->ds,
+		.edi = tf->edi, .esi = tf->esi, .ebp = tf->ebp, .esp = tf->useresp,
+		.ebx = tf->ebx, .edx = tf->edx, .ecx = tf->ecx, .eax = tf->eax,
+		.trapno = tf->vector, .err = 0, .eip = tf->eip, .cs = tf->cs,
+		.eflags = tf->eflags, .esp_at_signal = tf->useresp, .ss = tf->ss,
+		.fpstate = 0, .oldmask = oldmask, .cr2 = 0,
+	};
+}
+
+/* "mov $NR, %eax; int $0x80; nop" */
+static void make_retcode(u8 *rc, u32 nr)
+{
+	rc[0] = 0xb8;
+	memcpy(rc + 1, &nr, 4);
+	rc[5] = 0xcd;
+	rc[6] = 0x80;
+	rc[7] = 0x90;
+}
+
+static u32 frame_sp(const struct trap_frame *tf, u32 size)
+{
+	return (((tf->useresp - size) + 4) & ~15u) - 4;
+}
+
+int setup_signal_frame(struct trap_frame *tf, int sig, const struct k_sigaction *ka,
+		       const struct ksiginfo *info, u64 oldmask)
+{
+	if (ka->flags & SA_SIGINFO) {
+		struct rt_sigframe f;
+		u32 sp = frame_sp(tf, sizeof(f));
+		memset(&f, 0, sizeof(f));
+		f.sig = sig;
+		f.pinfo = sp + offsetof(struct rt_sigframe, info);
+		f.puc = sp + offsetof(struct rt_sigframe, uc);
+		f.info = *info;
+		save_context(&f.uc.uc_mcontext, tf, (u32)oldmask);
+		f.uc.uc_sigmask = oldmask;
+		make_retcode(f.retcode, __NR_rt_sigreturn);
+		f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : sp + offsetof(struct rt_sigframe, retcode);
+		if (copy_to_user((void *)sp, &f, sizeof(f)))
+			return -EFAULT;
+		tf->useresp = sp;
+		tf->eax = sig;			/* regparm-style copies, as Linux does */
+		tf->edx = f.pinfo;
+		tf->ecx = f.puc;
+	} else {
+		struct sigframe f;
+		u32 sp = frame_sp(tf, sizeof(f));
+		memset(&f, 0, sizeof(f));
+		f.sig = sig;
+		save_context(&f.sc, tf, (u32)oldmask);
+		f.extramask = (u32)(oldmask >> 32);
+		make_retcode(f.retcode, __NR_sigreturn);
+		f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : sp + offsetof(struct sigframe, retcode);
+		if (copy_to_user((void *)sp, &f, sizeof(f)))
+			return -EFAULT;
+		tf->useresp = sp;
+		tf->eax = sig;
+		tf->edx = tf->ecx = 0;
+	}
+	tf->eip = ka->handler;
+	tf->cs = __USER_CS;
+	tf->ds = tf->es = tf->ss = tf->fs = tf->gs = __USER_DS;
+	tf->eflags &= ~(0x100u | 0x400u);	/* TF, DF clear in the handler */
+	tf->error = NOT_A_SYSCALL;
+	return 0;
+}
+
+static long restore_context(struct trap_frame *tf, const struct sigcontext *sc, u64 mask)
+{
+	tf->edi = sc->edi; tf->esi = sc->esi; tf->ebp = sc->ebp; tf->ebx = sc->ebx;
+	tf->edx = sc->edx; tf->ecx = sc->ecx; tf->eax = sc->eax;
+	tf->eip = sc->eip;
+	tf->useresp = sc->esp;
+	tf->eflags = (tf->eflags & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS);
+	tf->cs = __USER_CS;
+	tf->ds = tf->es = tf->ss = tf->fs = tf->gs = __USER_DS;
+	tf->error = NOT_A_SYSCALL;	/* never "restart" a sigreturn */
+	current->sig_blocked = mask & ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
+	return sc->eax;
+}
+
+/* Legacy: __restore popped the signal number, so the frame began 8 bytes below. */
+long sys_sigreturn(struct trap_frame *tf)
+{
+	struct sigframe f;
+
+	if (copy_from_user(&f, (void *)(tf->useresp - 8), sizeof(f)))
+		do_group_exit(SIGSEGV);
+	return restore_context(tf, &f.sc, ((u64)f.extramask << 32) | f.sc.oldmask);
+}
+
+/* rt: the handler's ret popped pretcode, so the frame began 4 bytes below. */
+long sys_rt_sigreturn(struct trap_frame *tf)
+{
+	struct rt_sigframe f;
+
+	if (copy_from_user(&f, (void *)(tf->useresp - 4), sizeof(f)))
+		do_group_exit(SIGSEGV);
+	return restore_context(tf, &f.uc.uc_mcontext, f.uc.uc_sigmask);
+}
+
+long syscall_return_value(struct trap_frame *tf)
+{
+	if (tf->vector != SYSCALL_VECTOR || tf->error == NOT_A_SYSCALL)
+		return 0;
+	return (long)tf->eax;
+}
+
+void syscall_set_return(struct trap_frame *tf, long v)
+{
+	tf->eax = (u32)v;
+}
+
+void syscall_restart(struct trap_frame *tf)
+{
+	tf->eax = tf->error;	/* the original syscall number */
+	tf->eip -= 2;		/* back over "int $0x80" (cd 80) */
+	tf->error = NOT_A_SYSCALL;
+}

@@ -1,0 +1,73 @@
+/*
+ * kernel/hrtimer.h - high-resolution kernel timers on the sched_clock()
+ * time line (Linux's hrtimers, monotonic base only).
+ *
+ * Timers sit in an rbtree ordered by expiry (ties: arming order) with the
+ * earliest cached.  How they expire depends on the mode chosen at boot
+ * (highres= knob, see kernel/time/hrtimer.c):
+ *   highres on   the clock event runs in one-shot mode, programmed for the
+ *                earliest timer; the periodic scheduler tick is itself an
+ *                hrtimer (tick emulation), so a timer fires at its own time
+ *                to within the interrupt latency;
+ *   highres off  the clock event ticks periodically at HZ and due timers
+ *                run from the tick: expiry is quantised to the tick.
+ * Callbacks run in interrupt context with interrupts off; returning
+ * HRTIMER_RESTART re-queues the timer at its (updated) expires.
+ */
+#ifndef KERNEL_HRTIMER_H
+#define KERNEL_HRTIMER_H
+
+#include <kernel/rbtree.h>
+#include <kernel/types.h>
+
+enum hrtimer_restart { HRTIMER_NORESTART, HRTIMER_RESTART };
+
+struct hrtimer {
+	struct rb_node node;
+	u64 expires;			/* sched_clock() ns */
+	u64 seq;			/* arming order, breaks expiry ties */
+	enum hrtimer_restart (*function)(struct hrtimer *t);
+	int queued;
+};
+
+void hrtimer_init(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *));
+void hrtimer_start(struct hrtimer *t, u64 expires);	/* (re)arm, absolute */
+int hrtimer_cancel(struct hrtimer *t);			/* 1 if it was queued */
+/* Push EXPIRES forward by whole INTERVALs past NOW; returns how many. */
+u64 hrtimer_forward(struct hrtimer *t, u64 now, u64 interval);
+
+/* highres off: from the periodic tick.  highres on: from the clock event. */
+void hrtimer_run_queues(void);
+void hrtimer_interrupt(void);
+int hrtimer_highres_active(void);
+/* Decide the mode and start the tick (after time_init()). */
+void hrtimers_init(void);
+
+/* Kernel timespec as Linux i386 lays it out (32-bit fields). */
+struct timespec32 {
+	s32 tv_sec;
+	s32 tv_nsec;
+};
+
+#define CLOCK_REALTIME			0
+#define CLOCK_MONOTONIC			1
+#define CLOCK_PROCESS_CPUTIME_ID	2
+#define CLOCK_THREAD_CPUTIME_ID		3
+#define TIMER_ABSTIME			1
+
+/* Realtime at boot in ns since the epoch (the RTC), 0 if unknown. */
+extern u64 boot_realtime_ns;
+
+int clock_read(int clock, u64 *ns);
+struct timespec32 ns_to_timespec(u64 ns);
+/* Validate a timespec (0 <= nsec < 1e9, sec >= 0) into ns: 0 or -EINVAL. */
+long timespec_to_ns(const struct timespec32 *ts, u64 *ns);
+/* The same for a user pointer (-EFAULT too). */
+long get_timespec(const struct timespec32 *uts, u64 *ns);
+
+long sys_clock_gettime(int clock, struct timespec32 *ts);
+long sys_clock_getres(int clock, struct timespec32 *ts);
+long sys_nanosleep(const struct timespec32 *req, struct timespec32 *rem);
+long sys_clock_nanosleep(int clock, int flags, const struct timespec32 *req, struct timespec32 *rem);
+
+#endif

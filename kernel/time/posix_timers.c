@@ -1,0 +1,237 @@
+/*
+ * kernel/time/posix_timers.c - per-process interval timers.
+ *
+ * Expiry (interrupt context): SIGEV_NONE only counts; otherwise the timer's
+ * one preallocated sigqueue is queued to the process (SIGEV_SIGNAL) or to
+ * one thread (SIGEV_THREAD_ID).  Linux's overrun rule: if that entry is
+ * still queued when the timer expires again, the signal is not queued a
+ * second time - overrun is incremented instead.  A periodic timer is
+ * forwarded past "now" by whole intervals; intervals skipped that way count
+ * as overruns too.  When the signal is dequeued, si_overrun = overrun and
+ * timer_getoverrun() reports that value from then on.
+ *
+ * SIGEV_THREAD is implemented in user space, as glibc does it (a helper
+ * thread waiting with sigwaitinfo creates a thread per expiry): the kernel
+ * sees a SIGEV_THREAD_ID timer.
+ */
+#include <kernel/errno.h>
+#include <kernel/kmalloc.h>
+#include <kernel/posix_timers.h>
+#include <kernel/proc.h>
+#include <kernel/string.h>
+#include <kernel/time.h>
+#include <kernel/uaccess.h>
+#include <arch/irqflags.h>
+
+/* struct sigevent, i386: 64 bytes. */
+struct sigevent32 {
+	u32 sigev_value;
+	s32 sigev_signo;
+	s32 sigev_notify;
+	s32 tid;		/* SIGEV_THREAD_ID target */
+	u32 pad[12];
+};
+
+static struct task *timer_target(struct k_itimer *t)
+{
+	if (t->target_tid) {
+		struct task *th = find_task_by_pid(t->target_tid);
+		if (th && !th->exit_state && th->tgid == t->leader->tgid)
+			return th;
+		return NULL;	/* the thread is gone: the expiry is lost */
+	}
+	return signal_target(t->leader, t->signo);
+}
+
+static enum hrtimer_restart posix_timer_fn(struct hrtimer *h)
+{
+	struct k_itimer *t = container_of(h, struct k_itimer, timer);
+	u64 now = sched_clock();
+
+	if (t->notify != SIGEV_NONE) {
+		if (t->sigq.queued) {
+			t->overrun++;
+		} else {
+			struct task *to = timer_target(t);
+			struct ksiginfo info = { .si_code = SI_TIMER };
+			info.timer.tid = t->id;
+			info.timer.value = t->value;
+			if (to)
+				send_signal_info(to, t->signo, &info, &t->sigq);
+		}
+	}
+	if (!t->interval) {
+		t->armed = 0;
+		return HRTIMER_NORESTART;
+	}
+	u64 n = hrtimer_forward(h, now, t->interval);
+	if (n > 1)
+		t->overrun += (int)min(n - 1, (u64)DELAYTIMER_MAX);
+	if (t->overrun < 0 || t->overrun > DELAYTIMER_MAX)
+		t->overrun = DELAYTIMER_MAX;
+	return HRTIMER_RESTART;
+}
+
+void posix_timer_dequeued(struct k_itimer *t, struct ksiginfo *info)
+{
+	info->timer.overrun = t->overrun;
+	t->overrun_last = t->overrun;
+	t->overrun = 0;
+}
+
+static struct k_itimer *find_timer(int id)
+{
+	struct k_itimer *t;
+
+	list_for_each_entry(t, &current->sig->posix_timers, list)
+		if (t->id == id)
+			return t;
+	return NULL;
+}
+
+long sys_timer_create(int clock, const void *usev, int *uid)
+{
+	struct signal_state *s = current->sig;
+	struct sigevent32 ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGALRM };
+	struct k_itimer *t;
+	unsigned long flags;
+
+	if (clock != CLOCK_MONOTONIC && clock != CLOCK_REALTIME)
+		return -EINVAL;
+	if (usev && copy_from_user(&ev, usev, sizeof(ev)))
+		return -EFAULT;
+	if (ev.sigev_notify != SIGEV_SIGNAL && ev.sigev_notify != SIGEV_NONE &&
+	    ev.sigev_notify != SIGEV_THREAD_ID)
+		return -EINVAL;
+	if (ev.sigev_notify != SIGEV_NONE && (ev.sigev_signo < 1 || ev.sigev_signo > _NSIG))
+		return -EINVAL;
+	if (ev.sigev_notify == SIGEV_THREAD_ID) {
+		struct task *th = find_task_by_pid(ev.tid);
+		if (!th || th->tgid != current->tgid || th->exit_state)
+			return -EINVAL;
+	}
+	if (!access_ok((u32)uid, sizeof(int)))
+		return -EFAULT;
+	if (s->nr_timers >= POSIX_TIMER_MAX)
+		return -EAGAIN;
+	t = kzalloc(sizeof(*t));
+	if (!t)
+		return -EAGAIN;		/* Linux: -EAGAIN when no memory for a timer */
+	t->clock = clock;
+	t->notify = ev.sigev_notify;
+	t->signo = ev.sigev_signo;
+	t->value = usev ? ev.sigev_value : 0;
+	t->target_tid = ev.sigev_notify == SIGEV_THREAD_ID ? ev.tid : 0;
+	t->leader = current->group_leader;
+	t->sigq.timer = t;
+	INIT_LIST_HEAD(&t->sigq.list);
+	hrtimer_init(&t->timer, posix_timer_fn);
+	local_irq_save(flags);
+	t->id = s->next_timer_id++;
+	if (!usev)
+		t->value = t->id;	/* Linux: sigev_value defaults to the timer id */
+	list_add_tail(&t->list, &s->posix_timers);
+	s->nr_timers++;
+	local_irq_restore(flags);
+	if (put_user(t->id, uid)) {
+		sys_timer_delete(t->id);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* Remaining time and interval of T, as itimerspec. */
+static struct itimerspec32 timer_state(struct k_itimer *t)
+{
+	struct itimerspec32 v = { { 0, 0 }, { 0, 0 } };
+	u64 now = sched_clock();
+
+	v.it_interval = ns_to_timespec(t->interval);
+	if (t->armed && t->timer.queued) {
+		u64 left = t->timer.expires > now ? t->timer.expires - now : 1;
+		v.it_value = ns_to_timespec(left);
+	}
+	return v;
+}
+
+long sys_timer_settime(int id, int flags, const struct itimerspec32 *unew, struct itimerspec32 *uold)
+{
+	struct k_itimer *t = find_timer(id);
+	struct itimerspec32 nv, old;
+	u64 value, interval, now, expires;
+	long err;
+
+	if (!t)
+		return -EINVAL;
+	if (!unew)
+		return -EINVAL;
+	if (copy_from_user(&nv, unew, sizeof(nv)))
+		return -EFAULT;
+	if ((err = timespec_to_ns(&nv.it_value, &value)) || (err = timespec_to_ns(&nv.it_interval, &interval)))
+		return err;
+	if (flags & ~TIMER_ABSTIME)
+		return -EINVAL;
+	old = timer_state(t);
+	hrtimer_cancel(&t->timer);	/* a signal already queued stays queued (Linux) */
+	t->overrun = t->overrun_last = 0;
+	t->interval = interval;
+	t->armed = 0;
+	if (value) {
+		clock_read(t->clock, &now);
+		expires = (flags & TIMER_ABSTIME) ? value : now + value;
+		/* Convert to the monotonic line the hrtimer queue runs on. */
+		if (t->clock == CLOCK_REALTIME)
+			expires = expires > boot_realtime_ns ? expires - boot_realtime_ns : 0;
+		t->armed = 1;
+		hrtimer_start(&t->timer, expires);
+	}
+	if (uold && copy_to_user(uold, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_timer_gettime(int id, struct itimerspec32 *ucur)
+{
+	struct k_itimer *t = find_timer(id);
+
+	if (!t)
+		return -EINVAL;
+	struct itimerspec32 v = timer_state(t);
+	return copy_to_user(ucur, &v, sizeof(v));
+}
+
+long sys_timer_getoverrun(int id)
+{
+	struct k_itimer *t = find_timer(id);
+
+	return t ? t->overrun_last : -EINVAL;
+}
+
+static void itimer_delete(struct signal_state *s, struct k_itimer *t)
+{
+	unsigned long flags;
+
+	hrtimer_cancel(&t->timer);
+	local_irq_save(flags);
+	sigqueue_cancel(&t->sigq);	/* no stray signal after timer_delete */
+	list_del(&t->list);
+	s->nr_timers--;
+	local_irq_restore(flags);
+	kfree(t);
+}
+
+long sys_timer_delete(int id)
+{
+	struct k_itimer *t = find_timer(id);
+
+	if (!t)
+		return -EINVAL;
+	itimer_delete(current->sig, t);
+	return 0;
+}
+
+void exit_itimers(struct signal_state *s)
+{
+	while (!list_empty(&s->posix_timers))
+		itimer_delete(s, list_first_entry(&s->posix_timers, struct k_itimer, list));
+}
