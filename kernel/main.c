@@ -5,6 +5,7 @@
 #include <kernel/arch.h>
 #include <kernel/bootinfo.h>
 #include <kernel/cmdline.h>
+#include <kernel/hrtimer.h>
 #include <kernel/kmalloc.h>
 #include <kernel/ktest.h>
 #include <kernel/machine.h>
@@ -90,12 +91,15 @@ void kmain(u32 magic, u32 info_phys)
 
 	arch_cpu_init();		/* CPUID: vendor, model, features */
 	time_init();			/* TSC calibration, APIC or PIT tick at HZ */
+	hrtimers_init();		/* highres: one-shot clock event + emulated tick */
+	rtc_init();			/* CLOCK_REALTIME from the CMOS clock */
 	paging_init(memory_init());	/* frame allocator; map all lowmem at 3 GiB */
 	kmalloc_init();			/* kernel heap (size classes) */
 	sched_init();			/* runqueue; this context becomes the idle task */
 	proc_init();			/* task table, pid 0's kernel stack */
 	printk("Kernel parameters:\n");
 	knobs_print();			/* the effective value of every knob */
+	sched_print_tunables();		/* the sched sysctls in `sysctl -a` form */
 
 	arch_devices_init();		/* UART receive interrupt */
 	local_irq_enable();

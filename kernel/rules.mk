@@ -8,7 +8,7 @@ KERNEL_C += kernel/signal.c               # sending signals, default actions
 KERNEL_C += kernel/tty.c                  # fds 0/1/2 on the console
 KERNEL_C += kernel/tick.c                 # jiffies, timers, scheduler_tick at HZ
 KERNEL_C += kernel/ktest.c                # ktest=NAME in-kernel fault tests
-KERNEL_C += kernel/time/timer.c           # sorted kernel timer queue
+KERNEL_C += kernel/time/hrtimer.c         # hrtimer rbtree; one-shot (highres) or tick-driven expiry
 KERNEL_C += kernel/time/clock.c           # clock_gettime, nanosleep, clock_nanosleep
 KERNEL_C += kernel/proc/task.c            # task table, pids, guarded kernel stacks
 KERNEL_C += kernel/proc/fork.c            # fork, clone, kernel threads
@@ -19,3 +19,4 @@ KERNEL_C += kernel/proc/futex.c           # FUTEX_WAIT/WAKE for thread join
 KERNEL_C += kernel/mm/vm.c                # user address spaces: COW fork, demand faults, brk
 KERNEL_C += kernel/mm/uaccess.c           # checked user copies (-EFAULT)
 KERNEL_C += kernel/time/hrtick.c          # HRTICK on the kernel timer queue
+KERNEL_C += kernel/time/posix_timers.c    # timer_create/settime/gettime/getoverrun/delete

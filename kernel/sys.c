@@ -67,26 +67,6 @@ long sys_uname(struct new_utsname *u)
 	return copy_to_user(u, &uts, sizeof(uts));
 }
 
-long sys_kill(int pid, int sig)
-{
-	if (pid <= 0)
-		return -EINVAL;	/* no process groups */
-	return kill_pid(pid, sig);
-}
-
-long sys_tgkill(int tgid, int tid, int sig)
-{
-	struct task *t = find_task_by_pid(tid);
-
-	if (sig < 0 || sig > _NSIG || tid <= 0)
-		return -EINVAL;
-	if (!t || t->tgid != tgid || t->exit_state)
-		return -ESRCH;
-	if (sig)
-		send_signal(t, sig);
-	return 0;
-}
-
 long sys_sched_yield(void)
 {
 	sched_yield();

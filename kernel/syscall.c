@@ -66,6 +66,7 @@ SYSCALL(futex,        sys_futex(a1, (int)a2, a3))
 SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
 SYSCALL(granule_frames,   sys_granule_frames())
 SYSCALL(granule_sched_debug, sys_granule_sched_debug())
+SYSCALL(granule_sched_params, sys_granule_sched_params(P(char *, a1), (int)a2))
 
 static const syscall_fn syscall_table[] = {
 	[__NR_exit] = sc_exit,
@@ -105,6 +106,7 @@ static const syscall_fn syscall_table[] = {
 	[__NR_granule_poweroff] = sc_granule_poweroff,
 	[__NR_granule_frames] = sc_granule_frames,
 	[__NR_granule_sched_debug] = sc_granule_sched_debug,
+	[__NR_granule_sched_params] = sc_granule_sched_params,
 };
 
 long do_syscall(u32 nr, u32 a1, u32 a2, u32 a3, u32 a4, u32 a5, u32 a6,

@@ -65,7 +65,7 @@ long sys_read(int fd, char *ubuf, u32 count)
 	while (rx_head == rx_tail) {
 		if (signal_pending(current)) {
 			local_irq_restore(flags);
-			return -EINTR;
+			return -ERESTARTSYS;	/* SA_RESTART restarts it */
 		}
 		wait_sleep(&tty_readers, TASK_INTERRUPTIBLE);
 	}

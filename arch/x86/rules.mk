@@ -19,3 +19,5 @@ KERNEL_C   += arch/x86/paging.c           # kernel page directory, per-process d
 KERNEL_C   += arch/x86/process.c          # arch_switch_to, fork/kthread/exec stack frames
 KERNEL_ASM += arch/x86/switch.asm         # stack switch, ret_from_fork, kthread trampoline
 KERNEL_ASM += arch/x86/initrd.asm         # build/initrd.tar (user programs) linked into the image
+KERNEL_C   += arch/x86/signal.c           # i386 signal frames, sigreturn, syscall restart
+KERNEL_C   += arch/x86/rtc.c              # CMOS RTC -> CLOCK_REALTIME at boot

@@ -71,6 +71,7 @@ __attribute__((noreturn)) void do_exit(int code)
 		t->mm = NULL;
 		mm_put(mm);
 	}
+	flush_sigqueue(t);		/* before the timers that may own entries go */
 	signal_state_put(t->sig);
 	t->sig = NULL;
 
@@ -98,15 +99,29 @@ __attribute__((noreturn)) void do_exit(int code)
 	panic("do_exit: dead task %d ran again", t->pid);
 }
 
+/*
+ * End the whole process.  The first caller's CODE is the process's status
+ * (kept in the shared signal state, as Linux's SIGNAL_GROUP_EXIT); the other
+ * threads, killed with SIGKILL, come back here and reuse it.
+ */
 __attribute__((noreturn)) void do_group_exit(int code)
 {
+	struct signal_state *s = current->sig;
 	struct task *t;
 
-	list_for_each_entry(t, &current->group_leader->thread_group, thread_group)
-		if (t != current)
-			send_signal(t, SIGKILL);
-	if (current != current->group_leader)
-		send_signal(current->group_leader, SIGKILL);
+	if (s && s->group_exit) {
+		code = s->group_exit_code;
+	} else {
+		if (s) {
+			s->group_exit = 1;
+			s->group_exit_code = code;
+		}
+		list_for_each_entry(t, &current->group_leader->thread_group, thread_group)
+			if (t != current)
+				send_signal(t, SIGKILL);
+		if (current != current->group_leader)
+			send_signal(current->group_leader, SIGKILL);
+	}
 	current->group_leader->exit_code = code;
 	do_exit(code);
 }
@@ -145,7 +160,7 @@ long do_wait4(int pid, int *status_user, int options)
 		}
 		if (!found || (options & WNOHANG) || signal_pending(current)) {
 			local_irq_restore(flags);
-			return !found ? -ECHILD : (options & WNOHANG) ? 0 : -EINTR;
+			return !found ? -ECHILD : (options & WNOHANG) ? 0 : -ERESTARTSYS;
 		}
 		/* Still off since the scan: no exit can slip in before we sleep. */
 		wait_sleep(&self->wait_chldexit, TASK_INTERRUPTIBLE);

@@ -14,6 +14,7 @@
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
+#include <kernel/signal.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <arch/irqflags.h>
@@ -43,6 +44,7 @@ void proc_init(void)
 	INIT_LIST_HEAD(&idle->children);
 	INIT_LIST_HEAD(&idle->thread_group);
 	INIT_LIST_HEAD(&idle->wait_entry);
+	INIT_LIST_HEAD(&idle->sig_queue);
 	idle->group_leader = idle;
 	list_add_tail(&idle->tasks, &task_list);
 }
@@ -134,6 +136,7 @@ struct task *alloc_task(int *err)
 	INIT_LIST_HEAD(&t->sibling);
 	INIT_LIST_HEAD(&t->thread_group);
 	INIT_LIST_HEAD(&t->wait_entry);
+	INIT_LIST_HEAD(&t->sig_queue);
 	t->group_leader = t;
 	t->start_time = sched_clock();
 	local_irq_save(flags);
@@ -152,6 +155,7 @@ void free_task(struct task *t)
 	list_del(&t->tasks);
 	nr_live--;
 	local_irq_restore(flags);
+	flush_sigqueue(t);	/* anything sent after it exited */
 	kstack_free(t->kstack);
 	kfree(t);
 }

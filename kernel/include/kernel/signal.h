@@ -85,6 +85,8 @@ struct signal_state {
 	struct list_head posix_timers;		/* struct k_itimer, by id */
 	int next_timer_id;
 	int nr_timers;
+	int group_exit;				/* exit_group() under way ... */
+	int group_exit_code;			/* ... with this wait status */
 };
 
 struct signal_state *signal_state_alloc(const struct signal_state *copy);

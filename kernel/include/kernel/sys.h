@@ -20,5 +20,7 @@ long sys_sched_yield(void);
 long sys_granule_poweroff(int status);
 long sys_granule_frames(void);
 long sys_granule_sched_debug(void);
+/* kernel/sched/tunables.c: the effective scheduler knobs as key=value lines. */
+long sys_granule_sched_params(char *ubuf, int len);
 
 #endif

@@ -66,8 +66,10 @@ struct task {
 	struct wait_queue_head wait_chldexit; /* wait4() sleeps here (leaders) */
 	u64 sleep_until;		/* nanosleep deadline (sched_clock ns) */
 	struct signal_state *sig;	/* per-process signal state (shared by threads) */
-	u64 sig_pending;		/* per-thread pending signals (bit n-1 = signal n) */
-	u64 sig_blocked;		/* per-thread blocked mask */
+	u64 sig_pending;		/* pending signals of this thread (bit n-1 = signal n) */
+	struct list_head sig_queue;	/* their struct sigqueue entries (siginfo) */
+	u64 sig_blocked;		/* blocked mask */
+	u64 real_blocked;		/* blocked mask saved while in sigtimedwait */
 	u64 start_time;			/* sched_clock() at creation */
 };
 
