@@ -379,6 +379,8 @@ need_resched:
 	prev->need_resched = 0;		/* clear_tsk_need_resched() */
 
 	if (prev->state && !preempt) {
+		if (prev->state == TASK_DEAD)
+			sched_debug_task_dead(prev);	/* its last switch-out */
 		deactivate_task(rq, prev, DEQUEUE_SLEEP);
 		switch_count = &prev->nvcsw;
 	}

@@ -6,7 +6,9 @@
  *   proc_sched_show_task() a subset of /proc/PID/sched;
  *   sched_verify()	   the invariant checker (sched_verify=1 makes core.c
  *			   call it after every schedule, tick and wakeup;
- *			   the host tests always turn it on).
+ *			   the host tests always turn it on);
+ *   sched_report_at_end()  what sched_debug=end prints when init ends the
+ *			   run: the dump plus a per-task schedstats table.
  *
  * Times print as Linux's SPLIT_NS: milliseconds "%Ld.%06ld" (so a
  * negative value between -1 ms and 0 loses its sign, as in Linux).
@@ -20,6 +22,9 @@
 #include <kernel/printk.h>
 #include <kernel/math64.h>
 #include <kernel/time.h>
+#include <kernel/cmdline.h>
+#include <kernel/proc.h>
+#include <kernel/string.h>
 #include <arch/irqflags.h>
 
 #ifndef GRANULE_VERSION
@@ -31,7 +36,7 @@ unsigned long sched_verify_failures;
 static void out(const char *fmt, ...) __printf(1, 2);
 static void out(const char *fmt, ...)
 {
-	char line[256];
+	char line[512];
 	va_list ap;
 	int n;
 
@@ -75,6 +80,10 @@ static void print_task(struct rq *rq, struct task *p)
 	    SPLIT_NS(p->se.vruntime),
 	    SPLIT_NS(p->se.sum_exec_runtime),
 	    SPLIT_NS(p->se.statistics.sum_sleep_runtime));
+	if (sched_feat(START_NICE)) {		/* [SN]'s two columns */
+		out(" %d", p->se.fork_nice_penality);
+		out(" %9lld.%06lu", SPLIT_NS(p->se.fork_nice_timeout));
+	}
 	out("\n");
 }
 
@@ -83,11 +92,19 @@ static void print_rq(struct rq *rq)
 {
 	struct rb_node *node;
 
-	out("\nrunnable tasks:\n"
-	    "            task   PID         tree-key  switches  prio"
-	    "     exec-runtime         sum-exec        sum-sleep\n"
-	    "------------------------------------------------------"
-	    "----------------------------------------------------\n");
+	if (sched_feat(START_NICE))		/* [SN]'s header */
+		out("\nrunnable tasks:\n"
+		    "            task   PID         tree-key  switches  prio"
+		    "     exec-runtime         sum-exec        sum-sleep    nice-pen"
+		    "     nice-pen-timeout\n"
+		    "---------------------------------------------------------------"
+		    "---------------------------------------------------------------\n");
+	else
+		out("\nrunnable tasks:\n"
+		    "            task   PID         tree-key  switches  prio"
+		    "     exec-runtime         sum-exec        sum-sleep\n"
+		    "------------------------------------------------------"
+		    "----------------------------------------------------\n");
 
 	if (rq->cfs.curr && rq->cfs.curr->on_rq)
 		print_task(rq, task_of(rq->cfs.curr));
@@ -377,7 +394,159 @@ void sched_verify_hook(void)
 		sched_verify();
 }
 
-/* Placeholder until the sched_debug= knob lands: nothing is printed. */
+/* ---- sched_debug= and the end-of-run report ------------------------------ */
+
+/*
+ * sched_debug=off (default) | end.  "end": when init ends the run
+ * (sys_granule_poweroff -> sched_report_at_end) print
+ *   1. sched_debug_show(): the 2.6.35 /proc/sched_debug dump;
+ *   2. "schedstats:" one line per task, live tasks (task_list order) then
+ *      the tasks that exited during the run (exit order), with the
+ *      per-task schedstats of /proc/PID/sched and /proc/PID/schedstat:
+ *      voluntary/involuntary switches, sum-exec, wait-max, wait-sum,
+ *      wait-count, run-delay (sched_info) and pcount.
+ * Exited tasks are recorded by sched_debug_task_dead(), which __schedule()
+ * calls on a task's last switch-out (only while sched_debug=end, so the
+ * default costs one load per exit).  At most SCHED_DEBUG_DEAD_MAX records
+ * are kept; later exits are only counted ("N exits not recorded").
+ */
+enum { SCHED_DEBUG_OFF, SCHED_DEBUG_END };
+static const char *const sched_debug_names[] = { "off", "end", NULL };
+int sysctl_sched_debug = SCHED_DEBUG_OFF;
+DEFINE_KNOB_ENUM(sched_debug, sysctl_sched_debug, SCHED_DEBUG_OFF,
+		 sched_debug_names,
+		 "end: print the /proc/sched_debug dump and per-task schedstats when init ends");
+
+#define SCHED_DEBUG_DEAD_MAX	256
+
+/* What the report keeps of an exited task (its struct task is freed). */
+struct sched_dead_rec {
+	char comm[TASK_COMM_LEN];
+	int pid, tgid, prio;
+	u64 nvcsw, nivcsw;
+	u64 sum_exec, wait_max, wait_sum, wait_count;
+	u64 run_delay, pcount;
+};
+
+static struct sched_dead_rec dead_recs[SCHED_DEBUG_DEAD_MAX];
+static unsigned int nr_dead_recs, nr_dead_lost;
+
+/*
+ * P (current, state TASK_DEAD) is switched out for the last time: keep its
+ * statistics for the end-of-run table.  Called by __schedule() with
+ * interrupts off, before P's final switch is counted: that switch is a
+ * voluntary one, so nvcsw + 1 is recorded.
+ */
+void sched_debug_task_dead(struct task *p)
+{
+	struct sched_dead_rec *r;
+
+	if (sysctl_sched_debug != SCHED_DEBUG_END)
+		return;
+	if (nr_dead_recs >= SCHED_DEBUG_DEAD_MAX) {
+		nr_dead_lost++;
+		return;
+	}
+	r = &dead_recs[nr_dead_recs++];
+	strlcpy(r->comm, p->comm, sizeof(r->comm));
+	r->pid = p->pid;
+	r->tgid = p->tgid;
+	r->prio = p->prio;
+	r->nvcsw = p->nvcsw + 1;
+	r->nivcsw = p->nivcsw;
+	r->sum_exec = p->se.sum_exec_runtime;
+	r->wait_max = p->se.statistics.wait_max;
+	r->wait_sum = p->se.statistics.wait_sum;
+	r->wait_count = p->se.statistics.wait_count;
+	r->run_delay = p->sched_info.run_delay;
+	r->pcount = p->sched_info.pcount;
+}
+
+static void stats_header(void)
+{
+	out("\nschedstats: (times in ms; state R running, Q queued, S sleeping, X exited)\n");
+	out("            task   PID  TGID S  prio      nvcsw     nivcsw");
+	out("         sum-exec         wait-max         wait-sum wait-count");
+	out("        run-delay     pcount\n");
+	for (int i = 0; i < 4; i++)	/* 4 x 37 dashes: the header's width */
+		out("-------------------------------------");
+	out("\n");
+}
+
+static void stats_line(const struct sched_dead_rec *r, char state)
+{
+	out("%16s %5d %5d %c %5d %10llu %10llu ",
+	    r->comm, r->pid, r->tgid, state, r->prio,
+	    (unsigned long long)r->nvcsw, (unsigned long long)r->nivcsw);
+	out("%9lld.%06lu %9lld.%06lu %9lld.%06lu %10llu %9lld.%06lu %10llu\n",
+	    SPLIT_NS(r->sum_exec), SPLIT_NS(r->wait_max), SPLIT_NS(r->wait_sum),
+	    (unsigned long long)r->wait_count, SPLIT_NS(r->run_delay),
+	    (unsigned long long)r->pcount);
+}
+
+static void stats_live(struct rq *rq, struct task *p)
+{
+	struct sched_dead_rec r;
+	char state;
+
+	strlcpy(r.comm, p->comm, sizeof(r.comm));
+	r.pid = p->pid;
+	r.tgid = p->tgid;
+	r.prio = p->prio;
+	r.nvcsw = p->nvcsw;
+	r.nivcsw = p->nivcsw;
+	r.sum_exec = task_sched_runtime(p);
+	r.wait_max = p->se.statistics.wait_max;
+	r.wait_sum = p->se.statistics.wait_sum;
+	r.wait_count = p->se.statistics.wait_count;
+	r.run_delay = p->sched_info.run_delay;
+	r.pcount = p->sched_info.pcount;
+	if (rq->curr == p)
+		state = 'R';
+	else if (p->exit_state)
+		state = 'X';
+	else if (p->se.on_rq)
+		state = 'Q';
+	else
+		state = 'S';
+	stats_line(&r, state);
+}
+
+/* The per-task table: the idle task, every task on task_list, the exited. */
+void sched_debug_show_stats(void)
+{
+	struct rq *rq = this_rq();
+	unsigned long flags;
+	struct task *p;
+
+	local_irq_save(flags);
+	stats_header();
+	stats_live(rq, rq->idle);
+	list_for_each_entry(p, &task_list, tasks)	/* the dead: recorded below */
+		if (p != rq->idle && p->state != TASK_DEAD)
+			stats_live(rq, p);
+	for (unsigned int i = 0; i < nr_dead_recs; i++)
+		stats_line(&dead_recs[i], 'X');
+	if (nr_dead_lost)
+		out("(%u exits not recorded)\n", nr_dead_lost);
+	out("rq: nr_switches %llu sched_count %u ttwu_count %u yld_count %u"
+	    " run_delay %lld.%06lu pcount %llu\n",
+	    (unsigned long long)rq->nr_switches, (unsigned)rq->sched_count,
+	    (unsigned)rq->ttwu_count, (unsigned)rq->yld_count,
+	    SPLIT_NS(rq->rq_sched_info.run_delay),
+	    (unsigned long long)rq->rq_sched_info.pcount);
+	local_irq_restore(flags);
+}
+
+/* Called once when init ends the run (kernel/sys.c, before power-off). */
 void sched_report_at_end(void)
 {
+	if (sysctl_sched_verify)
+		out("sched_verify: %lu violations\n", sched_verify_failures);
+	if (sysctl_sched_debug != SCHED_DEBUG_END)
+		return;
+	out("\n");
+	sched_debug_show();
+	sched_debug_show_stats();
+	out("sched_debug: end of report\n");
 }

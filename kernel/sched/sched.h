@@ -194,6 +194,9 @@ int sched_feat_parse(const char *list);	/* "NO_A,B": 0, or -1 (unchanged) */
 int sched_feat_snprint(char *buf, size_t len); /* "A B NO_C ..." */
 int sched_preset_apply(const char *name);	/* 0, or -1 if unknown */
 const char *sched_preset_name(void);
+/* "key=value\n" lines of the effective knobs (granule_sched_params(2)) */
+int sched_params_snprint(char *buf, size_t len);
+long sys_granule_sched_params(char *ubuf, int len);
 
 /* ---- core.c ------------------------------------------------------------- */
 
@@ -211,6 +214,10 @@ void hrtick_clear(struct rq *rq);
 /* debug.c: called by core.c after schedule/tick/wakeup (if sched_verify=1) */
 void sched_verify_hook(void);
 void sched_verify_reset(void);	/* forget the min_vruntime history */
+/* debug.c: sched_debug=end keeps exited tasks' stats for the final report */
+extern int sysctl_sched_debug;		/* 0 off, 1 end */
+void sched_debug_task_dead(struct task *p);
+void sched_debug_show_stats(void);	/* the per-task schedstats table */
 
 /* ---- fair.c (non-static so debug.c and the host tests can reach them) --- */
 

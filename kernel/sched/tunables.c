@@ -16,6 +16,7 @@
  *					commit-0bf377bbb0be
  * and Granule's own:
  *	sched_verify			0/1: check invariants (debug.c)
+ *	sched_debug			off|end: end-of-run report (debug.c)
  *	sched_std_granularity_ns	[M1/2] DYN_GRAN's gate for n <= nr_latency
  *	sched_nr_latency_max		[M1/2] DYN_GRAN's period threshold
  *	sched_sleeper_wakeup_slice_ns	[M2/2] 0 = patch off
@@ -38,6 +39,10 @@
 #include <kernel/cmdline.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/errno.h>
+#include <kernel/time.h>
+#include <kernel/uaccess.h>
+#include <arch/irqflags.h>
 
 #define NSEC_PER_SEC_32		1000000000U
 #define MIN_SCHED_GRAN_NS	100000U		/* 100 us: Linux's floor */
@@ -136,10 +141,6 @@ static const char sched_features_def_str[] =
 
 #define SCHED_FEAT(name, enabled) " " #name
 static const char sched_feat_list[] =		/* " GENTLE_FAIR_SLEEPERS ..." */
-#include "features.h"
-	;
-static const char sched_features_expect[] =
-	"comma-separated NAME or NO_NAME, NAME one of"
 #include "features.h"
 	;
 #undef SCHED_FEAT
@@ -248,7 +249,8 @@ __KNOB(sched_features) = {
 	.name = "sched_features", .type = KNOB_CUSTOM,
 	.ptr = &sysctl_sched_features,
 	.def_str = sched_features_def_str,
-	.expect = sched_features_expect,
+	.expect = "comma-separated NAME or NO_NAME, names as on the "
+		  "sched_features line",
 	.set = features_set, .show = features_show,
 	.help = "scheduler feature bits: NAME sets, NO_NAME clears (default 0x3C6F)",
 };
@@ -523,4 +525,75 @@ void sched_print_tunables(void)
 	out("sched_nr_latency_max = %u\n", sched_nr_latency_max);
 	out("sched_sleeper_wakeup_slice_ns = %u\n", sysctl_sched_sleeper_wakeup_slice);
 	out("sched_fork_update_clock = %d\n", sysctl_sched_fork_update_clock);
+}
+
+/* ---- granule_sched_params(2) ---------------------------------------------- */
+
+/*
+ * The effective configuration as "key=value\n" lines, for programs that
+ * label their results (the bench tool, spin, microbench):
+ *	sched_preset, every sysctl under its Linux name, sched_nr_latency,
+ *	the variant knobs, sched_features (the sched_features file's list),
+ *	sched_features_mask, hz; then two counters that are not knobs
+ *	(nr_switches, nr_running) so a benchmark can count context switches.
+ * Returns the length of the whole text (excluding the NUL), as snprintf.
+ */
+int sched_params_snprint(char *buf, size_t len)
+{
+	struct rq *rq = this_rq();
+	char feats[512];
+	size_t n = 0;
+
+#define EMIT(...) (n += (size_t)snprintf(buf + (n < len ? n : len),	\
+					 n < len ? len - n : 0, __VA_ARGS__))
+	sched_feat_snprint(feats, sizeof(feats));
+	EMIT("sched_preset=%s\n", sched_preset_buf);
+	EMIT("sched_child_runs_first=%d\n", sysctl_sched_child_runs_first);
+	EMIT("sched_compat_yield=%d\n", sysctl_sched_compat_yield);
+	EMIT("sched_latency_ns=%u\n", sysctl_sched_latency);
+	EMIT("sched_min_granularity_ns=%u\n", sysctl_sched_min_granularity);
+	EMIT("sched_tunable_scaling=%u\n", sysctl_sched_tunable_scaling);
+	EMIT("sched_wakeup_granularity_ns=%u\n", sysctl_sched_wakeup_granularity);
+	EMIT("sched_nr_latency=%u\n", sched_nr_latency);
+	EMIT("sched_std_granularity_ns=%u\n", sysctl_sched_std_granularity);
+	EMIT("sched_nr_latency_max=%u\n", sched_nr_latency_max);
+	EMIT("sched_sleeper_wakeup_slice_ns=%u\n", sysctl_sched_sleeper_wakeup_slice);
+	EMIT("sched_fork_update_clock=%d\n", sysctl_sched_fork_update_clock);
+	EMIT("sched_verify=%d\n", sysctl_sched_verify);
+	EMIT("sched_features=%s\n", feats);
+	EMIT("sched_features_mask=0x%X\n", sysctl_sched_features);
+	EMIT("hz=%u\n", HZ);
+	EMIT("nr_switches=%llu\n", (unsigned long long)rq->nr_switches);
+	EMIT("nr_running=%u\n", (unsigned)rq->nr_running);
+#undef EMIT
+	return (int)n;
+}
+
+/*
+ * long granule_sched_params(char *buf, int len)  (Granule syscall 403):
+ * the text above, at most LEN bytes including a terminating NUL; returns
+ * the full length (so a result >= LEN means truncated), -EINVAL for a
+ * negative LEN, -EFAULT for a bad BUF.
+ */
+long sys_granule_sched_params(char *ubuf, int len)
+{
+	static char text[1024];
+	unsigned long flags;
+	int n;
+	size_t copy;
+
+	if (len < 0)
+		return -EINVAL;
+	local_irq_save(flags);
+	n = sched_params_snprint(text, sizeof(text));
+	local_irq_restore(flags);
+	if (n > (int)sizeof(text) - 1)
+		n = (int)sizeof(text) - 1;
+	if (!len)
+		return n;
+	copy = (size_t)n < (size_t)len - 1 ? (size_t)n : (size_t)len - 1;
+	text[copy] = '\0';
+	if (copy_to_user(ubuf, text, copy + 1))
+		return -EFAULT;
+	return n;
 }

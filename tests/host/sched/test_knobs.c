@@ -19,6 +19,7 @@
 #include "fake.h"
 #include "../../../kernel/sched/sched.h"
 #include <kernel/cmdline.h>
+#include <kernel/errno.h>
 
 #define F(x)	(1U << __SCHED_FEAT_##x)
 
@@ -88,10 +89,10 @@ static void test_feature_unknown_refused(void **state)
 	assert_true(capture_contains("unknown feature 'FAIR_SLEEPERS'"));
 	assert_true(capture_contains("known: GENTLE_FAIR_SLEEPERS START_DEBIT"));
 	assert_true(capture_contains("OWNER_SPIN START_NICE DYN_GRAN DEADLINE CPT_FIX"));
-	/* the registry's own line, with the expected text */
+	/* the registry's own line, whole (the expected text fits its buffer) */
 	assert_true(capture_contains("cmdline: sched_features=NO_START_DEBIT,FAIR_SLEEPERS: invalid "
-				     "(expected comma-separated NAME or NO_NAME, NAME one of "
-				     "GENTLE_FAIR_SLEEPERS"));
+				     "(expected comma-separated NAME or NO_NAME, names as on the "
+				     "sched_features line); keeping 0x3C6F (default)\n"));
 	/* NO_ alone and lower case are not names either */
 	assert_int_equal(knob_apply("sched_features", "NO_"), -1);
 	assert_int_equal(knob_apply("sched_features", "start_debit"), -1);
@@ -352,6 +353,60 @@ static void test_knobs_print(void **state)
 	assert_true(capture_contains("  sched_features = 0x3D6D (NO_START_DEBIT,HRTICK)\n"));
 }
 
+/* granule_sched_params(2): key=value lines, snprintf-style truncation. */
+static void test_sched_params(void **state)
+{
+	char buf[1024], small[16];
+	long n;
+
+	knob_set_ok("sched_preset", "linux-2.6.35");
+	knob_set_ok("sched_features", "HRTICK");
+	n = sys_granule_sched_params(buf, sizeof(buf));
+	assert_true(n > 0 && n < (long)sizeof(buf));
+	assert_int_equal(strlen(buf), n);
+	assert_true(!strncmp(buf, "sched_preset=linux-2.6.35\n", 26));
+	assert_non_null(strstr(buf, "\nsched_min_granularity_ns=2000000\n"));
+	assert_non_null(strstr(buf, "\nsched_latency_ns=6000000\n"));
+	assert_non_null(strstr(buf, "\nsched_nr_latency=3\n"));
+	assert_non_null(strstr(buf, "\nsched_fork_update_clock=0\n"));
+	assert_non_null(strstr(buf, "\nsched_features=GENTLE_FAIR_SLEEPERS START_DEBIT"));
+	assert_non_null(strstr(buf, " HRTICK NO_DOUBLE_TICK "));
+	assert_non_null(strstr(buf, "\nsched_features_mask=0x3D6F\n"));
+	assert_non_null(strstr(buf, "\nhz=1000\n"));
+	assert_non_null(strstr(buf, "\nnr_switches="));
+	assert_int_equal(buf[n - 1], '\n');
+
+	/* truncated: LEN - 1 bytes and a NUL, the full length returned */
+	memset(small, 'x', sizeof(small));
+	assert_int_equal(sys_granule_sched_params(small, 10), n);
+	assert_string_equal(small, "sched_pre");
+	assert_int_equal(small[10], 'x');
+	assert_int_equal(sys_granule_sched_params(small, 0), n);
+	assert_int_equal(sys_granule_sched_params(small, -1), -EINVAL);
+	assert_int_equal(sys_granule_sched_params(NULL, 10), -EFAULT);
+}
+
+/* sched_debug=end: the dump, the schedstats table and the end marker. */
+static void test_report_at_end(void **state)
+{
+	capture_reset();
+	sched_report_at_end();				/* off by default */
+	assert_false(capture_contains("Sched Debug Version"));
+	assert_false(capture_contains("schedstats:"));
+
+	knob_set_ok("sched_debug", "end");
+	knob_set_ok("sched_verify", "1");
+	capture_reset();
+	sched_report_at_end();
+	assert_true(capture_contains("sched_verify: 0 violations\n"));
+	assert_true(capture_contains("Sched Debug Version: v0.09, granule host\n"));
+	assert_true(capture_contains("\nrunnable tasks:\n"));
+	assert_true(capture_contains("\nschedstats: (times in ms;"));
+	assert_true(capture_contains("         swapper     0     0 R   120 "));
+	assert_true(capture_contains("\nrq: nr_switches 0 sched_count 0 "));
+	assert_true(capture_contains("sched_debug: end of report\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +426,8 @@ int main(void)
 		T(test_tools_presets_file),
 		T(test_print_tunables),
 		T(test_knobs_print),
+		T(test_sched_params),
+		T(test_report_at_end),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
