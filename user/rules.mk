@@ -16,7 +16,13 @@
 # kernel/lib/vsprintf.c with the user flags instead of duplicating them.
 # Threads (clone/pthreads) are not in the library yet: see user/include/sched.h.
 
-USER_PROGS := init hello ulibtest
+USER_PROGS := init hello ulibtest spin microbench
+USER_PROGS += timertest
+# The 2010 experiment (issue 6): the measurement, the loads, the driver.
+USER_PROGS += wakeup-latency kbuild-load video-load experiment chainjob
+# Extra initrd names for one program (NAME=PROG): kbuild-load -P chain's
+# make -> sh -> gcc -> cc1 -> as stages are all user/chainjob.c.
+USER_ALIASES += sh=chainjob gcc=chainjob cc1=chainjob as=chainjob
 
 INITRD       := $(BUILD)/initrd.tar
 SYSCALL_NR_H := $(BUILD)/gen/syscall_nr.h
@@ -42,6 +48,10 @@ USER_LIB_OBJS := \
 	$(BUILD)/user/lib/stdlib.o \
 	$(BUILD)/user/lib/getopt.o \
 	$(BUILD)/user/lib/malloc.o \
+	$(BUILD)/user/lib/thread.o \
+	$(BUILD)/user/lib/timer.o \
+	$(BUILD)/user/lib/bench.o \
+	$(BUILD)/user/lib/latency.o \
 	$(BUILD)/user/lib/kstring.o \
 	$(BUILD)/user/lib/kvsprintf.o \
 	$(BUILD)/user/lib/syscalls.o
@@ -93,6 +103,7 @@ $(BUILD)/user/%.elf: $(BUILD)/user/%.o $(USER_CRT0) $(USER_LIB) user/user.ld
 
 $(INITRD): $(USER_ELFS) tools/mkinitrd
 	@echo "  INITRD  $@ ($(USER_PROGS))"
-	$(Q)$(PYTHON) tools/mkinitrd -o $@ $(USER_ELFS)
+	$(Q)$(PYTHON) tools/mkinitrd -o $@ $(USER_ELFS) \
+		$(foreach a,$(USER_ALIASES),$(firstword $(subst =, ,$(a)))=$(BUILD)/user/$(lastword $(subst =, ,$(a))).elf)
 
 -include $(USER_OBJS:.o=.d)

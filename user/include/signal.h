@@ -65,9 +65,15 @@ struct sigevent {
 	union {
 		int __pad[13];
 		int tid;	/* SIGEV_THREAD_ID */
+		struct {	/* SIGEV_THREAD (user space: user/lib/timer.c) */
+			void (*function)(union sigval);
+			void *attribute;	/* ignored */
+		} thread;
 	} __u;
 };
 #define sigev_notify_thread_id	__u.tid
+#define sigev_notify_function	__u.thread.function
+#define sigev_notify_attributes	__u.thread.attribute
 
 typedef void (*sighandler_t)(int);
 #define SIG_DFL	((sighandler_t)0)

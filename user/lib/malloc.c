@@ -19,12 +19,15 @@
  * given back to the kernel.  Heap corruption detected on free (a pointer
  * that is not a used block) aborts the program with a message.
  *
- * Single-threaded: when threads arrive, malloc needs a lock here.
+ * Thread-safe: malloc, free, realloc and malloc_get_stats take one futex
+ * lock (ulock_t, user/lib/thread.c) around the unlocked *_nolock versions.
+ * Not async-signal-safe: do not call them from signal handlers.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <errno.h>
+#include <thread.h>
 
 #define ALIGN		16u
 #define HDR		sizeof(struct hdr)	/* 8 on i386 */
@@ -44,6 +47,7 @@ struct fnode {				/* in the payload of a free block */
 static struct fnode free_list = { &free_list, &free_list };
 static struct hdr *heap_first, *epilogue;
 static char *heap_end;			/* the break as we last set it */
+static ulock_t heap_lock = ULOCK_INIT;	/* guards everything above */
 
 static inline size_t bsize(const struct hdr *b) { return b->size & ~(size_t)(ALIGN - 1); }
 static inline int used(const struct hdr *b) { return b->size & USED; }
@@ -177,7 +181,7 @@ static void split(struct hdr *b, size_t size)
 	release(next_blk(b));
 }
 
-void *malloc(size_t n)
+static void *malloc_nolock(size_t n)
 {
 	size_t need = request_size(n);
 	struct fnode *f;
@@ -219,10 +223,27 @@ static struct hdr *checked_block(void *ptr)
 	return b;
 }
 
-void free(void *ptr)
+static void free_nolock(void *ptr)
 {
 	if (ptr)
 		release(checked_block(ptr));
+}
+
+void *malloc(size_t n)
+{
+	void *p;
+
+	ulock_lock(&heap_lock);
+	p = malloc_nolock(n);
+	ulock_unlock(&heap_lock);
+	return p;
+}
+
+void free(void *ptr)
+{
+	ulock_lock(&heap_lock);
+	free_nolock(ptr);
+	ulock_unlock(&heap_lock);
 }
 
 void *calloc(size_t nmemb, size_t size)
@@ -239,16 +260,16 @@ void *calloc(size_t nmemb, size_t size)
 	return p;
 }
 
-void *realloc(void *ptr, size_t n)
+static void *realloc_nolock(void *ptr, size_t n)
 {
 	struct hdr *b, *nx;
 	size_t need = request_size(n);
 	void *q;
 
 	if (!ptr)
-		return malloc(n);
+		return malloc_nolock(n);
 	if (n == 0) {
-		free(ptr);
+		free_nolock(ptr);
 		return NULL;
 	}
 	b = checked_block(ptr);
@@ -267,11 +288,21 @@ void *realloc(void *ptr, size_t n)
 		split(b, need);
 		return ptr;
 	}
-	q = malloc(n);
+	q = malloc_nolock(n);
 	if (!q)
 		return NULL;
 	memcpy(q, ptr, bsize(b) - HDR);
-	free(ptr);
+	free_nolock(ptr);
+	return q;
+}
+
+void *realloc(void *ptr, size_t n)
+{
+	void *q;
+
+	ulock_lock(&heap_lock);
+	q = realloc_nolock(ptr, n);
+	ulock_unlock(&heap_lock);
 	return q;
 }
 
@@ -280,9 +311,8 @@ void malloc_get_stats(struct malloc_stats *st)
 	struct hdr *b;
 
 	memset(st, 0, sizeof(*st));
-	if (!heap_first)
-		return;
-	for (b = heap_first; b != epilogue; b = next_blk(b)) {
+	ulock_lock(&heap_lock);
+	for (b = heap_first; b && b != epilogue; b = next_blk(b)) {
 		if (used(b)) {
 			st->in_use += bsize(b);
 			st->blocks_in_use++;
@@ -291,5 +321,7 @@ void malloc_get_stats(struct malloc_stats *st)
 			st->blocks_free++;
 		}
 	}
-	st->heap = (size_t)((char *)epilogue - (char *)heap_first);
+	if (heap_first)
+		st->heap = (size_t)((char *)epilogue - (char *)heap_first);
+	ulock_unlock(&heap_lock);
 }

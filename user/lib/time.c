@@ -39,8 +39,15 @@ int usleep(unsigned int usec)
 	return nanosleep(&ts, NULL);
 }
 
+/* SIGEV_THREAD is made in user space over SIGEV_THREAD_ID: user/lib/timer.c. */
+int __timer_create_thread(clockid_t clk, const struct sigevent *sev, timer_t *id);
+void __timer_delete_thread(timer_t id);
+int __timer_thread_overrun(timer_t id);
+
 int timer_create(clockid_t clk, struct sigevent *sev, timer_t *id)
 {
+	if (sev && sev->sigev_notify == SIGEV_THREAD)
+		return __timer_create_thread(clk, sev, id);
 	return SYSRET(sys_timer_create(clk, L(sev), L(id)));
 }
 
@@ -57,10 +64,16 @@ int timer_gettime(timer_t id, struct itimerspec *val)
 
 int timer_getoverrun(timer_t id)
 {
-	return SYSRET(sys_timer_getoverrun(id));
+	int ov = __timer_thread_overrun(id);	/* in a SIGEV_THREAD notification */
+
+	return ov >= 0 ? ov : SYSRET(sys_timer_getoverrun(id));
 }
 
 int timer_delete(timer_t id)
 {
-	return SYSRET(sys_timer_delete(id));
+	long r = SYSRET(sys_timer_delete(id));
+
+	if (r == 0)
+		__timer_delete_thread(id);
+	return r;
 }

@@ -1,0 +1,313 @@
+/*
+ * user/lib/bench.c - clocks, CPU burning, splitmix64, fixed point, JSON
+ * lines and the kernel's scheduler parameters for the experiment's
+ * programs (see <bench.h>).
+ */
+#include <bench.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ulib.h"
+
+int64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts) < 0)
+		return 0;
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+struct timespec ns_to_ts(int64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / NSEC_PER_SEC), (long)(ns % NSEC_PER_SEC) };
+
+	return ts;
+}
+
+void sleep_until_ns(int64_t t)
+{
+	struct timespec ts = ns_to_ts(t);
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/*
+ * One clock read per ~BURN_CHUNK loop iterations (a few µs of work) keeps
+ * the system-call share small; the overshoot is at most one chunk.
+ */
+#define BURN_CHUNK	10000
+static volatile uint32_t burn_sink;
+
+void burn_cpu_ns(int64_t ns)
+{
+	int64_t end = now_ns(CLOCK_THREAD_CPUTIME_ID) + ns;
+	uint32_t x = burn_sink | 1;
+
+	while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end) {
+		for (int i = 0; i < BURN_CHUNK; i++)
+			x = x * 1664525u + 1013904223u;	/* Numerical Recipes LCG */
+		burn_sink = x;
+	}
+}
+
+uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+uint64_t rng_for(uint64_t seed, uint64_t stream, uint64_t i)
+{
+	uint64_t s = seed ^ (stream * 0xD1B54A32D192ED03ull);
+
+	s ^= splitmix64(&s) + i * 0x9E3779B97F4A7C15ull;
+	splitmix64(&s);
+	return s;
+}
+
+int64_t rng_range(uint64_t *state, int64_t lo, int64_t hi)
+{
+	uint64_t span = (uint64_t)(hi - lo) + 1, r = splitmix64(state);
+
+	return lo + (int64_t)(r % span);	/* modulo bias < span / 2^64: negligible */
+}
+
+static const int64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+
+char *fmt_ratio(char *buf, int64_t num, int64_t den, int decimals)
+{
+	int neg = (num < 0) != (den < 0) && num != 0;
+	uint64_t n = (uint64_t)(num < 0 ? -num : num), d = (uint64_t)(den < 0 ? -den : den);
+	uint64_t scale, q;
+
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 6)
+		decimals = 6;
+	if (d == 0) {
+		strcpy(buf, "nan");
+		return buf;
+	}
+	scale = (uint64_t)pow10[decimals];
+	q = (n * scale + d / 2) / d;		/* |num| < 2^44 keeps n * 10^6 in range */
+	if (decimals)
+		snprintf(buf, 32, "%s%llu.%0*llu", neg ? "-" : "", q / scale, decimals, q % scale);
+	else
+		snprintf(buf, 32, "%s%llu", neg ? "-" : "", q);
+	return buf;
+}
+
+void jl_init(struct jline *j)
+{
+	j->buf[0] = '{';
+	j->buf[1] = '\0';
+	j->len = 1;
+	j->n = 0;
+}
+
+static void jl_put(struct jline *j, const char *fmt, const char *key, const char *val)
+{
+	int w;
+
+	if (j->len >= sizeof(j->buf) - 2)
+		return;
+	w = snprintf(j->buf + j->len, sizeof(j->buf) - 2 - j->len, fmt, j->n ? "," : "", key, val);
+	if (w < 0 || (size_t)w >= sizeof(j->buf) - 2 - j->len) {
+		j->buf[j->len] = '\0';		/* drop the member that did not fit */
+		return;
+	}
+	j->len += (size_t)w;
+	j->n++;
+}
+
+void jl_str(struct jline *j, const char *key, const char *val)
+{
+	char esc[256];
+	size_t o = 0;
+
+	for (; val && *val && o < sizeof(esc) - 3; val++) {
+		if (*val == '"' || *val == '\\')
+			esc[o++] = '\\';
+		esc[o++] = isprint((unsigned char)*val) ? *val : '?';
+	}
+	esc[o] = '\0';
+	jl_put(j, "%s\"%s\":\"%s\"", key, esc);
+}
+
+void jl_int(struct jline *j, const char *key, long long val)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%lld", val);
+	jl_raw(j, key, num);
+}
+
+void jl_raw(struct jline *j, const char *key, const char *val)
+{
+	jl_put(j, "%s\"%s\":%s", key, val);
+}
+
+const char *jl_end(struct jline *j)
+{
+	j->buf[j->len++] = '}';
+	j->buf[j->len] = '\0';
+	return j->buf;
+}
+
+#define GRANULE_SCHED_PARAMS	403
+static char params[1024];
+static int params_state;		/* 0 not read, 1 read, -1 no such call */
+
+static const char *sched_params_text(void)
+{
+	if (!params_state) {
+		long r = __syscall(GRANULE_SCHED_PARAMS, L(params), sizeof(params), 0, 0, 0, 0);
+
+		params_state = r < 0 ? -1 : 1;
+	}
+	return params_state > 0 ? params : NULL;
+}
+
+int sched_param(const char *key, char *buf, size_t len)
+{
+	const char *p = sched_params_text();
+	size_t kl = strlen(key);
+
+	for (; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
+			size_t n = strcspn(p + kl + 1, "\n");
+
+			if (n >= len)
+				n = len - 1;
+			memcpy(buf, p + kl + 1, n);
+			buf[n] = '\0';
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int is_number(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	while (isdigit((unsigned char)*s))
+		s++;
+	return *s == '\0';
+}
+
+void jl_sched_params(struct jline *j)
+{
+	const char *p = sched_params_text();
+	struct timespec res;
+	char key[64], val[512], feat[80];
+
+	if (!p) {
+		/* TODO(kernel without granule_sched_params, e.g. Linux): label only. */
+		jl_str(j, "preset", getenv("PRESET") ? getenv("PRESET") : "unknown");
+		jl_raw(j, "hz", "null");
+		jl_raw(j, "highres", "null");
+		return;
+	}
+	if (sched_param("sched_preset", val, sizeof(val)) == 0)
+		jl_str(j, "preset", val);
+	if (sched_param("hz", val, sizeof(val)) == 0)
+		jl_raw(j, "hz", val);
+	if (sys_clock_getres(CLOCK_MONOTONIC, L(&res)) == 0)
+		jl_raw(j, "highres", res.tv_sec == 0 && res.tv_nsec <= 1 ? "true" : "false");
+	else
+		jl_raw(j, "highres", "null");
+	while (*p) {
+		size_t kl = strcspn(p, "="), vl;
+
+		if (p[kl] != '=')
+			break;
+		vl = strcspn(p + kl + 1, "\n");
+		if (kl < sizeof(key) && vl < sizeof(val)) {
+			memcpy(key, p, kl);
+			key[kl] = '\0';
+			memcpy(val, p + kl + 1, vl);
+			val[vl] = '\0';
+			if (strcmp(key, "nr_switches") && strcmp(key, "nr_running") &&
+			    strcmp(key, "hz") && strcmp(key, "sched_preset")) {
+				if (is_number(val))
+					jl_raw(j, key, val);
+				else
+					jl_str(j, key, val);
+			}
+			if (strcmp(key, "sched_features") == 0) {
+				char *save, *tok;
+
+				for (tok = strtok_r(val, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+					int on = strncmp(tok, "NO_", 3) != 0;
+
+					snprintf(feat, sizeof(feat), "feat_%s", on ? tok : tok + 3);
+					jl_raw(j, feat, on ? "true" : "false");
+				}
+			}
+		}
+		p += kl + 1 + vl;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+void kjob_params(uint64_t seed, uint64_t index, struct kjob *j)
+{
+	uint64_t st = rng_for(seed, 1 /* the kbuild stream */, index);
+	int64_t u1, u2, t;
+
+	j->work = rng_range(&st, 5 * NSEC_PER_MSEC, 60 * NSEC_PER_MSEC);
+	u1 = rng_range(&st, 0, j->work);
+	u2 = rng_range(&st, 0, j->work);
+	if (u1 > u2) {
+		t = u1;
+		u1 = u2;
+		u2 = t;
+	}
+	j->a = u1;
+	j->b = u2 - u1;
+	j->c = j->work - u2;
+	j->s1 = rng_range(&st, 0, 2000) * NSEC_PER_USEC;
+	j->s2 = rng_range(&st, 0, 2000) * NSEC_PER_USEC;
+	j->as_ns = rng_range(&st, 0, 1) ? rng_range(&st, 1 * NSEC_PER_MSEC, 5 * NSEC_PER_MSEC) : 0;
+}
+
+static void sleep_ns(int64_t ns)
+{
+	struct timespec ts = ns_to_ts(ns);
+
+	if (ns > 0)
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+}
+
+void kjob_body(const struct kjob *j)
+{
+	burn_cpu_ns(j->a);
+	sleep_ns(j->s1);
+	burn_cpu_ns(j->b);
+	sleep_ns(j->s2);
+	burn_cpu_ns(j->c);
+}
+
+long env_long(const char *name, long def)
+{
+	const char *v = getenv(name);
+	char *end;
+	long r;
+
+	if (!v || !*v)
+		return def;
+	r = strtol(v, &end, 0);
+	return *end ? def : r;
+}

@@ -1,0 +1,180 @@
+/*
+ * user/lib/timer.c - SIGEV_THREAD timers in user space, as glibc does them.
+ *
+ * The kernel knows SIGEV_SIGNAL, SIGEV_NONE and SIGEV_THREAD_ID only.
+ * timer_create(SIGEV_THREAD) (user/lib/time.c) lands here:
+ *
+ *   1. Once per process, SIGTIMER (= SIGRTMIN, 32) is blocked in the
+ *      calling thread and a helper thread is started; it inherits that
+ *      mask and loops in sigwaitinfo({SIGTIMER}).  Threads started later
+ *      by the caller inherit the blocked SIGTIMER too (as glibc reserves
+ *      it in every thread), so only the helper ever takes it.
+ *   2. The kernel timer is created as SIGEV_THREAD_ID aimed at the
+ *      helper's tid, signal SIGTIMER, sigev_value = a record holding the
+ *      user's function and value.
+ *   3. At each expiry the helper dequeues the signal (si_code SI_TIMER,
+ *      si_value = the record) and creates a NEW detached thread that runs
+ *      fn(value) and exits.  That thread_create -> clone -> fork-placement
+ *      path (task_fork_fair, START_DEBIT, wake_up_new_task) is what the
+ *      2010 SIGEV_THREAD latency measurements exercised.
+ *
+ * timer_getoverrun() in a notification thread returns the overrun of ITS
+ * expiry (si_overrun, latched when the helper dequeued the signal and
+ * handed to the thread through thread_setspecific): glibc returns the
+ * kernel's latest count instead, which belongs to a later expiry when
+ * notification threads overlap - and a latency tool that claims expiry
+ * indices with it then counts folds twice (negative latencies).
+ * Records of deleted timers are marked dead and never freed (a signal of
+ * the timer may still be queued to the helper): 16 bytes per deleted
+ * SIGEV_THREAD timer.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <thread.h>
+#include <time.h>
+#include "ulib.h"
+
+#define SIGTIMER	SIGRTMIN
+
+struct sev_thread_rec {
+	void (*fn)(union sigval);
+	union sigval value;
+	timer_t id;			/* the kernel's timer id */
+	volatile int live;		/* 0 after timer_delete */
+	struct sev_thread_rec *next;
+};
+
+static ulock_t timer_lock = ULOCK_INIT;	/* guards the fields below */
+static thread_t helper;			/* NULL until the first SIGEV_THREAD timer */
+static struct sev_thread_rec *recs;	/* every record ever made */
+
+/* One expiry's notification: the helper fills it, the new thread owns it. */
+struct sev_expiry {
+	struct sev_thread_rec *rec;
+	int overrun;			/* si_overrun latched when the helper dequeued */
+};
+
+static void *notify_thread(void *arg)
+{
+	struct sev_expiry *e = arg;
+
+	thread_setspecific(e);		/* for timer_getoverrun() in fn */
+	e->rec->fn(e->rec->value);
+	thread_setspecific(NULL);
+	free(e);
+	return NULL;
+}
+
+static void *helper_thread(void *unused)
+{
+	sigset_t set;
+	siginfo_t si;
+	thread_t t;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTIMER);
+	for (;;) {
+		struct sev_thread_rec *r;
+		struct sev_expiry *e;
+
+		if (sigwaitinfo(&set, &si) < 0)
+			continue;			/* EINTR: another signal's handler ran */
+		r = si.si_value.sival_ptr;
+		if (si.si_code != SI_TIMER || !r || !r->live)
+			continue;
+		e = malloc(sizeof(*e));
+		if (!e)
+			continue;
+		e->rec = r;
+		e->overrun = si.si_overrun;
+		if (thread_create(&t, notify_thread, e) == 0)
+			thread_detach(t);
+		else
+			free(e);
+	}
+	return NULL;
+}
+
+/*
+ * timer_getoverrun's hook: in a notification thread of timer ID, the
+ * overrun of the expiry it was started for (the kernel's own count may
+ * already belong to a later expiry the helper dequeued meanwhile, since
+ * several notification threads can be alive at once); else -1.
+ */
+int __timer_thread_overrun(timer_t id)
+{
+	struct sev_expiry *e;
+
+	if (!helper)
+		return -1;
+	e = thread_getspecific();
+	if (e && e->rec->id == id)
+		return e->overrun;
+	return -1;
+}
+
+/* Start the helper once; its tid, or -1 + errno. */
+static int helper_tid(void)
+{
+	sigset_t set;
+	int tid = -1;
+
+	ulock_lock(&timer_lock);
+	if (!helper) {
+		sigemptyset(&set);
+		sigaddset(&set, SIGTIMER);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		if (thread_create(&helper, helper_thread, NULL) < 0)
+			helper = NULL;
+	}
+	if (helper)
+		tid = thread_tid(helper);
+	ulock_unlock(&timer_lock);
+	return tid;
+}
+
+int __timer_create_thread(clockid_t clk, const struct sigevent *sev, timer_t *id)
+{
+	struct sev_thread_rec *r;
+	struct sigevent ksev = { 0 };
+	int tid = helper_tid();
+	long ret;
+
+	if (tid < 0)
+		return -1;
+	r = malloc(sizeof(*r));
+	if (!r)
+		return -1;
+	r->fn = sev->sigev_notify_function;
+	r->value = sev->sigev_value;
+	r->live = 1;
+	ksev.sigev_value.sival_ptr = r;
+	ksev.sigev_signo = SIGTIMER;
+	ksev.sigev_notify = SIGEV_THREAD_ID;
+	ksev.sigev_notify_thread_id = tid;
+	ret = sys_timer_create(clk, L(&ksev), L(&r->id));
+	if (ret < 0) {
+		free(r);
+		errno = (int)-ret;
+		return -1;
+	}
+	ulock_lock(&timer_lock);
+	r->next = recs;
+	recs = r;
+	ulock_unlock(&timer_lock);
+	*id = r->id;
+	return 0;
+}
+
+/* timer_delete's hook: retire the record of ID, if it is a SIGEV_THREAD timer. */
+void __timer_delete_thread(timer_t id)
+{
+	struct sev_thread_rec *r;
+
+	ulock_lock(&timer_lock);
+	for (r = recs; r; r = r->next)
+		if (r->live && r->id == id)
+			r->live = 0;
+	ulock_unlock(&timer_lock);
+}
