@@ -137,6 +137,22 @@ void console_write(const char *s, size_t n)
 	local_irq_restore(flags);
 }
 
+/* Formatted raw output (tables, dumps): one line of at most 511 bytes. */
+int console_printf(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(line) - 1)
+		n = (int)sizeof(line) - 1;
+	console_write(line, (size_t)n);
+	return n;
+}
+
 /* Write the retained part of the ring, oldest byte first, to CON. */
 static void replay_log(struct console *con)
 {

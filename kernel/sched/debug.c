@@ -33,20 +33,7 @@
 
 unsigned long sched_verify_failures;
 
-static void out(const char *fmt, ...) __printf(1, 2);
-static void out(const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof(line) - 1)
-		n = (int)sizeof(line) - 1;
-	console_write(line, (size_t)n);
-}
+#define out console_printf	/* raw: no printk timestamps */
 
 /* SPLIT_NS(x): x ns as milliseconds "high.low" (nsec_high, nsec_low). */
 static long long nsec_high(u64 nsec)

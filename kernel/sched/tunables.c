@@ -487,20 +487,7 @@ __KNOB(sched_preset) = {
 
 /* ---- Printing ------------------------------------------------------------- */
 
-static void out(const char *fmt, ...) __printf(1, 2);
-static void out(const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof(line) - 1)
-		n = (int)sizeof(line) - 1;
-	console_write(line, (size_t)n);
-}
+#define out console_printf	/* raw: no printk timestamps */
 
 /*
  * The effective values, `sysctl -a` style for Linux's sysctls (sorted),
