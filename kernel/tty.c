@@ -61,6 +61,10 @@ long sys_read(int fd, char *ubuf, u32 count)
 		return -EFAULT;
 	if (!count)
 		return 0;
+	/* A bad buffer fails now, not after blocking for input that may never
+	 * come; one read returns at most TTY_BUF - 1 bytes, so check that much. */
+	if (fault_in_user(ubuf, min(count, (u32)TTY_BUF), 1))
+		return -EFAULT;
 	local_irq_save(flags);
 	while (rx_head == rx_tail) {
 		if (signal_pending(current)) {

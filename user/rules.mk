@@ -18,6 +18,7 @@
 
 USER_PROGS := init hello ulibtest spin microbench
 USER_PROGS += timertest
+USER_PROGS += usertests
 # The 2010 experiment (issue 6): the measurement, the loads, the driver.
 USER_PROGS += wakeup-latency kbuild-load video-load experiment chainjob
 # Extra initrd names for one program (NAME=PROG): kbuild-load -P chain's
@@ -25,6 +26,10 @@ USER_PROGS += wakeup-latency kbuild-load video-load experiment chainjob
 USER_ALIASES += sh=chainjob gcc=chainjob cc1=chainjob as=chainjob
 
 INITRD       := $(BUILD)/initrd.tar
+# Data files in the initrd besides the programs (NAME=FILE for mkinitrd):
+# "notelf" is a shell script, for usertests' execve -> ENOEXEC test.
+INITRD_DATA      := user/notelf.txt
+INITRD_DATA_ARGS := notelf=user/notelf.txt
 SYSCALL_NR_H := $(BUILD)/gen/syscall_nr.h
 USER_GEN     := $(SYSCALL_NR_H) $(BUILD)/gen/user_syscalls.h $(BUILD)/gen/user_syscalls.asm
 USER_ELFS    := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
@@ -101,9 +106,18 @@ $(BUILD)/user/%.elf: $(BUILD)/user/%.o $(USER_CRT0) $(USER_LIB) user/user.ld
 	@echo "  ULD     $@"
 	$(Q)$(LD) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $< $(USER_LIB) $(LIBGCC)
 
-$(INITRD): $(USER_ELFS) tools/mkinitrd
+$(INITRD): $(USER_ELFS) $(INITRD_DATA) tools/mkinitrd
 	@echo "  INITRD  $@ ($(USER_PROGS))"
-	$(Q)$(PYTHON) tools/mkinitrd -o $@ $(USER_ELFS) \
+	$(Q)$(PYTHON) tools/mkinitrd -o $@ $(USER_ELFS) $(INITRD_DATA_ARGS) \
 		$(foreach a,$(USER_ALIASES),$(firstword $(subst =, ,$(a)))=$(BUILD)/user/$(lastword $(subst =, ,$(a))).elf)
 
 -include $(USER_OBJS:.o=.d)
+
+# --- usertests: user/usertests.c (the runner) + user/ut_*.c (the tests) -----
+UT_OBJS := $(BUILD)/user/ut_mem.o $(BUILD)/user/ut_proc.o $(BUILD)/user/ut_thread.o
+.SECONDARY: $(UT_OBJS)
+$(BUILD)/user/usertests.elf: $(BUILD)/user/usertests.o $(UT_OBJS) $(USER_CRT0) $(USER_LIB) user/user.ld
+	@echo "  ULD     $@"
+	$(Q)$(LD) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(BUILD)/user/usertests.o $(UT_OBJS) $(USER_LIB) $(LIBGCC)
+-include $(UT_OBJS:.o=.d)
+# --- end usertests -----------------------------------------------------------

@@ -3,8 +3,8 @@
  *
  * All 256 vectors point at the stubs of entry.asm (vector_stubs[]).
  * Exceptions and IRQs are interrupt gates (IF cleared on entry); the syscall
- * gate 0x80 is a DPL-3 interrupt gate, so ring 3 may 'int 0x80' and nothing
- * else (any other 'int n' from ring 3 is a #GP).
+ * gate 0x80 is a DPL-3 interrupt gate, so ring 3 may 'int 0x80' (and, as on
+ * Linux, int3 and into); any other 'int n' from ring 3 is a #GP.
  */
 #include <kernel/types.h>
 #include <arch/segment.h>
@@ -28,12 +28,18 @@ static void set_gate(int vec, u32 handler, int dpl)
 	idt[vec].off_hi = handler >> 16;
 }
 
+/* int 0x80, and int3/into, which Linux also lets ring 3 raise (SIGTRAP/SIGSEGV). */
+static int user_gate(int v)
+{
+	return v == SYSCALL_VECTOR || v == 3 || v == 4;
+}
+
 void idt_init(void)
 {
 	struct { u16 limit; u32 base; } __attribute__((packed)) idtr;
 
 	for (int v = 0; v < 256; v++)
-		set_gate(v, vector_stubs[v], v == SYSCALL_VECTOR ? 3 : 0);
+		set_gate(v, vector_stubs[v], user_gate(v) ? 3 : 0);
 	idtr.limit = sizeof(idt) - 1;
 	idtr.base = (u32)idt;
 	__asm__ __volatile__("lidt %0" :: "m"(idtr));

@@ -15,9 +15,11 @@
 #include <kernel/vm.h>
 #include <arch/pgtable.h>
 
+/* Like Linux: an empty range may end exactly at TASK_SIZE (exec copies a
+ * zero-length string area to STACK_TOP when argv and envp are empty). */
 int access_ok(u32 addr, u32 len)
 {
-	return addr < TASK_SIZE && len <= TASK_SIZE - addr;
+	return addr <= TASK_SIZE && len <= TASK_SIZE - addr;
 }
 
 /* Make user page VA present for the access; 0 or -EFAULT. */
@@ -44,6 +46,11 @@ static int fault_in_range(u32 addr, u32 len, int write)
 		if (fault_in(va, write))
 			return -EFAULT;
 	return 0;
+}
+
+int fault_in_user(const void *uaddr, size_t len, int write)
+{
+	return fault_in_range((u32)uaddr, len, write);
 }
 
 int copy_from_user(void *dst, const void *src, size_t n)

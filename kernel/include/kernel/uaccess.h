@@ -9,6 +9,9 @@
 
 /* [addr, addr+len) lies in user space without wrapping. */
 int access_ok(u32 addr, u32 len);
+/* Make every page of [addr, addr+len) present for the access (demand and
+ * COW faults done now), as a syscall does before it blocks; 0 or -EFAULT. */
+int fault_in_user(const void *uaddr, size_t len, int write);
 int copy_from_user(void *dst, const void *usrc, size_t n);
 int copy_to_user(void *udst, const void *src, size_t n);
 /* Copy a NUL-terminated string of at most MAX-1 chars; returns its length,

@@ -1,0 +1,77 @@
+"""usertests (user/usertests.c): the process/memory/syscall robustness suite
+runs in QEMU under -icount and must pass completely - every test OK, the free
+frame count identical before and after, no kernel panic, init's power-off
+status 0.  A few tests are also run by name (the "usertests NAME..." path)."""
+import re
+
+import pytest
+
+from conftest import boot, check_clean
+
+# Every test name in the suite's tables (user/ut_mem.c, ut_proc.c, ut_thread.c).
+ALL_TESTS = [
+    "copyin", "copyout", "badfd", "exec_badptr", "wait_badptr", "time_badptr", "uname_badptr",
+    "futex_badptr", "clone_badptr", "kernmem", "badaccess", "textwrite", "stackguard",
+    "stackoverflow", "uio", "badtrap", "badsp", "nosys", "bss", "brk_basic", "brk_abuse",
+    "brk_shrink", "brk_big", "cow", "oom", "fpu",
+    "ids", "exitwait", "exitcodes", "waitnohang", "killstatus", "zombies", "orphans",
+    "forklimit", "forkbomb", "nice", "exec_ok", "exec_noargs", "exec_bigarg", "exec_e2big",
+    "exec_enoent", "exec_enoexec", "sleeptime",
+    "thread_stress", "thread_ids", "thread_exit",
+]
+
+
+@pytest.fixture(scope="module")
+def full_run():
+    # ~1 s of virtual time; a few seconds of wall time under -icount.
+    return boot('run="usertests"', timeout=110)
+
+
+def test_usertests_all_pass(full_run):
+    r = full_run
+    check_clean(r, status=0)
+    assert r.has_line("usertests starting"), r.output[-3000:]
+    assert r.has_line("ALL TESTS PASSED"), r.output[-3000:]
+    assert not r.has_line("SOME TESTS FAILED")
+    failed = [l for l in r.lines if re.match(r"^test \S+: FAILED$", l)]
+    assert not failed, "\n".join(failed) + "\n" + r.output[-3000:]
+    assert r.has_line("init: usertests (pid 2) exited with status 0"), r.output[-2000:]
+
+
+def test_every_test_ran_once_and_passed(full_run):
+    ok = [m.group(1) for l in full_run.lines for m in [re.match(r"^test (\S+): OK$", l)] if m]
+    assert sorted(ok) == sorted(ALL_TESTS), (set(ALL_TESTS) ^ set(ok))
+
+
+def test_no_frame_leak(full_run):
+    m = full_run.find(r"^usertests: free frames (\d+) before and after$")
+    assert m and int(m.group(1)) > 30000, full_run.output[-2000:]
+    assert not full_run.find(r"lost \d+ free frames")
+
+
+def test_faults_are_reported_linux_style(full_run):
+    # kernmem: user read/write of 0xc0000000 (present kernel page: error 5/7).
+    assert full_run.find(r"^usertests\[\d+\]: segfault at c0000000 ip [0-9a-f]{8} sp [0-9a-f]{8} error 5$")
+    assert full_run.find(r"^usertests\[\d+\]: segfault at c0000000 ip [0-9a-f]{8} sp [0-9a-f]{8} error 7$")
+    # uio: in/out from ring 3 is a general protection fault.
+    assert full_run.find(r"^usertests\[\d+\] general protection ip:[0-9a-f]+ sp:[0-9a-f]+ error:0$")
+    # oom: the hog is killed, the kernel carries on.
+    assert full_run.find(r"^Out of memory: killed process \d+ \(usertests\)$")
+
+
+def test_named_tests_only():
+    r = boot('run="usertests ids exec_noargs cow"', timeout=60)
+    check_clean(r, status=0)
+    ran = [l for l in r.lines if l.startswith("test ")]
+    assert ran == ["test ids: OK", "test exec_noargs: OK", "test cow: OK"], r.output[-2000:]
+    assert r.has_line("ALL TESTS PASSED")
+
+
+def test_unknown_name_fails_the_run():
+    r = boot('run="usertests nosuchtest bss"', timeout=60)
+    check_clean(r, status=1)
+    assert r.has_line("usertests: no test named nosuchtest")
+    assert r.has_line("test nosuchtest: FAILED")
+    assert r.has_line("test bss: OK")
+    assert r.has_line("SOME TESTS FAILED")
+    assert r.has_line("init: usertests (pid 2) exited with status 1")

@@ -1,0 +1,269 @@
+/*
+ * user/usertests.c - Granule's robustness suite for processes, memory and
+ * system calls, after xv6's usertests and the Pintos userprog tests.
+ *
+ *	usertests [-v]            run every test
+ *	usertests [-v] NAME...    run only those
+ * (-v prints the free frame count after each test, to find a leak)
+ *
+ * Each test runs in a forked child and ends as one line,
+ *	test NAME: OK
+ *	test NAME: FAILED       (after a reason line from the child: "  NAME: ...")
+ * and the run ends with "ALL TESTS PASSED" (exit 0) or "SOME TESTS FAILED"
+ * (exit 1).  Around the whole run the free frame count (granule_frames())
+ * must come back exactly: after every child is reaped (orphans by init,
+ * which may take a moment, hence the short settle loop) a difference is
+ * reported as "lost N free frames" and fails the run.
+ *
+ * The tests live in user/ut_mem.c (bad pointers, faults, brk, COW),
+ * user/ut_proc.c (fork, exec, exit, wait, ids, nice) and user/ut_thread.c
+ * (clone threads).  "usertests --exit N" and friends are helper modes the
+ * exec tests use on the program itself (see helper_main()).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <granule.h>
+#include "ut.h"
+
+const char *ut_name = "usertests";
+pid_t ut_parent;
+
+void ut_fail(const char *file, int line, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printf("  %s: %s (%s:%d)\n", ut_name, msg, file, line);
+	_exit(1);
+}
+
+int ut_wait(pid_t pid)
+{
+	int status = 0;
+	long r = sys_wait4(pid, (long)&status, 0, 0);
+
+	if (r != pid)
+		FAIL("wait4(%d) returned %ld", pid, r);
+	return status;
+}
+
+int ut_run_child(void (*fn)(uintptr_t), uintptr_t arg)
+{
+	long pid = sys_fork();
+
+	if (pid < 0)
+		FAIL("fork failed: %ld", pid);
+	if (pid == 0) {
+		fn(arg);
+		_exit(0);
+	}
+	return ut_wait(pid);
+}
+
+void ut_expect_killed(void (*fn)(uintptr_t), uintptr_t arg, int sig, const char *what)
+{
+	int st = ut_run_child(fn, arg);
+
+	if (WIFEXITED(st))
+		FAIL("%s: survived (exit status %d), expected signal %d", what, WEXITSTATUS(st), sig);
+	if (WTERMSIG(st) != sig)
+		FAIL("%s: killed by signal %d, expected %d", what, WTERMSIG(st), sig);
+}
+
+void ut_sleep_ns(long long ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
+
+	while (sys_nanosleep((long)&ts, (long)&ts) == -EINTR)
+		;
+}
+
+long ut_frames(void)
+{
+	long n = sys_granule_frames();
+
+	return n < 0 ? -1 : n;
+}
+
+long ut_frames_settle(long want, int tries)
+{
+	long now = ut_frames();
+
+	while (now != want && tries-- > 0) {
+		ut_sleep_ns(1000000);	/* 1 ms: lets init (or a dying child) run */
+		now = ut_frames();
+	}
+	return now;
+}
+
+/*
+ * Helper modes, run by the exec tests as "usertests --MODE ...":
+ *   --exit N           exit with status N
+ *   --segv             write to NULL (killed by SIGSEGV)
+ *   --args N LEN       expects N more arguments, the i-th LEN bytes of
+ *                      'a' + i % 26; exit 0 if so, else 1
+ * and argc == 0 (exec with an empty argv) exits 77.
+ */
+static int helper_main(int argc, char **argv, char **envp)
+{
+	if (argc == 0)
+		return argv[0] == NULL && envp[0] == NULL ? 77 : 1;
+	if (!strcmp(argv[1], "--exit") && argc == 3)
+		return atoi(argv[2]);
+	if (!strcmp(argv[1], "--segv"))		/* die on a NULL write */
+		*(volatile int *)0 = 1;
+	if (!strcmp(argv[1], "--args") && argc >= 4) {
+		int n = atoi(argv[2]), len = atoi(argv[3]);
+		if (argc != 4 + n || argv[argc] != NULL)
+			return 1;
+		for (int i = 0; i < n; i++) {
+			const char *s = argv[4 + i];
+			if ((int)strlen(s) != len)
+				return 1;
+			for (int j = 0; j < len; j++)
+				if (s[j] != 'a' + i % 26)
+					return 1;
+		}
+		return 0;
+	}
+	printf("usertests: unknown helper mode %s\n", argv[1]);
+	return 2;
+}
+
+static const struct ut_test *const tables[] = { ut_mem_tests, ut_proc_tests, ut_thread_tests };
+
+static const struct ut_test *find_test(const char *name)
+{
+	for (unsigned i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		for (const struct ut_test *t = tables[i]; t->fn; t++)
+			if (!strcmp(t->name, name))
+				return t;
+	return NULL;
+}
+
+static int verbose;	/* -v: the free frame count after every test */
+
+/* Run one test in a child; 1 if it passed. */
+static int run_test(const struct ut_test *t)
+{
+	int status;
+	long pid = sys_fork();
+
+	if (pid < 0) {
+		printf("  %s: fork failed: %ld\n", t->name, pid);
+		printf("test %s: FAILED\n", t->name);
+		return 0;
+	}
+	if (pid == 0) {
+		ut_name = t->name;
+		t->fn();
+		_exit(0);
+	}
+	if (sys_wait4(pid, (long)&status, 0, 0) != pid) {
+		printf("  %s: wait4 lost the test child\n", t->name);
+		status = 1 << 8;
+	}
+	if (WIFSIGNALED(status))
+		printf("  %s: test child killed by signal %d\n", t->name, WTERMSIG(status));
+	else if (WEXITSTATUS(status) && WEXITSTATUS(status) != 1)
+		printf("  %s: test child exited with status %d\n", t->name, WEXITSTATUS(status));
+	printf("test %s: %s\n", t->name, status == 0 ? "OK" : "FAILED");
+	if (verbose)
+		printf("  %s: %ld free frames after\n", t->name, ut_frames());
+	return status == 0;
+}
+
+static void reap_all(void);
+
+/*
+ * Before the baseline: exercise task creation, exec and a queued signal
+ * once, so that the kernel heap's partial slabs are in their steady state
+ * (granule_frames() itself drops the heap's empty spare slabs).
+ */
+static void warm_up(void)
+{
+	static char *const argv[] = { "usertests", "--exit", "0", NULL };
+	static char *const envp[] = { NULL };
+
+	for (int i = 0; i < 64; i++) {
+		long pid = sys_fork();
+		if (pid == 0) {
+			if (i == 0)
+				sys_execve((long)"usertests", (long)argv, (long)envp);
+			if (i == 1)	/* a queued signal (struct sigqueue) */
+				sys_kill(getpid(), SIGTERM);
+			_exit(0);
+		}
+	}
+	reap_all();
+}
+
+/* Reap anything a test left behind (a failed test may leave children). */
+static void reap_all(void)
+{
+	while (sys_wait4(-1, 0, 0, 0) > 0)
+		;
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	int failed = 0;
+	long before, after;
+
+	if (argc == 0 || (argc >= 2 && !strncmp(argv[1], "--", 2)))
+		return helper_main(argc, argv, envp);
+	if (argc > 1 && !strcmp(argv[1], "-v")) {
+		verbose = 1;
+		argv++;
+		argc--;
+	}
+	ut_parent = getpid();
+	printf("usertests starting\n");
+	warm_up();
+	before = ut_frames();
+
+	if (argc > 1) {
+		for (int i = 1; i < argc; i++) {
+			const struct ut_test *t = find_test(argv[i]);
+			if (!t) {
+				printf("usertests: no test named %s\n", argv[i]);
+				printf("test %s: FAILED\n", argv[i]);
+				failed++;
+				continue;
+			}
+			failed += !run_test(t);
+		}
+	} else {
+		for (unsigned i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+			for (const struct ut_test *t = tables[i]; t->fn; t++)
+				failed += !run_test(t);
+	}
+	reap_all();
+
+	if (before >= 0) {
+		/* Orphans go to init, which reaps them when it next runs. */
+		after = ut_frames_settle(before, 200);
+		if (after != before) {
+			printf("usertests: lost %ld free frames (%ld before, %ld after)\n",
+			       before - after, before, after);
+			failed++;
+		} else {
+			printf("usertests: free frames %ld before and after\n", before);
+		}
+	}
+	if (failed) {
+		printf("SOME TESTS FAILED\n");
+		return 1;
+	}
+	printf("ALL TESTS PASSED\n");
+	return 0;
+}

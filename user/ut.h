@@ -1,0 +1,66 @@
+/*
+ * user/ut.h - the helpers shared by usertests (user/usertests.c) and its
+ * test files (user/ut_*.c).
+ *
+ * A test is a void function that runs in its own forked child: it returns
+ * to pass, and fails by calling FAIL()/CHECK() (print one reason line,
+ * exit 1) or by dying.  The raw system calls (sys_*, -errno on failure)
+ * are used wherever a test must see exactly what the kernel returned.
+ */
+#ifndef USER_UT_H
+#define USER_UT_H
+
+#include <errno.h>
+#include <gen/syscall_nr.h>
+#include <gen/user_syscalls.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PAGE_SIZE	4096u
+#define TASK_SIZE	0xC0000000u	/* user space is [0, 3 GiB) */
+#define STACK_TOP	TASK_SIZE
+#define STACK_LIMIT	(8u << 20)	/* the kernel's stack window (RLIMIT_STACK) */
+#define TASK_MAX	512		/* kernel task table limit */
+
+struct ut_test {
+	void (*fn)(void);
+	const char *name;
+};
+
+/* The name of the running test (set in the child before fn runs). */
+extern const char *ut_name;
+/* pid of the usertests parent (for helpers that must report to it). */
+extern pid_t ut_parent;
+
+__attribute__((noreturn, format(printf, 3, 4)))
+void ut_fail(const char *file, int line, const char *fmt, ...);
+
+#define FAIL(...)	ut_fail(__FILE__, __LINE__, __VA_ARGS__)
+#define CHECK(cond, ...)	do { if (!(cond)) FAIL(__VA_ARGS__); } while (0)
+/* A raw syscall CALL must return exactly WANT (e.g. -EFAULT). */
+#define EXPECT_RET(call, want) do { \
+	long __r = (long)(call), __w = (long)(want); \
+	if (__r != __w) \
+		FAIL("%s returned %ld, expected %ld", #call, __r, __w); \
+} while (0)
+
+/*
+ * Run FN(ARG) in a forked child and wait for it.  Returns the wait status;
+ * FN returning means the child exits 0.
+ */
+int ut_run_child(void (*fn)(uintptr_t), uintptr_t arg);
+/* FN(ARG) must die by signal SIG (what = description for the message). */
+void ut_expect_killed(void (*fn)(uintptr_t), uintptr_t arg, int sig, const char *what);
+/* Wait status of PID (which must be a child); FAILs if wait4 fails. */
+int ut_wait(pid_t pid);
+/* Sleep NS nanoseconds of CLOCK_MONOTONIC. */
+void ut_sleep_ns(long long ns);
+/* Free frames now (granule_frames), or -1 off Granule. */
+long ut_frames(void);
+/* Poll (sleeping) until the free frame count is WANT; returns the last one. */
+long ut_frames_settle(long want, int tries);
+
+/* The table: every test of every file. */
+extern const struct ut_test ut_mem_tests[], ut_proc_tests[], ut_thread_tests[];
+
+#endif
