@@ -59,7 +59,7 @@ KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) \
 $(KERNEL_OBJS): | $(SYSCALL_NR_H)
 $(BUILD)/arch/x86/initrd.o: $(INITRD)
 
-.PHONY: all iso run test test-host test-system bench clean deps
+.PHONY: all iso run test test-host test-system bench clean deps usb
 all: $(BUILD)/granule.elf
 
 $(BUILD)/%.o: %.c
@@ -83,6 +83,10 @@ iso: $(BUILD)/granule.iso
 $(BUILD)/granule.iso: $(BUILD)/granule.elf tools/mkiso $(wildcard tools/presets)
 	@echo "  ISO     $@"
 	$(Q)tools/mkiso $@
+
+# --- make usb (issue 8): hybrid BIOS/UEFI USB-stick image, see tools/mkusb ---
+usb: $(BUILD)/granule.elf tools/mkiso tools/mkusb
+	tools/mkusb $(BUILD)/granule-usb.img
 
 deps:
 	tools/deps

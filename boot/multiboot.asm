@@ -39,6 +39,16 @@ mb2_header:
 	dd 8 + 6*4
 	dd 1, 2, 6, 8, 14, 15
 	align 8
+	; framebuffer request (type 5), optional: under UEFI GRUB hands over the
+	; firmware's linear framebuffer (arch/x86/fbcon.c); under BIOS grub.cfg
+	; sets gfxpayload=text and we get EGA text at 0xB8000 (arch/x86/vga.c).
+	; width = height = depth = 0: no preference.  GRUB's multiboot2 command
+	; sets gfxpayload from this tag, so grub.cfg sets gfxpayload=text after
+	; it (tools/mkiso), not before.
+	dw 5, 1                             ; type 5, flags 1 = optional
+	dd 20
+	dd 0, 0, 0
+	align 8
 	; end tag
 	dw 0, 0
 	dd 8

@@ -6,6 +6,11 @@ runner.  Two boot paths:
           (multiboot1, fast; QEMU prepends the file name, the kernel strips it)
   iso     a GRUB multiboot2 ISO whose default entry carries CMDLINE
           (the real path; ~10 s of wall time under icount)
+  usb-ehci, usb-xhci
+          the same image (or image=, e.g. tools/mkusb's) as a USB stick
+          (usb-storage) on an EHCI or xHCI controller, booted by the firmware
+Optional: monitor_cmds= runs QEMU monitor (HMP) commands once the serial
+output matches until= (e.g. a screendump after the guest halted), then quits.
 Deterministic by default: -icount shift=0,sleep=off (1 guest instruction =
 1 virtual ns; the same image and command line print the same bytes).
 The guest leaves through isa-debug-exit at 0xf4: QEMU exits with
@@ -13,8 +18,11 @@ The guest leaves through isa-debug-exit at 0xf4: QEMU exits with
 """
 import os
 import re
+import socket
 import subprocess
 import tempfile
+import threading
+import time
 from dataclasses import dataclass, field
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -60,11 +68,17 @@ class Run:
         return None
 
 
+USB_HCD = {"usb-ehci": "usb-ehci", "usb-xhci": "qemu-xhci"}
+
+
 def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
               firmware="bios", iso=None, extra=()):
     argv = ["qemu-system-i386" if firmware == "bios" else "qemu-system-x86_64",
             "-machine", "pc", "-m", memory, "-display", "none", "-no-reboot",
-            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+            # A fixed wall clock that follows virtual time: CLOCK_REALTIME is
+            # deterministic too (the LWN article's date).
+            "-rtc", "base=2010-09-14T12:00:00,clock=vm"]
     if cpu:
         argv += ["-cpu", cpu]
     if icount:
@@ -73,6 +87,10 @@ def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
         argv += ["-bios", OVMF]
     if boot == "kernel":
         argv += ["-kernel", KERNEL, "-append", cmdline]
+    elif boot in USB_HCD:
+        argv += ["-drive", f"if=none,id=stick,format=raw,snapshot=on,file={iso or ISO}",
+                 "-device", f"{USB_HCD[boot]},id=hcd",
+                 "-device", "usb-storage,bus=hcd.0,drive=stick,bootindex=0"]
     else:
         argv += ["-cdrom", iso or ISO, "-boot", "d"]
     return argv + list(extra)
@@ -86,25 +104,91 @@ def make_iso(cmdline, path, timeout=0):
     return path
 
 
+def hmp(sock, command):
+    """Send one monitor command on a connected HMP socket; returns its reply."""
+    sock.sendall(command.encode() + b"\n")
+    buf = b""
+    while not buf.endswith(b"(qemu) "):
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        buf += chunk
+    return buf.decode("utf-8", "replace")
+
+
+def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir):
+    """Run QEMU (in WORKDIR), watch the serial output for UNTIL, then run
+    MONITOR_CMDS on the HMP socket and quit.  File names in the commands are
+    relative to WORKDIR (HMP would parse "4000 /tmp/x" as a division).
+    Returns (output bytes, returncode, timed_out)."""
+    path = os.path.join(tmpdir, "monitor.sock")
+    argv = argv + ["-monitor", f"unix:{path},server=on,wait=off"]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL, cwd=workdir)
+    out = bytearray()
+    seen = threading.Event()
+    rx = re.compile(until.encode(), re.M)
+
+    def reader():
+        for chunk in iter(lambda: p.stdout.read1(4096), b""):
+            out.extend(chunk)
+            if rx.search(bytes(out).replace(b"\r", b"")):
+                seen.set()
+    t = threading.Thread(target=reader, daemon=True)
+    t.start()
+    deadline = time.monotonic() + timeout
+    while not seen.is_set() and p.poll() is None and time.monotonic() < deadline:
+        seen.wait(0.2)
+    timed_out = not seen.is_set() and p.poll() is None
+    if seen.is_set() and p.poll() is None:
+        time.sleep(0.5)     # let the guest finish the other consoles' copy of the line
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.connect(path)
+            hmp(s, "")                      # read the banner up to the prompt
+            for c in monitor_cmds:
+                hmp(s, c)
+            s.sendall(b"quit\n")
+            try:                            # keep the socket open until QEMU is gone
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+    if p.poll() is None:
+        try:
+            p.wait(timeout=10 if not timed_out else 0.1)
+        except subprocess.TimeoutExpired:
+            pass
+    if p.poll() is None:
+        p.kill()
+        p.wait()
+    t.join(5)
+    return bytes(out), p.returncode if not timed_out else -1, timed_out
+
+
 def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
-        memory="128M", firmware="bios", extra=()):
-    """Boot once, headless, serial captured; returns a Run."""
-    iso = None
-    tmp = None
-    if boot != "kernel":
-        tmp = tempfile.TemporaryDirectory(prefix="granule-iso-")
+        memory="128M", firmware="bios", extra=(), image=None, until=None,
+        monitor_cmds=(), workdir=None):
+    """Boot once, headless, serial captured; returns a Run.
+
+    image: boot this prebuilt image (iso and usb-* boots) instead of making
+    an ISO for CMDLINE.  until/monitor_cmds/workdir: see _run_with_monitor."""
+    iso = image
+    tmp = tempfile.TemporaryDirectory(prefix="granule-iso-")
+    if boot != "kernel" and not image:
         iso = make_iso(cmdline, os.path.join(tmp.name, "run.iso"))
     argv = qemu_argv(boot, cmdline, cpu, icount, memory, firmware, iso, extra)
     argv += ["-serial", "stdio"]
     try:
-        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           stdin=subprocess.DEVNULL, timeout=timeout)
-        out, rc, to = p.stdout, p.returncode, False
+        if until:
+            out, rc, to = _run_with_monitor(argv, timeout, until, monitor_cmds, tmp.name,
+                                            workdir or tmp.name)
+        else:
+            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, timeout=timeout)
+            out, rc, to = p.stdout, p.returncode, False
     except subprocess.TimeoutExpired as e:
         out, rc, to = e.stdout or b"", -1, True
     finally:
-        if tmp:
-            tmp.cleanup()
+        tmp.cleanup()
     text = out.decode("utf-8", "replace")
     # Firmware and GRUB paint the screen with ANSI sequences and bare CRs.
     text = ANSI.sub("", text).replace("\r", "")

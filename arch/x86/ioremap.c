@@ -1,41 +1,126 @@
 /*
- * arch/x86/ioremap.c - uncached mappings of device memory (local APIC ...).
+ * arch/x86/ioremap.c - uncached mappings of device memory (local APIC,
+ * ACPI tables, the framebuffer).
  *
- * Device pages are mapped in the top 4 MiB of the address space
- * (0xFFC00000..0xFFFFFFFF, page-directory entry 1023) through one static page
- * table, so this works before the frame allocator exists.  Each call takes
- * the next free pages; mappings are never removed.  Every address space
- * shares kernel page-directory entries 768..1023, this one included.
+ * Device pages are mapped in the top 32 MiB of the address space through
+ * eight static page tables, so this works before the frame allocator exists:
+ *
+ *   0xFFC00000..0xFFFFFFFF  PDE 1023       small mappings (APIC, ACPI tables)
+ *   0xFE000000..0xFFBFFFFF  PDEs 1016-1022 large mappings (more than
+ *                                          BIG_PAGES pages: a framebuffer of
+ *                                          up to 28 MiB), or small ones once
+ *                                          PDE 1023 is full
+ *
+ * Each call takes the next free pages; mappings are never removed.
+ * paging_init() copies only PDE 1023 from the boot directory into the
+ * kernel directory, so a PDE of 1016..1022 installed before it is missing
+ * afterwards: ioremap_check() (called by users of such a mapping before
+ * they touch it, e.g. fbcon's write) copies the fixmap PDEs from the boot
+ * directory into the directory in CR3 and into kernel_pgdir.  Every address
+ * space created later copies kernel_pgdir's PDEs 768..1023, so once the
+ * kernel directory has them everybody does.
  */
 #include <kernel/printk.h>
+#include <kernel/mm.h>
 #include <arch/cpu.h>
+#include <arch/pgtable.h>
 #include <arch/timer.h>
 
-#define FIXMAP_BASE	0xFFC00000u
-#define PTE_P		0x001
-#define PTE_W		0x002
-#define PTE_PWT		0x008
-#define PTE_PCD		0x010
+#define FIXMAP_BASE	0xFE000000u	/* PDE 1016 */
+#define FIXMAP_TABLES	8		/* PDEs 1016..1023 */
+#define FIXMAP_PDE0	(FIXMAP_BASE >> 22)
+#define SMALL_TABLE	(FIXMAP_TABLES - 1)	/* PDE 1023 */
+#define BIG_SLOTS	(SMALL_TABLE * 1024)	/* pages below PDE 1023 */
+#define BIG_PAGES	64		/* larger mappings go below PDE 1023 */
 
 extern const u32 boot_pgdir_phys;
-static u32 fixmap_pt[1024] __attribute__((aligned(4096)));
-static unsigned fixmap_next;	/* next free slot in fixmap_pt */
+static u32 fixmap_pt[FIXMAP_TABLES][1024] __attribute__((aligned(4096)));
+static unsigned small_next;	/* next free slot in fixmap_pt[SMALL_TABLE] */
+static unsigned big_next;	/* next free slot in fixmap_pt[0..6] (flat index) */
+
+static u32 *boot_pgdir(void) { return (u32 *)(boot_pgdir_phys + PAGE_OFFSET); }
+
+static u32 table_pde(unsigned t)
+{
+	return ((u32)fixmap_pt[t] - PAGE_OFFSET) | PTE_P | PTE_W;
+}
+
+/* Install the PDE of fixmap table T in the boot directory, the directory in
+ * CR3 and the kernel directory (when they exist and lack it). */
+static void install_table(unsigned t)
+{
+	u32 pde = FIXMAP_PDE0 + t;
+	u32 *dirs[3] = { boot_pgdir(), __va(read_cr3() & ~0xfffu),
+			 kernel_pgdir ? __va(kernel_pgdir) : NULL };
+
+	for (int i = 0; i < 3; i++)
+		if (dirs[i] && !(dirs[i][pde] & PTE_P))
+			dirs[i][pde] = table_pde(t);
+}
+
+static void set_ptes(unsigned slot, u32 first, u32 n)
+{
+	u32 *pte = &fixmap_pt[0][0] + slot;
+	u32 va = FIXMAP_BASE + (slot << 12);
+
+	for (u32 i = 0; i < n; i++) {
+		pte[i] = (first + (i << 12)) | PTE_P | PTE_W | PTE_PCD | PTE_PWT;
+		invlpg(va + (i << 12));
+	}
+	for (unsigned t = slot >> 10; t <= (slot + n - 1) >> 10; t++)
+		install_table(t);
+}
+
+/* Returns NULL when the fixmap has no N free pages left. */
+void *ioremap_nopanic(u32 phys, u32 size)
+{
+	u32 first = phys & ~0xfffu, last = (phys + size - 1) & ~0xfffu;
+	u32 n = ((last - first) >> 12) + 1;
+	unsigned slot;
+
+	if (size == 0)
+		return NULL;
+	if (n <= BIG_PAGES && small_next + n <= 1024) {
+		slot = SMALL_TABLE * 1024 + small_next;
+		small_next += n;
+	} else if (big_next + n <= BIG_SLOTS) {
+		slot = big_next;
+		big_next += n;
+	} else {
+		return NULL;
+	}
+	set_ptes(slot, first, n);
+	return (void *)(FIXMAP_BASE + (slot << 12) + (phys & 0xfff));
+}
 
 void *ioremap(u32 phys, u32 size)
 {
-	u32 *pgdir = (u32 *)(boot_pgdir_phys + 0xC0000000u);
-	u32 first = phys & ~0xfffu, last = (phys + size - 1) & ~0xfffu;
-	u32 n = ((last - first) >> 12) + 1;
+	void *va = ioremap_nopanic(phys, size);
 
-	if (fixmap_next + n > 1024)
-		panic("ioremap: fixmap area exhausted");
-	if (!(pgdir[1023] & PTE_P))
-		pgdir[1023] = ((u32)fixmap_pt - 0xC0000000u) | PTE_P | PTE_W;
-	u32 va = FIXMAP_BASE + (fixmap_next << 12);
-	for (u32 i = 0; i < n; i++) {
-		fixmap_pt[fixmap_next + i] = (first + (i << 12)) | PTE_P | PTE_W | PTE_PCD | PTE_PWT;
-		invlpg(va + (i << 12));
-	}
-	fixmap_next += n;
-	return (void *)(va + (phys & 0xfff));
+	if (!va)
+		panic("ioremap: fixmap area exhausted (0x%08x, %u bytes)", phys, size);
+	return va;
+}
+
+/* Largest large mapping ioremap can still make, in bytes. */
+u32 ioremap_room(void)
+{
+	return (BIG_SLOTS - big_next) << 12;
+}
+
+/*
+ * Make sure the fixmap PDEs the boot directory has are also in the
+ * directory in CR3 (and in kernel_pgdir).  Cheap when nothing is missing:
+ * one look at the PDE of the highest table in use.
+ */
+void ioremap_check(void)
+{
+	u32 *cur = __va(read_cr3() & ~0xfffu), *boot = boot_pgdir();
+	unsigned top = big_next ? (big_next - 1) >> 10 : 0;
+
+	if (!big_next || cur[FIXMAP_PDE0 + top] & PTE_P)
+		return;
+	for (unsigned t = 0; t <= top; t++)
+		if (boot[FIXMAP_PDE0 + t] & PTE_P)
+			install_table(t);
 }
