@@ -143,15 +143,19 @@ def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir):
     if seen.is_set() and p.poll() is None:
         time.sleep(0.5)     # let the guest finish the other consoles' copy of the line
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-            s.connect(path)
-            hmp(s, "")                      # read the banner up to the prompt
-            for c in monitor_cmds:
-                hmp(s, c)
-            s.sendall(b"quit\n")
-            try:                            # keep the socket open until QEMU is gone
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
+            try:
+                s.connect(path)
+            except (ConnectionRefusedError, FileNotFoundError):
+                pass                        # QEMU already left: the guest powered off
+            else:
+                hmp(s, "")                  # read the banner up to the prompt
+                for c in monitor_cmds:
+                    hmp(s, c)
+                s.sendall(b"quit\n")
+                try:                        # keep the socket open until QEMU is gone
+                    p.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    pass
     if p.poll() is None:
         try:
             p.wait(timeout=10 if not timed_out else 0.1)

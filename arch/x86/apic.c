@@ -13,6 +13,7 @@
 #include <arch/cpu.h>
 #include <arch/segment.h>
 #include <arch/timer.h>
+#include <arch/tsc.h>
 
 #define MSR_APIC_BASE		0x1b
 #define APIC_BASE_ENABLE	(1u << 11)
@@ -79,7 +80,8 @@ u32 apic_timer_calibrate(void)
 	apic_write(APIC_TIMER_DIV, 0x3);		/* divide by 16 */
 	apic_write(APIC_LVT_TIMER, LVT_MASKED | LOCAL_TIMER_VECTOR);
 	apic_write(APIC_TIMER_INIT, 0xffffffffu);	/* one-shot, masked */
-	if (pit_gate(CALIBRATE_MS, apic_gate_fn, c) < 0)
+	/* Same reference as the TSC (CPUID/PM timer/PIT); works without a PIT. */
+	if (tsc_gate(CALIBRATE_MS, apic_gate_fn, c) < 0)
 		return 0;
 	apic_write(APIC_TIMER_INIT, 0);
 	/* counts per ms = delta * PIT rate / (latch * 1000) */

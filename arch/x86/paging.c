@@ -57,7 +57,8 @@ void paging_init(u32 lowmem_end)
 	}
 	for (u32 va = KSTACK_AREA; va < KSTACK_AREA_END; va += 0x400000)
 		pd[va >> 22] = alloc_table() | PTE_P | PTE_W;
-	pd[1023] = boot[1023];		/* fixmap (local APIC) */
+	for (int i = 1016; i < 1024; i++)	/* the ioremap area (APIC, ACPI, framebuffer) */
+		pd[i] = boot[i];
 	write_cr3(kernel_pgdir);
 	printk("paging: kernel maps %u MiB of lowmem with %s pages%s\n", lowmem_end >> 20,
 	       pse ? "4 MiB" : "4 KiB", global ? ", global" : "");

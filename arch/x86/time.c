@@ -19,6 +19,7 @@
 #include <arch/irq.h>
 #include <arch/irqflags.h>
 #include <arch/timer.h>
+#include <arch/tsc.h>
 
 static const char *const hz_names[] = { "100", "250", "300", "1000", NULL };
 static const unsigned hz_values[] = { 100, 250, 300, 1000 };
@@ -119,8 +120,8 @@ void time_init(void)
 	if (!why) {
 		tsc_enable_sched_clock(khz);
 		use_tsc = 1;
-		printk("clocksource: tsc, %u.%03u MHz (calibrated against the PIT)\n",
-		       khz / 1000, khz % 1000);
+		printk("clocksource: tsc, %u.%03u MHz (calibrated by %s)\n",
+		       khz / 1000, khz % 1000, tsc_calibration_source);
 	} else {
 		printk("clocksource: pit tick count (%s)\n", why);
 	}
