@@ -107,20 +107,9 @@ static void fbcon_write(const char *s, size_t n)
 		if (cp < 0)
 			continue;
 		c = cp < 0x80 ? (char)cp : cp == 0xb5 ? 'u' : 0x7f;
-		switch (c) {
-		case '\n':
-			newline();
-			continue;
-		case '\r':
-			col = 0;
-			continue;
-		case '\b':
-			if (col)
-				col--;
-			continue;
-		case '\t':
-			col = (col + 8) & ~7u;
-			if (col >= cols)
+		int ctl = screen_control(c, &col, cols);
+		if (ctl) {
+			if (ctl == 2)
 				newline();
 			continue;
 		}

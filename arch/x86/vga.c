@@ -77,20 +77,9 @@ static void vga_write(const char *s, size_t n)
 		if (cp < 0)
 			continue;
 		c = cp < 0x80 ? (char)cp : cp == 0xb5 ? (char)0xe6 : cp == 0xb0 ? (char)0xf8 : '?';
-		switch (c) {
-		case '\n':
-			newline();
-			continue;
-		case '\r':
-			col = 0;
-			continue;
-		case '\b':
-			if (col)
-				col--;
-			continue;
-		case '\t':
-			col = (col + 8) & ~7u;
-			if (col >= cols)
+		int ctl = screen_control(c, &col, cols);
+		if (ctl) {
+			if (ctl == 2)
 				newline();
 			continue;
 		}

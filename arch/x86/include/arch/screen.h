@@ -43,4 +43,28 @@ static inline int utf8_feed(struct utf8_state *st, u8 b)
 	return 0xfffd;
 }
 
+/*
+ * Cursor movement shared by the text consoles for \n \r \b \t.  Returns 0
+ * if C is a character to draw; else 1 (handled), or 2 when the caller must
+ * also start a new line (newline, or a tab past the last column).
+ */
+static inline int screen_control(char c, unsigned *col, unsigned cols)
+{
+	switch (c) {
+	case '\n':
+		return 2;
+	case '\r':
+		*col = 0;
+		return 1;
+	case '\b':
+		if (*col)
+			(*col)--;
+		return 1;
+	case '\t':
+		*col = (*col + 8) & ~7u;
+		return *col >= cols ? 2 : 1;
+	}
+	return 0;
+}
+
 #endif
