@@ -74,6 +74,10 @@ void block_current(long state);
 
 /* Knobs to defaults, sched_verify on, clock at 1 s, sched_init(). */
 void sched_test_reset(void);
+/* cmocka fixtures: reset before a test; after it, no invariant broken,
+ * no verify failure, no switch to a dead or unqueued task. */
+int sched_test_setup(void **state);
+int sched_test_teardown(void **state);
 /* Apply one knob ("name", "value") and fail the test if refused. */
 void knob_set_ok(const char *name, const char *value);
 

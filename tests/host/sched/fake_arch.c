@@ -217,3 +217,17 @@ void sched_test_reset(void)
 	sched_init();
 	capture_reset();
 }
+
+int sched_test_setup(void **state)
+{
+	sched_test_reset();
+	return 0;
+}
+
+int sched_test_teardown(void **state)
+{
+	assert_int_equal(sched_verify(), 0);
+	assert_int_equal(sched_verify_failures, 0);
+	assert_int_equal(switches.bad, 0);
+	return 0;
+}

@@ -22,20 +22,6 @@
 #define RQ	(&runqueue)
 #define CFS	(&runqueue.cfs)
 
-static int setup(void **state)
-{
-	sched_test_reset();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	assert_int_equal(sched_verify(), 0);
-	assert_int_equal(sched_verify_failures, 0);
-	assert_int_equal(switches.bad, 0);
-	return 0;
-}
-
 /* The absolute vruntime a not-yet-queued forked child will have. */
 static u64 child_abs_vruntime(struct task *c)
 {
@@ -648,7 +634,7 @@ static void test_verify_catches(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, sched_test_setup, sched_test_teardown)
 		T(test_prio_tables),
 		T(test_set_load_weight),
 		T(test_calc_delta_mine_exact),

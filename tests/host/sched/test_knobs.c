@@ -23,12 +23,6 @@
 
 #define F(x)	(1U << __SCHED_FEAT_##x)
 
-static int setup(void **state)
-{
-	sched_test_reset();
-	return 0;
-}
-
 /* cmdline_parse() modifies its argument: give it a copy. */
 static int parse(const char *line)
 {
@@ -410,7 +404,7 @@ static void test_report_at_end(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup(f, setup)
+#define T(f) cmocka_unit_test_setup(f, sched_test_setup)
 		T(test_feature_default),
 		T(test_feature_parse),
 		T(test_feature_unknown_refused),

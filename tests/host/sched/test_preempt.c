@@ -23,20 +23,6 @@
 #define RQ	(&runqueue)
 #define CFS	(&runqueue.cfs)
 
-static int setup(void **state)
-{
-	sched_test_reset();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	assert_int_equal(sched_verify(), 0);
-	assert_int_equal(sched_verify_failures, 0);
-	assert_int_equal(switches.bad, 0);
-	return 0;
-}
-
 /*
  * RUNNER (nice RUN_NICE) on the CPU alone, SLEEPER (nice SL_NICE) asleep;
  * no clock movement after the last switch, need_resched clear.
@@ -593,7 +579,7 @@ static void test_hrtick_update_on_enqueue(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, sched_test_setup, sched_test_teardown)
 		T(test_wakeup_gran_boundary_nice0),
 		T(test_wakeup_gran_light_waker),
 		T(test_wakeup_gran_heavy_waker),

@@ -29,12 +29,6 @@
 static struct sim sim;
 static struct sim_task storage[96];
 
-static int setup(void **state)
-{
-	sched_test_reset();
-	return 0;
-}
-
 static int teardown(void **state)
 {
 	assert_int_equal(sched_verify_failures, 0);
@@ -246,7 +240,7 @@ static void test_random_workloads(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, sched_test_setup, teardown)
 		T(test_equal_hogs_0bf),
 		T(test_equal_hogs_2635),
 		T(test_equal_hogs_hz250),

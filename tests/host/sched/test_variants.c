@@ -28,20 +28,6 @@
 #define CFS	(&runqueue.cfs)
 #define MSEC	1000000ULL
 
-static int setup(void **state)
-{
-	sched_test_reset();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	assert_int_equal(sched_verify(), 0);
-	assert_int_equal(sched_verify_failures, 0);
-	assert_int_equal(switches.bad, 0);
-	return 0;
-}
-
 static void hogs(int n)
 {
 	for (int i = 0; i < n; i++)
@@ -503,7 +489,7 @@ static void test_cpt_fix(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, sched_test_setup, sched_test_teardown)
 		T(test_dyn_gran_formulas),
 		T(test_dyn_gran_tick_gate),
 		T(test_dyn_gran_buddy_threshold),
