@@ -99,7 +99,6 @@ static void newline(void)
 
 static void fbcon_write(const char *s, size_t n)
 {
-	ioremap_check();	/* the mapping's PDEs after paging_init() */
 	for (size_t i = 0; i < n; i++) {
 		int cp = utf8_feed(&utf8, (u8)s[i]);
 		char c;

@@ -12,13 +12,10 @@
  *                                          PDE 1023 is full
  *
  * Each call takes the next free pages; mappings are never removed.
- * paging_init() copies only PDE 1023 from the boot directory into the
- * kernel directory, so a PDE of 1016..1022 installed before it is missing
- * afterwards: ioremap_check() (called by users of such a mapping before
- * they touch it, e.g. fbcon's write) copies the fixmap PDEs from the boot
- * directory into the directory in CR3 and into kernel_pgdir.  Every address
- * space created later copies kernel_pgdir's PDEs 768..1023, so once the
- * kernel directory has them everybody does.
+ * All eight page tables are hooked into a directory at once
+ * (fixmap_install): the boot directory at the first ioremap, the kernel
+ * directory by paging_init().  Every address space copies the kernel's
+ * PDEs 768..1023, so a mapping made at any time is visible everywhere.
  */
 #include <kernel/printk.h>
 #include <kernel/mm.h>
@@ -45,17 +42,10 @@ static u32 table_pde(unsigned t)
 	return ((u32)fixmap_pt[t] - PAGE_OFFSET) | PTE_P | PTE_W;
 }
 
-/* Install the PDE of fixmap table T in the boot directory, the directory in
- * CR3 and the kernel directory (when they exist and lack it). */
-static void install_table(unsigned t)
+void fixmap_install(u32 *pgdir)
 {
-	u32 pde = FIXMAP_PDE0 + t;
-	u32 *dirs[3] = { boot_pgdir(), __va(read_cr3() & ~0xfffu),
-			 kernel_pgdir ? __va(kernel_pgdir) : NULL };
-
-	for (int i = 0; i < 3; i++)
-		if (dirs[i] && !(dirs[i][pde] & PTE_P))
-			dirs[i][pde] = table_pde(t);
+	for (unsigned t = 0; t < FIXMAP_TABLES; t++)
+		pgdir[FIXMAP_PDE0 + t] = table_pde(t);
 }
 
 static void set_ptes(unsigned slot, u32 first, u32 n)
@@ -67,8 +57,6 @@ static void set_ptes(unsigned slot, u32 first, u32 n)
 		pte[i] = (first + (i << 12)) | PTE_P | PTE_W | PTE_PCD | PTE_PWT;
 		invlpg(va + (i << 12));
 	}
-	for (unsigned t = slot >> 10; t <= (slot + n - 1) >> 10; t++)
-		install_table(t);
 }
 
 /* Returns NULL when the fixmap has no N free pages left. */
@@ -80,6 +68,8 @@ void *ioremap_nopanic(u32 phys, u32 size)
 
 	if (size == 0)
 		return NULL;
+	if (!kernel_pgdir && !(boot_pgdir()[FIXMAP_PDE0] & PTE_P))
+		fixmap_install(boot_pgdir());	/* before paging_init(): the boot directory */
 	if (n <= BIG_PAGES && small_next + n <= 1024) {
 		slot = SMALL_TABLE * 1024 + small_next;
 		small_next += n;
@@ -108,19 +98,3 @@ u32 ioremap_room(void)
 	return (BIG_SLOTS - big_next) << 12;
 }
 
-/*
- * Make sure the fixmap PDEs the boot directory has are also in the
- * directory in CR3 (and in kernel_pgdir).  Cheap when nothing is missing:
- * one look at the PDE of the highest table in use.
- */
-void ioremap_check(void)
-{
-	u32 *cur = __va(read_cr3() & ~0xfffu), *boot = boot_pgdir();
-	unsigned top = big_next ? (big_next - 1) >> 10 : 0;
-
-	if (!big_next || cur[FIXMAP_PDE0 + top] & PTE_P)
-		return;
-	for (unsigned t = 0; t <= top; t++)
-		if (boot[FIXMAP_PDE0 + t] & PTE_P)
-			install_table(t);
-}

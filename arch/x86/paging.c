@@ -6,18 +6,18 @@
  *                                 4 MiB PSE pages where CPUID has PSE,
  *                                 4 KiB page tables otherwise
  *   KSTACK_AREA .. KSTACK_AREA_END  page tables only (kstack.c fills them)
- *   0xFFC00000 .. (PDE 1023)      the ioremap fixmap of the boot directory
+ *   0xFE000000 .. 0xFFFFFFFF      the ioremap fixmap (PDEs 1016..1023)
  * User directories copy PDEs 768..1023, so all of this is shared.
  */
 #include <kernel/printk.h>
 #include <kernel/pmm.h>
 #include <kernel/string.h>
 #include <arch/cpu.h>
+#include <arch/ioremap.h>
 #include <arch/pgtable.h>
 
 #define KERNEL_PDE	(PAGE_OFFSET >> 22)	/* 768 */
 
-extern const u32 boot_pgdir_phys;
 u32 kernel_pgdir;
 
 static u32 *pgdir_va(u32 pgdir) { return (u32 *)__va(pgdir); }
@@ -32,7 +32,7 @@ static u32 alloc_table(void)
 
 void paging_init(u32 lowmem_end)
 {
-	u32 *pd, *boot = pgdir_va(boot_pgdir_phys);
+	u32 *pd;
 	int pse = cpu_has(X86_FEATURE_PSE);
 	u32 global = cpu_has(X86_FEATURE_PGE) ? PTE_G : 0;
 
@@ -57,8 +57,7 @@ void paging_init(u32 lowmem_end)
 	}
 	for (u32 va = KSTACK_AREA; va < KSTACK_AREA_END; va += 0x400000)
 		pd[va >> 22] = alloc_table() | PTE_P | PTE_W;
-	for (int i = 1016; i < 1024; i++)	/* the ioremap area (APIC, ACPI, framebuffer) */
-		pd[i] = boot[i];
+	fixmap_install(pd);		/* the ioremap area (APIC, ACPI, framebuffer) */
 	write_cr3(kernel_pgdir);
 	printk("paging: kernel maps %u MiB of lowmem with %s pages%s\n", lowmem_end >> 20,
 	       pse ? "4 MiB" : "4 KiB", global ? ", global" : "");

@@ -13,8 +13,7 @@ void *ioremap(u32 phys, u32 size);
 void *ioremap_nopanic(u32 phys, u32 size);
 /* The largest mapping of more than 64 pages (bytes) ioremap can still make. */
 u32 ioremap_room(void);
-/* Copy fixmap PDEs missing from the current page directory (see ioremap.c);
- * call before touching a large mapping made before paging_init(). */
-void ioremap_check(void);
+/* Hook the fixmap's page tables into PGDIR (PDEs 1016..1023). */
+void fixmap_install(u32 *pgdir);
 
 #endif
