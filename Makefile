@@ -104,7 +104,7 @@ test: deps
 	tools/run-tests $(HOST_TESTS)
 
 bench: deps all
-	tools/bench $(if $(QUICK),--quick)
+	tools/bench $(if $(QUICK),--quick,--docs)
 
 clean:
 	rm -rf $(BUILD)

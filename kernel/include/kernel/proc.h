@@ -12,7 +12,7 @@
 #include <kernel/task.h>
 
 #define PID_MAX		32768	/* pids wrap below this, like Linux's default */
-#define TASK_MAX	512	/* task table limit: fork/clone beyond it -> -EAGAIN */
+#define TASK_MAX	1024	/* task table limit: fork/clone beyond it -> -EAGAIN */
 #define KSTACK_SIZE	8192	/* per-task kernel stack, below an unmapped guard */
 
 /* Linux clone flags we implement. */
