@@ -59,7 +59,7 @@ KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) \
 $(KERNEL_OBJS): | $(SYSCALL_NR_H)
 $(BUILD)/arch/x86/initrd.o: $(INITRD)
 
-.PHONY: all iso run test test-host test-system bench clean deps usb
+.PHONY: all iso run test bench clean deps usb
 all: $(BUILD)/granule.elf
 
 $(BUILD)/%.o: %.c

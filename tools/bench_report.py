@@ -58,6 +58,11 @@ def gnuplot(script, out_base, terms=(("pngcairo size 900,560", "png"), ("svg siz
             print(f"bench: gnuplot failed for {out_base}.{ext}: {p.stderr.strip()[:300]}")
 
 
+# Ten distinguishable line colours (gnuplot's default cycle repeats after eight).
+COLOURS = "".join(f"set linetype {i + 1} lc rgb '{c}' lw 1.5\n" for i, c in enumerate(
+    ["#9400d3", "#009e73", "#56b4e9", "#e69f00", "#f0e442", "#0072b2", "#e51e10", "#000000", "#a0522d", "#808080"]))
+
+
 def safe(label):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", label)
 
@@ -79,37 +84,43 @@ def plots(runs, out):
         with open(os.path.join(data, name + ".hist"), "w") as f:
             f.writelines(f"{lo} {n}\n" for lo, n in r["hist"])
     for mode in ("thread", "signal"):
-        sel = [r for r in ok if r["hist"] and r["mode"] == mode and r["load"] == HEADLINE_LOAD
-               and r.get("hz", DEFAULT_HZ) == DEFAULT_HZ]
-        if not sel:
+        mine = [r for r in ok if r["hist"] and r["mode"] == mode]
+        if not mine:
             continue
-        what = f"{mode} mode, {HEADLINE_LOAD}, HZ={DEFAULT_HZ}"
+        # The headline configuration if it was run, else the first one that was.
+        load, hz = next(((r["load"], r.get("hz", DEFAULT_HZ)) for r in mine
+                         if (r["load"], r.get("hz", DEFAULT_HZ)) == (HEADLINE_LOAD, DEFAULT_HZ)),
+                        (mine[0]["load"], mine[0].get("hz", DEFAULT_HZ)))
+        sel = [r for r in mine if (r["load"], r.get("hz", DEFAULT_HZ)) == (load, hz)]
+        what = f"{mode} mode, {load}, HZ={hz}"
         curves = ", ".join(f"'{data}/{safe(r['label'])}.cdf' using 1:2 with steps title '{r['preset']}'"
                            for r in sel)
         gnuplot(f"set terminal @TERM\nset output '@OUT'\nset title 'Wakeup latency CDF, {what}'\n"
                 f"set xlabel 'latency (us)'\nset ylabel 'fraction of expiries'\nset logscale x\n"
-                f"set key bottom right font ',8'\nset grid\nplot {curves}\n", os.path.join(out, f"cdf-{mode}"))
+                f"set key bottom right font ',8'\nset grid\n{COLOURS}plot {curves}\n", os.path.join(out, f"cdf-{mode}"))
         curves = ", ".join(f"'{data}/{safe(r['label'])}.hist' using 1:2 with histeps title '{r['preset']}'"
                            for r in sel)
         gnuplot(f"set terminal @TERM\nset output '@OUT'\nset title 'Wakeup latency histogram, {what}'\n"
                 f"set xlabel 'latency (us, bucket lower bound)'\nset ylabel 'expiries'\nset logscale y\n"
-                f"set key top right font ',8'\nset grid\nplot {curves}\n", os.path.join(out, f"hist-{mode}"))
+                f"set key top right font ',8'\nset grid\n{COLOURS}plot {curves}\n", os.path.join(out, f"hist-{mode}"))
+    bars = [r for r in ok if r["mode"] == "thread" and r["load"] != "none"] or ok
     with open(os.path.join(data, "bars.dat"), "w") as f:
-        for r in ok:
-            if r["mode"] == "thread" and r["load"] != "none":
-                f.write(f"\"{r['label'].replace(' thread', '')}\" {wl(r)['max_us']} {wl(r)['avg_us']}\n")
-    gnuplot("set terminal @TERM\nset output '@OUT'\nset title 'Wakeup latency under load, thread mode: max and average'\n"
+        for r in bars:
+            f.write(f"\"{r['label'].replace(' thread', '')}\" {wl(r)['max_us']} {wl(r)['avg_us']}\n")
+    gnuplot("set terminal @TERM\nset output '@OUT'\nset title 'Wakeup latency: max and average'\n"
             "set style data histograms\nset style histogram clustered\nset style fill solid 0.7\n"
-            "set ylabel 'us'\nset xtics rotate by -40 font ',7'\nset grid ytics\nset bmargin 9\n"
+            "set ylabel 'us'\nset xtics rotate by -40 font ',7'\nset grid ytics\nset bmargin 9\nset rmargin 8\n"
             f"plot '{data}/bars.dat' using 2:xtic(1) title 'max', '' using 3 title 'avg'\n",
             os.path.join(out, "max-avg"))
+    kb = [r for r in ok if "kbuild-load" in r["results"]]
+    head = [r for r in kb if (r["mode"], r["load"], r.get("hz", DEFAULT_HZ)) == ("thread", HEADLINE_LOAD, DEFAULT_HZ)]
     with open(os.path.join(data, "tput.dat"), "w") as f:
-        for r in ok:
-            kb = r["results"].get("kbuild-load")
-            if kb and r["mode"] == "thread" and r["load"] == HEADLINE_LOAD and r.get("hz", DEFAULT_HZ) == DEFAULT_HZ:
-                f.write(f"{kb['jobs_per_s']} {wl(r)['max_us']} \"{r['preset']}\"\n")
+        for r in head or kb:
+            f.write(f"{r['results']['kbuild-load']['jobs_per_s']} {wl(r)['max_us']} "
+                    f"\"{r['preset'] if head else r['label']}\"\n")
+    what = f"thread mode, {HEADLINE_LOAD}, HZ={DEFAULT_HZ}" if head else "all runs"
     gnuplot("set terminal @TERM\nset output '@OUT'\n"
-            f"set title 'kbuild throughput vs max wakeup latency (thread mode, {HEADLINE_LOAD}, HZ={DEFAULT_HZ})'\n"
+            f"set title 'kbuild throughput vs max wakeup latency ({what})'\n"
             "set xlabel 'kbuild-load jobs/s'\nset ylabel 'max latency (us)'\nset grid\n"
             f"plot '{data}/tput.dat' using 1:2 with points pt 7 notitle, "
             f"'' using 1:2:3 with labels offset 0,1 font ',7' notitle\n",
@@ -241,8 +252,8 @@ def variants_tables(runs, argv):
     L = [f"Written by `{' '.join(argv)}` (tools/bench); the whole matrix is in docs/RESULTS.md.", "",
          "Wakeup latency, µs (max / avg, missed expiries), 15 s at P = 10 ms:", "",
          "| preset | thread, kbuild:10 | thread, kbuild:10 HZ=250 | thread, kbuild:10,video | signal, kbuild:10 "
-         "| signal, kbuild:10,video | seeds, thread (max / avg) |",
-         "|---|---|---|---|---|---|---|"]
+         "| signal, kbuild:10,video | seeds, thread (max / avg) | seeds, signal |",
+         "|---|---|---|---|---|---|---|---|"]
     cols = [("thread", HEADLINE_LOAD, DEFAULT_HZ), ("thread", HEADLINE_LOAD, 250), ("thread", "kbuild:10,video", DEFAULT_HZ),
             ("signal", HEADLINE_LOAD, DEFAULT_HZ), ("signal", "kbuild:10,video", DEFAULT_HZ)]
     for p in presets:
@@ -250,9 +261,10 @@ def variants_tables(runs, argv):
         for mode, load, hz in cols:
             w = pick(runs, p, mode, load, hz)
             cells.append(f"{fnum(w['max_us'])} / {fnum(w['avg_us'])} ({w['missed']})" if w else "–")
-        sd = "; ".join(f"{fnum(s['max_us'])} / {fnum(s['avg_us'])} [{s['source']}]"
-                       for s in seeds() if s["preset"] == p and s["mode"] == "thread") or "–"
-        L.append(f"| {p} | " + " | ".join(cells) + f" | {sd} |")
+        for mode in ("thread", "signal"):
+            cells.append("; ".join(f"{fnum(s['max_us'])} / {fnum(s['avg_us'])} [{s['source']}]"
+                                   for s in seeds() if s["preset"] == p and s["mode"] == mode) or "–")
+        L.append(f"| {p} | " + " | ".join(cells) + " |")
     return L
 
 
