@@ -15,6 +15,9 @@ Deterministic by default: -icount shift=0,sleep=off (1 guest instruction =
 1 virtual ns; the same image and command line print the same bytes).
 The guest leaves through isa-debug-exit at 0xf4: QEMU exits with
 (status << 1) | 1, which `Run.status` turns back into the kernel's status.
+debug_exit=False leaves the device out: the kernel then powers off through
+ACPI S5 and QEMU exits with 0 (`Run.status` is None).  machine= picks the
+QEMU machine type (pc: i440FX/PIIX4, q35: ICH9).
 """
 import os
 import re
@@ -72,13 +75,14 @@ USB_HCD = {"usb-ehci": "usb-ehci", "usb-xhci": "qemu-xhci"}
 
 
 def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
-              firmware="bios", iso=None, extra=()):
+              firmware="bios", iso=None, extra=(), machine="pc", debug_exit=True):
     argv = ["qemu-system-i386" if firmware == "bios" else "qemu-system-x86_64",
-            "-machine", "pc", "-m", memory, "-display", "none", "-no-reboot",
-            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-            # A fixed wall clock that follows virtual time: CLOCK_REALTIME is
-            # deterministic too (the LWN article's date).
-            "-rtc", "base=2010-09-14T12:00:00,clock=vm"]
+            "-machine", machine, "-m", memory, "-display", "none", "-no-reboot"]
+    if debug_exit:
+        argv += ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+    # A fixed wall clock that follows virtual time: CLOCK_REALTIME is
+    # deterministic too (the LWN article's date).
+    argv += ["-rtc", "base=2010-09-14T12:00:00,clock=vm"]
     if cpu:
         argv += ["-cpu", cpu]
     if icount:
@@ -170,16 +174,18 @@ def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir):
 
 def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
         memory="128M", firmware="bios", extra=(), image=None, until=None,
-        monitor_cmds=(), workdir=None):
+        monitor_cmds=(), workdir=None, machine="pc", debug_exit=True):
     """Boot once, headless, serial captured; returns a Run.
 
     image: boot this prebuilt image (iso and usb-* boots) instead of making
-    an ISO for CMDLINE.  until/monitor_cmds/workdir: see _run_with_monitor."""
+    an ISO for CMDLINE.  until/monitor_cmds/workdir: see _run_with_monitor.
+    machine/debug_exit: see the module comment."""
     iso = image
     tmp = tempfile.TemporaryDirectory(prefix="granule-iso-")
     if boot != "kernel" and not image:
         iso = make_iso(cmdline, os.path.join(tmp.name, "run.iso"))
-    argv = qemu_argv(boot, cmdline, cpu, icount, memory, firmware, iso, extra)
+    argv = qemu_argv(boot, cmdline, cpu, icount, memory, firmware, iso, extra,
+                     machine, debug_exit)
     argv += ["-serial", "stdio"]
     try:
         if until:

@@ -1,5 +1,6 @@
 /*
- * arch/x86/acpi.c - find the ACPI tables and the PM timer in them.
+ * arch/x86/acpi.c - find the ACPI tables, the PM timer in them, and enter
+ * S5 (soft off).
  *
  * RSDP ("RSD PTR ", 16-byte aligned; checksum over 20 bytes, and over its
  * 36-byte length from revision 2 on): the copy GRUB passes in a multiboot2
@@ -10,18 +11,39 @@
  * table has a 36-byte header {signature[4], length, revision, checksum,
  * ...}; its bytes sum to 0 mod 256.
  *
- * FADT ("FACP") fields used (byte offsets):
+ * FADT ("FACP") fields used (byte offsets; ports are I/O port numbers):
+ *	40  DSDT	u32	physical address of the DSDT
+ *	48  SMI_CMD	u32	port that switches to ACPI mode (0: always in it)
+ *	52  ACPI_ENABLE	u8	value to write to SMI_CMD for that
+ *	64  PM1a_CNT_BLK u32	port of the PM1a control register (16 bits)
+ *	68  PM1b_CNT_BLK u32	port of the PM1b control register (0: none)
  *	76  PM_TMR_BLK	u32	I/O port of the PM timer (0: none)
  *	91  PM_TMR_LEN	u8	4 when the timer exists
  *	112 Flags	u32	bit 8 TMR_VAL_EXT: 32-bit counter (else 24-bit)
+ *	140 X_DSDT	u64	preferred over DSDT when present, nonzero, < 4 GiB
+ *	172 X_PM1a_CNT_BLK GAS	} used when the 32-bit field is 0 and the GAS
+ *	184 X_PM1b_CNT_BLK GAS	} is an I/O port below 0x10000
  *	208 X_PM_TMR_BLK GAS	{space_id (1 = I/O), width, offset, size, u64 addr}
+ * A field counts only if the FADT's length covers it.
  * The PM timer counts at 3.579545 MHz and wraps at 2^24 (4.69 s) or 2^32.
+ *
+ * S5: PM1x_CNT bit 0 SCI_EN (1: ACPI mode), bits 12:10 SLP_TYPx, bit 13
+ * SLP_EN (write-only; writing 1 enters the sleep state SLP_TYPx selects).
+ * SLP_TYPa/b come from the DSDT's \_S5 package (acpi_s5.c).  acpi_power_off():
+ *  1. if SCI_EN is clear and SMI_CMD, ACPI_ENABLE are nonzero, write
+ *     ACPI_ENABLE to SMI_CMD and poll SCI_EN (at most SCI_EN_POLLS reads);
+ *  2. PM1x_CNT = (old & ~(SLP_TYP | SLP_EN | GBL_RLS)) | SLP_TYPx << 10,
+ *     a then b, then the same | SLP_EN (1 << 13): the two-write order of
+ *     the spec's sleeping sequence, read-modify-write preserving the
+ *     other bits (GBL_RLS, bit 2, is write-1-to-signal: never echoed);
+ *  3. wait at most OFF_WAIT_POLLS port reads for the power to go.
  *
  * Tables above the first MiB are mapped with ioremap() (a few pages, kept).
  * Every probe is bounded: a timer that does not move within PM_PROBE_READS
  * reads (a few ms even at 1 us per port read) is reported and not used.
  */
 #include <kernel/bootinfo.h>
+#include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
@@ -31,6 +53,16 @@
 
 #define PM_PROBE_READS	10000	/* the counter moves every 279 ns */
 #define MAX_TABLE_LEN	(64 * 1024)
+#define MAX_DSDT_LEN	(512 * 1024)	/* laptop DSDTs run to 100s of KiB */
+/* Port reads take about 1 us on real chipsets (an I/O cycle on the LPC bus). */
+#define SCI_EN_POLLS	3000000	/* ~3 s: the SMI handler's time to switch modes */
+#define OFF_WAIT_POLLS	1000000	/* ~1 s for the power to go after SLP_EN */
+
+#define PM1_SCI_EN	(1u << 0)
+#define PM1_GBL_RLS	(1u << 2)
+#define PM1_SLP_TYP_SHIFT 10
+#define PM1_SLP_TYP	(7u << PM1_SLP_TYP_SHIFT)
+#define PM1_SLP_EN	(1u << 13)
 
 struct acpi_header {
 	char signature[4];
@@ -44,6 +76,13 @@ static int acpi_done, acpi_result = -1;
 static u32 rsdp_phys;
 static struct acpi_pm_timer pm_timer;
 static u32 pm_mask;
+
+/* From the FADT: what acpi_power_off() needs (0: absent). */
+static struct {
+	u16 pm1a_cnt, pm1b_cnt, smi_cmd;
+	u8 acpi_enable;
+	u32 dsdt;	/* physical address */
+} fadt_pm1;
 
 u32 acpi_rsdp(void) { return rsdp_phys; }
 const struct acpi_pm_timer *acpi_pm_timer(void) { return &pm_timer; }
@@ -103,7 +142,7 @@ static u32 scan_rsdp(u32 start, u32 len)
 }
 
 /* Map a whole table with signature SIG and check it; NULL if bad. */
-static const struct acpi_header *map_table(u32 phys, const char *sig)
+static const struct acpi_header *map_table_max(u32 phys, const char *sig, u32 max_len)
 {
 	const struct acpi_header *h = map_phys(phys, sizeof(*h));
 	u32 len;
@@ -111,12 +150,17 @@ static const struct acpi_header *map_table(u32 phys, const char *sig)
 	if (!h)
 		return NULL;
 	len = h->length;
-	if (memcmp(h->signature, sig, 4) || len < sizeof(*h) || len > MAX_TABLE_LEN)
+	if (memcmp(h->signature, sig, 4) || len < sizeof(*h) || len > max_len)
 		return NULL;
 	h = map_phys(phys, len);
 	if (!h || sum_bytes((const u8 *)h, len))
 		return NULL;
 	return h;
+}
+
+static const struct acpi_header *map_table(u32 phys, const char *sig)
+{
+	return map_table_max(phys, sig, MAX_TABLE_LEN);
 }
 
 static u32 rd32(const void *base, u32 off) { u32 v; memcpy(&v, (const u8 *)base + off, 4); return v; }
@@ -171,6 +215,38 @@ static void read_pm_timer(const struct acpi_header *fadt)
 	pm_mask = pm_timer.bits == 32 ? 0xffffffffu : 0xffffffu;
 }
 
+/* An I/O port from a 32-bit FADT field at OFF, else from the GAS at XOFF; 0: none. */
+static u16 fadt_port(const struct acpi_header *fadt, u32 off, u32 xoff)
+{
+	u32 len = fadt->length, port = len >= off + 4 ? rd32(fadt, off) : 0;
+
+	if (!port && len >= xoff + 12) {
+		const u8 *gas = (const u8 *)fadt + xoff;
+		u64 addr = rd64(gas, 4);
+		if (gas[0] == 1 && addr < 0x10000)
+			port = (u32)addr;
+	}
+	return port <= 0xffff ? (u16)port : 0;
+}
+
+/* The PM1 control ports, the ACPI-mode switch and the DSDT address. */
+static void read_pm1_control(const struct acpi_header *fadt)
+{
+	u32 len = fadt->length, smi = len >= 53 ? rd32(fadt, 48) : 0;
+	u64 xdsdt = len >= 148 ? rd64(fadt, 140) : 0;
+
+	fadt_pm1.pm1a_cnt = fadt_port(fadt, 64, 172);
+	fadt_pm1.pm1b_cnt = fadt_port(fadt, 68, 184);
+	if (smi && smi <= 0xffff) {
+		fadt_pm1.smi_cmd = (u16)smi;
+		fadt_pm1.acpi_enable = ((const u8 *)fadt)[52];
+	}
+	if (xdsdt && xdsdt < 0x100000000ull)
+		fadt_pm1.dsdt = (u32)xdsdt;
+	else if (len >= 44)
+		fadt_pm1.dsdt = rd32(fadt, 40);
+}
+
 /* Does the counter move within a bounded number of reads? */
 static int pm_timer_ticks(void)
 {
@@ -220,6 +296,7 @@ int acpi_init(void)
 		return -1;
 	}
 	read_pm_timer(fadt);
+	read_pm1_control(fadt);
 	if (pm_timer.port && !pm_timer_ticks()) {
 		printk("ACPI: PM timer at port 0x%x does not tick: not used\n", pm_timer.port);
 		pm_timer.port = 0;
@@ -230,4 +307,74 @@ int acpi_init(void)
 		printk("at port 0x%x (%u-bit)\n", pm_timer.port, pm_timer.bits);
 	acpi_result = 0;
 	return 0;
+}
+
+/* SLP_TYPa/b from the DSDT's \_S5 package; 0, or -1 if none usable. */
+static int find_s5(u8 *typa, u8 *typb)
+{
+	const struct acpi_header *dsdt;
+
+	if (!fadt_pm1.dsdt || !(dsdt = map_table_max(fadt_pm1.dsdt, "DSDT", MAX_DSDT_LEN)))
+		return -1;
+	return acpi_parse_s5((const u8 *)(dsdt + 1), dsdt->length - sizeof(*dsdt), typa, typb);
+}
+
+/* Step 1 of the sequence in the header comment: make sure SCI_EN is set. */
+static void acpi_enable_mode(void)
+{
+	u16 cnt = fadt_pm1.pm1a_cnt;
+
+	if ((inw(cnt) & PM1_SCI_EN) || !fadt_pm1.smi_cmd || !fadt_pm1.acpi_enable)
+		return;
+	outb(fadt_pm1.smi_cmd, fadt_pm1.acpi_enable);
+	for (u32 i = 0; i < SCI_EN_POLLS; i++) {
+		if (inw(cnt) & PM1_SCI_EN) {
+			printk("ACPI: SCI_EN set after writing 0x%x to SMI_CMD 0x%x\n",
+			       fadt_pm1.acpi_enable, fadt_pm1.smi_cmd);
+			return;
+		}
+	}
+	printk("ACPI: SCI_EN still clear after writing 0x%x to SMI_CMD 0x%x; trying S5 anyway\n",
+	       fadt_pm1.acpi_enable, fadt_pm1.smi_cmd);
+}
+
+/* PM1x_CNT with SLP_TYP = TYP and SLP_EN as given, the other bits kept. */
+static void pm1_cnt_write(u16 port, u8 typ, u16 slp_en)
+{
+	u16 v = inw(port) & ~(PM1_SLP_TYP | PM1_SLP_EN | PM1_GBL_RLS);
+
+	outw(port, v | (u16)(typ << PM1_SLP_TYP_SHIFT) | slp_en);
+}
+
+int acpi_power_off(void)
+{
+	static int tried;
+	u16 a, b;
+	u8 typa, typb;
+
+	if (tried++)		/* a panic on the way here must not loop */
+		return -EIO;
+	if (acpi_init() < 0 || !(a = fadt_pm1.pm1a_cnt))
+		return -ENODEV;
+	if (find_s5(&typa, &typb)) {
+		printk("ACPI: no usable \\_S5 package in the DSDT at 0x%08x\n", fadt_pm1.dsdt);
+		return -ENODEV;
+	}
+	b = fadt_pm1.pm1b_cnt;
+	acpi_enable_mode();
+	printk("ACPI: S5 via PM1a_CNT 0x%x SLP_TYP %u", a, typa);
+	if (b)
+		printk(", PM1b_CNT 0x%x SLP_TYP %u", b, typb);
+	printk("\n");
+
+	pm1_cnt_write(a, typa, 0);
+	if (b)
+		pm1_cnt_write(b, typb, 0);
+	pm1_cnt_write(a, typa, PM1_SLP_EN);
+	if (b)
+		pm1_cnt_write(b, typb, PM1_SLP_EN);
+	for (u32 i = 0; i < OFF_WAIT_POLLS; i++)
+		(void)inw(a);
+	printk("ACPI: still running after S5 (PM1a_CNT 0x%x reads 0x%04x)\n", a, inw(a));
+	return -EIO;
 }

@@ -3,13 +3,20 @@
  *
  * machine_power_off(status) tries, in order:
  *  1. QEMU's isa-debug-exit device at port 0xf4 (QEMU exits with
- *     (status << 1) | 1, so the test harness reads our status);
- *  2. the ACPI PM1a control ports QEMU's firmware uses (0x604 with
- *     SeaBIOS/PIIX4, 0xb004 on older Bochs), SLP_TYP S5 | SLP_EN;
- *  3. a halt with a message (real hardware keeps the screen readable).
+ *     (status << 1) | 1, so the test harness reads our status; without
+ *     the device the write goes nowhere);
+ *  2. ACPI S5: acpi_power_off() writes SLP_TYPx << 10 | SLP_EN (1 << 13)
+ *     to the FADT's PM1a/PM1b control ports, SLP_TYPx from the DSDT's
+ *     \_S5 package (arch/x86/acpi.c, acpi_s5.c);
+ *  3. only if ACPI gave nothing to try (-ENODEV): the PM1a control ports
+ *     QEMU's firmware uses (0x604 with SeaBIOS/PIIX4 and ICH9, 0xb004 on
+ *     older Bochs), SLP_TYP 0 | SLP_EN;
+ *  4. a halt with a message (real hardware keeps the screen readable).
  */
+#include <kernel/errno.h>
 #include <kernel/printk.h>
 #include <kernel/machine.h>
+#include <arch/acpi.h>
 #include <arch/cpu.h>
 #include <arch/irqflags.h>
 
@@ -27,8 +34,10 @@ __noreturn void machine_power_off(int status)
 	local_irq_disable();
 	printk("Powering off (status %d)\n", status);
 	outl(DEBUG_EXIT_PORT, (u32)status);
-	outw(0x604, 0x2000);
-	outw(0xb004, 0x2000);
+	if (acpi_power_off() == -ENODEV) {
+		outw(0x604, 0x2000);
+		outw(0xb004, 0x2000);
+	}
 	printk("System halted.\n");
 	machine_halt();
 }

@@ -1,4 +1,5 @@
-"""Real hardware (issue 8): the USB image, the screen consoles, TSC calibration.
+"""Real hardware (issue 8): the USB image, the screen consoles, TSC calibration,
+ACPI power off.
 
 The USB image (tools/mkusb, as `make usb` builds it, with a short experiment
 as the default entry) boots as a usb-storage stick on EHCI and on xHCI under
@@ -8,6 +9,8 @@ screen, the harness takes a screendump through the QEMU monitor and quits.
 They run without -icount (firmware and GRUB under icount take ~1 min per
 USB boot) and assert text only, never timings.  TSC calibration runs on the
 fast, deterministic -kernel path under -icount (TSC = 1 GHz exactly).
+ACPI power off boots without isa-debug-exit, so only the FADT's PM1a
+control port and the DSDT's _S5 values can make QEMU exit.
 """
 import os
 import re
@@ -241,6 +244,50 @@ def test_without_a_pit_the_tsc_still_calibrates_and_the_pit_probe_is_bounded():
     m = r.find(r"^tsc: pit: implausible result (\d+) kHz \(device missing\?\); no calibration source left$")
     assert m and int(m.group(1)) < 10000, r.output
     assert r.find(r"^clocksource: pit tick count"), r.output
+
+
+# ---- ACPI S5 power off (no isa-debug-exit: only ACPI can end QEMU) ------------
+
+S5_LINE = r"^ACPI: S5 via PM1a_CNT 0x([0-9a-f]+) SLP_TYP (\d)$"
+SCI_LINE = r"^ACPI: SCI_EN set after writing 0x[0-9a-f]+ to SMI_CMD 0xb2$"
+
+
+@pytest.mark.parametrize("boot_kind,firmware,machine,port,sci_enable", [
+    # SeaBIOS leaves the chipset in legacy mode: the kernel sets SCI_EN first.
+    ("kernel", "bios", "pc", 0x604, True),
+    ("kernel", "bios", "q35", 0x604, True),
+    # OVMF hands over in ACPI mode, and on pc puts the PM1 block at 0xb000.
+    ("iso", "uefi", "pc", 0xb004, False),
+    ("iso", "uefi", "q35", 0x604, False),
+], ids=["seabios-pc", "seabios-q35", "ovmf-pc", "ovmf-q35"])
+def test_acpi_s5_powers_off_without_isa_debug_exit(boot_kind, firmware, machine, port, sci_enable):
+    uefi = firmware == "uefi"
+    r = gq.run("", boot=boot_kind, firmware=firmware, machine=machine, debug_exit=False,
+               icount=not uefi, timeout=180 if uefi else 60)
+    assert not r.timed_out, "QEMU did not power off:\n" + r.output[-3000:]
+    assert r.returncode == 0, r.output[-3000:]     # a guest shutdown, not a crash
+    banners = [l for l in r.lines if re.match(BANNER_RE, l)]
+    assert len(banners) == 1, r.output[-3000:]
+    assert "Kernel panic" not in r.output
+    assert r.has_line("Powering off (status 0)"), r.output[-3000:]
+    m = r.find(S5_LINE)
+    assert m, r.output[-3000:]
+    # QEMU's DSDT: Name (_S5, Package (4) { Zero, Zero, Zero, Zero })
+    assert (int(m.group(1), 16), int(m.group(2))) == (port, 0)
+    assert bool(r.find(SCI_LINE)) == sci_enable, r.output[-3000:]
+    assert "System halted." not in r.output
+
+
+def test_without_acpi_tables_power_off_falls_back_and_halts():
+    # -machine acpi=off: no RSDP and no PIIX4 PM device, so neither ACPI nor
+    # the fixed QEMU ports power off; the kernel says so and halts.
+    r = gq.run("", machine="pc,acpi=off", debug_exit=False, timeout=60,
+               until=r"System halted\.")
+    assert not r.timed_out, r.output[-3000:]
+    assert r.has_line("ACPI: no RSDP found (multiboot2 tag, EBDA, 0xE0000-0xFFFFF)"), r.output
+    assert r.has_line("Powering off (status 0)")
+    assert not r.find(S5_LINE)
+    assert [l for l in r.lines if l][-1] == "System halted.", r.output[-2000:]
 
 
 # ---- tools/write-usb refuses everything that is not a removable whole disk ----

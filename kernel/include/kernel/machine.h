@@ -10,7 +10,7 @@
 /*
  * Power off with an exit status for the test harness.  Under QEMU with the
  * isa-debug-exit device the process exits with (status << 1) | 1; elsewhere
- * ACPI/keyboard-controller reset, else halt.  Status 0 = success.
+ * ACPI S5 (soft off), else halt.  Status 0 = success.
  */
 __noreturn void machine_power_off(int status);
 

@@ -1,6 +1,9 @@
 /*
  * arch/acpi.h - the little of ACPI Granule reads (arch/x86/acpi.c): the
- * RSDP, the RSDT/XSDT and the FADT's power-management timer.
+ * RSDP, the RSDT/XSDT, the FADT's power-management timer and PM1 control
+ * blocks, and the DSDT's \_S5 package for soft power off
+ * (arch/x86/acpi_s5.c).  Only <kernel/types.h> is included, so the host
+ * unit tests can use this header too.
  */
 #ifndef ARCH_ACPI_H
 #define ARCH_ACPI_H
@@ -23,5 +26,23 @@ u32 acpi_rsdp(void);
 const struct acpi_pm_timer *acpi_pm_timer(void);
 /* Read the PM timer's counter (masked to its width). */
 u32 acpi_pm_read(void);
+
+/*
+ * Enter S5 (soft off) the ACPI way: SLP_TYPa/b from the DSDT's \_S5
+ * package, written with SLP_EN to the FADT's PM1a (and PM1b) control
+ * ports, after switching to ACPI mode (SMI_CMD <- ACPI_ENABLE) if SCI_EN is
+ * clear.  Call with interrupts off.  Returns only if that did not work:
+ * -ENODEV if ACPI gave nothing to try (no FADT, no PM1a_CNT_BLK, no valid
+ * DSDT or no usable \_S5), -EIO if the write was made but the machine is
+ * still running after about a second.
+ */
+int acpi_power_off(void);
+
+/*
+ * Find SLP_TYPa/SLP_TYPb in the AML byte code AML[0..LEN) (a DSDT without
+ * its 36-byte header); 0 on success, -1 if there is no usable \_S5 package.
+ * Pure and bounded: reads only AML[0..LEN).  Encodings: acpi_s5.c.
+ */
+int acpi_parse_s5(const u8 *aml, u32 len, u8 *typa, u8 *typb);
 
 #endif
