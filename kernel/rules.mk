@@ -16,6 +16,7 @@ KERNEL_C += kernel/proc/exit.c            # exit, exit_group, wait4, reparenting
 KERNEL_C += kernel/proc/exec.c            # execve from the initrd, initial user stack
 KERNEL_C += kernel/proc/wait.c            # wait queues
 KERNEL_C += kernel/proc/futex.c           # FUTEX_WAIT/WAKE for thread join
+KERNEL_C += kernel/proc/rusage.c          # process CPU time: wait4's rusage, getrusage
 KERNEL_C += kernel/mm/vm.c                # user address spaces: COW fork, demand faults, brk
 KERNEL_C += kernel/mm/uaccess.c           # checked user copies (-EFAULT)
 KERNEL_C += kernel/time/hrtick.c          # HRTICK on the kernel timer queue

@@ -248,11 +248,49 @@ static int dequeue_signal(struct task *t, u64 mask, struct ksiginfo *info)
 	return sig;
 }
 
+/*
+ * execve: caught signals go back to SIG_DFL, ignored ones stay ignored
+ * (POSIX); as Linux's flush_signal_handlers(t, 0), every action also loses
+ * its flags and mask - they belonged to the old image.
+ */
 void flush_signal_handlers(struct task *t)
 {
-	for (int i = 0; i < _NSIG; i++)
-		if (t->sig->action[i].handler != SIG_IGN)
-			t->sig->action[i] = (struct k_sigaction){ 0 };
+	for (int i = 0; i < _NSIG; i++) {
+		u32 h = t->sig->action[i].handler == SIG_IGN ? SIG_IGN : SIG_DFL;
+		t->sig->action[i] = (struct k_sigaction){ .handler = h };
+	}
+}
+
+/*
+ * de_thread (kernel/proc/exec.c) killed T so that TO can exec.  Linux
+ * keeps the process-wide pending set (shared_pending) across the exec and
+ * drops what was pending for the dead threads alone.  Granule queues a
+ * process-directed signal on one thread of the process, so T's entries
+ * move to TO except: SIGKILL (the kill itself), tgkill's (SI_TKILL: for T
+ * only) and POSIX timers' (the exec deletes the timers).  A standard
+ * signal already pending on TO coalesces (the entry stays on T and is
+ * freed with T's queue).  Interrupts off; T is dying and never runs user
+ * code again.
+ */
+void signal_transfer_shared(struct task *t, struct task *to)
+{
+	struct sigqueue *q, *n;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	list_for_each_entry_safe(q, n, &t->sig_queue, list) {
+		int sig = q->info.si_signo;
+		if (sig == SIGKILL || q->info.si_code == SI_TKILL || q->timer)
+			continue;
+		if (sig < SIGRTMIN && (to->sig_pending & sigmask(sig)))
+			continue;
+		list_del(&q->list);
+		q->owner = to;
+		list_add_tail(&q->list, &to->sig_queue);
+		to->sig_pending |= sigmask(sig);
+		recalc_bit(t, sig);
+	}
+	local_irq_restore(flags);
 }
 
 /* A syscall interrupted by a signal: restart it or make it fail with -EINTR. */
@@ -272,6 +310,10 @@ void do_signal(struct trap_frame *tf)
 	struct ksiginfo info;
 	int sig;
 
+	/* SIGKILL before anything else: a thread killed by a group exit or by
+	 * de_thread() must not run a handler of a lower-numbered signal first. */
+	if (t->sig_pending & sigmask(SIGKILL))
+		do_group_exit(SIGKILL);
 	while ((sig = dequeue_signal(t, ~(t->sig_blocked & ~UNBLOCKABLE), &info))) {
 		struct k_sigaction *ka = &t->sig->action[sig - 1];
 

@@ -30,7 +30,8 @@ SYSCALL(exit_group,   (do_group_exit(((int)a1 & 0xff) << 8), 0))
 SYSCALL(fork,         do_fork(17 /* SIGCHLD */, 0, 0, 0, tf))
 SYSCALL(clone,        do_fork(a1, a2, a3, a5, tf))
 SYSCALL(execve,       sys_execve(P(const char *, a1), P(char *const *, a2), P(char *const *, a3)))
-SYSCALL(wait4,        do_wait4((int)a1, P(int *, a2), (int)a3))
+SYSCALL(wait4,        do_wait4((int)a1, P(int *, a2), (int)a3, P(struct rusage32 *, a4)))
+SYSCALL(getrusage,    sys_getrusage((int)a1, P(struct rusage32 *, a2)))
 SYSCALL(read,         sys_read((int)a1, P(char *, a2), a3))
 SYSCALL(write,        sys_write((int)a1, P(const char *, a2), a3))
 SYSCALL(brk,          sys_brk(a1))
@@ -75,6 +76,7 @@ static const syscall_fn syscall_table[] = {
 	[__NR_clone] = sc_clone,
 	[__NR_execve] = sc_execve,
 	[__NR_wait4] = sc_wait4,
+	[__NR_getrusage] = sc_getrusage,
 	[__NR_read] = sc_read,
 	[__NR_write] = sc_write,
 	[__NR_brk] = sc_brk,

@@ -16,9 +16,10 @@
  * reported as "lost N free frames" and fails the run.
  *
  * The tests live in user/ut_mem.c (bad pointers, faults, brk, COW),
- * user/ut_proc.c (fork, exec, exit, wait, ids, nice) and user/ut_thread.c
- * (clone threads).  "usertests --exit N" and friends are helper modes the
- * exec tests use on the program itself (see helper_main()).
+ * user/ut_proc.c (fork, exec, exit, wait, rusage, ids, nice) and
+ * user/ut_thread.c (clone threads, exec from a thread).  "usertests --exit N"
+ * and friends are helper modes the exec tests use on the program itself
+ * (see helper_main()).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -111,14 +112,58 @@ long ut_frames_settle(long want, int tries)
  *   --segv             write to NULL (killed by SIGSEGV)
  *   --args N LEN       expects N more arguments, the i-th LEN bytes of
  *                      'a' + i % 26; exit 0 if so, else 1
+ *   --ids PID PPID TIMER  the image a thread exec'ed (ut_thread.c): exit 42
+ *                      if it is PID's only thread (getpid() == gettid() ==
+ *                      PID), a child of PPID, POSIX timer TIMER is gone,
+ *                      the signal state is what exec must make of the one
+ *                      exec_in_thread() left and its one child (which exits
+ *                      with 33) can be waited for: see exec_ids()
  * and argc == 0 (exec with an empty argv) exits 77.
  */
+
+/* --ids: 42 if all is well, else 50 + the number of the first failed check. */
+static int exec_ids(pid_t pid, pid_t ppid, int timer)
+{
+	struct sigaction usr1, hup;
+	sigset_t blocked, pending;
+	struct itimerspec its;
+
+	if (getpid() != pid)
+		return 51;
+	if (gettid() != pid)
+		return 52;
+	if (getppid() != ppid)
+		return 53;
+	if (sigaction(SIGUSR1, NULL, &usr1) || sigaction(SIGHUP, NULL, &hup))
+		return 54;
+	if (usr1.sa_handler != SIG_DFL || (usr1.sa_flags & SA_RESTART))
+		return 55;	/* a caught signal is back to SIG_DFL, flags cleared */
+	if (hup.sa_handler != SIG_IGN || (hup.sa_flags & SA_RESTART))
+		return 56;	/* an ignored one stays ignored */
+	if (sigprocmask(SIG_BLOCK, NULL, &blocked) || sigpending(&pending))
+		return 57;
+	if (!sigismember(&blocked, SIGUSR2))
+		return 58;	/* the blocked mask survives exec */
+	if (!sigismember(&pending, SIGUSR2))
+		return 59;	/* so does a signal pending for the process */
+	if (sys_timer_gettime(timer, (long)&its) != -EINVAL)
+		return 60;	/* exec deletes the process's POSIX timers */
+	int st = 0;
+	if (sys_wait4(-1, (long)&st, 0, 0) <= 0 || st != 33 << 8)
+		return 61;	/* the process's child (forked by the old leader) is ours */
+	if (sys_wait4(-1, 0, WNOHANG, 0) != -ECHILD)
+		return 62;
+	return 42;
+}
+
 static int helper_main(int argc, char **argv, char **envp)
 {
 	if (argc == 0)
 		return argv[0] == NULL && envp[0] == NULL ? 77 : 1;
 	if (!strcmp(argv[1], "--exit") && argc == 3)
 		return atoi(argv[2]);
+	if (!strcmp(argv[1], "--ids") && argc == 5)
+		return exec_ids(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (!strcmp(argv[1], "--segv"))		/* die on a NULL write */
 		*(volatile int *)0 = 1;
 	if (!strcmp(argv[1], "--args") && argc >= 4) {

@@ -20,7 +20,7 @@
 #define TASK_SIZE	0xC0000000u	/* user space is [0, 3 GiB) */
 #define STACK_TOP	TASK_SIZE
 #define STACK_LIMIT	(8u << 20)	/* the kernel's stack window (RLIMIT_STACK) */
-#define TASK_MAX	512		/* kernel task table limit */
+#define TASK_MAX	1024		/* kernel task table limit (kernel/proc.h) */
 
 struct ut_test {
 	void (*fn)(void);

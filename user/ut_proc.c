@@ -1,6 +1,6 @@
 /*
- * user/ut_proc.c - usertests: fork, exec, exit, wait4, ids, kill, nice,
- * zombies and orphans (xv6 forktest/exitwait/reparent/killstatus/preempt/
+ * user/ut_proc.c - usertests: fork, exec, exit, wait4 (and its rusage),
+ * ids, kill, nice, zombies and orphans (xv6 forktest/exitwait/reparent/killstatus/preempt/
  * bigargtest, Pintos exec-* and wait-*).
  */
 #include <signal.h>
@@ -447,6 +447,90 @@ static void sleeptime(void)
 	EXPECT_RET(sys_clock_gettime(12345, (long)&a), -EINVAL);
 }
 
+/* --- wait4's rusage --- */
+
+static long long cpu_ns(int clock)
+{
+	struct timespec ts;
+
+	sys_clock_gettime(clock, (long)&ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Burn NS of this process's CPU time, then exit with CODE. */
+static void burn_and_exit(long long ns, int code)
+{
+	long long end = cpu_ns(CLOCK_PROCESS_CPUTIME_ID) + ns;
+
+	while (cpu_ns(CLOCK_PROCESS_CPUTIME_ID) < end)
+		;
+	_exit(code);
+}
+
+static long long ru_us(const struct rusage *ru)
+{
+	return (ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000LL +
+	       ru->ru_utime.tv_usec + ru->ru_stime.tv_usec;
+}
+
+static void wait_rusage(void)
+{
+	struct rusage ru, kids;
+	int st;
+	long pid;
+
+	/* A child that burns 20 ms of CPU. */
+	pid = sys_fork();
+	if (pid == 0)
+		burn_and_exit(20000000, 5);
+	CHECK(pid > 0, "fork: %ld", pid);
+	memset(&ru, 0xff, sizeof(ru));
+	EXPECT_RET(sys_wait4(pid, (long)&st, 0, (long)&ru), pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 5, "status %#x", st);
+	long long us = ru_us(&ru);
+	CHECK(us >= 15000 && us < 1000000, "20 ms child: rusage %lld us", us);
+	CHECK(ru.ru_utime.tv_usec >= 0 && ru.ru_utime.tv_usec < 1000000 &&
+	      ru.ru_stime.tv_usec >= 0 && ru.ru_stime.tv_usec < 1000000, "tv_usec out of range");
+	CHECK(ru.ru_maxrss != -1 && ru.ru_nivcsw != -1, "rusage not filled entirely");
+	/* ... and added to our RUSAGE_CHILDREN. */
+	CHECK(getrusage(RUSAGE_CHILDREN, &kids) == 0 && ru_us(&kids) >= us, "RUSAGE_CHILDREN %lld us < %lld",
+	      ru_us(&kids), us);
+	CHECK(getrusage(7, &kids) == -1 && errno == EINVAL, "getrusage(7) did not fail with EINVAL");
+
+	/* A child whose reaped grandchild burnt the time (Linux: RUSAGE_BOTH). */
+	pid = sys_fork();
+	if (pid == 0) {
+		long g = sys_fork();
+		if (g == 0)
+			burn_and_exit(20000000, 0);
+		_exit(sys_wait4(g, 0, 0, 0) == g ? 6 : 7);
+	}
+	EXPECT_RET(sys_wait4(pid, (long)&st, 0, (long)&ru), pid);
+	CHECK(WEXITSTATUS(st) == 6, "middle child: status %#x", st);
+	us = ru_us(&ru);
+	CHECK(us >= 15000 && us < 1000000, "child with a 20 ms grandchild: rusage %lld us", us);
+
+	/* A bad rusage pointer: -EFAULT, and the child is reaped all the same. */
+	pid = sys_fork();
+	if (pid == 0)
+		_exit(8);
+	EXPECT_RET(sys_wait4(pid, (long)&st, 0, 1), -EFAULT);
+	EXPECT_RET(sys_wait4(pid, 0, WNOHANG, 0), -ECHILD);
+	pid = sys_fork();
+	if (pid == 0)
+		_exit(8);
+	EXPECT_RET(sys_wait4(pid, 0, 0, 0xc0000000), -EFAULT);	/* kernel memory */
+
+	/* NULL rusage. */
+	pid = sys_fork();
+	if (pid == 0)
+		_exit(9);
+	st = 0;
+	EXPECT_RET(sys_wait4(pid, (long)&st, 0, 0), pid);
+	CHECK(WEXITSTATUS(st) == 9, "status %#x", st);
+	EXPECT_RET(sys_wait4(-1, 0, WNOHANG, 0), -ECHILD);
+}
+
 const struct ut_test ut_proc_tests[] = {
 	{ ids, "ids" },
 	{ exitwait, "exitwait" },
@@ -465,5 +549,6 @@ const struct ut_test ut_proc_tests[] = {
 	{ exec_enoent, "exec_enoent" },
 	{ exec_enoexec, "exec_enoexec" },
 	{ sleeptime, "sleeptime" },
+	{ wait_rusage, "wait_rusage" },
 	{ NULL, NULL },
 };

@@ -7,8 +7,11 @@
  *      -ENAMETOOLONG) while the old image still exists;
  *   2. finds the file ("/bin/ls", "/ls" and "ls" all name "ls") (-ENOENT);
  *   3. builds a new address space with elf_load() (-ENOEXEC for a bad ELF,
- *      -ENOMEM) - on any error so far the caller's image is untouched;
- *   4. commits: switches to the new mm, drops the old one, resets signal
+ *      -ENOMEM) - on any error so far the caller's image is untouched, and
+ *      so are the other threads of its process;
+ *   4. de_thread(): the other threads die and the caller becomes the
+ *      process's only thread and its leader (pid = tgid);
+ *   5. commits: switches to the new mm, drops the old one, resets signal
  *      handlers, names the task, lays out the i386 SysV initial stack
  *      (argc, argv[], NULL, envp[], NULL, auxv, strings) and points the
  *      user frame at the ELF entry.
@@ -16,13 +19,16 @@
 #include <kernel/elf.h>
 #include <kernel/errno.h>
 #include <kernel/kmalloc.h>
+#include <kernel/posix_timers.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
+#include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <kernel/string.h>
 #include <kernel/uaccess.h>
 #include <kernel/ustar.h>
 #include <kernel/vm.h>
+#include <arch/irqflags.h>
 #include <arch/process.h>
 
 #define ARG_MAX		(32 * 1024)	/* bytes of argv + envp strings */
@@ -133,6 +139,136 @@ static int setup_stack(struct exec_args *a, u32 entry, u32 *sp_out)
 	return err ? -EFAULT : 0;
 }
 
+/* --- de_thread --- */
+
+/* SIGKILL to every thread of ME's process but ME (Linux's zap_other_threads). */
+static void zap_other_threads(struct task *me)
+{
+	struct task *leader = me->group_leader, *t;
+
+	if (leader != me)
+		send_signal(leader, SIGKILL);	/* ignored if it is already a zombie */
+	list_for_each_entry(t, &leader->thread_group, thread_group)
+		if (t != me)
+			send_signal(t, SIGKILL);
+}
+
+/*
+ * Has every other thread of ME's process exited and left the CPU?  A
+ * non-leader leaves the thread_group list in do_exit() right before its
+ * last schedule(); an old leader (the list's head) stays, as a zombie.
+ * Interrupts off.
+ */
+static int others_gone(struct task *me)
+{
+	struct task *leader = me->group_leader, *t;
+
+	if (leader != me && (!leader->exit_state || leader->on_rq))
+		return 0;
+	list_for_each_entry(t, &leader->thread_group, thread_group)
+		if (t != me)
+			return 0;
+	return 1;
+}
+
+/*
+ * ME, the last live thread, takes the place of LEADER (dead: a zombie, off
+ * the CPU) as Linux's de_thread swaps the exec'ing thread into the leader's
+ * pid and links.  Afterwards ME has pid == tgid (the pid the parent waits
+ * for), is its own group_leader, sits where LEADER was in the parent's
+ * children list, with LEADER's exit_signal, start time and CPU time; ME's
+ * children are already there (do_exit() of LEADER handed them to ME - or to
+ * init if LEADER had exited before the exec, as any exiting leader does).
+ * LEADER gets ME's old tid and is released.  Interrupts off.
+ */
+static void take_leadership(struct task *me, struct task *leader)
+{
+	int tid = me->pid;
+
+	list_del(&me->thread_group);	/* LEADER's list is now empty, ME heads its own */
+	me->pid = leader->pid;
+	leader->pid = tid;
+	me->group_leader = me;
+	leader->group_leader = me;
+	me->parent = leader->parent;
+	me->exit_signal = leader->exit_signal;
+	leader->exit_signal = -1;
+	me->start_time = leader->start_time;
+	me->dead_runtime += leader->dead_runtime + leader->se.sum_exec_runtime;
+	me->children_runtime += leader->children_runtime;
+	list_add(&me->sibling, &leader->sibling);	/* into LEADER's place ... */
+	list_del(&leader->sibling);			/* ... among the parent's children */
+	leader->exit_state = EXIT_DEAD;			/* nobody waits for it now */
+	task_autoreap(leader);
+}
+
+/*
+ * de_thread (Linux fs/exec.c, 2.6.35): make the exec'ing thread the only
+ * thread of its process, and its leader.  Called once the new image is
+ * built - a failing exec never gets here, the other threads are untouched -
+ * and while the old mm is still current->mm, so the dying threads'
+ * CLONE_CHILD_CLEARTID writes land in the old image.
+ *
+ *  1. sig->group_exec_task = current marks the group action: a dying
+ *     thread's do_group_exit() then just exits (it kills nobody, and sets
+ *     no process status); do_exit() wakes current, moves the dying thread's
+ *     process-directed pending signals to current, and an exiting leader
+ *     hands its children to current instead of init.
+ *  2. SIGKILL to every other thread (do_signal() takes it first: they run
+ *     no user code again); current sleeps until all have exited.  On this
+ *     uniprocessor, kernel code is not preempted and do_exit() runs to its
+ *     last schedule() with interrupts off, so a thread seen exited while
+ *     current runs is off the CPU: its mm, signal state and pending signals
+ *     are dropped, its futex waits ended when SIGKILL woke it, and
+ *     reap_dead_tasks() below frees its task and kernel stack.
+ *  3. A non-leader current takes the old leader's place (take_leadership).
+ *  4. The process's POSIX timers go, with their queued signals; the
+ *     signal state is unshared if another process still shares it.
+ * Returns 0; -EAGAIN if a group exit (or another exec) is under way -
+ * nothing changed, the pending SIGKILL ends current on its way out; or
+ * -ENOMEM if the signal state could not be unshared (the other threads
+ * are gone by then, as in Linux).
+ */
+static int de_thread(void)
+{
+	struct task *me = current, *leader = me->group_leader;
+	struct signal_state *s = me->sig;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (s->group_exit || s->group_exec_task) {
+		local_irq_restore(flags);
+		return -EAGAIN;
+	}
+	if (leader != me || !list_empty(&leader->thread_group)) {
+		s->group_exec_task = me;
+		zap_other_threads(me);
+		while (!others_gone(me)) {
+			me->state = TASK_UNINTERRUPTIBLE;	/* do_exit() wakes us */
+			schedule();
+		}
+		s->group_exec_task = NULL;
+	}
+	local_irq_restore(flags);
+
+	exec_itimers(s, leader);	/* LEADER is still the timers' owner */
+	if (leader != me) {
+		local_irq_save(flags);
+		take_leadership(me, leader);
+		local_irq_restore(flags);
+	}
+	reap_dead_tasks();		/* the killed threads and the old leader */
+
+	if (s->count > 1) {		/* CLONE_SIGHAND without CLONE_THREAD */
+		struct signal_state *ns = signal_state_alloc(s);
+		if (!ns)
+			return -ENOMEM;
+		me->sig = ns;
+		signal_state_put(s);
+	}
+	return 0;
+}
+
 static long exec_common(const char *path, char *const *argv, char *const *envp, int from_user)
 {
 	struct exec_args a = { 0 };
@@ -166,17 +302,23 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 		goto out;
 	}
 	err = elf_load(image, size, &exec_ops, mm, &entry);
+	if (!err)
+		err = de_thread();
 	if (err) {
 		mm_put(mm);
 		goto out;
 	}
 
-	/* Point of no return: the old image goes away. */
+	/* Point of no return (de_thread made us the process's only thread):
+	 * the old image goes away. */
 	old = current->mm;
 	current->mm = mm;
 	arch_set_pgdir(current, mm->pgdir);
 	if (old)
 		mm_put(old);
+	/* Linux's mm_release(): the tid address belonged to the old image, and
+	 * with the other threads gone nobody waits on it. */
+	current->clear_child_tid = 0;
 	flush_signal_handlers(current);
 	const char *base = strrchr(kpath, '/');
 	strlcpy(current->comm, base ? base + 1 : kpath, sizeof(current->comm));

@@ -6,7 +6,9 @@
  * gone, wait4 frees it.  Other threads free themselves (EXIT_DEAD, reaped
  * by reap_dead_tasks() after they have switched away for the last time).
  * Children of an exiting process are handed to init (pid 1), which reaps
- * zombies it inherits.
+ * zombies it inherits - except while another thread of the process execs
+ * (de_thread in exec.c): that thread inherits them, as it becomes the
+ * process's leader.
  *
  * Wait status encoding (Linux): exited = (code & 0xff) << 8,
  * killed by signal S = S.
@@ -23,25 +25,23 @@
 #include <arch/irqflags.h>
 #include <arch/process.h>
 
-void task_autoreap(struct task *t);
-
-/* Give CURRENT's children to init. */
-static void forget_original_parent(struct task *leader)
+/* Give LEADER's children (and their threads' parent links) to REAPER. */
+static void forget_original_parent(struct task *leader, struct task *reaper)
 {
 	struct task *c, *n;
 	int zombies = 0;
 
 	list_for_each_entry_safe(c, n, &leader->children, sibling) {
 		list_del(&c->sibling);
-		c->parent = init_task;
-		list_add_tail(&c->sibling, &init_task->children);
+		c->parent = reaper;
+		list_add_tail(&c->sibling, &reaper->children);
 		struct task *th;
 		list_for_each_entry(th, &c->thread_group, thread_group)
-			th->parent = init_task;
+			th->parent = reaper;
 		zombies |= c->exit_state == EXIT_ZOMBIE;
 	}
 	if (zombies)
-		wake_up_all(&init_task->wait_chldexit);
+		wake_up_all(&reaper->wait_chldexit);
 }
 
 static void notify_parent(struct task *leader)
@@ -57,6 +57,12 @@ __attribute__((noreturn)) void do_exit(int code)
 {
 	struct task *t = current;
 	struct task *leader = t->group_leader;
+	/* A thread exec'ing in our process, waiting in de_thread() for us to go
+	 * (the signal state may be shared with another process: check tgid). */
+	struct task *execer = t->sig ? t->sig->group_exec_task : NULL;
+
+	if (execer && (execer == t || execer->tgid != t->tgid))
+		execer = NULL;
 
 	if (t == init_task)
 		panic("Attempted to kill init! exitcode=0x%08x", code);
@@ -71,15 +77,20 @@ __attribute__((noreturn)) void do_exit(int code)
 		t->mm = NULL;
 		mm_put(mm);
 	}
+	if (execer)
+		signal_transfer_shared(t, execer);
 	flush_sigqueue(t);		/* before the timers that may own entries go */
 	signal_state_put(t->sig);
 	t->sig = NULL;
 
 	local_irq_disable();		/* for good: this task never runs again */
 	if (t == leader)
-		forget_original_parent(t);
+		forget_original_parent(t, execer ? execer : init_task);
 	t->exit_code = code;
 	if (t != leader) {
+		/* Its CPU time stays with the process (wait4's rusage); the
+		 * little it runs from here to its last switch is not counted. */
+		leader->dead_runtime += task_sched_runtime(t);
 		list_del(&t->thread_group);
 		t->exit_state = EXIT_DEAD;
 		task_autoreap(t);
@@ -94,6 +105,8 @@ __attribute__((noreturn)) void do_exit(int code)
 		if (list_empty(&t->thread_group))
 			notify_parent(t);
 	}
+	if (execer)		/* it rechecks once we are off the CPU */
+		wake_up_process(execer);
 	t->state = TASK_DEAD;
 	schedule();
 	panic("do_exit: dead task %d ran again", t->pid);
@@ -102,13 +115,18 @@ __attribute__((noreturn)) void do_exit(int code)
 /*
  * End the whole process.  The first caller's CODE is the process's status
  * (kept in the shared signal state, as Linux's SIGNAL_GROUP_EXIT); the other
- * threads, killed with SIGKILL, come back here and reuse it.
+ * threads, killed with SIGKILL, come back here and reuse it.  A thread
+ * killed by de_thread() (group_exec_task set) just exits: the process goes
+ * on in the exec'ing thread, whose leader status must not be touched.
  */
 __attribute__((noreturn)) void do_group_exit(int code)
 {
 	struct signal_state *s = current->sig;
 	struct task *t;
 
+	if (s && s->group_exec_task && s->group_exec_task != current &&
+	    s->group_exec_task->tgid == current->tgid)
+		do_exit(code);
 	if (s && s->group_exit) {
 		code = s->group_exit_code;
 	} else {
@@ -132,7 +150,12 @@ static int wait_match(struct task *c, int pid)
 	return pid <= 0 || c->pid == pid;
 }
 
-long do_wait4(int pid, int *status_user, int options)
+/*
+ * wait4(2).  A zombie leader is reaped once its whole group is gone and it
+ * is off the CPU.  As Linux, the child is released even if writing STATUS
+ * or RU faults (the call then returns -EFAULT).
+ */
+long do_wait4(int pid, int *status_user, int options, struct rusage32 *ru)
 {
 	struct task *self = current->group_leader;
 
@@ -151,9 +174,12 @@ long do_wait4(int pid, int *status_user, int options)
 			if (c->exit_state != EXIT_ZOMBIE || !list_empty(&c->thread_group) || c->on_rq)
 				continue;
 			int cpid = c->pid, status = c->exit_code;
+			u64 cputime = rusage_reap(self, c);
 			list_del(&c->sibling);
 			local_irq_restore(flags);
 			free_task(c);
+			if (ru && put_rusage(ru, cputime))
+				return -EFAULT;
 			if (status_user && copy_to_user(status_user, &status, sizeof(status)))
 				return -EFAULT;
 			return cpid;

@@ -3,12 +3,14 @@
  *
  *   CLOCK_MONOTONIC           sched_clock(): ns since boot
  *   CLOCK_REALTIME            boot_realtime_ns (RTC at boot) + monotonic
- *   CLOCK_PROCESS_CPUTIME_ID  sum of the process's threads' CFS runtime
+ *   CLOCK_PROCESS_CPUTIME_ID  the CFS runtime of the process's threads,
+ *                             exited ones included (thread_group_runtime)
  *   CLOCK_THREAD_CPUTIME_ID   the calling thread's sum_exec_runtime
  * A sleep is interrupted by a signal with -EINTR and the remaining time.
  */
 #include <kernel/errno.h>
 #include <kernel/math64.h>
+#include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <kernel/task.h>
@@ -18,16 +20,6 @@
 #include <arch/irqflags.h>
 
 u64 boot_realtime_ns;
-
-static u64 process_cputime(struct task *t)
-{
-	struct task *leader = t->group_leader, *th;
-	u64 sum = task_sched_runtime(leader);
-
-	list_for_each_entry(th, &leader->thread_group, thread_group)
-		sum += task_sched_runtime(th);
-	return sum;
-}
 
 int clock_read(int clock, u64 *ns)
 {
@@ -39,7 +31,7 @@ int clock_read(int clock, u64 *ns)
 		*ns = boot_realtime_ns + sched_clock();
 		return 0;
 	case CLOCK_PROCESS_CPUTIME_ID:
-		*ns = process_cputime(current);
+		*ns = thread_group_runtime(current);
 		return 0;
 	case CLOCK_THREAD_CPUTIME_ID:
 		*ns = task_sched_runtime(current);

@@ -230,6 +230,21 @@ long sys_timer_delete(int id)
 	return 0;
 }
 
+/*
+ * execve (de_thread): delete the timers LEADER's process made in S, and
+ * with them any of their signals still queued - Linux deletes a process's
+ * POSIX timers on exec.  S may also hold another process's timers if the
+ * two share it (clone with CLONE_SIGHAND but not CLONE_THREAD): those stay.
+ */
+void exec_itimers(struct signal_state *s, struct task *leader)
+{
+	struct k_itimer *t, *n;
+
+	list_for_each_entry_safe(t, n, &s->posix_timers, list)
+		if (t->leader == leader)
+			itimer_delete(s, t);
+}
+
 void exit_itimers(struct signal_state *s)
 {
 	while (!list_empty(&s->posix_timers))

@@ -16,8 +16,9 @@ ALL_TESTS = [
     "brk_shrink", "brk_big", "cow", "oom", "fpu",
     "ids", "exitwait", "exitcodes", "waitnohang", "killstatus", "zombies", "orphans",
     "forklimit", "forkbomb", "nice", "exec_ok", "exec_noargs", "exec_bigarg", "exec_e2big",
-    "exec_enoent", "exec_enoexec", "sleeptime",
-    "thread_stress", "thread_ids", "thread_exit",
+    "exec_enoent", "exec_enoexec", "sleeptime", "wait_rusage",
+    "thread_stress", "thread_ids", "thread_exit", "exec_thread", "exec_thread_fail",
+    "thread_rusage",
 ]
 
 

@@ -76,6 +76,11 @@ pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru)
 	return SYSRET(sys_wait4(pid, L(status), options, L(ru)));
 }
 
+int getrusage(int who, struct rusage *ru)
+{
+	return SYSRET(sys_getrusage(who, L(ru)));
+}
+
 pid_t waitpid(pid_t pid, int *status, int options)
 {
 	return wait4(pid, status, options, NULL);

@@ -35,6 +35,8 @@ struct k_itimer {
 void posix_timer_dequeued(struct k_itimer *t, struct ksiginfo *info);
 /* Delete every timer of a dying process. */
 void exit_itimers(struct signal_state *s);
+/* Delete the timers of LEADER's process (execve). */
+void exec_itimers(struct signal_state *s, struct task *leader);
 
 struct sigevent32;
 struct itimerspec32 {

@@ -39,6 +39,8 @@ struct task *alloc_task(int *err);
 void free_task(struct task *t);
 /* Free tasks that exited without anyone to reap them (threads). */
 void reap_dead_tasks(void);
+/* T (exited, EXIT_DEAD) is freed by reap_dead_tasks() once off the CPU. */
+void task_autoreap(struct task *t);
 int nr_tasks(void);
 
 struct task *find_task_by_pid(int pid);
@@ -62,7 +64,29 @@ __attribute__((noreturn)) void do_exit(int code);
 /* End every thread of the current process. */
 __attribute__((noreturn)) void do_group_exit(int code);
 
-long do_wait4(int pid, int *status_user, int options);
+/* Linux i386 struct rusage: 72 bytes. */
+struct rusage32 {
+	struct { s32 tv_sec, tv_usec; } ru_utime, ru_stime;
+	s32 ru_maxrss, ru_ixrss, ru_idrss, ru_isrss, ru_minflt, ru_majflt, ru_nswap,
+	    ru_inblock, ru_oublock, ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
+};
+_Static_assert(sizeof(struct rusage32) == 72, "struct rusage is 72 bytes on i386");
+
+/* wait4(2); RU (user pointer, may be NULL) gets the reaped child's rusage. */
+long do_wait4(int pid, int *status_user, int options, struct rusage32 *ru);
+
+/* kernel/proc/rusage.c: CPU time of processes (see there). */
+#define RUSAGE_SELF	0
+#define RUSAGE_CHILDREN	(-1)
+#define RUSAGE_THREAD	1
+/* CPU ns of T's whole process: live threads and exited ones. */
+u64 thread_group_runtime(struct task *t);
+/* wait4 reaps C (a zombie leader, off the CPU) for PARENT: returns C's total
+ * CPU ns (its threads and reaped children) and adds it to PARENT's children. */
+u64 rusage_reap(struct task *parent, struct task *c);
+/* Write a struct rusage with NS of CPU time to user RU: 0 or -EFAULT. */
+long put_rusage(struct rusage32 *ru, u64 ns);
+long sys_getrusage(int who, struct rusage32 *ru);
 
 /* wait4 options */
 #define WNOHANG		1

@@ -87,6 +87,8 @@ struct signal_state {
 	int nr_timers;
 	int group_exit;				/* exit_group() under way ... */
 	int group_exit_code;			/* ... with this wait status */
+	struct task *group_exec_task;		/* de_thread(): the thread exec'ing while the
+						 * others die (Linux's group_exit_task) */
 };
 
 struct signal_state *signal_state_alloc(const struct signal_state *copy);
@@ -109,6 +111,8 @@ int kill_pid(int pid, int sig);
 void sigqueue_cancel(struct sigqueue *q);
 /* Drop everything pending (exit). */
 void flush_sigqueue(struct task *t);
+/* de_thread: move the process-directed signals pending on dying T to TO. */
+void signal_transfer_shared(struct task *t, struct task *to);
 
 int signal_pending(struct task *t);
 int fatal_signal_pending(struct task *t);

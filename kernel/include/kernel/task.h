@@ -71,6 +71,10 @@ struct task {
 	u64 sig_blocked;		/* blocked mask */
 	u64 real_blocked;		/* blocked mask saved while in sigtimedwait */
 	u64 start_time;			/* sched_clock() at creation */
+	/* CPU time kept by the group leader for wait4/getrusage (kernel/proc/rusage.c);
+	 * Linux keeps these in signal_struct, which here dies with the last thread. */
+	u64 dead_runtime;		/* ns run by the group's exited threads (sum_sched_runtime) */
+	u64 children_runtime;		/* ns of reaped children, their own children included (cutime) */
 };
 
 /* Exit states. */

@@ -21,6 +21,18 @@ struct rusage {
 	     ru_nsignals, ru_nvcsw, ru_nivcsw;
 };
 
+#define RUSAGE_SELF	0
+#define RUSAGE_CHILDREN	(-1)
+#define RUSAGE_THREAD	1
+
+/*
+ * CPU time of the process (SELF: every thread, exited ones too), of its
+ * reaped children (CHILDREN) or of the calling thread (THREAD).  Granule
+ * does not split user from system time: it is all in ru_utime; ru_stime
+ * and the other fields are 0.
+ */
+int getrusage(int who, struct rusage *ru);
+
 /*
  * Nice values -20..19.  The raw getpriority call returns 20 - nice (1..40,
  * so it never looks like an error); the wrapper converts it back, which
