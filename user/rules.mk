@@ -114,7 +114,8 @@ $(INITRD): $(USER_ELFS) $(INITRD_DATA) tools/mkinitrd
 -include $(USER_OBJS:.o=.d)
 
 # --- usertests: user/usertests.c (the runner) + user/ut_*.c (the tests) -----
-UT_OBJS := $(BUILD)/user/ut_mem.o $(BUILD)/user/ut_proc.o $(BUILD)/user/ut_thread.o
+UT_OBJS := $(BUILD)/user/ut_mem.o $(BUILD)/user/ut_proc.o $(BUILD)/user/ut_thread.o \
+           $(BUILD)/user/ut_sig.o
 .SECONDARY: $(UT_OBJS)
 $(BUILD)/user/usertests.elf: $(BUILD)/user/usertests.o $(UT_OBJS) $(USER_CRT0) $(USER_LIB) user/user.ld
 	@echo "  ULD     $@"

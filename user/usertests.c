@@ -17,7 +17,8 @@
  *
  * The tests live in user/ut_mem.c (bad pointers, faults, brk, COW),
  * user/ut_proc.c (fork, exec, exit, wait, rusage, ids, nice) and
- * user/ut_thread.c (clone threads, exec from a thread).  "usertests --exit N"
+ * user/ut_thread.c (clone threads, exec from a thread) and user/ut_sig.c
+ * (the FPU/SSE state in signal frames).  "usertests --exit N"
  * and friends are helper modes the exec tests use on the program itself
  * (see helper_main()).
  */
@@ -184,7 +185,9 @@ static int helper_main(int argc, char **argv, char **envp)
 	return 2;
 }
 
-static const struct ut_test *const tables[] = { ut_mem_tests, ut_proc_tests, ut_thread_tests };
+static const struct ut_test *const tables[] = {
+	ut_mem_tests, ut_proc_tests, ut_thread_tests, ut_sig_tests,
+};
 
 static const struct ut_test *find_test(const char *name)
 {

@@ -4,6 +4,7 @@
 #include <kernel/string.h>
 #include <kernel/task.h>
 #include <arch/cpu.h>
+#include <arch/fpu.h>
 #include <arch/pgtable.h>
 #include <arch/process.h>
 #include <arch/segment.h>
@@ -14,8 +15,6 @@ void ret_from_fork(void);
 void kthread_trampoline(void);
 __attribute__((noreturn)) void __enter_user(struct trap_frame *tf);
 
-static u8 fpu_clean[512] __attribute__((aligned(16)));	/* after fninit */
-static int have_fxsr;
 
 #define EFLAGS_IF	0x200
 #define EFLAGS_RSVD	0x002	/* bit 1 always reads 1 */
@@ -53,7 +52,7 @@ static u32 *push_switch_frame(u32 *sp, void (*ret)(void))
 
 void arch_thread_init(struct task *t, void (*entry)(void *), void *arg)
 {
-	memcpy(t->thread.fpu, fpu_clean, sizeof(fpu_clean));
+	arch_fpu_init_state(t);
 	u32 *sp = (u32 *)task_pt_regs(t);	/* keep the user frame slot free */
 
 	*--sp = (u32)arg;
@@ -90,58 +89,9 @@ void arch_enter_user(struct task *t)
 	__enter_user(task_pt_regs(t));
 }
 
-/* ---- FPU (eager switching) ---- */
-
-static void fpu_save(u8 *area)
-{
-	if (have_fxsr)
-		__asm__ __volatile__("fxsave (%0)" :: "r"(area) : "memory");
-	else
-		__asm__ __volatile__("fnsave (%0); fwait" :: "r"(area) : "memory");
-}
-
-static void fpu_restore(const u8 *area)
-{
-	if (have_fxsr)
-		__asm__ __volatile__("fxrstor (%0)" :: "r"(area) : "memory");
-	else
-		__asm__ __volatile__("frstor (%0)" :: "r"(area) : "memory");
-}
-
-/* Enable the x87 (and SSE where FXSR exists) and record a clean state. */
-void fpu_init(void)
-{
-	u32 cr0 = read_cr0();
-
-	cr0 &= ~(1u << 2);			/* EM: no emulation */
-	cr0 |= (1u << 1) | (1u << 5);		/* MP, NE: native #MF reporting */
-	write_cr0(cr0);
-	have_fxsr = cpu_has(X86_FEATURE_FXSR);
-	if (have_fxsr)
-		write_cr4(read_cr4() | (1u << 9) | (cpu_has(X86_FEATURE_SSE) ? (1u << 10) : 0));
-	__asm__ __volatile__("fninit");
-	fpu_save(fpu_clean);
-	fpu_restore(fpu_clean);		/* fnsave re-initialises: reload */
-}
-
-void arch_fpu_init_state(struct task *t)
-{
-	memcpy(t->thread.fpu, fpu_clean, sizeof(fpu_clean));
-	if (t == current)
-		fpu_restore(fpu_clean);
-}
-
-void arch_fpu_copy_current(struct task *t)
-{
-	fpu_save(t->thread.fpu);
-	if (!have_fxsr)
-		fpu_restore(t->thread.fpu);
-}
-
 void arch_switch_to(struct task *prev, struct task *next)
 {
-	fpu_save(prev->thread.fpu);
-	fpu_restore(next->thread.fpu);
+	arch_fpu_switch(prev, next);	/* eager: arch/x86/fpu.c */
 	tss_set_esp0(next->thread.esp0);
 	switch_pgdir(next->thread.cr3);
 	__switch_stacks(&prev->thread.esp, next->thread.esp);

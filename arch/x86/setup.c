@@ -6,6 +6,7 @@
 #include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <arch/cpu.h>
+#include <arch/fpu.h>
 #include <arch/irq.h>
 #include <arch/screen.h>
 #include <arch/segment.h>
@@ -71,8 +72,6 @@ int arch_early_init(u32 magic, u32 info_phys)
 	screen_init();		/* VGA text or framebuffer console, before the banner */
 	return ret;
 }
-
-void fpu_init(void);
 
 void arch_cpu_init(void)
 {

@@ -9,11 +9,26 @@
  *                            retcode[8]                -> handler(sig, &info, &uc)
  * pretcode is the SA_RESTORER trampoline (libc's __restore / __restore_rt),
  * else the retcode bytes on the frame itself ("mov $nr, %eax; int $0x80").
- * The handler is entered with ((esp + 4) & 15) == 0, as the i386 ABI expects
- * at a function's first instruction.  sigreturn reads the saved context
- * back, forcing user segments and only the user-changeable EFLAGS bits.
- * FPU state is not part of the frame (fpstate = NULL): handlers that use
- * the FPU must save it themselves.
+ *
+ * Stack layout, as Linux's get_sigframe builds it (sp = the interrupted
+ * user %esp; addresses decrease downwards):
+ *   fp = (sp - FPSTATE_SIZE) & ~15           struct _fpstate, 624 bytes
+ *   frame = ((fp - sizeof(frame) + 4) & ~15) - 4
+ * so the handler is entered with %esp = frame and ((esp + 4) & 15) == 0,
+ * as the i386 ABI expects at a function's first instruction; fp is 16-byte
+ * aligned and lies wholly above the frame (frame + sizeof(frame) <= fp).
+ * sigcontext.fpstate = fp: the x87/SSE state at the signal (see
+ * arch/x86/fpu_signal.c for its layout), after which the handler starts
+ * from the clean FPU state (fcw 0x037f, MXCSR 0x1f80).  Everything is
+ * written before anything is changed; a write that faults (stack overflow,
+ * bad %esp) makes setup_signal_frame return -EFAULT and do_signal kills the
+ * process with SIGSEGV (Linux's force_sigsegv, no message).
+ *
+ * sigreturn reads the saved context back, forcing user segments and only
+ * the user-changeable EFLAGS bits, and loads the FPU state from
+ * sigcontext.fpstate (NULL: the clean state).  An unreadable frame or
+ * fpstate prints Linux's "bad frame in [rt_]sigreturn" line and kills the
+ * process with SIGSEGV.
  *
  * The syscall number is kept in the trap frame's error-code slot (always 0
  * for int 0x80) so a syscall interrupted with -ERESTARTSYS can be re-issued:
@@ -21,11 +36,13 @@
  */
 #include <gen/syscall_nr.h>
 #include <kernel/errno.h>
+#include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/signal.h>
 #include <kernel/string.h>
 #include <kernel/task.h>
 #include <kernel/uaccess.h>
+#include <arch/fpu.h>
 #include <arch/segment.h>
 
 #define FIX_EFLAGS	0x40dd5u	/* AC OF DF TF SF ZF AF PF CF */
@@ -62,7 +79,8 @@ struct rt_sigframe {
 	u8 retcode[8];
 };
 
-static void save_context(struct sigcontext *sc, const struct trap_frame *tf, u32 oldmask)
+static void save_context(struct sigcontext *sc, const struct trap_frame *tf, u32 oldmask,
+			 u32 fp)
 {
 	*sc = (struct sigcontext){
 		.gs = tf->gs, .fs = tf->fs, .es = tf->es, .ds = tf->ds,
@@ -70,7 +88,7 @@ static void save_context(struct sigcontext *sc, const struct trap_frame *tf, u32
 		.ebx = tf->ebx, .edx = tf->edx, .ecx = tf->ecx, .eax = tf->eax,
 		.trapno = tf->vector, .err = 0, .eip = tf->eip, .cs = tf->cs,
 		.eflags = tf->eflags, .esp_at_signal = tf->useresp, .ss = tf->ss,
-		.fpstate = 0, .oldmask = oldmask, .cr2 = 0,
+		.fpstate = fp, .oldmask = oldmask, .cr2 = 0,
 	};
 }
 
@@ -84,23 +102,35 @@ static void make_retcode(u8 *rc, u32 nr)
 	rc[7] = 0x90;
 }
 
-static u32 frame_sp(const struct trap_frame *tf, u32 size)
+/* The struct _fpstate goes first, right below the interrupted %esp. */
+static u32 fpstate_addr(const struct trap_frame *tf)
 {
-	return (((tf->useresp - size) + 4) & ~15u) - 4;
+	return (tf->useresp - FPSTATE_SIZE) & ~(FPSTATE_ALIGN - 1u);
+}
+
+/* The frame below FP, so that ((frame + 4) & 15) == 0.  Underflow wraps to
+ * a kernel address, which copy_to_user refuses. */
+static u32 frame_sp(u32 fp, u32 size)
+{
+	return (((fp - size) + 4) & ~15u) - 4;
 }
 
 int setup_signal_frame(struct trap_frame *tf, int sig, const struct k_sigaction *ka,
 		       const struct ksiginfo *info, u64 oldmask)
 {
+	u32 fp = fpstate_addr(tf);
+
+	if (fpu_save_sigframe(fp))
+		return -EFAULT;
 	if (ka->flags & SA_SIGINFO) {
 		struct rt_sigframe f;
-		u32 sp = frame_sp(tf, sizeof(f));
+		u32 sp = frame_sp(fp, sizeof(f));
 		memset(&f, 0, sizeof(f));
 		f.sig = sig;
 		f.pinfo = sp + offsetof(struct rt_sigframe, info);
 		f.puc = sp + offsetof(struct rt_sigframe, uc);
 		f.info = *info;
-		save_context(&f.uc.uc_mcontext, tf, (u32)oldmask);
+		save_context(&f.uc.uc_mcontext, tf, (u32)oldmask, fp);
 		f.uc.uc_sigmask = oldmask;
 		make_retcode(f.retcode, __NR_rt_sigreturn);
 		f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : sp + offsetof(struct rt_sigframe, retcode);
@@ -112,10 +142,10 @@ int setup_signal_frame(struct trap_frame *tf, int sig, const struct k_sigaction 
 		tf->ecx = f.puc;
 	} else {
 		struct sigframe f;
-		u32 sp = frame_sp(tf, sizeof(f));
+		u32 sp = frame_sp(fp, sizeof(f));
 		memset(&f, 0, sizeof(f));
 		f.sig = sig;
-		save_context(&f.sc, tf, (u32)oldmask);
+		save_context(&f.sc, tf, (u32)oldmask, fp);
 		f.extramask = (u32)(oldmask >> 32);
 		make_retcode(f.retcode, __NR_sigreturn);
 		f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : sp + offsetof(struct sigframe, retcode);
@@ -125,6 +155,7 @@ int setup_signal_frame(struct trap_frame *tf, int sig, const struct k_sigaction 
 		tf->eax = sig;
 		tf->edx = tf->ecx = 0;
 	}
+	arch_fpu_init_state(current);	/* the handler starts from the clean FPU */
 	tf->eip = ka->handler;
 	tf->cs = __USER_CS;
 	tf->ds = tf->es = tf->ss = tf->fs = tf->gs = __USER_DS;
@@ -147,13 +178,23 @@ static long restore_context(struct trap_frame *tf, const struct sigcontext *sc, 
 	return sc->eax;
 }
 
+/* Linux signal_fault(): report the unreadable frame, then SIGSEGV. */
+__attribute__((noreturn))
+static void bad_frame(const struct trap_frame *tf, u32 frame, const char *where)
+{
+	printk("%s[%d] bad frame in %s frame:%08x ip:%x sp:%x orax:%x\n",
+	       current->comm, current->pid, where, frame, tf->eip, tf->useresp, tf->error);
+	do_group_exit(SIGSEGV);
+}
+
 /* Legacy: __restore popped the signal number, so the frame began 8 bytes below. */
 long sys_sigreturn(struct trap_frame *tf)
 {
 	struct sigframe f;
+	u32 frame = tf->useresp - 8;
 
-	if (copy_from_user(&f, (void *)(tf->useresp - 8), sizeof(f)))
-		do_group_exit(SIGSEGV);
+	if (copy_from_user(&f, (void *)frame, sizeof(f)) || fpu_restore_sigframe(f.sc.fpstate))
+		bad_frame(tf, frame, "sigreturn");
 	return restore_context(tf, &f.sc, ((u64)f.extramask << 32) | f.sc.oldmask);
 }
 
@@ -161,9 +202,11 @@ long sys_sigreturn(struct trap_frame *tf)
 long sys_rt_sigreturn(struct trap_frame *tf)
 {
 	struct rt_sigframe f;
+	u32 frame = tf->useresp - 4;
 
-	if (copy_from_user(&f, (void *)(tf->useresp - 4), sizeof(f)))
-		do_group_exit(SIGSEGV);
+	if (copy_from_user(&f, (void *)frame, sizeof(f)) ||
+	    fpu_restore_sigframe(f.uc.uc_mcontext.fpstate))
+		bad_frame(tf, frame, "rt_sigreturn");
 	return restore_context(tf, &f.uc.uc_mcontext, f.uc.uc_sigmask);
 }
 

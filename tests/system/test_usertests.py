@@ -8,7 +8,7 @@ import pytest
 
 from conftest import boot, check_clean
 
-# Every test name in the suite's tables (user/ut_mem.c, ut_proc.c, ut_thread.c).
+# Every test name in the suite's tables (user/ut_mem.c, ut_proc.c, ut_thread.c, ut_sig.c).
 ALL_TESTS = [
     "copyin", "copyout", "badfd", "exec_badptr", "wait_badptr", "time_badptr", "uname_badptr",
     "futex_badptr", "clone_badptr", "kernmem", "badaccess", "textwrite", "stackguard",
@@ -19,6 +19,7 @@ ALL_TESTS = [
     "exec_enoent", "exec_enoexec", "sleeptime", "wait_rusage",
     "thread_stress", "thread_ids", "thread_exit", "exec_thread", "exec_thread_fail",
     "thread_rusage",
+    "sigfpu_preserve", "sigfpu_modify", "sigfpu_mxcsr", "sigfpu_null", "sigfpu_badptr",
 ]
 
 
@@ -56,6 +57,12 @@ def test_faults_are_reported_linux_style(full_run):
     assert full_run.find(r"^usertests\[\d+\]: segfault at c0000000 ip [0-9a-f]{8} sp [0-9a-f]{8} error 7$")
     # uio: in/out from ring 3 is a general protection fault.
     assert full_run.find(r"^usertests\[\d+\] general protection ip:[0-9a-f]+ sp:[0-9a-f]+ error:0$")
+    # sigfpu_badptr: an unreadable sigcontext.fpstate is a bad frame (Linux
+    # signal_fault), SIGSEGV; the kernel carries on.
+    assert full_run.find(r"^usertests\[\d+\] bad frame in rt_sigreturn frame:[0-9a-f]{8} "
+                         r"ip:[0-9a-f]+ sp:[0-9a-f]+ orax:ad$")
+    assert full_run.find(r"^usertests\[\d+\] bad frame in sigreturn frame:[0-9a-f]{8} "
+                         r"ip:[0-9a-f]+ sp:[0-9a-f]+ orax:77$")
     # oom: the hog is killed, the kernel carries on.
     assert full_run.find(r"^Out of memory: killed process \d+ \(usertests\)$")
 
@@ -76,3 +83,14 @@ def test_unknown_name_fails_the_run():
     assert r.has_line("test bss: OK")
     assert r.has_line("SOME TESTS FAILED")
     assert r.has_line("init: usertests (pid 2) exited with status 1")
+
+
+def test_signal_fpu_without_fxsr():
+    # A Pentium Pro-class CPU (no FXSR/SSE): the kernel uses fnsave/frstor,
+    # frames carry the 112-byte fnsave header with magic 0xffff.
+    names = "sigfpu_preserve sigfpu_modify sigfpu_mxcsr sigfpu_null sigfpu_badptr fpu"
+    r = boot(f'run="usertests {names}"', cpu="qemu32,-fxsr,-sse,-sse2", timeout=60)
+    check_clean(r, status=0)
+    assert r.find(r"^CPU flags: (?!.*\bfxsr\b)"), r.output[-2000:]
+    ran = [l for l in r.lines if l.startswith("test ")]
+    assert ran == [f"test {n}: OK" for n in names.split()], r.output[-2000:]

@@ -15,7 +15,8 @@ struct arch_thread {
 	u32 esp0;		/* top of the kernel stack: TSS.esp0 while running */
 	u32 cr3;		/* physical page directory; 0 = kernel's */
 	/* x87/SSE register state while switched out (fxsave, or fnsave
-	 * without FXSR); saved and restored on every switch (eager FPU). */
+	 * without FXSR); saved and restored on every switch (eager FPU, see
+	 * arch/fpu.h: scratch while the task runs). */
 	u8 fpu[512] __attribute__((aligned(16)));
 };
 
