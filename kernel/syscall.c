@@ -27,8 +27,8 @@ typedef long (*syscall_fn)(u32, u32, u32, u32, u32, u32, struct trap_frame *);
 
 SYSCALL(exit,         (do_exit(((int)a1 & 0xff) << 8), 0))
 SYSCALL(exit_group,   (do_group_exit(((int)a1 & 0xff) << 8), 0))
-SYSCALL(fork,         do_fork(17 /* SIGCHLD */, 0, 0, 0, tf))
-SYSCALL(clone,        do_fork(a1, a2, a3, a5, tf))
+SYSCALL(fork,         do_fork(17 /* SIGCHLD */, 0, 0, 0, 0, tf))
+SYSCALL(clone,        do_fork(a1, a2, a3, a4, a5, tf))	/* flags, newsp, ptid, tls, ctid */
 SYSCALL(execve,       sys_execve(P(const char *, a1), P(char *const *, a2), P(char *const *, a3)))
 SYSCALL(wait4,        do_wait4((int)a1, P(int *, a2), (int)a3, P(struct rusage32 *, a4)))
 SYSCALL(getrusage,    sys_getrusage((int)a1, P(struct rusage32 *, a2)))
@@ -63,6 +63,8 @@ SYSCALL(timer_settime, sys_timer_settime((int)a1, (int)a2, P(const struct itimer
 SYSCALL(timer_gettime, sys_timer_gettime((int)a1, P(struct itimerspec32 *, a2)))
 SYSCALL(timer_getoverrun, sys_timer_getoverrun((int)a1))
 SYSCALL(timer_delete, sys_timer_delete((int)a1))
+SYSCALL(set_thread_area, sys_set_thread_area(P(struct user_desc *, a1)))
+SYSCALL(get_thread_area, sys_get_thread_area(P(struct user_desc *, a1)))
 SYSCALL(futex,        sys_futex(a1, (int)a2, a3))
 SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
 SYSCALL(granule_frames,   sys_granule_frames())
@@ -93,6 +95,8 @@ static const syscall_fn syscall_table[] = {
 	[__NR_clock_gettime] = sc_clock_gettime,
 	[__NR_clock_nanosleep] = sc_clock_nanosleep,
 	[__NR_futex] = sc_futex,
+	[__NR_set_thread_area] = sc_set_thread_area,
+	[__NR_get_thread_area] = sc_get_thread_area,
 	[__NR_clock_getres] = sc_clock_getres,
 	[__NR_rt_sigaction] = sc_rt_sigaction,
 	[__NR_rt_sigprocmask] = sc_rt_sigprocmask,

@@ -14,7 +14,7 @@
 # user/user.ld and the Linux i386 int 0x80 ABI, so they also run on a Linux
 # host.  The library compiles the kernel's own kernel/lib/string.c and
 # kernel/lib/vsprintf.c with the user flags instead of duplicating them.
-# Threads (clone/pthreads) are not in the library yet: see user/include/sched.h.
+# Threads: user/lib/thread.c (clone + CLONE_SETTLS; per-thread errno, user/lib/tls.c).
 
 USER_PROGS := init hello ulibtest spin microbench
 USER_PROGS += timertest
@@ -45,6 +45,7 @@ USER_LDFLAGS := -m elf_i386 -T user/user.ld -nostdlib -static -z noexecstack \
 
 USER_LIB_OBJS := \
 	$(BUILD)/user/lib/errno.o \
+	$(BUILD)/user/lib/tls.o \
 	$(BUILD)/user/lib/unistd.o \
 	$(BUILD)/user/lib/time.o \
 	$(BUILD)/user/lib/signal.o \
@@ -115,7 +116,8 @@ $(INITRD): $(USER_ELFS) $(INITRD_DATA) tools/mkinitrd
 
 # --- usertests: user/usertests.c (the runner) + user/ut_*.c (the tests) -----
 UT_OBJS := $(BUILD)/user/ut_mem.o $(BUILD)/user/ut_proc.o $(BUILD)/user/ut_thread.o \
-           $(BUILD)/user/ut_sig.o
+           $(BUILD)/user/ut_sig.o \
+           $(BUILD)/user/ut_tls.o
 .SECONDARY: $(UT_OBJS)
 $(BUILD)/user/usertests.elf: $(BUILD)/user/usertests.o $(UT_OBJS) $(USER_CRT0) $(USER_LIB) user/user.ld
 	@echo "  ULD     $@"

@@ -17,8 +17,9 @@
  *
  * The tests live in user/ut_mem.c (bad pointers, faults, brk, COW),
  * user/ut_proc.c (fork, exec, exit, wait, rusage, ids, nice) and
- * user/ut_thread.c (clone threads, exec from a thread) and user/ut_sig.c
- * (the FPU/SSE state in signal frames).  "usertests --exit N"
+ * user/ut_thread.c (clone threads, exec from a thread), user/ut_sig.c
+ * (the FPU/SSE state in signal frames) and user/ut_tls.c
+ * (set/get_thread_area, per-thread errno, %fs/%gs).  "usertests --exit N"
  * and friends are helper modes the exec tests use on the program itself
  * (see helper_main()).
  */
@@ -186,7 +187,7 @@ static int helper_main(int argc, char **argv, char **envp)
 }
 
 static const struct ut_test *const tables[] = {
-	ut_mem_tests, ut_proc_tests, ut_thread_tests, ut_sig_tests,
+	ut_mem_tests, ut_proc_tests, ut_thread_tests, ut_sig_tests, ut_tls_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

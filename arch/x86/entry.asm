@@ -52,12 +52,35 @@ common_entry:
 global ret_from_trap
 ret_from_trap:
 	popa
+; From here to the iret, a user frame's selectors (user-controlled through
+; sigreturn and set_thread_area) or cs:eip / ss:esp may fault in ring 0:
+; traps.c (fixup_user_return) recognises the range and goes on at
+; ret_from_bad_user_frame instead of oopsing.
+global __ret_user_segs
+__ret_user_segs:
 	pop gs
 	pop fs
 	pop es
 	pop ds
 	add esp, 8                          ; vector, error
+global __ret_user_iret
+__ret_user_iret:
 	iret
+
+; void ret_from_bad_user_frame(struct trap_frame *utf), no return: utf is
+; the current task's user frame (task_pt_regs), rebuilt by traps.c after
+; its reload faulted, with SIGSEGV queued.  Run the exit path again on it
+; (exit_to_caller(utf, 1) delivers the signal) and return from it.
+extern exit_to_caller
+global ret_from_bad_user_frame
+ret_from_bad_user_frame:
+	mov eax, [esp + 4]
+	mov esp, eax
+	push dword 1
+	push eax
+	call exit_to_caller
+	add esp, 8
+	jmp ret_from_trap
 
 ; Table of the 256 stub addresses for idt_init().
 section .rodata

@@ -1,15 +1,18 @@
 /*
  * arch/x86/gdt.c - the Global Descriptor Table and the single TSS.
  *
- * Six descriptors: null, kernel code/data (DPL 0), user code/data (DPL 3),
- * and a 32-bit TSS whose only live fields are ss0:esp0, the kernel stack the
- * CPU switches to on a trap from ring 3.  esp0 is updated on every context
+ * Nine descriptors: null, kernel code/data (DPL 0), user code/data (DPL 3),
+ * a 32-bit TSS, and entries 6-8 for the running task's TLS segments
+ * (rewritten on every context switch by load_TLS, arch/x86/tls.c).  The
+ * TSS's only live fields are ss0:esp0, the kernel stack the CPU switches
+ * to on a trap from ring 3.  esp0 is updated on every context
  * switch (tss_set_esp0).  The I/O bitmap offset points past the TSS limit, so
  * ring-3 in/out always faults (#GP), whatever IOPL says (IOPL is 0 anyway).
  */
 #include <kernel/types.h>
 #include <kernel/string.h>
 #include <arch/segment.h>
+#include <arch/tls.h>
 
 struct tss {
 	u32 link, esp0, ss0, esp1, ss1, esp2, ss2, cr3, eip, eflags;
@@ -64,4 +67,10 @@ void gdt_init(void)
 void tss_set_esp0(u32 esp0)
 {
 	tss.esp0 = esp0;
+}
+
+void gdt_set_tls(const struct desc_struct *tls)
+{
+	for (int i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
+		gdt[GDT_ENTRY_TLS_MIN + i] = ((u64)tls[i].b << 32) | tls[i].a;
 }

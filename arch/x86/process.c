@@ -9,6 +9,7 @@
 #include <arch/process.h>
 #include <arch/segment.h>
 #include <arch/thread.h>
+#include <arch/tls.h>
 
 void __switch_stacks(u32 *prev_esp, u32 next_esp);
 void ret_from_fork(void);
@@ -69,7 +70,13 @@ void arch_fork_child(struct task *child, const struct trap_frame *tf, u32 newsp)
 	arch_fpu_copy_current(child);
 	if (newsp)
 		ctf->useresp = newsp;
+	memcpy(child->thread.tls_array, current->thread.tls_array, sizeof(child->thread.tls_array));
 	child->thread.esp = (u32)push_switch_frame((u32 *)ctf, ret_from_fork);
+}
+
+int arch_fork_settls(struct task *child, u32 uinfo)
+{
+	return tls_clone_settls(child, uinfo);
 }
 
 void arch_exec_regs(struct trap_frame *tf, u32 entry, u32 sp)
@@ -81,6 +88,7 @@ void arch_exec_regs(struct trap_frame *tf, u32 entry, u32 sp)
 	tf->eip = entry;
 	tf->useresp = sp;
 	arch_fpu_init_state(current);	/* a new program starts with a clean FPU */
+	tls_flush_current();		/* ... and without TLS segments */
 }
 
 void arch_enter_user(struct task *t)
@@ -93,6 +101,7 @@ void arch_switch_to(struct task *prev, struct task *next)
 {
 	arch_fpu_switch(prev, next);	/* eager: arch/x86/fpu.c */
 	tss_set_esp0(next->thread.esp0);
+	load_TLS(next);		/* before NEXT's "pop gs" reloads its selector */
 	switch_pgdir(next->thread.cr3);
 	__switch_stacks(&prev->thread.esp, next->thread.esp);
 }

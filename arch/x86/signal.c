@@ -158,7 +158,7 @@ int setup_signal_frame(struct trap_frame *tf, int sig, const struct k_sigaction 
 	arch_fpu_init_state(current);	/* the handler starts from the clean FPU */
 	tf->eip = ka->handler;
 	tf->cs = __USER_CS;
-	tf->ds = tf->es = tf->ss = tf->fs = tf->gs = __USER_DS;
+	tf->ds = tf->es = tf->ss = __USER_DS;	/* fs, gs (TLS) kept, as Linux */
 	tf->eflags &= ~(0x100u | 0x400u);	/* TF, DF clear in the handler */
 	tf->error = NOT_A_SYSCALL;
 	return 0;
@@ -172,7 +172,10 @@ static long restore_context(struct trap_frame *tf, const struct sigcontext *sc, 
 	tf->useresp = sc->esp;
 	tf->eflags = (tf->eflags & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS);
 	tf->cs = __USER_CS;
-	tf->ds = tf->es = tf->ss = tf->fs = tf->gs = __USER_DS;
+	tf->ds = tf->es = tf->ss = __USER_DS;
+	/* TLS selectors come back (RPL 3); one that does not load: SIGSEGV (traps.c) */
+	tf->fs = (sc->fs & 0xffff) | 3;
+	tf->gs = (sc->gs & 0xffff) | 3;
 	tf->error = NOT_A_SYSCALL;	/* never "restart" a sigreturn */
 	current->sig_blocked = mask & ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
 	return sc->eax;

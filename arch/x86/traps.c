@@ -5,15 +5,24 @@
  * An exception prints a Linux-style title and register dump (__show_regs
  * layout of Linux/i386).  In kernel mode that is fatal:
  *	Kernel panic - not syncing: Fatal exception
- * In user mode the portable layer decides (user_exception(): signal/kill).
+ * In user mode the portable layer decides (user_exception(): signal/kill),
+ * and so it does for a fault on the way back to user mode caused by a
+ * user-supplied selector (fixup_user_return).
  */
 #include <kernel/printk.h>
 #include <kernel/entry.h>
 #include <kernel/signal_nr.h>
+#include <kernel/string.h>
+#include <kernel/task.h>
 #include <arch/cpu.h>
 #include <arch/irq.h>
 #include <arch/irqflags.h>
+#include <arch/process.h>
 #include <arch/segment.h>
+
+/* entry.asm: the user-frame reload instructions, and where to go after one faults. */
+extern const char __ret_user_segs[], __ret_user_iret[];
+__attribute__((noreturn)) void ret_from_bad_user_frame(struct trap_frame *utf);
 
 static irq_handler_t irq_handlers[16];
 static irq_handler_t vector_handlers[256];
@@ -89,6 +98,45 @@ static void print_title(const struct trap_frame *tf, u32 cr2)
 	}
 }
 
+/*
+ * A #GP/#NP/#SS in ring 0 at one of ret_from_trap's "pop gs/fs/es/ds" or
+ * its iret, while that instruction was consuming the current task's user
+ * frame: a selector from user space (a sigcontext, a TLS entry cleared or
+ * never set) does not load.  Treated as the user-mode fault it is:
+ * SIGSEGV with Linux's message (a SIGSEGV handler may catch it), and the
+ * exit path starts over on a loadable copy of the frame (fs/gs null, the
+ * others the standard user selectors).  No return then.
+ *
+ * Which frame: a ring-0 fault pushes no esp, so the old esp is
+ * (u32)&tf->useresp; it lies in [&utf->gs, &utf->eip].  This fault's own
+ * frame overlaps the already-popped low part of utf, so the user's
+ * general registers come from TF (popa had restored them) and
+ * eip/cs/eflags/esp/ss (above the old esp, intact) from utf.
+ */
+static void fixup_user_return(struct trap_frame *tf)
+{
+	struct trap_frame *utf = task_pt_regs(current), f;
+	u32 old_sp = (u32)&tf->useresp, v = tf->vector;
+
+	if ((v != 11 && v != 12 && v != 13) || tf->eip < (u32)__ret_user_segs ||
+	    tf->eip > (u32)__ret_user_iret)
+		return;
+	if (old_sp < (u32)&utf->gs || old_sp > (u32)&utf->eip || !user_mode(utf))
+		return;
+	memcpy(&f, tf, offsetof(struct trap_frame, gs));	/* pusha block */
+	f.gs = f.fs = 0;
+	f.ds = f.es = f.ss = __USER_DS;
+	f.cs = __USER_CS;
+	f.vector = v;		/* no longer a syscall return: never restarted */
+	f.error = tf->error;
+	f.eip = utf->eip;
+	f.eflags = utf->eflags;
+	f.useresp = utf->useresp;
+	user_exception(SIGSEGV, exception_names[v], f.eip, f.useresp, 0, f.error);
+	*utf = f;		/* overwrites TF: from here on only utf exists */
+	ret_from_bad_user_frame(utf);
+}
+
 static void do_exception(struct trap_frame *tf)
 {
 	u32 v = tf->vector;
@@ -102,6 +150,7 @@ static void do_exception(struct trap_frame *tf)
 		local_irq_disable();
 		return;
 	}
+	fixup_user_return(tf);	/* returns only if it is not that case */
 	print_title(tf, cr2);
 	show_regs(tf);
 	panic("Fatal exception");

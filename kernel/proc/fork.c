@@ -31,7 +31,7 @@ static void fork_cleanup(struct task *p)
 	free_task(p);
 }
 
-long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 child_tidptr,
+long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_tidptr,
 	     struct trap_frame *tf)
 {
 	struct task *p;
@@ -81,6 +81,16 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 child_tidptr,
 		fork_cleanup(p);
 		return -ENOMEM;
 	}
+	/* The child's registers and TLS descriptors (a copy of ours, one of them
+	 * replaced by CLONE_SETTLS), before any side effect in user memory. */
+	arch_fork_child(p, tf, newsp);
+	if (clone_flags & CLONE_SETTLS) {
+		err = arch_fork_settls(p, tls);
+		if (err) {
+			fork_cleanup(p);
+			return err;
+		}
+	}
 	if (clone_flags & CLONE_CHILD_CLEARTID)
 		p->clear_child_tid = child_tidptr;
 	if ((clone_flags & CLONE_PARENT_SETTID) && put_user(p->pid, (int *)parent_tidptr)) {
@@ -92,7 +102,6 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 child_tidptr,
 		fork_cleanup(p);
 		return -EFAULT;
 	}
-	arch_fork_child(p, tf, newsp);
 
 	sched_fork(p);		/* placement: task_fork_fair */
 	wake_up_new_task(p);	/* enqueue + check_preempt_curr(WF_FORK) */

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import boot, check_clean
 
-# Every test name in the suite's tables (user/ut_mem.c, ut_proc.c, ut_thread.c, ut_sig.c).
+# Every test name in the suite's tables (user/ut_mem.c, ut_proc.c, ut_thread.c, ut_sig.c, ut_tls.c).
 ALL_TESTS = [
     "copyin", "copyout", "badfd", "exec_badptr", "wait_badptr", "time_badptr", "uname_badptr",
     "futex_badptr", "clone_badptr", "kernmem", "badaccess", "textwrite", "stackguard",
@@ -20,6 +20,8 @@ ALL_TESTS = [
     "thread_stress", "thread_ids", "thread_exit", "exec_thread", "exec_thread_fail",
     "thread_rusage",
     "sigfpu_preserve", "sigfpu_modify", "sigfpu_mxcsr", "sigfpu_null", "sigfpu_badptr",
+    "tls_area", "tls_badptr", "tls_errno", "tls_syscall", "tls_signal", "tls_badgs",
+    "tls_clear_loaded", "tls_switch", "tls_fork", "tls_settls",
 ]
 
 
@@ -63,6 +65,10 @@ def test_faults_are_reported_linux_style(full_run):
                          r"ip:[0-9a-f]+ sp:[0-9a-f]+ orax:ad$")
     assert full_run.find(r"^usertests\[\d+\] bad frame in sigreturn frame:[0-9a-f]{8} "
                          r"ip:[0-9a-f]+ sp:[0-9a-f]+ orax:77$")
+    # tls_badgs: a sigcontext %gs that does not load faults in the kernel's
+    # "pop gs" on the way out: SIGSEGV, reported as the #GP it is.
+    assert full_run.find(r"^usertests\[\d+\] general protection ip:[0-9a-f]+ sp:[0-9a-f]+ error:fff8$")
+    assert not full_run.find(r"Kernel panic|Fatal exception")
     # oom: the hog is killed, the kernel carries on.
     assert full_run.find(r"^Out of memory: killed process \d+ \(usertests\)$")
 

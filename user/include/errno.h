@@ -5,10 +5,13 @@
 #include <kernel/errno.h>
 
 /*
- * Set by every libc wrapper that fails (which then returns -1).  One
- * process-wide variable: when threads arrive it must become per-thread
- * (e.g. a field of the thread control block reached through %gs).
+ * Set by every libc wrapper that fails (which then returns -1).  Per
+ * thread, as in glibc: the errno field of the calling thread's control
+ * block, found through %gs (set_thread_area at startup, CLONE_SETTLS for
+ * each thread_create; user/lib/tls.c).  If the kernel has no
+ * set_thread_area, one process-wide variable instead.
  */
-extern int errno;
+int *__errno_location(void) __attribute__((const));
+#define errno	(*__errno_location())
 
 #endif

@@ -3,7 +3,7 @@
  *
  * A thread is a task of the caller's thread group made with
  *	clone(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
- *	      CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID)
+ *	      CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_SETTLS)
  * on a malloc'ed stack (THREAD_STACK_SIZE, 64 KiB, aligned to its size so
  * that thread_self() finds the thread's control block from %esp).  The kernel writes the
  * new tid into t->tid before the child runs (PARENT_SETTID) and, when the
@@ -13,10 +13,10 @@
  * once its tid word reads 0 (the kernel no longer uses the stack then).
  *
  * The new thread inherits the creator's signal mask (as pthread_create).
- * errno is ONE process-wide variable (user/lib/errno.c), shared by all
- * threads: read it right after the failing call and do not rely on it
- * when other threads may fail system calls at the same moment.
- * There is no TLS (%gs is not set up).
+ * TLS the Linux i386 way: clone also gets CLONE_SETTLS with a user_desc
+ * based at the thread's control block (user/lib/tls.h: self pointer at
+ * %gs:0, then errno), so errno is per thread.  Only on a kernel without
+ * set_thread_area is errno one process-wide variable.
  */
 #ifndef _THREAD_H
 #define _THREAD_H
@@ -43,7 +43,7 @@ int thread_tid(thread_t t);
  * thread_create (the main thread).  Found from %esp: no system call.
  */
 thread_t thread_self(void);
-/* One pointer of per-thread data (no TLS otherwise); -1 + EINVAL in the main thread. */
+/* One pointer of per-thread data; -1 + EINVAL in the main thread. */
 int thread_setspecific(void *p);
 void *thread_getspecific(void);		/* NULL in the main thread */
 /* Number of threads made by thread_create() that have not finished yet. */

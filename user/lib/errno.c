@@ -1,10 +1,9 @@
 /*
- * user/lib/errno.c - errno and the raw-result -> libc-result conversion.
+ * user/lib/errno.c - the raw-result -> libc-result conversion (errno
+ * itself is per thread: __errno_location, user/lib/tls.c).
  */
 #include <errno.h>
 #include "ulib.h"
-
-int errno;
 
 /* Linux: results in [-4095, -1] are -errno; everything else is a value. */
 long __syscall_ret(long r)

@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include "tls.h"
 
 char **environ;
 
@@ -22,6 +23,7 @@ int main(int argc, char **argv, char **envp);
 /* Called by crt0's _start with the Linux initial stack already decoded. */
 __attribute__((noreturn)) void __libc_start(int argc, char **argv, char **envp)
 {
+	__libc_tls_init();	/* %gs -> the main thread's TCB (errno) */
 	environ = envp;
 	exit(main(argc, argv, envp));
 }

@@ -21,12 +21,16 @@
  *     thread_create() frees every graveyard entry whose tid word is 0.
  *
  * Clone's i386 argument order (as Linux): ebx flags, ecx new stack,
- * edx parent tid pointer, esi tls (unused: 0), edi child tid pointer.
+ * edx parent tid pointer, esi tls (struct user_desc *), edi child tid
+ * pointer.  With TLS available (user/lib/tls.c) every thread gets
+ * CLONE_SETTLS: its %gs entry is based at its own struct tcb, the first
+ * member of its struct thread, so errno is per thread.
  */
 #include <thread.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <gen/syscall_nr.h>
+#include "tls.h"
 #include "ulib.h"
 
 /* clone flags (Linux values, as kernel/include/kernel/proc.h). */
@@ -35,6 +39,7 @@
 #define CLONE_FILES		0x00000400
 #define CLONE_SIGHAND		0x00000800
 #define CLONE_THREAD		0x00010000
+#define CLONE_SETTLS		0x00080000
 #define CLONE_PARENT_SETTID	0x00100000
 #define CLONE_CHILD_CLEARTID	0x00200000
 
@@ -59,6 +64,7 @@
  * stack is far above the brk heap).
  */
 struct thread {
+	struct tcb tcb;			/* first: %gs base of this thread (tls.h) */
 	unsigned magic;			/* THREAD_MAGIC */
 	size_t size;			/* stack region size (power of two) */
 	void *specific;			/* thread_setspecific() */
@@ -77,8 +83,9 @@ static volatile size_t stk_size;	/* the one region size in use (set on first cre
 static struct thread *volatile graveyard;
 static volatile int nr_running;
 
-/* long __thread_clone(flags, stack_top, ptid, ctid): raw result in the parent. */
-long __thread_clone(unsigned long flags, void *sp, volatile int *ptid, volatile int *ctid);
+/* long __thread_clone(flags, stack_top, ptid, ctid, tls): raw result in the parent. */
+long __thread_clone(unsigned long flags, void *sp, volatile int *ptid, volatile int *ctid,
+		    struct user_desc *tls);
 __attribute__((noreturn, used)) void __thread_start(struct thread *t);
 
 #define STR_(x)	#x
@@ -94,7 +101,7 @@ __asm__(".text\n"
 	"\tmovl 20(%esp), %ecx\n"	/* child stack: [ecx] = struct thread * */
 	"\tmovl 24(%esp), %edx\n"	/* parent tid pointer */
 	"\tmovl 28(%esp), %edi\n"	/* child tid pointer */
-	"\txorl %esi, %esi\n"		/* tls: none */
+	"\tmovl 32(%esp), %esi\n"	/* tls: struct user_desc * (CLONE_SETTLS) */
 	"\tmovl $" STR(__NR_clone) ", %eax\n"
 	"\tint $0x80\n"
 	"\ttestl %eax, %eax\n"
@@ -169,6 +176,7 @@ static void widen(char *volatile *bound, char *v, int lower)
 int thread_create_stack(thread_t *tp, void *(*fn)(void *), void *arg, size_t stack_size)
 {
 	struct thread *t;
+	struct user_desc tls;
 	size_t size = 4096;
 	char *raw, *top;
 	long r;
@@ -186,6 +194,7 @@ int thread_create_stack(thread_t *tp, void *(*fn)(void *), void *arg, size_t sta
 	if (!raw)
 		return -1;
 	t = (struct thread *)(((unsigned long)raw + size - 1) & ~(unsigned long)(size - 1));
+	__tls_init_tcb(&t->tcb, t, &tls);
 	t->magic = THREAD_MAGIC;
 	t->size = size;
 	t->specific = NULL;
@@ -201,7 +210,8 @@ int thread_create_stack(thread_t *tp, void *(*fn)(void *), void *arg, size_t sta
 	top = (char *)(((unsigned long)t + size) & ~15ul) - 16;
 	*(struct thread **)top = t;
 	__sync_fetch_and_add(&nr_running, 1);
-	r = __thread_clone(THREAD_CLONE_FLAGS, top, &t->tid, &t->tid);
+	r = __thread_clone(THREAD_CLONE_FLAGS | (__tls_entry >= 0 ? CLONE_SETTLS : 0), top,
+			   &t->tid, &t->tid, &tls);
 	if (r < 0) {
 		__sync_fetch_and_sub(&nr_running, 1);
 		t->magic = 0;

@@ -49,9 +49,10 @@ struct task *find_task_by_pid(int pid);
  * returns its pid or -errno. */
 int kernel_thread(const char *name, void (*fn)(void *), void *arg);
 
-/* fork/clone from user space, with the caller's trap frame. */
+/* fork/clone from user space, with the caller's trap frame.  TLS is the
+ * struct user_desc pointer of CLONE_SETTLS (ignored without the flag). */
 struct trap_frame;
-long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 child_tidptr,
+long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_tidptr,
 	     struct trap_frame *tf);
 
 /* Replace the current process image with PATH from the initrd: user

@@ -9,6 +9,7 @@
 
 struct timespec32;
 struct new_utsname;
+struct user_desc;
 
 long sys_getpid(void);
 long sys_gettid(void);
@@ -17,6 +18,9 @@ long sys_getpriority(int which, int who);
 long sys_setpriority(int which, int who, int nice);
 long sys_uname(struct new_utsname *u);
 long sys_sched_yield(void);
+/* arch/x86/tls.c: Linux i386 TLS descriptors (struct user_desc, <arch/tls.h>). */
+long sys_set_thread_area(struct user_desc *u_info);
+long sys_get_thread_area(struct user_desc *u_info);
 long sys_granule_poweroff(int status);
 long sys_granule_frames(void);
 long sys_granule_sched_debug(void);

@@ -20,8 +20,12 @@ struct trap_frame *task_pt_regs(struct task *t);
 void arch_set_kstack(struct task *t, void *base, u32 size);
 
 /* Child of fork/clone: its user frame is a copy of TF with eax = 0 (and the
- * user stack NEWSP if non-zero); its first switch resumes in user mode. */
+ * user stack NEWSP if non-zero), its TLS descriptors the current task's;
+ * its first switch resumes in user mode. */
 void arch_fork_child(struct task *child, const struct trap_frame *tf, u32 newsp);
+/* clone(CLONE_SETTLS): the user_desc at UINFO replaces one of CHILD's
+ * inherited TLS descriptors; 0, -EFAULT or -EINVAL (child unchanged). */
+int arch_fork_settls(struct task *child, u32 uinfo);
 
 /* Point the user frame of the current task at a fresh program. */
 void arch_exec_regs(struct trap_frame *tf, u32 entry, u32 sp);

@@ -2,6 +2,8 @@
  * arch/segment.h - GDT selectors and the trap frame layout.
  *
  * Flat segments only (base 0, limit 4 GiB); protection comes from paging.
+ * The exception: the three per-task TLS entries (arch/tls.h), whose bases
+ * user space chooses with set_thread_area.
  */
 #ifndef ARCH_SEGMENT_H
 #define ARCH_SEGMENT_H
@@ -13,7 +15,8 @@
 #define GDT_USER_CS	3
 #define GDT_USER_DS	4
 #define GDT_TSS		5
-#define GDT_ENTRIES	6
+/* 6, 7, 8: the running task's TLS segments (GDT_ENTRY_TLS_*, arch/tls.h) */
+#define GDT_ENTRIES	9
 
 #define __KERNEL_CS	(GDT_KERNEL_CS << 3)		/* 0x08 */
 #define __KERNEL_DS	(GDT_KERNEL_DS << 3)		/* 0x10 */
@@ -37,6 +40,9 @@ static inline int user_mode(const struct trap_frame *tf) { return (tf->cs & 3) =
 
 void gdt_init(void);
 void tss_set_esp0(u32 esp0);
+struct desc_struct;
+/* Write the GDT_ENTRY_TLS_ENTRIES descriptors TLS into the GDT's TLS slots. */
+void gdt_set_tls(const struct desc_struct *tls);
 
 /* Interrupt vectors. */
 #define IRQ0_VECTOR		0x20	/* 8259 IRQ 0..15 -> 0x20..0x2f */

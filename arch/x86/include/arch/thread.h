@@ -7,6 +7,7 @@
 #define ARCH_THREAD_H
 
 #include <kernel/types.h>
+#include <arch/tls.h>
 
 struct task;
 
@@ -14,6 +15,10 @@ struct arch_thread {
 	u32 esp;		/* saved kernel stack pointer while switched out */
 	u32 esp0;		/* top of the kernel stack: TSS.esp0 while running */
 	u32 cr3;		/* physical page directory; 0 = kernel's */
+	/* TLS descriptors for GDT entries GDT_ENTRY_TLS_MIN.. (set_thread_area,
+	 * CLONE_SETTLS); inherited by fork/clone, cleared by exec, installed
+	 * in the GDT by every switch to this task. */
+	struct desc_struct tls_array[GDT_ENTRY_TLS_ENTRIES];
 	/* x87/SSE register state while switched out (fxsave, or fnsave
 	 * without FXSR); saved and restored on every switch (eager FPU, see
 	 * arch/fpu.h: scratch while the task runs). */
