@@ -276,7 +276,10 @@ def write_docs(runs, micro, argv, out):
     for f in os.listdir(out):
         if f.endswith(".svg"):
             shutil.copy(os.path.join(out, f), os.path.join(img, f))
-    intro = ["This file is generated: do not edit it by hand, re-run the command below.", ""]
+    intro = ["This file is generated: do not edit it by hand, re-run the command below (it takes about 20 "
+             "minutes on 2 cores; the sweeps at the end come from the `tools/bench --sweep` commands they name).",
+             "How to read the figures, preset by preset: docs/VARIANTS.md.  What Granule's CFS does differently "
+             "from Linux 2.6.35: docs/SCHEDULER.md.", ""]
     text = report(runs, micro, argv, "# Results: Granule's figures beside the seeds'", intro)
     text = re.sub(r"\]\(((?:cdf|hist|max|throughput|sweep)[^)]*\.svg)\)", r"](results/\1)", text)
     for f in sorted(os.listdir(out)):
