@@ -5,8 +5,11 @@
  * MSR IA32_APIC_BASE (0x1b, default 0xfee00000), mapped uncached with
  * ioremap().  We software-enable it (SVR bit 8), keep LINT0 as ExtINT so the
  * 8259 still delivers the UART, and run the timer at divide-by-16:
- * counts_per_ms is measured across a PIT channel-2 gate, and the periodic
- * initial count is counts_per_ms * 1000 / HZ.
+ * counts_per_ms is measured across a CALIBRATE_MS gate timed by the
+ * calibrated TSC (tsc_gate(), so the same reference as the clocksource:
+ * CPUID, the ACPI PM timer or the PIT; no PIT needed), and the periodic
+ * initial count is counts_per_ms * 1000 / HZ.  Under -icount the bus clock
+ * is 1 GHz: 62500 counts/ms at /16.
  */
 #include <kernel/printk.h>
 #include <kernel/math64.h>
@@ -84,8 +87,9 @@ u32 apic_timer_calibrate(void)
 	if (tsc_gate(CALIBRATE_MS, apic_gate_fn, c) < 0)
 		return 0;
 	apic_write(APIC_TIMER_INIT, 0);
-	/* counts per ms = delta * PIT rate / (latch * 1000) */
-	return (u32)div_u64((u64)(c[0] - c[1]) * PIT_TICK_RATE, PIT_GATE_LATCH(CALIBRATE_MS) * 1000u);
+	/* The gate lasted exactly tsc_khz * CALIBRATE_MS TSC cycles, i.e.
+	 * CALIBRATE_MS ms: counts per ms = delta / CALIBRATE_MS, rounded. */
+	return (c[0] - c[1] + CALIBRATE_MS / 2) / CALIBRATE_MS;
 }
 
 void apic_timer_start_periodic(u32 counts_per_tick)
