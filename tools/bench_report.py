@@ -76,7 +76,10 @@ def plots(runs, out):
     for r in ok:
         if not r["hist"]:
             continue
-        name, total, acc = safe(r["label"]), sum(n for _, n in r["hist"]) or 1, 0
+        # Normalised by every sample, so samples beyond the histogram's
+        # range (latency.c's -H bound) keep the curve below 1.
+        name, acc = safe(r["label"]), 0
+        total = max(wl(r).get("samples") or 0, sum(n for _, n in r["hist"])) or 1
         with open(os.path.join(data, name + ".cdf"), "w") as f:
             for lo, n in r["hist"]:
                 acc += n
@@ -249,8 +252,10 @@ def variants_tables(runs, argv):
     for r in runs:
         if r["preset"] not in presets:
             presets.append(r["preset"])
+    w0 = next((wl(r) for r in runs if wl(r)), {})
     L = [f"Written by `{' '.join(argv)}` (tools/bench); the whole matrix is in docs/RESULTS.md.", "",
-         "Wakeup latency, µs (max / avg, missed expiries), 15 s at P = 10 ms:", "",
+         f"Wakeup latency, µs (max / avg, missed expiries), {w0.get('duration_s', '?')} s at "
+         f"P = {(w0.get('period_us') or 0) / 1000:g} ms:", "",
          "| preset | thread, kbuild:10 | thread, kbuild:10 HZ=250 | thread, kbuild:10,video | signal, kbuild:10 "
          "| signal, kbuild:10,video | seeds, thread (max / avg) | seeds, signal |",
          "|---|---|---|---|---|---|---|---|"]
@@ -291,9 +296,10 @@ def write_docs(runs, micro, argv, out):
     path = os.path.join(docs, "VARIANTS.md")
     v = open(path).read()
     b = v.find(BEGIN)
-    b = v.find("-->", b) + 3
+    b = v.find("-->", b) if b >= 0 else -1      # the end of the opening comment
+    b = b + 3 if b >= 0 else -1
     e = v.find(END)
-    if b < 3 or e < 0:
+    if b < 0 or e < b:
         print(f"bench: {path} lacks the {BEGIN} ... {END} markers; not updated")
         return
     v = v[:b] + "\n" + "\n".join(variants_tables(runs, argv)) + "\n" + v[e:]

@@ -86,3 +86,14 @@ def test_docs_block_is_replaced_not_appended(bench_out, tmp_path, monkeypatch):
 def test_fnum_marks_missing_figures():
     assert br.fnum(None) == br.fnum(-1) == br.fnum("") == "–"
     assert br.fnum(12.345) == "12.3" and br.fnum(">100000") == ">100000"
+
+
+def test_docs_writer_refuses_without_markers(bench_out, tmp_path, monkeypatch):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    text = "# Variants\n\nno markers here\n" + br.END + "\n" + br.BEGIN + " -->\n"   # END before BEGIN
+    (docs / "VARIANTS.md").write_text(text)
+    monkeypatch.setattr(br, "ROOT", str(tmp_path))
+    saved = load_runs(bench_out)
+    br.write_docs(saved["runs"], None, saved["argv"], str(bench_out))
+    assert (docs / "VARIANTS.md").read_text() == text
