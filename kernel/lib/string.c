@@ -1,8 +1,11 @@
 /*
  * kernel/lib/string.c - memory/string functions and strict number parsing.
  *
- * Plain byte loops: correct first, small, and fast enough for a teaching
- * kernel (the hot copies - page copies - use their own code).  Depends only
+ * Plain byte loops (correct first, small), except memcpy and memset: they
+ * move 32-bit words, four per iteration, when the pointers allow it, since
+ * the signal path copies ~1.8 KiB per delivery (the FPU frame) and a byte
+ * loop costs ~5 instructions a byte - which under -icount is ~5 ns a byte
+ * of every measured latency.  Page copies use their own code.  Depends only
  * on <kernel/types.h>, <kernel/compiler.h>, <kernel/errno.h>.
  *
  * GCC may recognise a byte loop as "memset"/"memcpy" and replace it with a
@@ -17,11 +20,33 @@
 #include <kernel/string.h>
 #include <kernel/errno.h>
 
+/* A 32-bit word that may alias anything (the copies below go through it). */
+typedef u32 __attribute__((may_alias)) word_t;
+
+/*
+ * Word loops: only when dst and src are both 4-byte aligned (memcpy) or dst
+ * is (memset); 16 bytes an iteration, then the tail byte by byte.
+ */
 void *memcpy(void *dst, const void *src, size_t n)
 {
 	u8 *d = dst;
 	const u8 *s = src;
 
+	if ((((uintptr_t)d | (uintptr_t)s) & 3) == 0) {
+		word_t *dw = (word_t *)d;
+		const word_t *sw = (const word_t *)s;
+
+		for (; n >= 16; n -= 16, dw += 4, sw += 4) {
+			dw[0] = sw[0];
+			dw[1] = sw[1];
+			dw[2] = sw[2];
+			dw[3] = sw[3];
+		}
+		for (; n >= 4; n -= 4)
+			*dw++ = *sw++;
+		d = (u8 *)dw;
+		s = (const u8 *)sw;
+	}
 	while (n--)
 		*d++ = *s++;
 	return dst;
@@ -51,6 +76,16 @@ void *memset(void *dst, int c, size_t n)
 {
 	u8 *d = dst;
 
+	if (((uintptr_t)d & 3) == 0) {
+		word_t *dw = (word_t *)d;
+		u32 w = (u8)c * 0x01010101u;
+
+		for (; n >= 16; n -= 16, dw += 4)
+			dw[0] = dw[1] = dw[2] = dw[3] = w;
+		for (; n >= 4; n -= 4)
+			*dw++ = w;
+		d = (u8 *)dw;
+	}
 	while (n--)
 		*d++ = (u8)c;
 	return dst;

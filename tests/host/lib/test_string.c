@@ -46,6 +46,39 @@ static void test_memcpy_memset(void **state)
 	assert_int_equal(dst[10], 0xee);
 }
 
+/*
+ * The word paths: every dst/src alignment 0..7 and every length 0..67 (so
+ * 0-4 whole 16-byte blocks, 0-3 words and 0-3 tail bytes), against a byte
+ * reference, with guard bytes on both sides; memset with a value whose
+ * high bits must be cut off.
+ */
+static void test_memcpy_memset_alignments(void **state)
+{
+	_Alignas(16) u8 src[96], dst[96], ref[96];
+
+	for (int i = 0; i < 96; i++)
+		src[i] = (u8)(i * 13 + 5);
+	for (int da = 0; da < 8; da++)
+		for (int sa = 0; sa < 8; sa++)
+			for (size_t n = 0; n < 68; n++) {
+				for (int i = 0; i < 96; i++)
+					dst[i] = ref[i] = 0xee;
+				for (size_t i = 0; i < n; i++)
+					ref[da + i] = src[sa + i];
+				assert_ptr_equal(memcpy(dst + da, src + sa, n), dst + da);
+				assert_int_equal(libc_memcmp(dst, ref, sizeof(dst)), 0);
+			}
+	for (int da = 0; da < 8; da++)
+		for (size_t n = 0; n < 68; n++) {
+			for (int i = 0; i < 96; i++)
+				dst[i] = ref[i] = 0xee;
+			for (size_t i = 0; i < n; i++)
+				ref[da + i] = 0x5a;
+			assert_ptr_equal(memset(dst + da, 0x7715a, n), dst + da);
+			assert_int_equal(libc_memcmp(dst, ref, sizeof(dst)), 0);
+		}
+}
+
 /* Every overlap: dst/src offsets 0..15 in a 48-byte buffer, n 0..32. */
 static void test_memmove_overlap(void **state)
 {
@@ -275,6 +308,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_memcpy_memset),
+		cmocka_unit_test(test_memcpy_memset_alignments),
 		cmocka_unit_test(test_memmove_overlap),
 		cmocka_unit_test(test_compare_sign),
 		cmocka_unit_test(test_lengths),
