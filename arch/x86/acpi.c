@@ -111,10 +111,14 @@ static int map_cached;
 
 static const void *map_phys(u32 phys, u32 len)
 {
-	if (phys + len <= 0x100000)
+	/* Firmware data: phys + len may wrap past 4 GiB; never add them. */
+	if (len <= 0x100000 && phys <= 0x100000 - len)
 		return __va(phys);
+	if (!len || phys > 0xffffffffu - (len - 1))
+		return NULL;
 	for (int i = 0; i < map_cached; i++)
-		if (phys >= map_cache[i].phys && phys + len <= map_cache[i].phys + map_cache[i].len)
+		if (phys >= map_cache[i].phys && len <= map_cache[i].len &&
+		    phys - map_cache[i].phys <= map_cache[i].len - len)
 			return map_cache[i].va + (phys - map_cache[i].phys);
 	/* whole pages: [phys & ~0xfff, end of the last page) */
 	u32 first = phys & ~0xfffu, end = ((phys + len - 1) | 0xfffu) + 1;
@@ -141,8 +145,12 @@ static u32 scan_rsdp(u32 start, u32 len)
 	return 0;
 }
 
-/* Map a whole table with signature SIG and check it; NULL if bad. */
-static const struct acpi_header *map_table_max(u32 phys, const char *sig, u32 max_len)
+/*
+ * Map a whole table with signature SIG and check it; NULL if bad.  A bad
+ * checksum makes the table unusable, except with LENIENT (the DSDT: like
+ * ACPICA, which only warns, since firmware ships DSDTs with stale sums).
+ */
+static const struct acpi_header *map_table_chk(u32 phys, const char *sig, u32 max_len, int lenient)
 {
 	const struct acpi_header *h = map_phys(phys, sizeof(*h));
 	u32 len;
@@ -153,14 +161,19 @@ static const struct acpi_header *map_table_max(u32 phys, const char *sig, u32 ma
 	if (memcmp(h->signature, sig, 4) || len < sizeof(*h) || len > max_len)
 		return NULL;
 	h = map_phys(phys, len);
-	if (!h || sum_bytes((const u8 *)h, len))
+	if (!h)
 		return NULL;
+	if (sum_bytes((const u8 *)h, len)) {
+		if (!lenient)
+			return NULL;
+		printk("ACPI: %.4s at 0x%08x has a bad checksum; using it anyway\n", sig, phys);
+	}
 	return h;
 }
 
 static const struct acpi_header *map_table(u32 phys, const char *sig)
 {
-	return map_table_max(phys, sig, MAX_TABLE_LEN);
+	return map_table_chk(phys, sig, MAX_TABLE_LEN, 0);
 }
 
 static u32 rd32(const void *base, u32 off) { u32 v; memcpy(&v, (const u8 *)base + off, 4); return v; }
@@ -314,7 +327,7 @@ static int find_s5(u8 *typa, u8 *typb)
 {
 	const struct acpi_header *dsdt;
 
-	if (!fadt_pm1.dsdt || !(dsdt = map_table_max(fadt_pm1.dsdt, "DSDT", MAX_DSDT_LEN)))
+	if (!fadt_pm1.dsdt || !(dsdt = map_table_chk(fadt_pm1.dsdt, "DSDT", MAX_DSDT_LEN, 1)))
 		return -1;
 	return acpi_parse_s5((const u8 *)(dsdt + 1), dsdt->length - sizeof(*dsdt), typa, typb);
 }

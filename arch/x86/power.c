@@ -8,9 +8,10 @@
  *  2. ACPI S5: acpi_power_off() writes SLP_TYPx << 10 | SLP_EN (1 << 13)
  *     to the FADT's PM1a/PM1b control ports, SLP_TYPx from the DSDT's
  *     \_S5 package (arch/x86/acpi.c, acpi_s5.c);
- *  3. only if ACPI gave nothing to try (-ENODEV): the PM1a control ports
- *     QEMU's firmware uses (0x604 with SeaBIOS/PIIX4 and ICH9, 0xb004 on
- *     older Bochs), SLP_TYP 0 | SLP_EN;
+ *  3. only if ACPI gave nothing to try (-ENODEV) and CPUID says we run
+ *     under a hypervisor (ECX bit 31; on real hardware those ports may be
+ *     anything): the PM1a control ports QEMU's firmware uses (0x604 with
+ *     SeaBIOS/PIIX4 and ICH9, 0xb004 on older Bochs), SLP_TYP 0 | SLP_EN;
  *  4. a halt with a message (real hardware keeps the screen readable).
  */
 #include <kernel/errno.h>
@@ -34,7 +35,7 @@ __noreturn void machine_power_off(int status)
 	local_irq_disable();
 	printk("Powering off (status %d)\n", status);
 	outl(DEBUG_EXIT_PORT, (u32)status);
-	if (acpi_power_off() == -ENODEV) {
+	if (acpi_power_off() == -ENODEV && (boot_cpu.ecx & X86_FEATURE_HYPERVISOR)) {
 		outw(0x604, 0x2000);
 		outw(0xb004, 0x2000);
 	}

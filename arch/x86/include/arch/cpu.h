@@ -70,6 +70,7 @@ static inline void safe_halt(void) { __asm__ __volatile__("sti; hlt" ::: "memory
 /* CPUID.1:ECX */
 #define X86_FEATURE_SSE3	(1u << 0)
 #define X86_FEATURE_TSC_DEADLINE (1u << 24)
+#define X86_FEATURE_HYPERVISOR	(1u << 31)	/* set by QEMU, KVM, Xen...: never by real CPUs */
 
 struct cpuinfo_x86 {
 	int has_cpuid;
