@@ -62,15 +62,59 @@ static int sig_ignored(struct task *t, int sig)
 	return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
 }
 
+/* Would SIG, delivered to T now, end T's process?  (Linux's sig_fatal.) */
+static int sig_fatal(struct task *t, int sig)
+{
+	if (sig == SIGKILL)
+		return 1;
+	return !(t->sig_blocked & sigmask(sig)) && handler_of(t, sig) == SIG_DFL &&
+	       !sig_default_ignored(sig);
+}
+
 int fatal_signal_pending(struct task *t)
 {
 	u64 p = t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE);
 
+	if (p & sigmask(SIGKILL))
+		return SIGKILL;		/* do_signal() takes it first */
 	for (int sig = 1; sig <= _NSIG; sig++)
-		if ((p & sigmask(sig)) &&
-		    (sig == SIGKILL || (handler_of(t, sig) == SIG_DFL && !sig_default_ignored(sig))))
-			return 1;
+		if ((p & sigmask(sig)) && sig_fatal(t, sig))
+			return sig;
 	return 0;
+}
+
+/*
+ * The thread of LEADER's process waiting in de_thread() for the others to
+ * die, or NULL.  (signal_state's group_exec_task may belong to another
+ * process sharing the state: the exec'ing thread is the one it names.)
+ */
+static struct task *group_execer(struct task *leader)
+{
+	struct task *th;
+
+	if (leader->sig && leader->sig->group_exec_task == leader)
+		return leader;
+	list_for_each_entry(th, &leader->thread_group, thread_group)
+		if (th->sig && th->sig->group_exec_task == th)
+			return th;
+	return NULL;
+}
+
+/*
+ * A signal for T's process (kill) or one of its threads (tgkill) while a
+ * thread of it execs: in Linux a fatal signal starts a group exit that ends
+ * the exec'ing thread too (complete_signal), so a fatal SIG goes to that
+ * thread, whose de_thread() wait then gives up - not to a thread de_thread
+ * killed, where it would be lost.  Returns the exec'ing thread, or NULL.
+ */
+static struct task *fatal_to_execer(struct task *t, int sig)
+{
+	struct task *ex;
+
+	if (sig <= 0)
+		return NULL;
+	ex = group_execer(t->group_leader);
+	return ex && sig_fatal(ex, sig) ? ex : NULL;
 }
 
 int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struct sigqueue *q)
@@ -102,7 +146,9 @@ int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struc
 		list_add_tail(&q->list, &t->sig_queue);
 	}
 	t->sig_pending |= sigmask(sig);
-	if (sig == SIGKILL)
+	/* A fatal signal also ends de_thread()'s uninterruptible wait (as a
+	 * TASK_KILLABLE sleep). */
+	if (sig == SIGKILL || (t->sig && t->sig->group_exec_task == t && sig_fatal(t, sig)))
 		try_to_wake_up(t, TASK_NORMAL, 0);
 	else if (!(t->sig_blocked & sigmask(sig)))
 		try_to_wake_up(t, TASK_INTERRUPTIBLE, 0);
@@ -119,6 +165,8 @@ struct task *signal_target(struct task *t, int sig)
 {
 	struct task *leader = t->group_leader, *th;
 
+	if ((th = fatal_to_execer(t, sig)))
+		return th;
 	if (!(leader->sig_blocked & sigmask(sig)) && !leader->exit_state)
 		return leader;
 	list_for_each_entry(th, &leader->thread_group, thread_group)
@@ -169,8 +217,10 @@ long sys_tgkill(int tgid, int tid, int sig)
 	if (!t || t->tgid != tgid || t->exit_state || !t->mm)
 		return -ESRCH;
 	info.kill.pid = current->tgid;
-	if (sig)
-		send_signal_info(t, sig, &info, NULL);
+	if (sig) {
+		struct task *ex = fatal_to_execer(t, sig);
+		send_signal_info(ex ? ex : t, sig, &info, NULL);
+	}
 	return 0;
 }
 
@@ -266,7 +316,8 @@ void flush_signal_handlers(struct task *t)
  * keeps the process-wide pending set (shared_pending) across the exec and
  * drops what was pending for the dead threads alone.  Granule queues a
  * process-directed signal on one thread of the process, so T's entries
- * move to TO except: SIGKILL (the kill itself), tgkill's (SI_TKILL: for T
+ * move to TO except: SIGKILL (the kill itself: a SIGKILL from elsewhere
+ * goes to TO directly, see fatal_to_execer()), tgkill's (SI_TKILL: for T
  * only) and POSIX timers' (the exec deletes the timers).  A standard
  * signal already pending on TO coalesces (the entry stays on T and is
  * freed with T's queue).  Interrupts off; T is dying and never runs user

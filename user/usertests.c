@@ -90,6 +90,58 @@ void ut_sleep_ns(long long ns)
 		;
 }
 
+long long ut_cpu_ns(int clock)
+{
+	struct timespec ts;
+
+	sys_clock_gettime(clock, (long)&ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* __ut_clone(flags, top, ptid, ctid), [top] = the child's function. */
+long __ut_clone(unsigned long flags, void *top, volatile int *ptid, volatile int *ctid);
+
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
+__asm__(".text\n"
+	".globl __ut_clone\n"
+	".type __ut_clone, @function\n"
+	"__ut_clone:\n"
+	"\tpushl %ebx\n"
+	"\tpushl %esi\n"
+	"\tpushl %edi\n"
+	"\tmovl 16(%esp), %ebx\n"	/* flags */
+	"\tmovl 20(%esp), %ecx\n"	/* child stack: [ecx] = fn */
+	"\tmovl 24(%esp), %edx\n"	/* parent tid pointer */
+	"\tmovl 28(%esp), %edi\n"	/* child tid pointer */
+	"\txorl %esi, %esi\n"		/* no TLS */
+	"\tmovl $" STR(__NR_clone) ", %eax\n"
+	"\tint $0x80\n"
+	"\ttestl %eax, %eax\n"
+	"\tjz 1f\n"
+	"\tpopl %edi\n"			/* parent (or error) */
+	"\tpopl %esi\n"
+	"\tpopl %ebx\n"
+	"\tret\n"
+	"1:\n"				/* child: esp 16-aligned, [esp] = fn */
+	"\txorl %ebp, %ebp\n"
+	"\tmovl (%esp), %eax\n"
+	"\tcall *%eax\n"
+	"\tmovl $" STR(__NR_exit) ", %eax\n"
+	"\txorl %ebx, %ebx\n"
+	"\tint $0x80\n"
+	"\tud2\n"
+	".size __ut_clone, . - __ut_clone\n");
+
+long ut_clone(unsigned long flags, void *stack, unsigned long size, volatile int *ptid,
+	      volatile int *ctid, void (*fn)(void))
+{
+	char *top = (char *)(((unsigned long)stack + size) & ~15ul) - 16;
+
+	*(void (**)(void))top = fn;
+	return __ut_clone(flags, top, ptid, ctid);
+}
+
 long ut_frames(void)
 {
 	long n = sys_granule_frames();
@@ -111,6 +163,7 @@ long ut_frames_settle(long want, int tries)
 /*
  * Helper modes, run by the exec tests as "usertests --MODE ...":
  *   --exit N           exit with status N
+ *   --sleep MS N       sleep MS milliseconds, then exit with status N
  *   --segv             write to NULL (killed by SIGSEGV)
  *   --args N LEN       expects N more arguments, the i-th LEN bytes of
  *                      'a' + i % 26; exit 0 if so, else 1
@@ -164,6 +217,10 @@ static int helper_main(int argc, char **argv, char **envp)
 		return argv[0] == NULL && envp[0] == NULL ? 77 : 1;
 	if (!strcmp(argv[1], "--exit") && argc == 3)
 		return atoi(argv[2]);
+	if (!strcmp(argv[1], "--sleep") && argc == 4) {
+		ut_sleep_ns(atoi(argv[2]) * 1000000LL);
+		return atoi(argv[3]);
+	}
 	if (!strcmp(argv[1], "--ids") && argc == 5)
 		return exec_ids(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (!strcmp(argv[1], "--segv"))		/* die on a NULL write */

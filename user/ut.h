@@ -22,6 +22,16 @@
 #define STACK_LIMIT	(8u << 20)	/* the kernel's stack window (RLIMIT_STACK) */
 #define TASK_MAX	1024		/* kernel task table limit (kernel/proc.h) */
 
+/* clone flags and futex ops (Linux values) for the raw system calls. */
+#define CLONE_VM		0x00000100
+#define CLONE_SIGHAND		0x00000800
+#define CLONE_THREAD		0x00010000
+#define CLONE_SETTLS		0x00080000
+#define CLONE_PARENT_SETTID	0x00100000
+#define CLONE_CHILD_CLEARTID	0x00200000
+#define FUTEX_WAIT	0
+#define FUTEX_WAKE	1
+
 struct ut_test {
 	void (*fn)(void);
 	const char *name;
@@ -55,6 +65,17 @@ void ut_expect_killed(void (*fn)(uintptr_t), uintptr_t arg, int sig, const char 
 int ut_wait(pid_t pid);
 /* Sleep NS nanoseconds of CLOCK_MONOTONIC. */
 void ut_sleep_ns(long long ns);
+/* Clock CLOCK (e.g. CLOCK_PROCESS_CPUTIME_ID) in nanoseconds. */
+long long ut_cpu_ns(int clock);
+/*
+ * Raw clone(FLAGS, ...) of a child sharing our memory (CLONE_VM) that runs
+ * FN on STACK (SIZE bytes, ours to give) and, if FN returns, exit(0) (this
+ * task only).  No CLONE_SETTLS: the child keeps our %gs (and errno), so
+ * FN should stick to the raw sys_* calls.  PTID and CTID are clone's
+ * parent and child tid pointers.  Returns clone's raw result.
+ */
+long ut_clone(unsigned long flags, void *stack, unsigned long size, volatile int *ptid,
+	      volatile int *ctid, void (*fn)(void));
 /* Free frames now (granule_frames), or -1 off Granule. */
 long ut_frames(void);
 /* Poll (sleeping) until the free frame count is WANT; returns the last one. */

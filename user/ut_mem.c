@@ -20,7 +20,6 @@
 #include <sys/utsname.h>
 #include "ut.h"
 
-#define FUTEX_WAIT	0
 #define NBAD		7
 
 /* A page boundary with the heap page below it mapped and nothing above. */

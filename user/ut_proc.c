@@ -447,22 +447,107 @@ static void sleeptime(void)
 	EXPECT_RET(sys_clock_gettime(12345, (long)&a), -EINVAL);
 }
 
-/* --- wait4's rusage --- */
+/* --- clone without CLONE_THREAD: a process sharing our memory or signal state --- */
 
-static long long cpu_ns(int clock)
+static char clone_stack[16384] __attribute__((aligned(16)));
+
+static void exit_group_5(void)
 {
-	struct timespec ts;
-
-	sys_clock_gettime(clock, (long)&ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	sys_exit_group(5);
 }
+
+/*
+ * THEN_EXEC: after a CLONE_SIGHAND|CLONE_VM sibling process (no
+ * CLONE_THREAD) ended with exit_group(5), exec "usertests --exit 42";
+ * else exit_group(7).  The sibling's group exit is its own process's: it
+ * must neither make our exec fail (-EAGAIN: 93) nor give us its status.
+ */
+static void sighand_sibling(uintptr_t then_exec)
+{
+	char *argv[] = { "usertests", "--exit", "42", NULL };
+	int st = 0;
+	long pid = ut_clone(CLONE_VM | CLONE_SIGHAND | SIGCHLD_NR, clone_stack, sizeof(clone_stack),
+			    0, 0, exit_group_5);
+
+	if (pid < 0)
+		_exit(90);
+	if (sys_wait4(pid, (long)&st, 0, 0) != pid)
+		_exit(91);
+	if (st != 5 << 8)
+		_exit(92);
+	if (then_exec) {
+		long r = sys_execve((long)"usertests", (long)argv, (long)noenv);
+		_exit(r == -EAGAIN ? 93 : 94);
+	}
+	sys_exit_group(7);
+}
+
+static void sighand_exit_group(void)
+{
+	int st = ut_run_child(sighand_sibling, 1);
+	CHECK(st == 42 << 8, "exec after a CLONE_SIGHAND sibling's exit_group(5): status %#x "
+	      "(42 << 8 expected; 90-92: sibling clone/wait/status, 93: exec -EAGAIN, 94: other error)",
+	      st);
+	st = ut_run_child(sighand_sibling, 0);
+	CHECK(st == 7 << 8, "exit_group(7) after a CLONE_SIGHAND sibling's exit_group(5): status %#x "
+	      "(7 << 8 expected; 90-92: sibling clone/wait/status)", st);
+}
+
+static volatile int vm_tid;
+static volatile int watchdog;
+
+static void on_watchdog(int sig)
+{
+	watchdog = 1;
+}
+
+static void exec_sleeper(void)
+{
+	char *argv[] = { "usertests", "--sleep", "50", "43", NULL };
+
+	sys_execve((long)"usertests", (long)argv, (long)noenv);
+	sys_exit_group(100);
+}
+
+/*
+ * A CLONE_VM|CLONE_CHILD_CLEARTID child that is not a thread execs: its
+ * old address space (ours) lives on, so the exec clears its tid word and
+ * wakes the word's futex waiters (Linux's mm_release), while the new image
+ * still runs.  A 2 s POSIX timer ends a wait that nothing would end.
+ */
+static void vm_cleartid_exec(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGALRM };
+	struct itimerspec its = { { 0, 0 }, { 2, 0 } };
+	int id, v;
+
+	signal(SIGALRM, on_watchdog);
+	EXPECT_RET(sys_timer_create(CLOCK_MONOTONIC, (long)&ev, (long)&id), 0);
+	EXPECT_RET(sys_timer_settime(id, 0, (long)&its, 0), 0);
+	vm_tid = -1;
+	long pid = ut_clone(CLONE_VM | CLONE_CHILD_CLEARTID | CLONE_PARENT_SETTID | SIGCHLD_NR,
+			    clone_stack, sizeof(clone_stack), &vm_tid, &vm_tid, exec_sleeper);
+	CHECK(pid > 0, "clone: %ld", pid);
+	while ((v = vm_tid) != 0) {
+		CHECK(v == pid, "tid word %d, child %ld", v, pid);
+		long r = sys_futex((long)&vm_tid, FUTEX_WAIT, v, 0, 0, 0);
+		CHECK(!watchdog, "tid word still %d after 2 s: the child's exec did not clear it", vm_tid);
+		CHECK(r == 0 || r == -EAGAIN, "FUTEX_WAIT on the tid word returned %ld", r);
+	}
+	EXPECT_RET(sys_wait4(pid, 0, WNOHANG, 0), 0);	/* cleared by the exec, not an exit */
+	int st = ut_wait(pid);
+	CHECK(st == 43 << 8, "exec'ed child: status %#x (43 << 8 expected, 100: exec failed)", st);
+	EXPECT_RET(sys_timer_delete(id), 0);
+}
+
+/* --- wait4's rusage --- */
 
 /* Burn NS of this process's CPU time, then exit with CODE. */
 static void burn_and_exit(long long ns, int code)
 {
-	long long end = cpu_ns(CLOCK_PROCESS_CPUTIME_ID) + ns;
+	long long end = ut_cpu_ns(CLOCK_PROCESS_CPUTIME_ID) + ns;
 
-	while (cpu_ns(CLOCK_PROCESS_CPUTIME_ID) < end)
+	while (ut_cpu_ns(CLOCK_PROCESS_CPUTIME_ID) < end)
 		;
 	_exit(code);
 }
@@ -550,5 +635,7 @@ const struct ut_test ut_proc_tests[] = {
 	{ exec_enoexec, "exec_enoexec" },
 	{ sleeptime, "sleeptime" },
 	{ wait_rusage, "wait_rusage" },
+	{ sighand_exit_group, "sighand_exit_group" },
+	{ vm_cleartid_exec, "vm_cleartid_exec" },
 	{ NULL, NULL },
 };

@@ -231,6 +231,75 @@ static void exec_thread(void)
 	}
 }
 
+/*
+ * An external SIGKILL while a thread execs (de_thread waiting for the other
+ * threads to die) kills the process: the exec fails and nothing leaks.
+ * The window is made certain: two spinning threads clear the same word W
+ * when they exit (CLONE_CHILD_CLEARTID), and the killer - a CLONE_VM child
+ * process, asleep on W - is woken by the first of them to die, with the
+ * other one (and maybe the spinning leader) still to go, and sends the
+ * SIGKILL then: a woken sleeper runs before a spinner.
+ */
+static char kstack[4][8192] __attribute__((aligned(16)));
+static volatile int kill_word, kill_target;
+
+static void kspin(void)
+{
+	for (;;)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+static void killer(void)
+{
+	int v;
+
+	while ((v = kill_word) != 0)
+		sys_futex((long)&kill_word, FUTEX_WAIT, v, 0, 0, 0);
+	sys_kill(kill_target, SIGKILL);
+}
+
+static void exec_42(void)
+{
+	char *argv[] = { "usertests", "--exit", "42", NULL };
+
+	sys_execve((long)"usertests", (long)argv, (long)noenv);
+	sys_exit_group(100);	/* the exec failed and we live on */
+}
+
+static void exec_killed_process(uintptr_t unused)
+{
+	const unsigned long thread = CLONE_VM | CLONE_SIGHAND | CLONE_THREAD;
+
+	kill_target = getpid();
+	kill_word = 1;
+	for (int i = 0; i < 2; i++)
+		if (ut_clone(thread | CLONE_CHILD_CLEARTID, kstack[i], sizeof(kstack[i]), 0,
+			     &kill_word, kspin) < 0)
+			_exit(102);
+	if (ut_clone(CLONE_VM | 17 /* SIGCHLD */, kstack[2], sizeof(kstack[2]), 0, 0, killer) < 0)
+		_exit(102);
+	ut_sleep_ns(2000000);	/* spinners spinning, the killer asleep on the word */
+	if (kill_word != 1)
+		_exit(103);
+	if (ut_clone(thread, kstack[3], sizeof(kstack[3]), 0, 0, exec_42) < 0)
+		_exit(102);
+	kspin();		/* the leader spins too */
+}
+
+static void exec_thread_kill(void)
+{
+	long f0 = ut_frames();
+	int st = ut_run_child(exec_killed_process, 0);
+
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+	      "SIGKILL during a thread's exec: process status %#x (SIGKILL expected; 42 << 8: "
+	      "the exec went through, 100: it failed and the process lived, 102-103: setup)", st);
+	if (f0 >= 0) {
+		long f1 = ut_frames_settle(f0, 50);	/* the killer is init's to reap */
+		CHECK(f1 == f0, "%ld free frames lost", f0 - f1);
+	}
+}
+
 static volatile int stop_counting, counted, usr1_seen;
 static volatile long fail_ret[3];
 
@@ -291,19 +360,11 @@ static void exec_thread_fail(void)
 	CHECK(thread_running() == 0, "%d threads still running", thread_running());
 }
 
-static long long cpu_ns(int clock)
-{
-	struct timespec ts;
-
-	sys_clock_gettime(clock, (long)&ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static void *burn_20ms(void *unused)
 {
-	long long end = cpu_ns(CLOCK_THREAD_CPUTIME_ID) + 20000000;
+	long long end = ut_cpu_ns(CLOCK_THREAD_CPUTIME_ID) + 20000000;
 
-	while (cpu_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+	while (ut_cpu_ns(CLOCK_THREAD_CPUTIME_ID) < end)
 		;
 	return NULL;
 }
@@ -318,7 +379,7 @@ static void burn_in_thread(uintptr_t unused)
 	/* The exited thread's time still counts for the process. */
 	if (getrusage(RUSAGE_SELF, &ru) || ru.ru_utime.tv_sec * 1000000LL + ru.ru_utime.tv_usec < 20000)
 		_exit(3);
-	if (cpu_ns(CLOCK_PROCESS_CPUTIME_ID) < 20000000)
+	if (ut_cpu_ns(CLOCK_PROCESS_CPUTIME_ID) < 20000000)
 		_exit(4);
 }
 
@@ -347,6 +408,7 @@ const struct ut_test ut_thread_tests[] = {
 	{ thread_exit, "thread_exit" },
 	{ exec_thread, "exec_thread" },
 	{ exec_thread_fail, "exec_thread_fail" },
+	{ exec_thread_kill, "exec_thread_kill" },
 	{ thread_rusage, "thread_rusage" },
 	{ NULL, NULL },
 };

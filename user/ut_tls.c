@@ -27,11 +27,6 @@
 #define USER_DS		0x23
 #define L(x)		((long)(x))
 
-#define CLONE_VM		0x00000100
-#define CLONE_SIGHAND		0x00000800
-#define CLONE_THREAD		0x00010000
-#define CLONE_SETTLS		0x00080000
-#define CLONE_PARENT_SETTID	0x00100000
 
 static inline unsigned get_gs(void)
 {

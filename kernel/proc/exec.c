@@ -172,6 +172,36 @@ static int others_gone(struct task *me)
 }
 
 /*
+ * A signal that kills the process, pending for a live thread of ME's
+ * process other than ME (it came before the exec: in Linux it would have
+ * started the group exit already), or 0.  Interrupts off.
+ */
+static int others_killed(struct task *me)
+{
+	struct task *leader = me->group_leader, *t;
+	int sig;
+
+	if (leader != me && !leader->exit_state && (sig = fatal_signal_pending(leader)))
+		return sig;
+	list_for_each_entry(t, &leader->thread_group, thread_group)
+		if (t != me && !t->exit_state && (sig = fatal_signal_pending(t)))
+			return sig;
+	return 0;
+}
+
+/*
+ * The process dies of SIG while ME execs: the group exit starts with that
+ * status (the other threads have SIGKILL already), and ME gets SIGKILL, so
+ * that it ends on its way out of the failed execve, before anything else.
+ * Interrupts off.
+ */
+static void exec_killed(struct task *me, int sig)
+{
+	group_exit_start(sig);
+	send_signal(me, SIGKILL);
+}
+
+/*
  * ME, the last live thread, takes the place of LEADER (dead: a zombie, off
  * the CPU) as Linux's de_thread swaps the exec'ing thread into the leader's
  * pid and links.  Afterwards ME has pid == tgid (the pid the parent waits
@@ -209,6 +239,12 @@ static void take_leadership(struct task *me, struct task *leader)
  * and while the old mm is still current->mm, so the dying threads'
  * CLONE_CHILD_CLEARTID writes land in the old image.
  *
+ *  0. A group exit under way (the process's, kept by its leader - not
+ *     another process's: CLONE_SIGHAND without CLONE_THREAD shares the
+ *     signal state, not the group exit) or another exec (group_exec_task
+ *     is one per signal state, so possibly another process's) makes the
+ *     exec fail; so does a fatal signal already pending for another thread
+ *     (its group exit would kill current anyway).
  *  1. sig->group_exec_task = current marks the group action: a dying
  *     thread's do_group_exit() then just exits (it kills nobody, and sets
  *     no process status); do_exit() wakes current, moves the dying thread's
@@ -220,31 +256,48 @@ static void take_leadership(struct task *me, struct task *leader)
  *     last schedule() with interrupts off, so a thread seen exited while
  *     current runs is off the CPU: its mm, signal state and pending signals
  *     are dropped, its futex waits ended when SIGKILL woke it, and
- *     reap_dead_tasks() below frees its task and kernel stack.
+ *     reap_dead_tasks() below frees its task and kernel stack.  A fatal
+ *     signal for the process meanwhile goes to current (signal_target)
+ *     and ends the wait, as in Linux's killable de_thread: the exec fails
+ *     and current dies of it on its way out (exec_killed()).
  *  3. A non-leader current takes the old leader's place (take_leadership).
  *  4. The process's POSIX timers go, with their queued signals; the
  *     signal state is unshared if another process still shares it.
  * Returns 0; -EAGAIN if a group exit (or another exec) is under way -
- * nothing changed, the pending SIGKILL ends current on its way out; or
- * -ENOMEM if the signal state could not be unshared (the other threads
- * are gone by then, as in Linux).
+ * nothing changed, the pending SIGKILL ends current on its way out (for
+ * another process's exec: nothing is pending, try again); -EINTR if the
+ * process was killed during the wait; or -ENOMEM if the signal state could
+ * not be unshared (the other threads are gone by then, as in Linux).
  */
 static int de_thread(void)
 {
 	struct task *me = current, *leader = me->group_leader;
 	struct signal_state *s = me->sig;
 	unsigned long flags;
+	int sig;
 
 	local_irq_save(flags);
-	if (s->group_exit || s->group_exec_task) {
+	if (leader->group_exit || s->group_exec_task) {
 		local_irq_restore(flags);
 		return -EAGAIN;
 	}
 	if (leader != me || !list_empty(&leader->thread_group)) {
+		if ((sig = others_killed(me))) {
+			exec_killed(me, sig);
+			local_irq_restore(flags);
+			return -EAGAIN;
+		}
 		s->group_exec_task = me;
 		zap_other_threads(me);
 		while (!others_gone(me)) {
-			me->state = TASK_UNINTERRUPTIBLE;	/* do_exit() wakes us */
+			if ((sig = fatal_signal_pending(me))) {
+				s->group_exec_task = NULL;
+				exec_killed(me, sig);
+				local_irq_restore(flags);
+				return -EINTR;
+			}
+			/* do_exit() wakes us, and so does a fatal signal */
+			me->state = TASK_UNINTERRUPTIBLE;
 			schedule();
 		}
 		s->group_exec_task = NULL;
@@ -310,15 +363,16 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 	}
 
 	/* Point of no return (de_thread made us the process's only thread):
-	 * the old image goes away. */
+	 * the old image goes away.  Its tid word is cleared and woken first,
+	 * while it is still current, if the old mm lives on (a CLONE_VM
+	 * child that is not a thread: its parent may wait on the word). */
 	old = current->mm;
+	if (old)
+		mm_release(current, old);
 	current->mm = mm;
 	arch_set_pgdir(current, mm->pgdir);
 	if (old)
 		mm_put(old);
-	/* Linux's mm_release(): the tid address belonged to the old image, and
-	 * with the other threads gone nobody waits on it. */
-	current->clear_child_tid = 0;
 	flush_signal_handlers(current);
 	const char *base = strrchr(kpath, '/');
 	strlcpy(current->comm, base ? base + 1 : kpath, sizeof(current->comm));

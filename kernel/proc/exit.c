@@ -53,6 +53,23 @@ static void notify_parent(struct task *leader)
 	wake_up_all(&p->wait_chldexit);
 }
 
+/*
+ * Linux's mm_release() for the CLONE_CHILD_CLEARTID word: T leaves MM (it
+ * exits, or execs and drops its old image; MM is still the current address
+ * space).  If MM is still shared, 0 goes to the tid address and its futex
+ * waiters wake (pthread_join; or the parent of a CLONE_VM child).  The
+ * address is forgotten either way.
+ */
+void mm_release(struct task *t, struct mm *mm)
+{
+	if (t->clear_child_tid && mm->users > 1) {
+		u32 zero = 0;
+		if (!copy_to_user((void *)t->clear_child_tid, &zero, 4))
+			futex_wake(mm, t->clear_child_tid, 1 << 30);
+	}
+	t->clear_child_tid = 0;
+}
+
 __attribute__((noreturn)) void do_exit(int code)
 {
 	struct task *t = current;
@@ -66,13 +83,9 @@ __attribute__((noreturn)) void do_exit(int code)
 
 	if (t == init_task)
 		panic("Attempted to kill init! exitcode=0x%08x", code);
-	if (t->clear_child_tid && t->mm) {	/* pthread_join's wakeup */
-		u32 zero = 0;
-		if (!copy_to_user((void *)t->clear_child_tid, &zero, 4))
-			futex_wake(t->mm, t->clear_child_tid, 1 << 30);
-	}
 	if (t->mm) {
 		struct mm *mm = t->mm;
+		mm_release(t, mm);	/* pthread_join's wakeup */
 		arch_set_pgdir(t, 0);
 		t->mm = NULL;
 		mm_put(mm);
@@ -84,7 +97,9 @@ __attribute__((noreturn)) void do_exit(int code)
 	t->sig = NULL;
 
 	local_irq_disable();		/* for good: this task never runs again */
-	if (t == leader)
+	/* A non-leader has children only if it was exec'ing (the old leader
+	 * handed them over) and its exec failed: they go to init. */
+	if (t == leader || !list_empty(&t->children))
 		forget_original_parent(t, execer ? execer : init_task);
 	t->exit_code = code;
 	if (t != leader) {
@@ -113,33 +128,44 @@ __attribute__((noreturn)) void do_exit(int code)
 }
 
 /*
- * End the whole process.  The first caller's CODE is the process's status
- * (kept in the shared signal state, as Linux's SIGNAL_GROUP_EXIT); the other
- * threads, killed with SIGKILL, come back here and reuse it.  A thread
- * killed by de_thread() (group_exec_task set) just exits: the process goes
- * on in the exec'ing thread, whose leader status must not be touched.
+ * Start the group exit of the current process with wait status CODE, if
+ * none is under way: the status is recorded (Linux's SIGNAL_GROUP_EXIT and
+ * group_exit_code, kept by the group leader - the signal state may be
+ * shared with other processes) and every other thread gets SIGKILL.
+ * Returns the process's status: CODE, or that of the group exit already
+ * under way.
+ */
+int group_exit_start(int code)
+{
+	struct task *leader = current->group_leader, *t;
+
+	if (leader->group_exit)
+		return leader->group_exit_code;
+	leader->group_exit = 1;
+	leader->group_exit_code = code;
+	list_for_each_entry(t, &leader->thread_group, thread_group)
+		if (t != current)
+			send_signal(t, SIGKILL);
+	if (current != leader)
+		send_signal(leader, SIGKILL);
+	return code;
+}
+
+/*
+ * End the whole process.  The first caller's CODE is the process's status;
+ * the other threads, killed with SIGKILL, come back here and reuse it.  A
+ * thread killed by de_thread() (group_exec_task set) just exits: the
+ * process goes on in the exec'ing thread, whose leader status must not be
+ * touched.
  */
 __attribute__((noreturn)) void do_group_exit(int code)
 {
 	struct signal_state *s = current->sig;
-	struct task *t;
 
 	if (s && s->group_exec_task && s->group_exec_task != current &&
 	    s->group_exec_task->tgid == current->tgid)
 		do_exit(code);
-	if (s && s->group_exit) {
-		code = s->group_exit_code;
-	} else {
-		if (s) {
-			s->group_exit = 1;
-			s->group_exit_code = code;
-		}
-		list_for_each_entry(t, &current->group_leader->thread_group, thread_group)
-			if (t != current)
-				send_signal(t, SIGKILL);
-		if (current != current->group_leader)
-			send_signal(current->group_leader, SIGKILL);
-	}
+	code = group_exit_start(code);
 	current->group_leader->exit_code = code;
 	do_exit(code);
 }

@@ -64,6 +64,13 @@ long kernel_execve(const char *path, char *const *argv, char *const *envp);
 __attribute__((noreturn)) void do_exit(int code);
 /* End every thread of the current process. */
 __attribute__((noreturn)) void do_group_exit(int code);
+/* Begin a group exit of the current process with status CODE (SIGKILL to
+ * the other threads) unless one is under way; returns the status in force. */
+int group_exit_start(int code);
+/* The CLONE_CHILD_CLEARTID write and futex wake when T leaves MM (exit,
+ * exec): Linux's mm_release(). */
+struct mm;
+void mm_release(struct task *t, struct mm *mm);
 
 /* Linux i386 struct rusage: 72 bytes. */
 struct rusage32 {

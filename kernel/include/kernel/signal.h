@@ -85,10 +85,11 @@ struct signal_state {
 	struct list_head posix_timers;		/* struct k_itimer, by id */
 	int next_timer_id;
 	int nr_timers;
-	int group_exit;				/* exit_group() under way ... */
-	int group_exit_code;			/* ... with this wait status */
 	struct task *group_exec_task;		/* de_thread(): the thread exec'ing while the
-						 * others die (Linux's group_exit_task) */
+						 * others die (Linux's group_exit_task); the
+						 * state may be shared with other processes
+						 * (CLONE_SIGHAND): compare its tgid.  The group
+						 * exit flag is per process: task.h */
 };
 
 struct signal_state *signal_state_alloc(const struct signal_state *copy);
@@ -115,6 +116,8 @@ void flush_sigqueue(struct task *t);
 void signal_transfer_shared(struct task *t, struct task *to);
 
 int signal_pending(struct task *t);
+/* The lowest signal pending for T (unblocked) that would kill its process
+ * (SIGKILL, or a default action that terminates), or 0. */
 int fatal_signal_pending(struct task *t);
 void do_signal(struct trap_frame *tf);
 void flush_signal_handlers(struct task *t);

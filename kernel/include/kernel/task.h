@@ -75,6 +75,11 @@ struct task {
 	 * Linux keeps these in signal_struct, which here dies with the last thread. */
 	u64 dead_runtime;		/* ns run by the group's exited threads (sum_sched_runtime) */
 	u64 children_runtime;		/* ns of reaped children, their own children included (cutime) */
+	/* exit_group() of the process under way (Linux's SIGNAL_GROUP_EXIT and
+	 * group_exit_code), kept by the group leader: signal_state is not per
+	 * process here (CLONE_SIGHAND without CLONE_THREAD shares it). */
+	int group_exit;
+	int group_exit_code;		/* ... with this wait status */
 };
 
 /* Exit states. */
