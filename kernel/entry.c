@@ -30,7 +30,7 @@ int user_page_fault(u32 addr, int write)
 }
 
 /* Linux force_sig(): the signal gets through even if blocked or ignored. */
-static void force_sig(int sig)
+void force_sig(int sig)
 {
 	struct k_sigaction *ka = &current->sig->action[sig - 1];
 

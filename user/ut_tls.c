@@ -3,9 +3,11 @@
  *
  * set_thread_area (243) / get_thread_area (244) on GDT TLS entries, the
  * libc's per-thread errno behind %gs (user/lib/tls.c), %fs/%gs surviving
- * syscalls, signal handlers, context switches and fork, selectors that do
- * not load on the way back to user mode (SIGSEGV, the kernel carries on),
- * and clone(CLONE_SETTLS) with a bad user_desc (fails, creates nothing).
+ * syscalls, signal handlers, context switches and fork, selectors from a
+ * sigcontext that do not load on the way back to user mode (Linux 2.6.35:
+ * a data selector is silently nulled, the others kept; a bad cs/ss is
+ * SIGILL), and clone(CLONE_SETTLS) with a bad user_desc (fails, creates
+ * nothing).
  *
  * On Granule the TLS entries are 6..8 and libc takes the first for %gs;
  * the tests use the two others through %fs.
@@ -307,21 +309,27 @@ static void tls_signal(void)
 	clear_area(a);
 }
 
-static void sigsegv_exit(int sig)
+static void catch_exit(int sig)
 {
 	_exit(42);
 }
 
-#define CATCH_SEGV	0x10000u	/* beyond a selector's 16 bits */
+#define CATCH_SIG	0x10000u	/* beyond a selector's 16 bits: catch SIGSEGV and SIGILL */
 
-/* Child: sigreturn to a sigcontext whose %gs (ARG) does not load. */
+/*
+ * Child: sigreturn to a sigcontext whose %gs (ARG) does not load.  Linux
+ * 2.6.35 (and so Granule) nulls the selector on the way out, silently: no
+ * signal (with CATCH_SIG, a SIGSEGV handler would exit 42), and we carry
+ * on with %gs == 0.  Exit 3: %gs reads 0; 4: it reads something else.
+ * No errno here: with %gs null, libc's errno (at %gs:0) would fault.
+ */
 static void bad_gs_child(uintptr_t arg)
 {
 	struct sigaction sa;
 
-	if (arg & CATCH_SEGV) {		/* our SIGSEGV handler catches it */
-		signal(SIGSEGV, sigsegv_exit);
-		arg &= ~CATCH_SEGV;
+	if (arg & CATCH_SIG) {
+		signal(SIGSEGV, catch_exit);
+		arg &= ~CATCH_SIG;
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = gs_rt_handler;
@@ -329,17 +337,177 @@ static void bad_gs_child(uintptr_t arg)
 	sigaction(SIGUSR1, &sa, NULL);
 	new_gs = (unsigned)arg;
 	kill(getpid(), SIGUSR1);
-	_exit(3);		/* must not get here */
+	_exit(get_gs() == 0 ? 3 : 4);
+}
+
+static void expect_gs_nulled(uintptr_t arg, const char *what)
+{
+	int st = ut_run_child(bad_gs_child, arg);
+
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 3,
+	      "%s: status %#x (exit 3: %%gs nulled; 4: not null; 42: SIGSEGV handler ran)", what, st);
 }
 
 static void tls_badgs(void)
 {
-	ut_expect_killed(bad_gs_child, 0xfff8, SIGSEGV, "gs 0xfff8 (beyond the GDT) in a sigcontext");
-	ut_expect_killed(bad_gs_child, SEL(TLS_MAX), SIGSEGV, "gs naming an empty TLS entry");
-	ut_expect_killed(bad_gs_child, 0x28, SIGSEGV, "gs naming the TSS");
-	ut_expect_killed(bad_gs_child, 0x10, SIGSEGV, "gs naming kernel data (RPL forced to 3)");
-	int st = ut_run_child(bad_gs_child, 0xfff8 | CATCH_SEGV);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "SIGSEGV handler not run: status %#x", st);
+	expect_gs_nulled(0xfff8, "gs 0xfff8 (beyond the GDT) in a sigcontext");
+	expect_gs_nulled(SEL(TLS_MAX), "gs naming an empty TLS entry");
+	expect_gs_nulled(0x28, "gs naming the TSS");
+	expect_gs_nulled(0x13, "gs naming kernel data with RPL 3");
+	/* RPL 0 (not forced to 3, as Linux): "pop gs" loads it in ring 0,
+	 * the iret to ring 3 nulls it (DPL 0 < CPL 3). */
+	expect_gs_nulled(0x10, "gs naming kernel data with RPL 0");
+	expect_gs_nulled(0xfff8 | CATCH_SIG, "gs 0xfff8 with a SIGSEGV handler installed");
+}
+
+/* ---- other selectors in a sigcontext ---- */
+
+/* i386 ucontext: uc_mcontext (struct sigcontext) at +20; its gs, fs, es, ds
+ * at +0/+4/+8/+12, eip at +56, cs at +60, ss at +72. */
+#define UC_GS	20
+#define UC_FS	24
+#define UC_ES	28
+#define UC_DS	32
+#define UC_EIP	76
+#define UC_CS	80
+#define UC_SS	92
+
+static volatile unsigned patch_off[3], patch_val[3];	/* offset 0: unused */
+
+static void patch_rt_handler(int sig, siginfo_t *info, void *uc)
+{
+	for (int i = 0; i < 3; i++)
+		if (patch_off[i])
+			*(unsigned *)((char *)uc + patch_off[i]) = patch_val[i];
+}
+
+static void set_patch(int i, unsigned off, unsigned val)
+{
+	patch_off[i] = off;
+	patch_val[i] = val;
+}
+
+/* SIGUSR1 -> patch_rt_handler; with CATCH, SIGSEGV and SIGILL -> exit 42. */
+static void patch_on_usr1(int catch)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = patch_rt_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGUSR1, &sa, NULL);
+	if (catch) {
+		signal(SIGSEGV, catch_exit);
+		signal(SIGILL, catch_exit);
+	}
+}
+
+/*
+ * Child: a garbage %fs in the sigcontext (ARG: with CATCH_SIG, a SIGSEGV
+ * handler is installed, which used to lose %gs too).  After sigreturn %fs
+ * is null and %gs still the libc TLS selector, errno works.  Exit 0: all
+ * good; 5: %fs not null; 6: %gs changed; 7: %gs:0 changed; 8: errno.
+ */
+static void bad_fs_child(uintptr_t arg)
+{
+	static unsigned blk[1] = { 0xf00d };
+	unsigned gs = get_gs(), gs0 = read_gs0();
+	int a = new_area(blk);
+
+	set_fs(SEL(a));		/* a valid %fs before the signal */
+	patch_on_usr1(arg & CATCH_SIG);
+	set_patch(0, UC_FS, (unsigned)arg & 0xffff);
+	kill(getpid(), SIGUSR1);
+	if (get_fs() != 0)
+		_exit(5);
+	if (get_gs() != gs)
+		_exit(6);
+	if (read_gs0() != gs0)
+		_exit(7);
+	errno = 4321;
+	if (errno != 4321 || ((struct tcb *)read_gs0())->errno_val != 4321)
+		_exit(8);
+	errno = 0;
+	_exit(0);
+}
+
+static void tls_badfs(void)
+{
+	static const unsigned bad[] = { 0xfff8, SEL(TLS_MAX), 0x28, 0x13, 0x10 };
+
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		for (unsigned c = 0; c < 2; c++) {
+			int st = ut_run_child(bad_fs_child, bad[i] | (c ? CATCH_SIG : 0));
+			CHECK(st == 0, "fs %#x in a sigcontext%s: status %#x (5: %%fs not null, 6/7: %%gs "
+			      "lost, 8: errno, 42: SIGSEGV)", bad[i], c ? " (SIGSEGV caught)" : "", st);
+		}
+}
+
+/*
+ * ds_probe: sigreturn lands here (the sigcontext's eip).  Exit status
+ * 3 + (ds | es): 3 when both were nulled.  ds/es are made flat again
+ * first: nothing here touches memory before that.
+ */
+void ds_probe(void);
+__asm__(".text\n"
+	".globl ds_probe\n"
+	"ds_probe:\n"
+	"	xorl %ebx, %ebx\n"
+	"	movw %ds, %bx\n"
+	"	xorl %ecx, %ecx\n"
+	"	movw %es, %cx\n"
+	"	orl %ecx, %ebx\n"
+	"	addl $3, %ebx\n"
+	"	movl $0x23, %ecx\n"
+	"	movw %cx, %ds\n"
+	"	movw %cx, %es\n"
+	"	movl $1, %eax\n"	/* __NR_exit */
+	"	int $0x80\n"
+	"	hlt\n");
+
+/* Child: garbage %ds and %es (ARG) in the sigcontext, eip = ds_probe. */
+static void bad_ds_child(uintptr_t arg)
+{
+	patch_on_usr1(1);
+	set_patch(0, UC_DS, (unsigned)arg);
+	set_patch(1, UC_ES, (unsigned)arg);
+	set_patch(2, UC_EIP, (unsigned)(uintptr_t)ds_probe);
+	kill(getpid(), SIGUSR1);
+	_exit(4);		/* sigreturn did not go to ds_probe */
+}
+
+/* Child: a bad cs or ss (ARG: the sigcontext offset and the value). */
+static void bad_cs_child(uintptr_t arg)
+{
+	patch_on_usr1(arg & CATCH_SIG);
+	set_patch(0, (unsigned)(arg >> 24) & 0xff, (unsigned)arg & 0xffff);
+	kill(getpid(), SIGUSR1);
+	_exit(4);		/* must not get here */
+}
+
+#define CS_ARG(off, val)	(((uintptr_t)(off) << 24) | (val))
+
+/*
+ * Linux 2.6.35 restore_sigcontext: ds/es/fs/gs as saved, a data selector
+ * that does not load is nulled (no signal); cs/ss with RPL 3 forced, one
+ * the iret refuses is SIGILL (do_iret_error; a SIGILL handler runs).
+ */
+static void sig_badsegs(void)
+{
+	int st;
+
+	st = ut_run_child(bad_ds_child, 0xfff8);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 3,
+	      "ds/es 0xfff8 in a sigcontext: status %#x (exit 3: both nulled)", st);
+	st = ut_run_child(bad_ds_child, 0x10);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 3,
+	      "ds/es 0x10 (kernel data) in a sigcontext: status %#x (exit 3: both nulled)", st);
+	ut_expect_killed(bad_cs_child, CS_ARG(UC_CS, USER_DS), SIGILL, "cs = user data in a sigcontext");
+	ut_expect_killed(bad_cs_child, CS_ARG(UC_CS, 0x08), SIGILL, "cs = kernel code in a sigcontext");
+	ut_expect_killed(bad_cs_child, CS_ARG(UC_SS, 0x1b), SIGILL, "ss = user code in a sigcontext");
+	ut_expect_killed(bad_cs_child, CS_ARG(UC_SS, 0), SIGILL, "ss = null in a sigcontext");
+	st = ut_run_child(bad_cs_child, CS_ARG(UC_CS, 0xfff8) | CATCH_SIG);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "bad cs: SIGILL handler not run: status %#x", st);
 }
 
 /* Clearing the entry %fs names makes %fs null (not a fault). */
@@ -472,6 +640,8 @@ const struct ut_test ut_tls_tests[] = {
 	{ tls_syscall, "tls_syscall" },
 	{ tls_signal, "tls_signal" },
 	{ tls_badgs, "tls_badgs" },
+	{ tls_badfs, "tls_badfs" },
+	{ sig_badsegs, "sig_badsegs" },
 	{ tls_clear_loaded, "tls_clear_loaded" },
 	{ tls_switch, "tls_switch" },
 	{ tls_fork, "tls_fork" },

@@ -53,24 +53,34 @@ global ret_from_trap
 ret_from_trap:
 	popa
 ; From here to the iret, a user frame's selectors (user-controlled through
-; sigreturn and set_thread_area) or cs:eip / ss:esp may fault in ring 0:
-; traps.c (fixup_user_return) recognises the range and goes on at
-; ret_from_bad_user_frame instead of oopsing.
-global __ret_user_segs
-__ret_user_segs:
+; sigreturn and set_thread_area) may fault in ring 0.  traps.c
+; (fixup_user_return) tells from the faulting EIP which instruction it was
+; and, as Linux 2.6.35's RESTORE_REGS/POP_GS exception-table fixups do:
+;   pop gs / pop fs / pop es / pop ds: writes 0 (the null selector) into
+;     that one saved selector, keeps the others, and runs the exit again -
+;     silently, no signal; each retry nulls one more selector, and a null
+;     data selector always loads, so this ends;
+;   iret (bad cs or ss from a sigcontext): SIGILL, as Linux's iret_exc ->
+;     do_iret_error.
+; Either way it goes on at ret_from_bad_user_frame instead of oopsing.
+global __ret_user_gs, __ret_user_fs, __ret_user_es, __ret_user_ds, __ret_user_iret
+__ret_user_gs:
 	pop gs
+__ret_user_fs:
 	pop fs
+__ret_user_es:
 	pop es
+__ret_user_ds:
 	pop ds
 	add esp, 8                          ; vector, error
-global __ret_user_iret
 __ret_user_iret:
 	iret
 
 ; void ret_from_bad_user_frame(struct trap_frame *utf), no return: utf is
 ; the current task's user frame (task_pt_regs), rebuilt by traps.c after
-; its reload faulted, with SIGSEGV queued.  Run the exit path again on it
-; (exit_to_caller(utf, 1) delivers the signal) and return from it.
+; its reload faulted (a selector nulled, or SIGILL queued).  Run the exit
+; path again on it (exit_to_caller(utf, 1) delivers any pending signal)
+; and return from it.
 extern exit_to_caller
 global ret_from_bad_user_frame
 ret_from_bad_user_frame:

@@ -24,8 +24,10 @@
  * bad %esp) makes setup_signal_frame return -EFAULT and do_signal kills the
  * process with SIGSEGV (Linux's force_sigsegv, no message).
  *
- * sigreturn reads the saved context back, forcing user segments and only
- * the user-changeable EFLAGS bits, and loads the FPU state from
+ * sigreturn reads the saved context back as Linux 2.6.35 does: the data
+ * selectors as saved, cs/ss with RPL 3 forced, only the user-changeable
+ * EFLAGS bits (a selector that does not load on the way out: see
+ * arch/x86/traps.c, fixup_user_return), and loads the FPU state from
  * sigcontext.fpstate (NULL: the clean state).  An unreadable frame or
  * fpstate prints Linux's "bad frame in [rt_]sigreturn" line and kills the
  * process with SIGSEGV.
@@ -171,11 +173,18 @@ static long restore_context(struct trap_frame *tf, const struct sigcontext *sc, 
 	tf->eip = sc->eip;
 	tf->useresp = sc->esp;
 	tf->eflags = (tf->eflags & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS);
-	tf->cs = __USER_CS;
-	tf->ds = tf->es = tf->ss = __USER_DS;
-	/* TLS selectors come back (RPL 3); one that does not load: SIGSEGV (traps.c) */
-	tf->fs = (sc->fs & 0xffff) | 3;
-	tf->gs = (sc->gs & 0xffff) | 3;
+	/*
+	 * Linux 2.6.35 restore_sigcontext: gs, fs, es, ds as saved (COPY_SEG,
+	 * no RPL forcing) - one that does not load on the way out becomes the
+	 * null selector, silently (traps.c); cs and ss with RPL 3 forced
+	 * (COPY_SEG_CPL3) - one the iret refuses is SIGILL (traps.c).
+	 */
+	tf->gs = sc->gs & 0xffff;
+	tf->fs = sc->fs & 0xffff;
+	tf->es = sc->es & 0xffff;
+	tf->ds = sc->ds & 0xffff;
+	tf->cs = (sc->cs & 0xffff) | 3;
+	tf->ss = (sc->ss & 0xffff) | 3;
 	tf->error = NOT_A_SYSCALL;	/* never "restart" a sigreturn */
 	current->sig_blocked = mask & ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
 	return sc->eax;

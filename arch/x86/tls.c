@@ -8,8 +8,13 @@
  * all four data segment registers on every kernel entry/exit), so the
  * selector survives syscalls, interrupts and switches; the descriptor it
  * names is reloaded from the GDT by the "pop gs" on the way out.  A
- * selector naming an emptied or bogus entry faults right there, and
- * traps.c turns that into SIGSEGV for the task (never a kernel oops).
+ * selector naming an emptied or bogus entry faults right there; as in
+ * Linux 2.6.35 (RESTORE_REGS / POP_GS fixups), traps.c then nulls that
+ * one selector and returns again: the task silently finds %fs or %gs
+ * null, no signal, and never a kernel oops.
+ *
+ * Which user_desc is accepted (arch/x86/tls_desc.c) is stricter than
+ * 2.6.35, deliberately: Linux 3.19's TLS hardening.
  */
 #include <kernel/errno.h>
 #include <kernel/sys.h>

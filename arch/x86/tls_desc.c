@@ -10,7 +10,18 @@
  * empty (0, 0) or a present DPL 3 expand-up/expand-down 32-bit data
  * segment, which ring 3 may load into any data segment register.  An
  * empty slot faults when loaded (a null descriptor in the GDT is not a
- * null selector); the kernel's return path turns that into SIGSEGV.
+ * null selector); the kernel's return path then nulls the selector, as
+ * Linux 2.6.35 does (arch/x86/traps.c).
+ *
+ * Deliberate difference from 2.6.35: the checks are those of later
+ * kernels.  2.6.35's set_thread_area had only LDT_empty and fill_ldt, so
+ * it accepted code, 16-bit and not-present descriptors, and an all-zero
+ * user_desc made a present 16-bit data segment with base and limit 0.
+ * Linux 3.19 (Andy Lutomirski's TLS hardening of December 2014, also
+ * taken into the stable series) added tls_desc_okay, which refuses those
+ * three kinds, and LDT_zero, which makes the all-zero user_desc clear the
+ * entry like LDT_empty.  Granule keeps that hardening: it is what makes
+ * the invariant above hold.
  */
 #include <kernel/errno.h>
 #include <arch/tls.h>
@@ -26,7 +37,7 @@
 #define B_D		(1u << 22)
 #define B_G		(1u << 23)
 
-/* Linux LDT_empty: the "clear" pattern glibc and others pass... */
+/* Linux LDT_empty (2.6.35 has it): the "clear" pattern glibc and others pass... */
 static int ldt_empty(const struct user_desc *i)
 {
 	return i->base_addr == 0 && i->limit == 0 && i->contents == 0 &&
@@ -34,7 +45,8 @@ static int ldt_empty(const struct user_desc *i)
 	       i->seg_not_present == 1 && i->useable == 0;
 }
 
-/* ...and LDT_zero: an all-zero user_desc (entry_number aside) clears too. */
+/* ...and LDT_zero (Linux 3.19, not in 2.6.35): an all-zero user_desc
+ * (entry_number aside) clears too. */
 static int ldt_zero(const struct user_desc *i)
 {
 	return i->base_addr == 0 && i->limit == 0 && i->contents == 0 &&
@@ -48,9 +60,11 @@ int tls_user_desc_empty(const struct user_desc *info)
 }
 
 /*
- * Linux tls_desc_okay: 16-bit segments would need espfix (LDT only),
- * code segments (contents 2, 3: conforming code is the dangerous one) have
- * no business in %fs/%gs, and non-present DPL 3 segments are refused too.
+ * Linux tls_desc_okay (3.19; 2.6.35 had no such check and accepted all of
+ * these - a deliberate difference): 16-bit segments would need espfix
+ * (LDT only), code segments (contents 2, 3: conforming code is the
+ * dangerous one) have no business in %fs/%gs, and non-present DPL 3
+ * segments are refused too.
  */
 static int tls_desc_okay(const struct user_desc *info)
 {

@@ -5,9 +5,11 @@
  * An exception prints a Linux-style title and register dump (__show_regs
  * layout of Linux/i386).  In kernel mode that is fatal:
  *	Kernel panic - not syncing: Fatal exception
- * In user mode the portable layer decides (user_exception(): signal/kill),
- * and so it does for a fault on the way back to user mode caused by a
- * user-supplied selector (fixup_user_return).
+ * In user mode the portable layer decides (user_exception(): signal/kill).
+ * A fault on the way back to user mode caused by a user-supplied selector
+ * is no oops either (fixup_user_return): a data selector that does not
+ * load silently becomes the null selector, a bad cs/ss at the iret is
+ * SIGILL - both as Linux 2.6.35 i386.
  */
 #include <kernel/printk.h>
 #include <kernel/entry.h>
@@ -21,7 +23,8 @@
 #include <arch/segment.h>
 
 /* entry.asm: the user-frame reload instructions, and where to go after one faults. */
-extern const char __ret_user_segs[], __ret_user_iret[];
+extern const char __ret_user_gs[], __ret_user_fs[], __ret_user_es[], __ret_user_ds[],
+	__ret_user_iret[];
 __attribute__((noreturn)) void ret_from_bad_user_frame(struct trap_frame *utf);
 
 static irq_handler_t irq_handlers[16];
@@ -102,37 +105,62 @@ static void print_title(const struct trap_frame *tf, u32 cr2)
  * A #GP/#NP/#SS in ring 0 at one of ret_from_trap's "pop gs/fs/es/ds" or
  * its iret, while that instruction was consuming the current task's user
  * frame: a selector from user space (a sigcontext, a TLS entry cleared or
- * never set) does not load.  Treated as the user-mode fault it is:
- * SIGSEGV with Linux's message (a SIGSEGV handler may catch it), and the
- * exit path starts over on a loadable copy of the frame (fs/gs null, the
- * others the standard user selectors).  No return then.
+ * never set) does not load.  Linux 2.6.35 i386, and so Granule:
+ *  - pop gs/fs/es/ds (RESTORE_REGS / POP_GS exception-table fixups): the
+ *    saved selector that faulted becomes 0, the null selector, the others
+ *    are kept, and the exit runs again.  No message, no signal: the task
+ *    just finds that register null.  Each retry nulls one more selector
+ *    and a null data selector always loads, so at most four rounds.
+ *  - iret (cs or ss from a sigcontext; RPL 3 forced, so only a selector
+ *    the CPU refuses): SIGILL, silently, as Linux's iret_exc ->
+ *    do_iret_error (si_code ILL_BADSTK, no log line on i386).  The frame
+ *    keeps the bad cs/ss: the signal frame shows them and a handler runs
+ *    on __USER_CS/__USER_DS; without a handler SIGILL kills the process.
+ * No return in either case.
  *
  * Which frame: a ring-0 fault pushes no esp, so the old esp is
- * (u32)&tf->useresp; it lies in [&utf->gs, &utf->eip].  This fault's own
- * frame overlaps the already-popped low part of utf, so the user's
- * general registers come from TF (popa had restored them) and
- * eip/cs/eflags/esp/ss (above the old esp, intact) from utf.
+ * (u32)&tf->useresp: the faulting pop's operand (&utf->gs .. &utf->ds) or
+ * the iret frame (&utf->eip).  This fault's own frame overlaps the
+ * already-consumed low part of utf, so the user's general registers and
+ * the selectors already loaded come from TF (popa and the pops had
+ * restored them, the entry stub saved them again), the rest (at and above
+ * the old esp, intact) from utf.
  */
 static void fixup_user_return(struct trap_frame *tf)
 {
 	struct trap_frame *utf = task_pt_regs(current), f;
-	u32 old_sp = (u32)&tf->useresp, v = tf->vector;
+	u32 old_sp = (u32)&tf->useresp, v = tf->vector, ip = tf->eip, seg;
 
-	if ((v != 11 && v != 12 && v != 13) || tf->eip < (u32)__ret_user_segs ||
-	    tf->eip > (u32)__ret_user_iret)
+	if (v != 11 && v != 12 && v != 13)
 		return;
-	if (old_sp < (u32)&utf->gs || old_sp > (u32)&utf->eip || !user_mode(utf))
+	if (ip == (u32)__ret_user_gs)
+		seg = 0;
+	else if (ip == (u32)__ret_user_fs)
+		seg = 1;
+	else if (ip == (u32)__ret_user_es)
+		seg = 2;
+	else if (ip == (u32)__ret_user_ds)
+		seg = 3;
+	else if (ip == (u32)__ret_user_iret)
+		seg = 4;
+	else
+		return;
+	if (old_sp != (seg < 4 ? (u32)&utf->gs + 4 * seg : (u32)&utf->eip) || !user_mode(utf))
 		return;
 	memcpy(&f, tf, offsetof(struct trap_frame, gs));	/* pusha block */
-	f.gs = f.fs = 0;
-	f.ds = f.es = f.ss = __USER_DS;
-	f.cs = __USER_CS;
+	f.gs = seg > 0 ? tf->gs : 0;
+	f.fs = seg > 1 ? tf->fs : seg == 1 ? 0 : utf->fs;
+	f.es = seg > 2 ? tf->es : seg == 2 ? 0 : utf->es;
+	f.ds = seg > 3 ? tf->ds : seg == 3 ? 0 : utf->ds;
 	f.vector = v;		/* no longer a syscall return: never restarted */
 	f.error = tf->error;
 	f.eip = utf->eip;
+	f.cs = utf->cs;
 	f.eflags = utf->eflags;
 	f.useresp = utf->useresp;
-	user_exception(SIGSEGV, exception_names[v], f.eip, f.useresp, 0, f.error);
+	f.ss = utf->ss;
+	if (seg == 4)
+		force_sig(SIGILL);
 	*utf = f;		/* overwrites TF: from here on only utf exists */
 	ret_from_bad_user_frame(utf);
 }

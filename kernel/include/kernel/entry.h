@@ -4,6 +4,7 @@
  * arch/x86/traps.c decodes the trap; these functions decide what it means:
  *	user_page_fault() a ring-3 page fault: demand page, stack, COW
  *	user_exception()  any other (or unresolvable) ring-3 exception -> signal
+ *	force_sig()       a signal the task cannot refuse, without a log line
  *	do_syscall()      the syscall table (Linux i386 numbers)
  *	exit_to_caller()  the last step of every trap: reschedule if
  *	                  need_resched is set and preemption is allowed here,
@@ -28,6 +29,10 @@ int user_page_fault(u32 addr, int write);
  * faulting address and ERROR the x86 error code.
  */
 void user_exception(int signo, const char *what, u32 ip, u32 sp, u32 addr, u32 error);
+
+/* Linux force_sig(): send SIG to the current task, no message; a blocked
+ * or ignored SIG is unblocked / reset to SIG_DFL so it gets through. */
+void force_sig(int sig);
 
 /* Dispatch syscall NR with up to six arguments; returns the value or -errno. */
 long do_syscall(u32 nr, u32 a1, u32 a2, u32 a3, u32 a4, u32 a5, u32 a6,
