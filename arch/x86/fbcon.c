@@ -34,9 +34,8 @@
 static u8 *fb;
 static u32 pitch, bpp, scale;
 static u32 fg_pixel;		/* foreground in the framebuffer's format */
-static unsigned cols, rows, col, row;
 static char text[FB_MAX_COLS * FB_MAX_ROWS];
-static struct utf8_state utf8;
+static struct screen scr;	/* defined below its callbacks */
 
 static void put_pixel(u8 *p, u32 v)
 {
@@ -57,7 +56,7 @@ static void put_pixel(u8 *p, u32 v)
 
 static void draw_cell(unsigned r, unsigned c)
 {
-	u8 ch = (u8)text[r * cols + c];
+	u8 ch = (u8)text[r * scr.cols + c];
 	const u8 *g = font8x16[ch < 128 ? ch : 127];
 	u32 bytes = (bpp + 7) / 8;
 	u8 *base = fb + (r * 16 * scale) * pitch + c * 8 * scale * bytes;
@@ -70,9 +69,10 @@ static void draw_cell(unsigned r, unsigned c)
 	}
 }
 
-static void scroll(void)
+/* Every line up one, the last blanked (struct screen's ->scroll). */
+static void fbcon_scroll(void)
 {
-	unsigned n = (rows - 1) * cols;
+	unsigned cols = scr.cols, n = (scr.rows - 1) * cols;
 
 	for (unsigned i = 0; i < n; i++) {
 		char next = text[i + cols];
@@ -87,36 +87,25 @@ static void scroll(void)
 			draw_cell(i / cols, i % cols);
 		}
 	}
-	row = rows - 1;
 }
 
-static void newline(void)
+static void fbcon_put(unsigned r, unsigned c, char ch)
 {
-	col = 0;
-	if (++row == rows)
-		scroll();
+	text[r * scr.cols + c] = ch;
+	draw_cell(r, c);
 }
+
+/* The font has ASCII only: micro becomes 'u', anything else a hollow box. */
+static char fbcon_glyph(int cp)
+{
+	return cp == 0xb5 ? 'u' : 0x7f;
+}
+
+static struct screen scr = { .glyph = fbcon_glyph, .put = fbcon_put, .scroll = fbcon_scroll };
 
 static void fbcon_write(const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		int cp = utf8_feed(&utf8, (u8)s[i]);
-		char c;
-
-		if (cp < 0)
-			continue;
-		c = cp < 0x80 ? (char)cp : cp == 0xb5 ? 'u' : 0x7f;
-		int ctl = screen_control(c, &col, cols);
-		if (ctl) {
-			if (ctl == 2)
-				newline();
-			continue;
-		}
-		text[row * cols + col] = c;
-		draw_cell(row, col);
-		if (++col == cols)
-			newline();
-	}
+	screen_write(&scr, s, n);
 }
 
 static struct console fbcon_console = { .name = "fb", .write = fbcon_write };
@@ -142,9 +131,9 @@ int fbcon_init(char *desc, size_t len)
 	if ((u64)pitch * height > ioremap_room())
 		height = ioremap_room() / pitch;
 	size = pitch * height;
-	cols = min(boot_info.fb_width / (8 * scale), (u32)FB_MAX_COLS);
-	rows = min(height / (16 * scale), (u32)FB_MAX_ROWS);
-	if (!cols || !rows || !(fb = ioremap_nopanic((u32)boot_info.fb_addr, size))) {
+	scr.cols = min(boot_info.fb_width / (8 * scale), (u32)FB_MAX_COLS);
+	scr.rows = min(height / (16 * scale), (u32)FB_MAX_ROWS);
+	if (!scr.cols || !scr.rows || !(fb = ioremap_nopanic((u32)boot_info.fb_addr, size))) {
 		snprintf(desc, len, "fbcon: cannot map the %ux%u framebuffer",
 			 boot_info.fb_width, boot_info.fb_height);
 		return 0;
@@ -160,9 +149,9 @@ int fbcon_init(char *desc, size_t len)
 	for (u32 y = 0; y < height; y++)	/* clear to black */
 		memset(fb + y * pitch, 0, boot_info.fb_width * ((bpp + 7) / 8));
 	memset(text, ' ', sizeof(text));
-	row = col = 0;
+	scr.row = scr.col = 0;
 	register_console(&fbcon_console);
 	snprintf(desc, len, "fbcon: %ux%ux%u framebuffer at 0x%08x, %ux%u text (8x16 font, scale %u)",
-		 boot_info.fb_width, boot_info.fb_height, bpp, (u32)boot_info.fb_addr, cols, rows, scale);
+		 boot_info.fb_width, boot_info.fb_height, bpp, (u32)boot_info.fb_addr, scr.cols, scr.rows, scale);
 	return 1;
 }

@@ -10,8 +10,8 @@
  * Output goes to a shadow copy in RAM and from there to the screen, so
  * scrolling never reads video memory (uncached reads are slow on real
  * hardware).  The hardware cursor (CRTC registers 0x0E/0x0F at 0x3D4/0x3D5,
- * position = row * cols + col) follows the text.  Handled controls: \n (new
- * line), \r, \b, \t (to the next multiple of 8).  Text is UTF-8: ASCII is
+ * position = row * cols + col) follows the text.  arch/x86/screen.c decodes
+ * UTF-8 and handles \n \r \b \t, wrapping and scrolling; here ASCII is
  * drawn as is with the BIOS font (code page 437), U+00B5 (micro) as CP437
  * 0xE6, U+00B0 (degree) as 0xF8, anything else as '?'.
  */
@@ -29,8 +29,8 @@
 
 static volatile u16 *vga_mem;
 static u16 shadow[VGA_MAX_COLS * VGA_MAX_ROWS];
-static unsigned cols, rows, col, row;
-static struct utf8_state utf8;
+
+static struct screen scr;	/* defined below its callbacks */
 
 static inline u16 cell(char c) { return (u16)(VGA_ATTR << 8 | (u8)c); }
 
@@ -42,7 +42,7 @@ static void flush_range(unsigned from, unsigned to)	/* cell indices [from, to) *
 
 static void set_cursor(void)
 {
-	u16 pos = (u16)(row * cols + col);
+	u16 pos = (u16)(scr.row * scr.cols + scr.col);
 
 	outb(CRTC_INDEX, 0x0f);
 	outb(CRTC_DATA, pos & 0xff);
@@ -50,45 +50,36 @@ static void set_cursor(void)
 	outb(CRTC_DATA, pos >> 8);
 }
 
-static void scroll(void)
+/* Every line up one, the last blanked (struct screen's ->scroll). */
+static void vga_scroll(void)
 {
-	unsigned n = (rows - 1) * cols;
+	unsigned n = (scr.rows - 1) * scr.cols;
 
-	memmove(shadow, shadow + cols, n * sizeof(u16));
-	for (unsigned i = 0; i < cols; i++)
+	memmove(shadow, shadow + scr.cols, n * sizeof(u16));
+	for (unsigned i = 0; i < scr.cols; i++)
 		shadow[n + i] = cell(' ');
-	flush_range(0, rows * cols);
-	row = rows - 1;
+	flush_range(0, scr.rows * scr.cols);
 }
 
-static void newline(void)
+static void vga_put(unsigned r, unsigned c, char ch)
 {
-	col = 0;
-	if (++row == rows)
-		scroll();
+	unsigned at = r * scr.cols + c;
+
+	shadow[at] = cell(ch);
+	vga_mem[at] = shadow[at];
 }
+
+/* CP437 has the micro and degree signs; anything else is '?'. */
+static char vga_glyph(int cp)
+{
+	return cp == 0xb5 ? (char)0xe6 : cp == 0xb0 ? (char)0xf8 : '?';
+}
+
+static struct screen scr = { .glyph = vga_glyph, .put = vga_put, .scroll = vga_scroll };
 
 static void vga_write(const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		int cp = utf8_feed(&utf8, (u8)s[i]);
-		char c;
-
-		if (cp < 0)
-			continue;
-		c = cp < 0x80 ? (char)cp : cp == 0xb5 ? (char)0xe6 : cp == 0xb0 ? (char)0xf8 : '?';
-		int ctl = screen_control(c, &col, cols);
-		if (ctl) {
-			if (ctl == 2)
-				newline();
-			continue;
-		}
-		unsigned at = row * cols + col;
-		shadow[at] = cell(c);
-		vga_mem[at] = shadow[at];
-		if (++col == cols)
-			newline();
-	}
+	screen_write(&scr, s, n);
 	set_cursor();
 }
 
@@ -103,14 +94,14 @@ int vga_console_init(u32 phys, unsigned c, unsigned r, char *desc, size_t len)
 		return 0;
 	}
 	vga_mem = (volatile u16 *)(phys + PAGE_OFFSET);
-	cols = c;
-	rows = r;
-	for (unsigned i = 0; i < cols * rows; i++)
+	scr.cols = c;
+	scr.rows = r;
+	for (unsigned i = 0; i < c * r; i++)
 		shadow[i] = cell(' ');
-	flush_range(0, cols * rows);
-	row = col = 0;
+	flush_range(0, c * r);
+	scr.row = scr.col = 0;
 	set_cursor();
 	register_console(&vga_console);
-	snprintf(desc, len, "vga: %ux%u text console at 0x%05x", cols, rows, phys);
+	snprintf(desc, len, "vga: %ux%u text console at 0x%05x", c, r, phys);
 	return 1;
 }

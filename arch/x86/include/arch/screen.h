@@ -22,49 +22,21 @@ int vga_console_init(u32 phys, unsigned cols, unsigned rows, char *desc, size_t 
 int fbcon_init(char *desc, size_t len);
 
 /*
- * UTF-8 for the screens (user programs print "µs"): feed bytes; returns a
- * code point when one is complete, -1 while a sequence is pending.  A
- * malformed byte comes back as U+FFFD.
+ * The text engine both consoles share (arch/x86/screen.c): UTF-8, \n \r \b
+ * \t, wrapping and scrolling.  The console sets cols/rows (and zeroes the
+ * cursor) at init and supplies three callbacks.
  */
 struct utf8_state { u32 cp; int need; };
 
-static inline int utf8_feed(struct utf8_state *st, u8 b)
-{
-	if (st->need && (b & 0xc0) == 0x80) {
-		st->cp = st->cp << 6 | (b & 0x3f);
-		return --st->need ? -1 : (int)st->cp;
-	}
-	st->need = 0;
-	if (b < 0x80)
-		return b;
-	if ((b & 0xe0) == 0xc0) { st->cp = b & 0x1f; st->need = 1; return -1; }
-	if ((b & 0xf0) == 0xe0) { st->cp = b & 0x0f; st->need = 2; return -1; }
-	if ((b & 0xf8) == 0xf0) { st->cp = b & 0x07; st->need = 3; return -1; }
-	return 0xfffd;
-}
+struct screen {
+	unsigned cols, rows;		/* text size, set by the console */
+	unsigned row, col;		/* cursor: row < rows, col < cols */
+	struct utf8_state utf8;		/* a pending UTF-8 sequence */
+	char (*glyph)(int cp);		/* code point >= 0x80 -> a character to store */
+	void (*put)(unsigned row, unsigned col, char c);	/* draw one cell */
+	void (*scroll)(void);		/* every line up one, the last blanked */
+};
 
-/*
- * Cursor movement shared by the text consoles for \n \r \b \t.  Returns 0
- * if C is a character to draw; else 1 (handled), or 2 when the caller must
- * also start a new line (newline, or a tab past the last column).
- */
-static inline int screen_control(char c, unsigned *col, unsigned cols)
-{
-	switch (c) {
-	case '\n':
-		return 2;
-	case '\r':
-		*col = 0;
-		return 1;
-	case '\b':
-		if (*col)
-			(*col)--;
-		return 1;
-	case '\t':
-		*col = (*col + 8) & ~7u;
-		return *col >= cols ? 2 : 1;
-	}
-	return 0;
-}
+void screen_write(struct screen *sc, const char *s, size_t n);
 
 #endif
