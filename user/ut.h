@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <gen/syscall_nr.h>
 #include <gen/user_syscalls.h>
+#include <kernel/limits.h>	/* TASK_MAX, the kernel's own value */
+#include <sched.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -20,15 +22,9 @@
 #define TASK_SIZE	0xC0000000u	/* user space is [0, 3 GiB) */
 #define STACK_TOP	TASK_SIZE
 #define STACK_LIMIT	(8u << 20)	/* the kernel's stack window (RLIMIT_STACK) */
-#define TASK_MAX	1024		/* kernel task table limit (kernel/proc.h) */
 
-/* clone flags and futex ops (Linux values) for the raw system calls. */
-#define CLONE_VM		0x00000100
-#define CLONE_SIGHAND		0x00000800
-#define CLONE_THREAD		0x00010000
-#define CLONE_SETTLS		0x00080000
-#define CLONE_PARENT_SETTID	0x00100000
-#define CLONE_CHILD_CLEARTID	0x00200000
+/* futex ops (Linux values) for the raw system calls; the clone flags come
+ * from <sched.h>. */
 #define FUTEX_WAIT	0
 #define FUTEX_WAKE	1
 

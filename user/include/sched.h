@@ -8,6 +8,8 @@
 #ifndef _SCHED_H
 #define _SCHED_H
 
+#include <kernel/clone.h>	/* CLONE_VM ... (Linux's values, the kernel's own copy) */
+
 int sched_yield(void);
 
 #endif

@@ -27,21 +27,12 @@
  * member of its struct thread, so errno is per thread.
  */
 #include <thread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <gen/syscall_nr.h>
 #include "tls.h"
 #include "ulib.h"
-
-/* clone flags (Linux values, as kernel/include/kernel/proc.h). */
-#define CLONE_VM		0x00000100
-#define CLONE_FS		0x00000200
-#define CLONE_FILES		0x00000400
-#define CLONE_SIGHAND		0x00000800
-#define CLONE_THREAD		0x00010000
-#define CLONE_SETTLS		0x00080000
-#define CLONE_PARENT_SETTID	0x00100000
-#define CLONE_CHILD_CLEARTID	0x00200000
 
 #define FUTEX_WAIT_PRIVATE	(0 | 128)
 #define FUTEX_WAKE_PRIVATE	(1 | 128)

@@ -12,20 +12,10 @@
 #include <kernel/task.h>
 
 #define PID_MAX		32768	/* pids wrap below this, like Linux's default */
-#define TASK_MAX	1024	/* task table limit: fork/clone beyond it -> -EAGAIN */
+#include <kernel/limits.h>	/* TASK_MAX */
 #define KSTACK_SIZE	8192	/* per-task kernel stack, below an unmapped guard */
 
-/* Linux clone flags we implement. */
-#define CSIGNAL			0x000000ff	/* exit signal in the low byte */
-#define CLONE_VM		0x00000100
-#define CLONE_FS		0x00000200
-#define CLONE_FILES		0x00000400
-#define CLONE_SIGHAND		0x00000800
-#define CLONE_THREAD		0x00010000
-#define CLONE_SETTLS		0x00080000
-#define CLONE_PARENT_SETTID	0x00100000
-#define CLONE_CHILD_CLEARTID	0x00200000
-#define CLONE_CHILD_SETTID	0x01000000
+#include <kernel/clone.h>	/* the clone flags (CLONE_VM ...) */
 
 extern struct list_head task_list;	/* every task, in creation order */
 extern struct task *init_task;		/* pid 1 */
