@@ -217,7 +217,7 @@ def micro_tables(micro):
         return ["## Kernel microbenchmarks", "", "*microbench run gave no result*", ""]
     m = micro["results"]["microbench"]
     L = ["## Kernel microbenchmarks", "",
-         f"`user/microbench.c`, preset {m['preset']}, HZ {m['hz']}; virtual ns = guest instructions under "
+         f"`user/bench/microbench.c`, preset {m['preset']}, HZ {m['hz']}; virtual ns = guest instructions under "
          f"`-icount shift=0`.  Command line: `{micro['cmdline']}`.", "",
          "| operation | ns |", "|---|---|"]
     L += [f"| {name} | {fnum(m.get(key))} |" for name, key in MICRO_ROWS]

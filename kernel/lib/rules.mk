@@ -1,5 +1,6 @@
-# kernel/lib + the portable kernel library (printk, cmdline).
-KERNEL_C += kernel/lib/string.c		# mem*/str*, strlcpy, kstrto* number parsing
-KERNEL_C += kernel/lib/vsprintf.c	# vsnprintf/snprintf (shared with user libc)
-KERNEL_C += kernel/printk.c		# printk, consoles, 16 KiB log ring, panic
-KERNEL_C += kernel/cmdline.c		# boot knob registry: parse, apply, print
+# kernel/lib - data structures and formatting with no kernel state
+# (string.c and vsprintf.c are also built into the user libc).
+KERNEL_C += kernel/lib/string.c           # mem*/str*, strlcpy, kstrto* number parsing
+KERNEL_C += kernel/lib/vsprintf.c         # vsnprintf/snprintf (shared with user libc)
+KERNEL_C += kernel/lib/rbtree.c           # red-black tree (the CFS timeline, hrtimers)
+KERNEL_C += kernel/lib/ustar.c            # ustar initrd lookup/iteration

@@ -1,3 +1,6 @@
-# kernel/mm - physical frames and the kernel heap (paging itself is arch/x86).
-KERNEL_C += kernel/mm/pmm.c		# frame bitmap + struct page refcounts, alloc_pages(order)
-KERNEL_C += kernel/mm/kmalloc.c		# kmalloc/kfree: 16..2048-byte slab classes, frames above
+# kernel/mm - physical frames, the kernel heap and user address spaces
+# (the page tables themselves are arch/x86/paging.c).
+KERNEL_C += kernel/mm/pmm.c               # frame bitmap + struct page refcounts, alloc_pages(order)
+KERNEL_C += kernel/mm/kmalloc.c           # kmalloc/kfree: 16..2048-byte slab classes, frames above
+KERNEL_C += kernel/mm/vm.c                # user address spaces: COW fork, demand faults, brk
+KERNEL_C += kernel/mm/uaccess.c           # checked user copies (-EFAULT)

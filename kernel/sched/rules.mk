@@ -5,4 +5,3 @@ KERNEL_C += kernel/sched/idle.c		# the idle class: runs rq->idle, never returns 
 KERNEL_C += kernel/sched/deadline.c	# DEADLINE feature (our reconstruction): unrun-fork deadlines
 KERNEL_C += kernel/sched/tunables.c	# sysctl knobs, sched_features=, sched_preset=
 KERNEL_C += kernel/sched/debug.c	# /proc/sched_debug-style dump, invariant checker
-KERNEL_C += kernel/lib/rbtree.c		# red-black tree (the CFS timeline)

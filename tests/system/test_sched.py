@@ -8,7 +8,7 @@
   per-task schedstats table), parsed and cross-checked;
 - `sched_verify=1` finds no violations;
 - bad sched knobs: the registry's one-line error, default kept;
-- user/microbench.c runs and its figures are ordered sensibly.
+- user/bench/microbench.c runs and its figures are ordered sensibly.
 """
 import json
 import os

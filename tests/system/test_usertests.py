@@ -1,4 +1,4 @@
-"""usertests (user/usertests.c): the process/memory/syscall robustness suite
+"""usertests (user/tests/usertests.c): the process/memory/syscall robustness suite
 runs in QEMU under -icount and must pass completely - every test OK, the free
 frame count identical before and after, no kernel panic, init's power-off
 status 0.  A few tests are also run by name (the "usertests NAME..." path)."""
@@ -8,7 +8,7 @@ import pytest
 
 from conftest import boot, check_clean
 
-# Every test name in the suite's tables (user/ut_mem.c, ut_proc.c, ut_thread.c, ut_sig.c, ut_tls.c).
+# Every test name in the suite's tables (user/tests/ut_mem.c, ut_proc.c, ut_thread.c, ut_sig.c, ut_tls.c).
 ALL_TESTS = [
     "copyin", "copyout", "badfd", "exec_badptr", "wait_badptr", "time_badptr", "uname_badptr",
     "futex_badptr", "clone_badptr", "kernmem", "badaccess", "textwrite", "stackguard",

@@ -1,6 +1,6 @@
 /*
  * kernel/limits.h - kernel limits user-space tests must agree with.
- * No includes: user/ut.h (the usertests) includes it too, so a test of a
+ * No includes: user/tests/ut.h (the usertests) includes it too, so a test of a
  * limit can never drift from the kernel's value.
  */
 #ifndef KERNEL_LIMITS_H

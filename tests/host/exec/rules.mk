@@ -3,7 +3,7 @@
 # They use the real user build (build/user/*.elf, build/initrd.tar), so
 # those are prerequisites; paths are baked in as absolute paths.
 
-$(eval $(call host_test,exec_elf,tests/host/exec/test_elf.c kernel/exec/elf.c kernel/lib/string.c))
+$(eval $(call host_test,exec_elf,tests/host/exec/test_elf.c kernel/proc/elf.c kernel/lib/string.c))
 $(eval $(call host_test,exec_ustar,tests/host/exec/test_ustar.c kernel/lib/ustar.c kernel/lib/string.c))
 $(eval $(call host_test,exec_user_run,tests/host/exec/test_user_run.c))
 

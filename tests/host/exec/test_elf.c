@@ -1,5 +1,5 @@
 /*
- * tests/host/exec/test_elf.c - the ELF32 loader core (kernel/exec/elf.c).
+ * tests/host/exec/test_elf.c - the ELF32 loader core (kernel/proc/elf.c).
  *
  * A small valid executable is built in memory (two PT_LOADs: R+X text with
  * the headers, RW data with a .bss tail), then dozens of single-field

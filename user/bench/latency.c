@@ -1,5 +1,5 @@
 /*
- * user/lib/latency.c - the wakeup-latency measurement and its report
+ * user/bench/latency.c - the wakeup-latency measurement and its report
  * (definition in <latency.h> and docs/EXPERIMENT.md).
  *
  * Output, in this order:
@@ -26,7 +26,7 @@
 #include <string.h>
 #include <thread.h>
 #include <time.h>
-#include "ulib.h"
+#include "../lib/ulib.h"
 
 #define UNRECORDED	INT64_MIN
 #define END_GRACE_NS	NSEC_PER_SEC	/* wait for late notifications past T0 + N*P */

@@ -1,5 +1,5 @@
 /*
- * user/chainjob.c - the stages of one kbuild job, for kbuild-load -P chain.
+ * user/bench/chainjob.c - the stages of one kbuild job, for kbuild-load -P chain.
  *
  * Installed in the initrd under the names sh, gcc, cc1 and as (one ELF,
  * user/rules.mk USER_ALIASES); what it does depends on argv[0]:

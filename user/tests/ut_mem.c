@@ -1,5 +1,5 @@
 /*
- * user/ut_mem.c - usertests: user pointers, faults, the stack window, brk,
+ * user/tests/ut_mem.c - usertests: user pointers, faults, the stack window, brk,
  * copy-on-write, out of memory, FPU state.
  *
  * Bad user pointers (xv6 copyin/copyout/copyinstr, Pintos *-bad-ptr): every

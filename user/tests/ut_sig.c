@@ -1,5 +1,5 @@
 /*
- * user/ut_sig.c - usertests: the FPU/SSE state in Linux i386 signal frames
+ * user/tests/ut_sig.c - usertests: the FPU/SSE state in Linux i386 signal frames
  * (arch/x86/signal.c, arch/x86/fpu_signal.c).
  *
  * The interrupted code's registers are set and read back in ONE asm block

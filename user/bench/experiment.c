@@ -1,5 +1,5 @@
 /*
- * user/experiment.c - the 2010 experiment from one command line.
+ * user/bench/experiment.c - the 2010 experiment from one command line.
  *
  *   run=experiment mode=thread load=kbuild:10,video duration=20
  *
@@ -17,7 +17,7 @@
  *   hist       1: print the latency histogram        (0)
  * The loads run as their own processes (kbuild-load, video-load) from
  * 1 s before the latency test to 1 s after it and print their own RESULT
- * lines; the latency test (user/lib/latency.c) runs in this process, so
+ * lines; the latency test (user/bench/latency.c) runs in this process, so
  * its figures can go into the one-screen summary printed at the end.
  * Exit status: 0, or 1 if the latency test could not run (no timers).
  */

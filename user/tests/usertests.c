@@ -1,5 +1,5 @@
 /*
- * user/usertests.c - Granule's robustness suite for processes, memory and
+ * user/tests/usertests.c - Granule's robustness suite for processes, memory and
  * system calls, after xv6's usertests and the Pintos userprog tests.
  *
  *	usertests [-v]            run every test
@@ -15,10 +15,10 @@
  * which may take a moment, hence the short settle loop) a difference is
  * reported as "lost N free frames" and fails the run.
  *
- * The tests live in user/ut_mem.c (bad pointers, faults, brk, COW),
- * user/ut_proc.c (fork, exec, exit, wait, rusage, ids, nice) and
- * user/ut_thread.c (clone threads, exec from a thread), user/ut_sig.c
- * (the FPU/SSE state in signal frames) and user/ut_tls.c
+ * The tests live in user/tests/ut_mem.c (bad pointers, faults, brk, COW),
+ * user/tests/ut_proc.c (fork, exec, exit, wait, rusage, ids, nice) and
+ * user/tests/ut_thread.c (clone threads, exec from a thread), user/tests/ut_sig.c
+ * (the FPU/SSE state in signal frames) and user/tests/ut_tls.c
  * (set/get_thread_area, per-thread errno, %fs/%gs).  "usertests --exit N"
  * and friends are helper modes the exec tests use on the program itself
  * (see helper_main()).

@@ -1,5 +1,5 @@
 /*
- * user/kbuild-load.c - a deterministic stand-in for `make -jN`.
+ * user/bench/kbuild-load.c - a deterministic stand-in for `make -jN`.
  *
  *   kbuild-load [-j N] [-d duration_s] [-s seed] [-P canonical|chain] [-q]
  *
@@ -15,7 +15,7 @@
  * Profiles: canonical (the default, used for comparisons): the forked
  * child runs the job itself.  chain: each job is make -> sh -> gcc -> cc1
  * (+ as), every stage a fork + execve of chainjob under that name
- * (user/chainjob.c), for realism.
+ * (user/bench/chainjob.c), for realism.
  *
  * Reported over the window [start, start + duration]:
  *   jobs        jobs that ended (were reaped) inside the window

@@ -1,5 +1,5 @@
 /*
- * kernel/exec/elf.c - ELF32 executable validation and loading, decoupled
+ * kernel/proc/elf.c - ELF32 executable validation and loading, decoupled
  * from paging through struct elf_load_ops.  The rules are listed in
  * kernel/elf.h; each check below names the rule it enforces.
  *

@@ -1,5 +1,5 @@
 /*
- * user/video-load.c - a video player's CPU pattern (interbench's "Video").
+ * user/bench/video-load.c - a video player's CPU pattern (interbench's "Video").
  *
  *   video-load [-f fps] [-b burst_ms] [-d duration_s] [-q]
  *

@@ -1,5 +1,5 @@
 /*
- * user/microbench.c - lmbench-style kernel microbenchmarks in virtual time.
+ * user/bench/microbench.c - lmbench-style kernel microbenchmarks in virtual time.
  *
  *	microbench [-n LIST] [-s SCALE_LIST] [-w WINDOW_MS] [-q]
  *	microbench -x		(exit at once: the exec target)

@@ -1,5 +1,5 @@
 /*
- * latency.h - the wakeup-latency measurement (user/lib/latency.c), shared
+ * latency.h - the wakeup-latency measurement (user/bench/latency.c), shared
  * by the wakeup-latency program and experiment (which runs it in-process
  * so that its one-screen summary has the figures: Granule has no pipes).
  *

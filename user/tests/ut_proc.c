@@ -1,5 +1,5 @@
 /*
- * user/ut_proc.c - usertests: fork, exec, exit, wait4 (and its rusage),
+ * user/tests/ut_proc.c - usertests: fork, exec, exit, wait4 (and its rusage),
  * ids, kill, nice, zombies and orphans (xv6 forktest/exitwait/reparent/killstatus/preempt/
  * bigargtest, Pintos exec-* and wait-*).
  */

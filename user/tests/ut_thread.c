@@ -1,5 +1,5 @@
 /*
- * user/ut_thread.c - usertests: clone threads through the thread helpers
+ * user/tests/ut_thread.c - usertests: clone threads through the thread helpers
  * (user/lib/thread.c: CLONE_VM|...|CLONE_THREAD, futex join), execve in a
  * multi-threaded process, the CPU time of threads in wait4's rusage.
  */

@@ -1,5 +1,5 @@
 /*
- * user/wakeup-latency.c - the 2010 experiment's measurement.
+ * user/bench/wakeup-latency.c - the 2010 experiment's measurement.
  *
  *   wakeup-latency [-m thread|signal] [-p period_ms] [-d duration_s]
  *                  [-l load-label] [-b bucket_us] [-H hist_max_us] [-q]
@@ -11,7 +11,7 @@
  * (a new thread per expiry, glibc's design, user/lib/timer.c); mode
  * signal: SIGEV_SIGNAL (SIGALRM wakes the sleeping main thread).
  * Prints the seeds' three lines, schbench percentiles, a cyclictest
- * histogram (-q: none) and one RESULT line; see user/lib/latency.c.
+ * histogram (-q: none) and one RESULT line; see user/bench/latency.c.
  * -l only labels the RESULT line (default: the environment's "load", else
  * "none").  Exit status 0, or 1 when the timer cannot be made (e.g. a
  * kernel without timer_create: "wakeup-latency: timer: ...").

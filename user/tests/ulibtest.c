@@ -1,5 +1,5 @@
 /*
- * user/ulibtest.c - self-checking test of the user library and of the
+ * user/tests/ulibtest.c - self-checking test of the user library and of the
  * Linux-compatible system calls it wraps.
  *
  * Runs unchanged on a Linux host (tests/host/exec runs it there) and on

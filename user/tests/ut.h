@@ -1,6 +1,6 @@
 /*
- * user/ut.h - the helpers shared by usertests (user/usertests.c) and its
- * test files (user/ut_*.c).
+ * user/tests/ut.h - the helpers shared by usertests (user/tests/usertests.c) and its
+ * test files (user/tests/ut_*.c).
  *
  * A test is a void function that runs in its own forked child: it returns
  * to pass, and fails by calling FAIL()/CHECK() (print one reason line,

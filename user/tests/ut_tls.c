@@ -1,5 +1,5 @@
 /*
- * user/ut_tls.c - usertests: thread-local storage the Linux i386 way.
+ * user/tests/ut_tls.c - usertests: thread-local storage the Linux i386 way.
  *
  * set_thread_area (243) / get_thread_area (244) on GDT TLS entries, the
  * libc's per-thread errno behind %gs (user/lib/tls.c), %fs/%gs surviving
@@ -20,7 +20,7 @@
 #include <thread.h>
 #include <time.h>
 #include <unistd.h>
-#include "lib/tls.h"
+#include "../lib/tls.h"
 #include "ut.h"
 
 #define TLS_MIN		6

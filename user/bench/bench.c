@@ -1,5 +1,5 @@
 /*
- * user/lib/bench.c - clocks, CPU burning, splitmix64, fixed point, JSON
+ * user/bench/bench.c - clocks, CPU burning, splitmix64, fixed point, JSON
  * lines and the kernel's scheduler parameters for the experiment's
  * programs (see <bench.h>).
  */
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ulib.h"
+#include "../lib/ulib.h"
 
 int64_t now_ns(clockid_t clk)
 {

@@ -1,0 +1,21 @@
+# user/bench - the 2010 experiment (the measurement, the loads, the driver)
+# and the kernel microbenchmarks.  bench.c (clocks, CPU burning, PRNG, JSON
+# lines) and latency.c (the wakeup-latency measurement) form libbench.a,
+# whose headers <bench.h> and <latency.h> live here too.
+UB := $(BUILD)/user/bench
+BENCH_LIB := $(UB)/libbench.a
+$(UB)/%.o: USER_CFLAGS += -Iuser/bench
+USER_OBJS += $(UB)/bench.o $(UB)/latency.o
+
+$(BENCH_LIB): $(UB)/bench.o $(UB)/latency.o
+	@echo "  AR      $@"
+	$(Q)rm -f $@
+	$(Q)ar rcsD $@ $^
+
+BENCH_PROGS := wakeup-latency kbuild-load video-load experiment chainjob
+$(foreach p,$(BENCH_PROGS),$(eval USER_LIBS_$(p) := $(BENCH_LIB)))
+$(foreach p,$(BENCH_PROGS) microbench,$(eval $(call user_prog,$(p),$(UB)/$(p).o)))
+
+# Extra initrd names for one program (NAME=PROG): kbuild-load -P chain's
+# make -> sh -> gcc -> cc1 -> as stages are all chainjob.c.
+USER_ALIASES += sh=chainjob gcc=chainjob cc1=chainjob as=chainjob
