@@ -5,6 +5,11 @@
  * Each entry is a small adapter that turns the six raw u32 register
  * arguments into the implementation's typed parameters, so every call is
  * type-checked.  Unknown numbers return -ENOSYS.
+ *
+ * Two tables: Linux's numbers index syscall_table directly; Granule's
+ * private calls live at GRANULE_NR_BASE + k (0x47520000 + k, far above any
+ * Linux number, so a Linux kernel answers them with -ENOSYS and real Linux
+ * binaries never reach them here) and index granule_syscall_table by k.
  */
 #include <gen/syscall_nr.h>
 #include <kernel/entry.h>
@@ -109,16 +114,25 @@ static const syscall_fn syscall_table[] = {
 	[__NR_timer_gettime] = sc_timer_gettime,
 	[__NR_timer_getoverrun] = sc_timer_getoverrun,
 	[__NR_timer_delete] = sc_timer_delete,
-	[__NR_granule_poweroff] = sc_granule_poweroff,
-	[__NR_granule_frames] = sc_granule_frames,
-	[__NR_granule_sched_debug] = sc_granule_sched_debug,
-	[__NR_granule_sched_params] = sc_granule_sched_params,
+};
+
+/* Indexed by k = nr - GRANULE_NR_BASE. */
+static const syscall_fn granule_syscall_table[NR_granule_syscalls] = {
+#define GRANULE_ENTRY(k, name, nargs) [k] = sc_##name,
+	GRANULE_SYSCALL_LIST(GRANULE_ENTRY)
+#undef GRANULE_ENTRY
 };
 
 long do_syscall(u32 nr, u32 a1, u32 a2, u32 a3, u32 a4, u32 a5, u32 a6,
 		struct trap_frame *tf)
 {
-	if (nr >= ARRAY_SIZE(syscall_table) || !syscall_table[nr])
+	syscall_fn fn = NULL;
+
+	if (nr < ARRAY_SIZE(syscall_table))
+		fn = syscall_table[nr];
+	else if (nr - GRANULE_NR_BASE < ARRAY_SIZE(granule_syscall_table))
+		fn = granule_syscall_table[nr - GRANULE_NR_BASE];
+	if (!fn)
 		return -ENOSYS;
-	return syscall_table[nr](a1, a2, a3, a4, a5, a6, tf);
+	return fn(a1, a2, a3, a4, a5, a6, tf);
 }

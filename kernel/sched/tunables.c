@@ -557,7 +557,7 @@ int sched_params_snprint(char *buf, size_t len)
 }
 
 /*
- * long granule_sched_params(char *buf, int len)  (Granule syscall 403):
+ * long granule_sched_params(char *buf, int len)  (Granule-private call G+3):
  * the text above, at most LEN bytes including a terminating NUL; returns
  * the full length (so a result >= LEN means truncated), -EINVAL for a
  * negative LEN, -EFAULT for a bad BUF.

@@ -83,7 +83,7 @@ def test_spinner_shares_match_weights(spin_run, idx):
 
 
 def test_spin_labels_results_with_the_kernel_params(spin_run):
-    """granule_sched_params (syscall 403) reaches user space."""
+    """granule_sched_params (private call G+3) reaches user space."""
     for r in result_lines(spin_run):
         assert r["preset"] == "commit-0bf377bbb0be"
         assert r["hz"] == 1000

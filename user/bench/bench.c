@@ -161,14 +161,13 @@ const char *jl_end(struct jline *j)
 	return j->buf;
 }
 
-#define GRANULE_SCHED_PARAMS	403
 static char params[1024];
 static int params_state;		/* 0 not read, 1 read, -1 no such call */
 
 static const char *sched_params_text(void)
 {
 	if (!params_state) {
-		long r = __syscall(GRANULE_SCHED_PARAMS, L(params), sizeof(params), 0, 0, 0, 0);
+		long r = sys_granule_sched_params(L(params), sizeof(params));
 
 		params_state = r < 0 ? -1 : 1;
 	}
@@ -212,7 +211,7 @@ void jl_sched_params(struct jline *j)
 	char key[64], val[512], feat[80];
 
 	if (!p) {
-		/* TODO(kernel without granule_sched_params, e.g. Linux): label only. */
+		/* A kernel without granule_sched_params (Linux: -ENOSYS): label only. */
 		jl_str(j, "preset", getenv("PRESET") ? getenv("PRESET") : "unknown");
 		jl_raw(j, "hz", "null");
 		jl_raw(j, "highres", "null");

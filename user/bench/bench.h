@@ -57,7 +57,7 @@ const char *jl_end(struct jline *j);	/* closes the object; the text */
 
 /*
  * The kernel's effective scheduler configuration (granule_sched_params,
- * syscall 403: "key=value\n" lines).  Adds to J: "preset", "hz",
+ * a Granule-private call: "key=value\n" lines).  Adds to J: "preset", "hz",
  * "highres" (clock_getres(CLOCK_MONOTONIC) is 1 ns), every knob under its
  * own name (numbers as numbers), "sched_features" as the kernel's list
  * and one "feat_<NAME>": true|false per feature.  Counters (nr_switches,

@@ -1,6 +1,6 @@
 /*
- * granule.h - Granule-private system calls (numbers 400+ in
- * user/syscalls.list).  On Linux they fail with ENOSYS.
+ * granule.h - Granule-private system calls (numbers
+ * GRANULE_NR_BASE + k, "G+k" in user/syscalls.list).  On Linux they fail with ENOSYS.
  */
 #ifndef _GRANULE_H
 #define _GRANULE_H

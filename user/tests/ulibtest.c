@@ -273,11 +273,15 @@ static void t_syscalls(void)
 	CHECK(__syscall(999, 0, 0, 0, 0, 0, 0) == -ENOSYS);
 	CHECK(sched_yield() == 0);
 	CHECK(uname(&u) == 0 && u.sysname[0] != '\0');
-	/* On Linux 401 is msgrcv (the Granule range overlaps SysV IPC there). */
+	/* The private range GRANULE_NR_BASE + k: ENOSYS on Linux, and past its
+	 * last entry (and just below it) ENOSYS here too. */
 	if (on_linux)
-		CHECK(granule_frames() == -1);
+		CHECK(granule_frames() == -1 && errno == ENOSYS);
 	else
 		CHECK(granule_frames() > 0);
+	CHECK(__syscall(GRANULE_NR_BASE - 1, 0, 0, 0, 0, 0, 0) == -ENOSYS);
+	CHECK(__syscall(GRANULE_NR_BASE + NR_granule_syscalls, 0, 0, 0, 0, 0, 0) == -ENOSYS);
+	CHECK(__syscall(-1, 0, 0, 0, 0, 0, 0) == -ENOSYS);
 	errno = 0;
 	CHECK(getpriority(PRIO_PROCESS, 0) >= -20 && errno == 0);
 
