@@ -188,12 +188,16 @@ int kill_pid(int pid, int sig)
 	if (sig < 0 || sig > _NSIG)
 		return -EINVAL;
 	t = find_task_by_pid(pid);
-	if (!t || t->pid == 0 || !t->mm)
+	/* A kernel thread has no mm and never exits; a user task whose mm is
+	 * gone has exit_state set (a zombie leader, maybe of live threads). */
+	if (!t || t->pid == 0 || (!t->mm && !t->exit_state))
 		return -ESRCH;		/* no such process, or a kernel thread */
+	/* As Linux's group_send_sig_info: the process, not the thread the
+	 * pid names, takes the signal, so a process whose leader has exited
+	 * is still killable by its pid.  A zombie with no live thread left is
+	 * still there until reaped: the call succeeds and nothing happens. */
 	t = signal_target(t, sig);
-	if (!t)
-		return -ESRCH;
-	if (sig == 0)
+	if (!t || sig == 0)
 		return 0;
 	info.kill.pid = current->tgid;
 	send_signal_info(t, sig, &info, NULL);
