@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include "../lib/ulib.h"
 
 int64_t now_ns(clockid_t clk)
@@ -208,8 +209,14 @@ void jl_sched_params(struct jline *j)
 {
 	const char *p = sched_params_text();
 	struct timespec res;
+	struct utsname u;
 	char key[64], val[512], feat[80];
 
+	/* Which kernel produced the line: "Granule 0.1", "Linux 6.1.0-50-amd64". */
+	if (uname(&u) == 0) {
+		snprintf(val, sizeof(val), "%s %s", u.sysname, u.release);
+		jl_str(j, "kernel", val);
+	}
 	if (!p) {
 		/* A kernel without granule_sched_params (Linux: -ENOSYS): label only. */
 		jl_str(j, "preset", getenv("PRESET") ? getenv("PRESET") : "unknown");

@@ -1,0 +1,111 @@
+"""Granule's benchmark binaries on Debian's real Linux kernels (tools/linux-peer).
+
+- The preset mapping covers every Granule preset: a Linux equivalent or a
+  stated reason why there is none.
+- The initramfs is a well-formed cpio 'newc' archive whose bytes depend only on
+  its contents.
+- Linux 6.1 boots the same experiment binary under -icount, takes the 2.6.35
+  knobs through debugfs (read back), and prints a RESULT line with the same keys
+  as Granule's and its own kernel name; a second boot gives the same bytes.
+- Linux 6.12 runs EEVDF with a feature changed through debugfs.
+
+The kernels come through tools/deps (make test fetches them once, cached).
+LINUX=0 in the environment skips the boots, as `make bench LINUX=0` does.
+"""
+import json
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
+import linux_peer as lp  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+RUN = "experiment mode=thread load=kbuild:10 duration=1"
+boots = pytest.mark.skipif(os.environ.get("LINUX") == "0", reason="LINUX=0: no Linux boots")
+
+
+def granule_presets():
+    with open(os.path.join(ROOT, "tools", "presets"), encoding="utf-8") as f:
+        return [l.split("\t")[0] for l in f if l.strip() and not l.startswith("#")]
+
+
+def test_every_granule_preset_is_mapped_or_excused():
+    for p in granule_presets():
+        twins = [l for l, g in lp.GRANULE_TWIN.items() if g == p]
+        assert bool(twins) != (p in lp.NOT_ON_LINUX), p
+    for linux, granule in lp.GRANULE_TWIN.items():
+        assert granule in granule_presets() and linux in lp.LINUX_PRESETS
+    with pytest.raises(SystemExit, match="never merged"):
+        lp.preset_config("start-nice")
+    with pytest.raises(SystemExit, match="unknown preset"):
+        lp.preset_config("linux-9.9")
+
+
+def read_newc(data):
+    """(name, mode, data) of every member of a newc archive, trailer excluded."""
+    out, off = [], 0
+    while True:
+        assert data[off:off + 6] == b"070701", f"bad magic at {off}"
+        f = [int(data[off + 6 + 8 * i: off + 14 + 8 * i], 16) for i in range(13)]
+        mode, size, namesize = f[1], f[6], f[11]
+        name = data[off + 110: off + 110 + namesize - 1].decode()
+        off += 110 + namesize
+        off += -off % 4
+        body = data[off: off + size]
+        off += size + (-size % 4)
+        if name == "TRAILER!!!":
+            assert data[off:].strip(b"\0") == b""
+            return out
+        out.append((name, mode, body))
+
+
+def test_cpio_newc_round_trip_and_reproducible():
+    entries = [("bin", 0o40755, None), ("bin/x", 0o100755, b"abc"), ("odd", 0o100644, b"12345")]
+    a = lp.cpio_newc(entries)
+    assert a == lp.cpio_newc(entries)
+    assert read_newc(a) == [(n, m, d or b"") for n, m, d in entries]
+
+
+@pytest.fixture(scope="module")
+def linux61():
+    return lp.run("linux-2.6.35", RUN)
+
+
+def result(r, bench):
+    lines = [json.loads(l) for l in r.results()]
+    return next(l for l in lines if l["bench"] == bench)
+
+
+@boots
+def test_linux_6_1_runs_the_experiment_with_the_2635_knobs(linux61):
+    r = linux61
+    assert not r.timed_out and r.status() == 0, r.text[-3000:]
+    assert r.kernel().startswith("Linux 6.1.")
+    knobs = r.knobs()
+    assert (knobs["latency_ns"], knobs["min_granularity_ns"], knobs["wakeup_granularity_ns"]) \
+        == (6000000, 2000000, 1000000)
+    assert "START_DEBIT" in r.features() and "NO_START_DEBIT" not in r.features()
+    wl = result(r, "wakeup-latency")
+    assert wl["kernel"] == r.kernel() and wl["preset"] == "linux-2.6.35"
+    assert wl["expected"] == 100 and 0 < wl["samples"] <= 100  # late expiries can merge
+    assert 0 < wl["min_us"] <= wl["avg_us"] <= wl["p99_us"] <= wl["max_us"]
+    assert wl["hz"] is None     # no granule_sched_params on Linux: ENOSYS, label only
+    assert result(r, "kbuild-load")["jobs"] > 0
+
+
+@boots
+def test_linux_run_is_deterministic(linux61):
+    again = lp.run("linux-2.6.35", RUN)
+    assert again.results() == linux61.results()
+
+
+@boots
+def test_linux_6_12_takes_a_feature_through_debugfs():
+    r = lp.run("linux-6.12-no-place-lag", "experiment mode=thread load=kbuild:2 duration=1")
+    assert not r.timed_out and r.status() == 0, r.text[-3000:]
+    assert r.kernel().startswith("Linux 6.12.")
+    assert "NO_PLACE_LAG" in r.features() and "RUN_TO_PARITY" in r.features()
+    assert "base_slice_ns" in r.knobs() and "min_granularity_ns" not in r.knobs()
+    assert result(r, "wakeup-latency")["samples"] == 100
