@@ -1,18 +1,20 @@
 """tools/bench_report.py - tables, plots and docs from tools/bench's runs.
 
-A run is the dict tools/bench's do_run() returns: label, preset, mode, load,
-hz, cmdline, results {bench name: RESULT object}, hist [(lo_us, n)],
-bucket_us, wall_s.  The microbenchmark run has bench "microbench" only.
+A run is the dict tools/bench_jobs.run_job() returns: the job (id, label,
+kernel, preset, mode, load, hz, seed, cmdline or run) plus results {bench
+name: RESULT object}, hist [(lo_us, n)] and bucket_us.  A configuration is
+(kernel, preset, mode, load, hz); it has one run per load seed, and every
+table shows the median over seeds with [min–max] beside it.
 
-  plots(runs, out)              gnuplot PNG + SVG into OUT
-  report(runs, micro, argv)     the Markdown report (a string)
-  variants_tables(runs, argv)   the per-variant tables for docs/VARIANTS.md
-  write_docs(...)               docs/RESULTS.md, docs/results/*.svg and the
-                                VARIANTS.md block between the BENCH-TABLES
-                                markers
+  plots(runs, out)                  gnuplot PNG + SVG into OUT (raises GnuplotError)
+  report(runs, micro, argv)         the Markdown report (a string)
+  variants_tables(runs, argv)       the per-variant tables for docs/VARIANTS.md
+  write_docs(runs, micro, argv, out, wall)   docs/RESULTS.md, docs/results/*.svg
+                                    and the VARIANTS.md block between the
+                                    BENCH-TABLES markers
 
 Nothing here types a figure: every number comes from a run or from
-tools/seeds.json (the seeds' published figures, with their sources).
+tools/seeds.json (the published figures; docs/DEBATE.md has the sources).
 """
 import json
 import os
@@ -20,193 +22,344 @@ import re
 import shutil
 import subprocess
 
+from bench_stats import Spread, ratio_per_seed, seeds_for_stable_verdict, verdict
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SEEDS = os.path.join(HERE, "seeds.json")
 DEFAULT_HZ = 1000
-HEADLINE_LOAD = "kbuild:10"   # the seeds' make -j10 (without the video player)
+LINUX_HZ = 250                 # Debian's CONFIG_HZ: Linux runs pair with Granule's hz=250 runs
+HEADLINE_LOAD = "kbuild:10"    # the seeds' make -j10 (without the video player)
+GRANULE = "granule"
 BEGIN = "<!-- BENCH-TABLES"
 END = "<!-- /BENCH-TABLES -->"
 
 
-def fnum(v, fmt="{:.1f}"):
-    return "–" if v is None or v == "" or v == -1 else (fmt.format(v) if isinstance(v, (int, float)) else str(v))
+class GnuplotError(RuntimeError):
+    """gnuplot failed: the report would name pictures that do not exist."""
 
 
-def seeds():
-    with open(SEEDS) as f:
+def fnum(value, fmt="{:.1f}"):
+    """A figure for a table cell; '–' for a missing one."""
+    if value is None or value == "" or value == -1:
+        return "–"
+    return fmt.format(value) if isinstance(value, (int, float)) else str(value)
+
+
+def published_rows():
+    """The published figures of 2010 (tools/seeds.json's rows)."""
+    with open(SEEDS, encoding="utf-8") as f:
         return json.load(f)["rows"]
 
 
-def wl(r):
-    return r["results"].get("wakeup-latency")
+def latency_result(run):
+    """The run's wakeup-latency RESULT object, or None."""
+    return run["results"].get("wakeup-latency")
 
 
-def pick(runs, preset, mode, load=HEADLINE_LOAD, hz=DEFAULT_HZ):
-    for r in runs:
-        if (r["preset"], r["mode"], r["load"], r.get("hz", DEFAULT_HZ)) == (preset, mode, load, hz) and wl(r):
-            return wl(r)
-    return None
+def config_of(run):
+    return (run.get("kernel", GRANULE), run["preset"], run["mode"], run["load"],
+            run.get("hz", DEFAULT_HZ))
+
+
+def configurations(runs):
+    """{configuration: [runs in seed order]}, configurations in first-run order."""
+    groups = {}
+    for run in runs:
+        if run.get("bench", "experiment") == "experiment":
+            groups.setdefault(config_of(run), []).append(run)
+    for group in groups.values():
+        group.sort(key=lambda r: r.get("seed", 1))
+    return groups
+
+
+def select(runs, preset, mode, load=HEADLINE_LOAD, hz=DEFAULT_HZ, kernel=GRANULE):
+    """The runs (one per seed) of one configuration that have a latency result."""
+    return [r for r in configurations(runs).get((kernel, preset, mode, load, hz), [])
+            if latency_result(r)]
+
+
+def by_seed(group, key, bench="wakeup-latency"):
+    """{seed: figure} over a configuration's runs."""
+    return {r.get("seed", 1): r["results"][bench].get(key)
+            for r in group if bench in r["results"]}
+
+
+def spread(group, key, bench="wakeup-latency"):
+    return Spread(list(by_seed(group, key, bench).values()))
 
 
 def gnuplot(script, out_base, terms=(("pngcairo size 900,560", "png"), ("svg size 900,560", "svg"))):
     """Run SCRIPT (with @TERM and @OUT placeholders) once per terminal."""
     for term, ext in terms:
-        s = script.replace("@TERM", term).replace("@OUT", f"{out_base}.{ext}")
-        p = subprocess.run(["gnuplot"], input=s, text=True, capture_output=True)
+        text = script.replace("@TERM", term).replace("@OUT", f"{out_base}.{ext}")
+        p = subprocess.run(["gnuplot"], input=text, text=True, capture_output=True, check=False)
         if p.returncode:
-            print(f"bench: gnuplot failed for {out_base}.{ext}: {p.stderr.strip()[:300]}")
+            raise GnuplotError(f"gnuplot failed for {out_base}.{ext}: {p.stderr.strip()[:300]}")
 
 
 # Ten distinguishable line colours (gnuplot's default cycle repeats after eight).
 COLOURS = "".join(f"set linetype {i + 1} lc rgb '{c}' lw 1.5\n" for i, c in enumerate(
-    ["#9400d3", "#009e73", "#56b4e9", "#e69f00", "#f0e442", "#0072b2", "#e51e10", "#000000", "#a0522d", "#808080"]))
+    ["#9400d3", "#009e73", "#56b4e9", "#e69f00", "#f0e442", "#0072b2", "#e51e10", "#000000",
+     "#a0522d", "#808080"]))
 
 
 def safe(label):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", label)
 
 
-def plots(runs, out):
-    """CDF + histogram per mode (headline load and HZ, one curve per preset),
-    max/avg bars, kbuild throughput against max latency."""
-    ok = [r for r in runs if wl(r)]
-    data = os.path.join(out, "data")
-    os.makedirs(data, exist_ok=True)
-    for r in ok:
-        if not r["hist"]:
-            continue
-        # Normalised by every sample, so samples beyond the histogram's
-        # range (latency.c's -H bound) keep the curve below 1.
-        name, acc = safe(r["label"]), 0
-        total = max(wl(r).get("samples") or 0, sum(n for _, n in r["hist"])) or 1
-        with open(os.path.join(data, name + ".cdf"), "w") as f:
-            for lo, n in r["hist"]:
-                acc += n
-                f.write(f"{lo + r['bucket_us']} {acc / total:.6f}\n")
-        with open(os.path.join(data, name + ".hist"), "w") as f:
-            f.writelines(f"{lo} {n}\n" for lo, n in r["hist"])
+def config_name(config):
+    kernel, preset, mode, load, hz = config
+    who = preset if kernel == GRANULE else f"{kernel} {preset}"
+    return f"{who} {mode} {load}" + (f" HZ={hz}" if hz != DEFAULT_HZ else "")
+
+
+def write_cdf(group, data):
+    """DATA/<config>.cdf and .hist from the first seed's histogram (the CDF is
+    normalised by every sample, so samples beyond the histogram keep it below 1)."""
+    run = group[0]
+    name, acc = safe(config_name(config_of(run))), 0
+    total = max(latency_result(run).get("samples") or 0, sum(n for _, n in run["hist"])) or 1
+    with open(os.path.join(data, name + ".cdf"), "w", encoding="utf-8") as f:
+        for lo, n in run["hist"]:
+            acc += n
+            f.write(f"{lo + run['bucket_us']} {acc / total:.6f}\n")
+    with open(os.path.join(data, name + ".hist"), "w", encoding="utf-8") as f:
+        f.writelines(f"{lo} {n}\n" for lo, n in run["hist"])
+    return name
+
+
+def plot_distributions(groups, data, out):
+    """CDF and histogram per mode at the headline load and HZ, one curve per preset."""
     for mode in ("thread", "signal"):
-        mine = [r for r in ok if r["hist"] and r["mode"] == mode]
+        mine = {c: g for c, g in groups.items() if c[2] == mode and g[0]["hist"]}
         if not mine:
             continue
-        # The headline configuration if it was run, else the first one that was.
-        load, hz = next(((r["load"], r.get("hz", DEFAULT_HZ)) for r in mine
-                         if (r["load"], r.get("hz", DEFAULT_HZ)) == (HEADLINE_LOAD, DEFAULT_HZ)),
-                        (mine[0]["load"], mine[0].get("hz", DEFAULT_HZ)))
-        sel = [r for r in mine if (r["load"], r.get("hz", DEFAULT_HZ)) == (load, hz)]
-        what = f"{mode} mode, {load}, HZ={hz}"
-        curves = ", ".join(f"'{data}/{safe(r['label'])}.cdf' using 1:2 with steps title '{r['preset']}'"
-                           for r in sel)
+        wanted = (HEADLINE_LOAD, DEFAULT_HZ)
+        load, hz = wanted if any((c[3], c[4]) == wanted for c in mine) else \
+            next((c[3], c[4]) for c in mine)
+        chosen = [(c, write_cdf(g, data)) for c, g in mine.items() if (c[3], c[4]) == (load, hz)]
+        what = f"{mode} mode, {load}, HZ={hz}, first seed"
+        title = lambda c: c[1] if c[0] == GRANULE else f"{c[0]} {c[1]}"  # noqa: E731
+        curves = ", ".join(f"'{data}/{n}.cdf' using 1:2 with steps title '{title(c)}'"
+                           for c, n in chosen)
         gnuplot(f"set terminal @TERM\nset output '@OUT'\nset title 'Wakeup latency CDF, {what}'\n"
-                f"set xlabel 'latency (us)'\nset ylabel 'fraction of expiries'\nset logscale x\n"
-                f"set key bottom right font ',8'\nset grid\n{COLOURS}plot {curves}\n", os.path.join(out, f"cdf-{mode}"))
-        curves = ", ".join(f"'{data}/{safe(r['label'])}.hist' using 1:2 with histeps title '{r['preset']}'"
-                           for r in sel)
+                "set xlabel 'latency (us)'\nset ylabel 'fraction of expiries'\nset logscale x\n"
+                f"set key bottom right font ',8'\nset grid\n{COLOURS}plot {curves}\n",
+                os.path.join(out, f"cdf-{mode}"))
+        curves = ", ".join(f"'{data}/{n}.hist' using 1:2 with histeps title '{title(c)}'"
+                           for c, n in chosen)
         gnuplot(f"set terminal @TERM\nset output '@OUT'\nset title 'Wakeup latency histogram, {what}'\n"
-                f"set xlabel 'latency (us, bucket lower bound)'\nset ylabel 'expiries'\nset logscale y\n"
-                f"set key top right font ',8'\nset grid\n{COLOURS}plot {curves}\n", os.path.join(out, f"hist-{mode}"))
-    bars = [r for r in ok if r["mode"] == "thread" and r["load"] != "none"] or ok
-    with open(os.path.join(data, "bars.dat"), "w") as f:
-        for r in bars:
-            f.write(f"\"{r['label'].replace(' thread', '')}\" {wl(r)['max_us']} {wl(r)['avg_us']}\n")
-    gnuplot("set terminal @TERM\nset output '@OUT'\nset title 'Wakeup latency: max and average'\n"
-            "set style data histograms\nset style histogram clustered\nset style fill solid 0.7\n"
-            "set ylabel 'us'\nset xtics rotate by -40 font ',7'\nset grid ytics\nset bmargin 9\nset rmargin 8\n"
-            f"plot '{data}/bars.dat' using 2:xtic(1) title 'max', '' using 3 title 'avg'\n",
-            os.path.join(out, "max-avg"))
-    kb = [r for r in ok if "kbuild-load" in r["results"]]
-    head = [r for r in kb if (r["mode"], r["load"], r.get("hz", DEFAULT_HZ)) == ("thread", HEADLINE_LOAD, DEFAULT_HZ)]
-    with open(os.path.join(data, "tput.dat"), "w") as f:
-        for r in head or kb:
-            f.write(f"{r['results']['kbuild-load']['jobs_per_s']} {wl(r)['max_us']} "
-                    f"\"{r['preset'] if head else r['label']}\"\n")
-    what = f"thread mode, {HEADLINE_LOAD}, HZ={DEFAULT_HZ}" if head else "all runs"
+                "set xlabel 'latency (us, bucket lower bound)'\nset ylabel 'expiries'\n"
+                f"set logscale y\nset key top right font ',8'\nset grid\n{COLOURS}plot {curves}\n",
+                os.path.join(out, f"hist-{mode}"))
+
+
+def plots(runs, out):
+    """CDF + histogram per mode, max/avg bars with the seeds' range as error bars,
+    kbuild throughput against max latency."""
+    groups = {c: g for c, g in configurations(runs).items() if latency_result(g[0])}
+    data = os.path.join(out, "data")
+    os.makedirs(data, exist_ok=True)
+    plot_distributions(groups, data, out)
+    bars = {c: g for c, g in groups.items() if c[2] == "thread" and c[3] != "none"} or groups
+    with open(os.path.join(data, "bars.dat"), "w", encoding="utf-8") as f:
+        for config, group in bars.items():
+            mx, avg = spread(group, "max_us"), spread(group, "avg_us")
+            label = config_name(config).replace(" thread", "")
+            f.write(f"\"{label}\" {mx.median} {mx.lo} {mx.hi} {avg.median} {avg.lo} {avg.hi}\n")
     gnuplot("set terminal @TERM\nset output '@OUT'\n"
-            f"set title 'kbuild throughput vs max wakeup latency ({what})'\n"
-            "set xlabel 'kbuild-load jobs/s'\nset ylabel 'max latency (us)'\nset grid\n"
-            f"plot '{data}/tput.dat' using 1:2 with points pt 7 notitle, "
-            f"'' using 1:2:3 with labels offset 0,1 font ',7' notitle\n",
+            "set title 'Wakeup latency: max and average (median over seeds, bars: min-max)'\n"
+            "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
+            "set style fill solid 0.7\nset ylabel 'us'\nset xtics rotate by -40 font ',7'\n"
+            "set grid ytics\nset bmargin 9\nset rmargin 8\n"
+            f"plot '{data}/bars.dat' using 2:3:4:xtic(1) title 'max', '' using 5:6:7 title 'avg'\n",
+            os.path.join(out, "max-avg"))
+    head = {c: g for c, g in groups.items() if "kbuild-load" in g[0]["results"]
+            and (c[0], c[2], c[3], c[4]) == (GRANULE, "thread", HEADLINE_LOAD, DEFAULT_HZ)}
+    if not head:
+        head = {c: g for c, g in groups.items() if "kbuild-load" in g[0]["results"]}
+    with open(os.path.join(data, "tput.dat"), "w", encoding="utf-8") as f:
+        for config, group in head.items():
+            jobs, mx = spread(group, "jobs_per_s", "kbuild-load"), spread(group, "max_us")
+            f.write(f"{jobs.median} {mx.median} {mx.lo} {mx.hi} \"{config[1]}\"\n")
+    gnuplot("set terminal @TERM\nset output '@OUT'\n"
+            f"set title 'kbuild throughput vs max wakeup latency (thread, {HEADLINE_LOAD})'\n"
+            "set xlabel 'kbuild-load jobs/s (median)'\nset ylabel 'max latency (us)'\nset grid\n"
+            f"plot '{data}/tput.dat' using 1:2:3:4 with yerrorbars pt 7 notitle, "
+            "'' using 1:2:5 with labels offset 0,1 font ',7' notitle\n",
             os.path.join(out, "throughput-vs-latency"))
 
 
 def matrix_tables(runs):
-    L = []
+    """One table per mode: every Granule configuration, median [min–max] over seeds."""
+    lines = []
+    groups = configurations(runs)
     for mode in ("thread", "signal"):
-        rows = [r for r in runs if r["mode"] == mode and r.get("bench", "experiment") == "experiment"]
+        rows = {c: g for c, g in groups.items() if c[0] == GRANULE and c[2] == mode}
         if not rows:
             continue
-        L += [f"## {mode} mode ({'SIGEV_THREAD' if mode == 'thread' else 'SIGEV_SIGNAL'})", "",
-              "| preset | load | HZ | max µs | avg µs | p50 | p99 | p99.9 | missed | kbuild jobs/s | work_frac | video % met |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-        for r in rows:
-            w, kb, vd = (r["results"].get(k) for k in ("wakeup-latency", "kbuild-load", "video-load"))
-            hz = r.get("hz", DEFAULT_HZ)
-            if not w:
-                L.append(f"| {r['preset']} | {r['load']} | {hz} | no result | | | | | | | | |")
+        kind = "SIGEV_THREAD" if mode == "thread" else "SIGEV_SIGNAL"
+        lines += [f"## {mode} mode ({kind})", "",
+                  "| preset | load | HZ | seeds | max µs | avg µs | p99 µs | p50 | p99.9 | missed "
+                  "| kbuild jobs/s | work_frac | video % met |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        for (_, preset, _, load, hz), group in rows.items():
+            if not any(latency_result(r) for r in group):
+                lines.append(f"| {preset} | {load} | {hz} | {len(group)} | no result "
+                             "| | | | | | | | |")
                 continue
-            L.append(f"| {r['preset']} | {r['load']} | {hz} | {fnum(w['max_us'])} | {fnum(w['avg_us'])} | "
-                     f"{fnum(w['p50_us'])} | {fnum(w['p99_us'])} | {fnum(w['p999_us'])} | {w['missed']} | "
-                     f"{fnum(kb and kb['jobs_per_s'], '{:.2f}')} | {fnum(kb and kb['work_frac'], '{:.3f}')} | "
-                     f"{fnum(vd and vd['deadlines_met_pct'])} |")
-        L += ["", f"Seeds, {mode} mode (uniprocessor 2.0 GHz Pentium M):", "",
-              "| source | kernel / setting | ~preset | load | max µs | avg µs | missed |", "|---|---|---|---|---|---|---|"]
-        for s in seeds():
-            if s["mode"] == mode:
-                L.append(f"| {s['source']} | {s['kernel']} | {s['preset'] or '–'} | {s['load']} | "
-                         f"{fnum(s['max_us'])} | {fnum(s['avg_us'])} | {fnum(s['missed'], '{}')} |")
-        L += ["", f"![CDF](cdf-{mode}.svg) ![histogram](hist-{mode}.svg)", ""]
-    return L
+            cell = lambda key, bench="wakeup-latency", fmt="{:.1f}": \
+                spread(group, key, bench).fmt(fmt)  # noqa: E731
+            lines.append(
+                f"| {preset} | {load} | {hz} | {len(group)} | {cell('max_us')} | {cell('avg_us')} | "
+                f"{cell('p99_us')} | {cell('p50_us')} | {cell('p999_us')} | "
+                f"{cell('missed', fmt='{:g}')} | {cell('jobs_per_s', 'kbuild-load', '{:.2f}')} | "
+                f"{cell('work_frac', 'kbuild-load', '{:.3f}')} | "
+                f"{cell('deadlines_met_pct', 'video-load')} |")
+        lines += ["", f"Published figures, {mode} mode (uniprocessor 2.0 GHz Pentium M; tags: "
+                  "docs/DEBATE.md):", "",
+                  "| source | kernel / setting | ~preset | load | max µs | avg µs | missed |",
+                  "|---|---|---|---|---|---|---|"]
+        for row in published_rows():
+            if row["mode"] == mode:
+                lines.append(f"| {row['source']} | {row['kernel']} | {row['preset'] or '–'} | "
+                             f"{row['load']} | {fnum(row['max_us'])} | {fnum(row['avg_us'])} | "
+                             f"{fnum(row['missed'], '{}')} |")
+        lines += ["", f"![CDF](cdf-{mode}.svg) ![histogram](hist-{mode}.svg)", ""]
+    return lines
 
 
-def ratio(a, b):
-    return f"{a / b:.2f}" if a is not None and b else "–"
-
-
-def seed_row(source_prefix, preset, mode="thread"):
-    for s in seeds():
-        if s["source"].startswith(source_prefix) and s["preset"] == preset and s["mode"] == mode:
-            return s
+def published(source_prefix, preset, key, mode="thread"):
+    for row in published_rows():
+        if row["source"].startswith(source_prefix) and row["preset"] == preset \
+                and row["mode"] == mode:
+            return row[key]
     return None
 
 
-def findings(runs):
-    """The seeds' qualitative claims, Granule's ratio beside the seeds' ratio."""
-    def g(p, m="thread", key="max_us", hz=DEFAULT_HZ):
-        w = pick(runs, p, m, hz=hz)
-        return w and w[key]
-
-    def s(src, p, key, m="thread"):
-        row = seed_row(src, p, m)
-        return row and row[key]
-
-    L = [f"## The seeds' findings, as ratios ({HEADLINE_LOAD})", "",
-         "| claim | quantity | Granule HZ=1000 | Granule HZ=250 | seeds |", "|---|---|---|---|---|"]
-    claims = [
-        ("2.6.35's max is above 0bf377bbb0be's", "max(2.6.35) / max(0bf)",
-         lambda hz: ratio(g("linux-2.6.35", hz=hz), g("commit-0bf377bbb0be", hz=hz)),
-         ratio(s("0bf (Ingo)", "linux-2.6.35", "max_us"), s("0bf (Ingo)", "commit-0bf377bbb0be", "max_us"))
-         + " (Ingo)"),
-        ("NO_START_DEBIT lowers the average", "avg(0bf) / avg(no-start-debit)",
-         lambda hz: ratio(g("commit-0bf377bbb0be", key="avg_us", hz=hz), g("no-start-debit", key="avg_us", hz=hz)),
-         ratio(s("SN", "commit-0bf377bbb0be", "avg_us"), s("SN", "no-start-debit", "avg_us")) + " (SN)"),
-        ("START_NICE lowers the max further", "max(no-start-debit) / max(start-nice)",
-         lambda hz: ratio(g("no-start-debit", hz=hz), g("start-nice", hz=hz)),
-         ratio(s("SN", "no-start-debit", "max_us"), s("SN", "start-nice", "max_us")) + " (SN)"),
-        ("dyn-gran lowers the max", "max(2.6.35) / max(dyn-gran)",
-         lambda hz: ratio(g("linux-2.6.35", hz=hz), g("dyn-gran", hz=hz)),
-         ratio(s("M1/2", "linux-2.6.35", "max_us"), s("M1/2", "dyn-gran", "max_us")) + " (M1/2, with video)"),
-        ("signals are far faster than threads", "avg thread / avg signal, 2.6.35",
-         lambda hz: ratio(g("linux-2.6.35", key="avg_us", hz=hz), g("linux-2.6.35", "signal", "avg_us", hz)),
-         ratio(s("M1/2", "linux-2.6.35", "avg_us"), s("M1/2", "linux-2.6.35", "avg_us", "signal"))
-         + " (M1/2, with video)"),
-    ]
-    for claim, q, ours, theirs in claims:
-        L.append(f"| {claim} | {q} | {ours(DEFAULT_HZ)} | {ours(250)} | {theirs} |")
-    return L + [""]
+def published_ratio(source, a, b, key, mode="thread"):
+    x, y = published(source, a, key, mode), published(source, b, key, mode)
+    return f"{x / y:.2f} ({source})" if x is not None and y else "–"
 
 
-MICRO_ROWS = [("null syscall (getppid)", "null_syscall_ns"), ("clock_gettime(MONOTONIC)", "clock_gettime_ns"),
+# The 2010 claims: (claim, quantity, (preset, mode, key) over (preset, mode, key), published).
+CLAIMS = [
+    ("2.6.35's max is above 0bf377bbb0be's", "max(2.6.35) / max(0bf)",
+     ("linux-2.6.35", "thread", "max_us"), ("commit-0bf377bbb0be", "thread", "max_us"),
+     ("0bf (Ingo)", "linux-2.6.35", "commit-0bf377bbb0be", "max_us", "thread")),
+    ("NO_START_DEBIT lowers the average", "avg(0bf) / avg(no-start-debit)",
+     ("commit-0bf377bbb0be", "thread", "avg_us"), ("no-start-debit", "thread", "avg_us"),
+     ("SN", "commit-0bf377bbb0be", "no-start-debit", "avg_us", "thread")),
+    ("START_NICE lowers the max further", "max(no-start-debit) / max(start-nice)",
+     ("no-start-debit", "thread", "max_us"), ("start-nice", "thread", "max_us"),
+     ("SN", "no-start-debit", "start-nice", "max_us", "thread")),
+    ("dyn-gran lowers the max", "max(2.6.35) / max(dyn-gran)",
+     ("linux-2.6.35", "thread", "max_us"), ("dyn-gran", "thread", "max_us"),
+     ("M1/2", "linux-2.6.35", "dyn-gran", "max_us", "thread")),
+    ("signals are far faster than threads", "avg thread / avg signal, 2.6.35",
+     ("linux-2.6.35", "thread", "avg_us"), ("linux-2.6.35", "signal", "avg_us"),
+     ("M1/2", "linux-2.6.35", "linux-2.6.35", "avg_us", None)),
+]
+
+
+def claim_ratios(runs, side_a, side_b, hz):
+    """{seed: ratio} of one claim at one HZ."""
+    (pa, ma, ka), (pb, mb, kb) = side_a, side_b
+    return ratio_per_seed(by_seed(select(runs, pa, ma, hz=hz), ka),
+                          by_seed(select(runs, pb, mb, hz=hz), kb))
+
+
+def verdict_table(runs):
+    """The seeds' qualitative claims as computed verdicts over the load seeds."""
+    lines = [f"## The 2010 claims, judged over load seeds ({HEADLINE_LOAD})", "",
+             "Each claim is a ratio that exceeds 1 when the claim holds. The ratio is computed per "
+             "load seed (the same seed on both sides); the verdict counts the seeds where it holds. "
+             "\"Seeds needed\" is how many seeds, taken in order, it took for the majority's "
+             "direction to stop changing.", "",
+             "| claim | quantity | HZ | ratio per seed | median [min–max] | published | verdict "
+             "| seeds needed |",
+             "|---|---|---|---|---|---|---|---|"]
+    for claim, quantity, side_a, side_b, pub in CLAIMS:
+        source, pa, pb, key, mode = pub
+        if mode is None:    # thread over signal: the same preset in two modes
+            a, b = published(source, pa, key, "thread"), published(source, pb, key, "signal")
+            theirs = f"{a / b:.2f} ({source})" if a is not None and b else "–"
+        else:
+            theirs = published_ratio(source, pa, pb, key, mode)
+        for hz in (DEFAULT_HZ, LINUX_HZ):
+            ratios = claim_ratios(runs, side_a, side_b, hz)
+            if not ratios:
+                continue
+            per_seed = " ".join(f"{v:.2f}" for v in ratios.values())
+            lines.append(f"| {claim} | {quantity} | {hz} | {per_seed} | "
+                         f"{Spread(list(ratios.values())).fmt('{:.2f}')} | {theirs} | "
+                         f"{verdict(ratios)} | {fnum(seeds_for_stable_verdict(ratios), '{}')} |")
+    return lines + [""] + seed_movement(runs)
+
+
+def seed_movement(runs):
+    """How much the maxima move between seeds, over every multi-seed configuration."""
+    moves = []
+    for config, group in configurations(runs).items():
+        rel = spread(group, "max_us").rel_range()
+        if len(group) > 1 and rel is not None:
+            moves.append((rel, config))
+    if not moves:
+        return []
+    moves.sort()
+    median = Spread([m for m, _ in moves]).median
+    worst, config = moves[-1]
+    return [f"How much the seed moves the maximum: over {len(moves)} configurations with several "
+            f"seeds, (max − min) / median of the maximum latency is {median * 100:.0f} % at the "
+            f"median and {worst * 100:.0f} % at worst ({config_name(config)}).", ""]
+
+
+def fidelity_table(runs):
+    """Granule beside real Linux (tools/linux-peer): the same binaries, per seed."""
+    groups = configurations(runs)
+    linux = [c for c in groups if c[0] != GRANULE]
+    if not linux:
+        return []
+    import linux_peer  # only when Linux runs exist (tools/ is on the path)
+    lines = ["## Granule beside Linux (same binaries, same QEMU, HZ=250)", "",
+             "Linux runs come from `tools/linux-peer` (docs/EXPERIMENT.md, \"Granule beside Linux\"): "
+             "Debian's Linux 6.1 set to the 2.6.35 knobs through debugfs. Each row pairs a Linux run "
+             "with Granule's run of the same preset, mode, load and seed at `hz=250`. "
+             "Ratio = Granule / Linux.", "",
+             "| preset | mode | seed | Granule max / avg / p99 µs | Linux max / avg / p99 µs "
+             "| ratio max | ratio avg | ratio p99 |",
+             "|---|---|---|---|---|---|---|---|"]
+    for kernel, preset, mode, load, hz in linux:
+        twin = linux_peer.GRANULE_TWIN.get(preset)
+        if not twin:
+            continue
+        mine = {r.get("seed", 1): latency_result(r) for r in select(runs, twin, mode, load, hz)}
+        theirs = {r.get("seed", 1): latency_result(r)
+                  for r in select(runs, preset, mode, load, hz, kernel)}
+        for seed in sorted(set(mine) & set(theirs)):
+            g, l = mine[seed], theirs[seed]
+            figs = lambda w: " / ".join(fnum(w[k]) for k in ("max_us", "avg_us", "p99_us"))  # noqa
+            ratios = [f"{g[k] / l[k]:.2f}" if l[k] else "–" for k in ("max_us", "avg_us", "p99_us")]
+            lines.append(f"| {preset} | {mode} | {seed} | {figs(g)} | {figs(l)} | "
+                         + " | ".join(ratios) + " |")
+    lines += [""]
+    later = [c for c in linux if c[1] not in linux_peer.GRANULE_TWIN]
+    if later:
+        lines += ["## What Linux did later: EEVDF (Linux 6.12)", "",
+                  "| Linux run | mode | load | seeds | max µs | avg µs | p99 µs |",
+                  "|---|---|---|---|---|---|---|"]
+        for config in later:
+            group = groups[config]
+            lines.append(f"| {config[0]} {config[1]} | {config[2]} | {config[3]} | {len(group)} | "
+                         f"{spread(group, 'max_us').fmt()} | {spread(group, 'avg_us').fmt()} | "
+                         f"{spread(group, 'p99_us').fmt()} |")
+        lines += [""]
+    return lines
+
+
+MICRO_ROWS = [("null syscall (getppid)", "null_syscall_ns"),
+              ("clock_gettime(MONOTONIC)", "clock_gettime_ns"),
               ("context switch, 2 processes, sched_yield (incl. the yield)", "ctxsw_yield_ns"),
               ("thread create+join", "thread_ns"), ("fork+exit+wait", "fork_ns"),
               ("fork+exec+exit+wait", "fork_exec_ns")]
@@ -215,94 +368,119 @@ MICRO_ROWS = [("null syscall (getppid)", "null_syscall_ns"), ("clock_gettime(MON
 def micro_tables(micro):
     if not micro or "microbench" not in micro["results"]:
         return ["## Kernel microbenchmarks", "", "*microbench run gave no result*", ""]
-    m = micro["results"]["microbench"]
-    L = ["## Kernel microbenchmarks", "",
-         f"`user/bench/microbench.c`, preset {m['preset']}, HZ {m['hz']}; virtual ns = guest instructions under "
-         f"`-icount shift=0`.  Command line: `{micro['cmdline']}`.", "",
-         "| operation | ns |", "|---|---|"]
-    L += [f"| {name} | {fnum(m.get(key))} |" for name, key in MICRO_ROWS]
-    L += ["", "### Scheduler scaling", "",
-          "Cost per context switch (N processes in a sched_yield() ring) and per timer tick that does not "
-          "switch (a nice -20 reader beside N-1 nice 19 spinners), by number of runnable tasks N:", "",
-          "| runnable N | ns per switch | ns per tick |", "|---|---|---|"]
+    bench = micro["results"]["microbench"]
+    lines = ["## Kernel microbenchmarks", "",
+             f"`user/bench/microbench.c`, preset {bench['preset']}, HZ {bench['hz']}; virtual ns = "
+             f"guest instructions under `-icount shift=0`.  Command line: `{micro['cmdline']}`.", "",
+             "| operation | ns |", "|---|---|"]
+    lines += [f"| {name} | {fnum(bench.get(key))} |" for name, key in MICRO_ROWS]
+    lines += ["", "### Scheduler scaling", "",
+              "Cost per context switch (N processes in a sched_yield() ring) and per timer tick that "
+              "does not switch (a nice -20 reader beside N-1 nice 19 spinners), by number of runnable "
+              "tasks N:", "",
+              "| runnable N | ns per switch | ns per tick |", "|---|---|---|"]
     for n in (1, 10, 100, 1000):
-        L.append(f"| {n} | {fnum(m.get(f'switch_{n}_ns'))} | {fnum(m.get(f'tick_{n}_ns'))} |")
-    return L + [""]
+        lines.append(f"| {n} | {fnum(bench.get(f'switch_{n}_ns'))} | "
+                     f"{fnum(bench.get(f'tick_{n}_ns'))} |")
+    return lines + [""]
 
 
 def runs_table(runs):
-    L = ["## Runs", "", "| run | kernel command line | wall s |", "|---|---|---|"]
-    return L + [f"| {r['label']} | `{r['cmdline']}` | {r['wall_s']} |" for r in runs]
+    lines = ["## Runs", "", "| run | kernel | command line |", "|---|---|---|"]
+    for run in runs:
+        what = run.get("cmdline") or f"preset {run['preset']}: {run.get('run')}"
+        lines.append(f"| {run['label']} | {run.get('kernel', GRANULE)} | `{what}` |")
+    return lines
 
 
 def report(runs, micro, argv, title="# Granule: the 2010 wakeup-latency experiment", intro=()):
-    L = [title, "", *intro,
-         f"Produced by `{' '.join(argv)}` (tools/bench); every figure below comes from a QEMU "
-         "`-icount shift=0,sleep=off` run whose exact kernel command line is in the Runs table.", "",
-         "Latency definition: docs/EXPERIMENT.md.  Seeds' figures: tools/seeds.json (sources there).", ""]
-    L += findings(runs) + matrix_tables(runs)
-    L += ["## Summary plots", "", "![max/avg](max-avg.svg)", "", "![throughput](throughput-vs-latency.svg)", ""]
-    L += micro_tables(micro) + runs_table(runs + ([micro] if micro else []))
-    return "\n".join(L) + "\n"
+    """The whole Markdown report; a pure function of the runs and the command."""
+    lines = [title, "", *intro,
+             f"Produced by `{' '.join(argv)}` (tools/bench); every figure below comes from a QEMU "
+             "`-icount shift=0,sleep=off` run whose exact command line is in the Runs table. "
+             "Where a configuration ran with several load seeds, a cell is the median over them "
+             "with [min–max] beside it.", "",
+             "Latency definition: docs/EXPERIMENT.md.  Published figures: tools/seeds.json; "
+             "their tags ([M1/2], [0bf], [SN]) are explained in docs/DEBATE.md.", ""]
+    lines += verdict_table(runs) + fidelity_table(runs) + matrix_tables(runs)
+    lines += ["## Summary plots", "", "![max/avg](max-avg.svg)", "",
+              "![throughput](throughput-vs-latency.svg)", ""]
+    lines += micro_tables(micro) + runs_table(runs + ([micro] if micro else []))
+    return "\n".join(lines) + "\n"
 
 
 def variants_tables(runs, argv):
-    """Per preset: thread / signal under kbuild:10 (HZ 1000 and 250) and kbuild:10,video, beside the seeds."""
+    """Per preset: thread / signal under kbuild:10 (HZ 1000 and 250) and kbuild:10,video,
+    beside the published figures."""
     presets = []
-    for r in runs:
-        if r["preset"] not in presets:
-            presets.append(r["preset"])
-    w0 = next((wl(r) for r in runs if wl(r)), {})
-    L = [f"Written by `{' '.join(argv)}` (tools/bench); the whole matrix is in docs/RESULTS.md.", "",
-         f"Wakeup latency, µs (max / avg, missed expiries), {w0.get('duration_s', '?')} s at "
-         f"P = {(w0.get('period_us') or 0) / 1000:g} ms:", "",
-         "| preset | thread, kbuild:10 | thread, kbuild:10 HZ=250 | thread, kbuild:10,video | signal, kbuild:10 "
-         "| signal, kbuild:10,video | seeds, thread (max / avg) | seeds, signal |",
-         "|---|---|---|---|---|---|---|---|"]
-    cols = [("thread", HEADLINE_LOAD, DEFAULT_HZ), ("thread", HEADLINE_LOAD, 250), ("thread", "kbuild:10,video", DEFAULT_HZ),
-            ("signal", HEADLINE_LOAD, DEFAULT_HZ), ("signal", "kbuild:10,video", DEFAULT_HZ)]
-    for p in presets:
+    for run in runs:
+        if run.get("kernel", GRANULE) == GRANULE and run["preset"] not in presets \
+                and run.get("bench", "experiment") == "experiment":
+            presets.append(run["preset"])
+    first = next((latency_result(r) for r in runs if latency_result(r)), {})
+    lines = [f"Written by `{' '.join(argv)}` (tools/bench); the whole matrix is in "
+             "docs/RESULTS.md.", "",
+             f"Wakeup latency, µs (max / avg, median over load seeds), {first.get('duration_s', '?')}"
+             f" s at P = {(first.get('period_us') or 0) / 1000:g} ms:", "",
+             "| preset | thread, kbuild:10 | thread, kbuild:10 HZ=250 | thread, kbuild:10,video "
+             "| signal, kbuild:10 | signal, kbuild:10,video | published, thread (max / avg) "
+             "| published, signal |",
+             "|---|---|---|---|---|---|---|---|"]
+    columns = [("thread", HEADLINE_LOAD, DEFAULT_HZ), ("thread", HEADLINE_LOAD, LINUX_HZ),
+               ("thread", "kbuild:10,video", DEFAULT_HZ), ("signal", HEADLINE_LOAD, DEFAULT_HZ),
+               ("signal", "kbuild:10,video", DEFAULT_HZ)]
+    for preset in presets:
         cells = []
-        for mode, load, hz in cols:
-            w = pick(runs, p, mode, load, hz)
-            cells.append(f"{fnum(w['max_us'])} / {fnum(w['avg_us'])} ({w['missed']})" if w else "–")
+        for mode, load, hz in columns:
+            group = select(runs, preset, mode, load, hz)
+            cells.append(f"{fnum(spread(group, 'max_us').median)} / "
+                         f"{fnum(spread(group, 'avg_us').median)}" if group else "–")
         for mode in ("thread", "signal"):
-            cells.append("; ".join(f"{fnum(s['max_us'])} / {fnum(s['avg_us'])} [{s['source']}]"
-                                   for s in seeds() if s["preset"] == p and s["mode"] == mode) or "–")
-        L.append(f"| {p} | " + " | ".join(cells) + " |")
-    return L
+            cells.append("; ".join(f"{fnum(row['max_us'])} / {fnum(row['avg_us'])} "
+                                   f"[{row['source']}]" for row in published_rows()
+                                   if row["preset"] == preset and row["mode"] == mode) or "–")
+        lines.append(f"| {preset} | " + " | ".join(cells) + " |")
+    return lines
 
 
-def write_docs(runs, micro, argv, out):
+def write_docs(runs, micro, argv, out, wall=None):
     """docs/RESULTS.md (+ docs/results/*.svg) and the VARIANTS.md table block."""
     docs = os.path.join(ROOT, "docs")
     img = os.path.join(docs, "results")
     os.makedirs(img, exist_ok=True)
-    for f in os.listdir(out):
-        if f.endswith(".svg"):
-            shutil.copy(os.path.join(out, f), os.path.join(img, f))
-    intro = ["This file is generated: do not edit it by hand, re-run the command below (it takes about 20 "
-             "minutes on 2 cores; the sweeps at the end come from the `tools/bench --sweep` commands they name).",
-             "How to read the figures, preset by preset: docs/VARIANTS.md.  What Granule's CFS does differently "
-             "from Linux 2.6.35: docs/SCHEDULER.md.", ""]
-    text = report(runs, micro, argv, "# Results: Granule's figures beside the seeds'", intro)
+    for name in os.listdir(out):
+        if name.endswith(".svg"):
+            shutil.copy(os.path.join(out, name), os.path.join(img, name))
+    intro = ["This file is generated: do not edit it by hand, re-run the command below (the sweeps "
+             "at the end come from the `tools/bench --sweep` commands they name).",
+             "How to read the figures, preset by preset: docs/VARIANTS.md.  What Granule's CFS does "
+             "differently from Linux 2.6.35: docs/SCHEDULER.md.", ""]
+    if wall:
+        intro += [f"This run took {wall}.", ""]
+    text = report(runs, micro, argv, "# Results: Granule's figures beside the published ones",
+                  intro)
     text = re.sub(r"\]\(((?:cdf|hist|max|throughput|sweep)[^)]*\.svg)\)", r"](results/\1)", text)
-    for f in sorted(os.listdir(out)):
-        if f.startswith("SWEEP-") and f.endswith(".md"):
-            sw = open(os.path.join(out, f)).read().replace("# Sweep", "## Sweep", 1)
-            text += "\n" + re.sub(r"\]\((sweep[^)]*\.svg)\)", r"](results/\1)", sw)
-    with open(os.path.join(docs, "RESULTS.md"), "w") as f:
+    for name in sorted(os.listdir(out)):
+        if name.startswith("SWEEP-") and name.endswith(".md"):
+            with open(os.path.join(out, name), encoding="utf-8") as f:
+                sweep = f.read().replace("# Sweep", "## Sweep", 1)
+            text += "\n" + re.sub(r"\]\((sweep[^)]*\.svg)\)", r"](results/\1)", sweep)
+    with open(os.path.join(docs, "RESULTS.md"), "w", encoding="utf-8") as f:
         f.write(text)
-    path = os.path.join(docs, "VARIANTS.md")
-    v = open(path).read()
-    b = v.find(BEGIN)
-    b = v.find("-->", b) if b >= 0 else -1      # the end of the opening comment
-    b = b + 3 if b >= 0 else -1
-    e = v.find(END)
-    if b < 0 or e < b:
+    replace_block(os.path.join(docs, "VARIANTS.md"), variants_tables(runs, argv))
+    print("bench: wrote docs/RESULTS.md, docs/results/*.svg and the tables in docs/VARIANTS.md")
+
+
+def replace_block(path, lines):
+    """Replace what stands between the BENCH-TABLES markers of PATH (refused without them)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    begin = text.find(BEGIN)
+    begin = text.find("-->", begin) if begin >= 0 else -1    # the end of the opening comment
+    begin = begin + 3 if begin >= 0 else -1
+    end = text.find(END)
+    if begin < 0 or end < begin:
         print(f"bench: {path} lacks the {BEGIN} ... {END} markers; not updated")
         return
-    v = v[:b] + "\n" + "\n".join(variants_tables(runs, argv)) + "\n" + v[e:]
-    with open(path, "w") as f:
-        f.write(v)
-    print("bench: wrote docs/RESULTS.md, docs/results/*.svg and the tables in docs/VARIANTS.md")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text[:begin] + "\n" + "\n".join(lines) + "\n" + text[end:])

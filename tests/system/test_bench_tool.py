@@ -1,10 +1,13 @@
-"""tools/bench and tools/bench_report.py (issue 6): the matrix runner and its report.
+"""tools/bench, bench_jobs.py, bench_stats.py and bench_report.py: the matrix and its report.
 
-One tiny matrix (one preset, signal mode, kbuild:10, 1 s, no microbench) runs
-under QEMU -icount; the tests check that what the report prints is what the
-guest's RESULT line said, that rebuilding the report from runs.json gives the
-same bytes, and that the docs writer replaces (not appends) the VARIANTS.md
-table block between its markers.
+One tiny matrix (one preset, signal mode, kbuild:10, 1 s, two load seeds, no
+microbench, no Linux runs) runs under QEMU -icount three ways: tools/bench -j1,
+tools/bench -j2, and a plan file run by GNU parallel -j2 then --collect.  The
+tests check that the three give the same bytes, that the report prints what
+the guest's RESULT lines said (median [min-max] over the seeds), that
+--report-only rebuilds the same report, and that the docs writer replaces (not
+appends) the VARIANTS.md block.  The seed statistics and the verdicts are
+checked on constructed runs, where the right answer is known.
 """
 import json
 import os
@@ -17,17 +20,25 @@ import pytest
 TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "tools")
 sys.path.insert(0, TOOLS)
 import bench_report as br  # noqa: E402
+from bench_stats import Spread, seeds_for_stable_verdict, verdict  # noqa: E402
 
 PRESET = "commit-0bf377bbb0be"
+MATRIX = ["--presets", PRESET, "--modes", "signal", "--loads", "kbuild:10", "--duration", "1",
+          "--seeds", "2", "--no-micro", "--no-linux"]
+
+
+def bench(*args, timeout=600):
+    p = subprocess.run([os.path.join(TOOLS, "bench"), *args], capture_output=True, text=True,
+                       timeout=timeout)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    return p.stdout
 
 
 @pytest.fixture(scope="module")
 def bench_out(tmp_path_factory):
     out = tmp_path_factory.mktemp("bench")
-    p = subprocess.run([os.path.join(TOOLS, "bench"), "--presets", PRESET, "--modes", "signal",
-                        "--loads", "kbuild:10", "--duration", "1", "--no-micro", "--out", str(out)],
-                       capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    stdout = bench(*MATRIX, "-j1", "--out", str(out))
+    assert "ETA" in stdout
     return out
 
 
@@ -38,30 +49,67 @@ def load_runs(out):
 
 def test_report_rows_come_from_the_runs(bench_out):
     saved = load_runs(bench_out)
-    assert saved["micro"] is None and len(saved["runs"]) == 1
-    run = saved["runs"][0]
-    assert run["cmdline"] == f"sched_preset={PRESET} run=experiment mode=signal load=kbuild:10 duration=1 hist=1"
-    wl = run["results"]["wakeup-latency"]
-    assert (wl["preset"], wl["mode"], wl["samples"], wl["missed"]) == (PRESET, "signal", 100, 0)
-    assert sum(n for _, n in run["hist"]) == wl["samples"]
+    assert saved["micro"] is None and len(saved["runs"]) == 2
+    assert [r["seed"] for r in saved["runs"]] == [1, 2]
+    assert saved["runs"][0]["cmdline"] == \
+        f"sched_preset={PRESET} run=experiment mode=signal load=kbuild:10 duration=1 hist=1"
+    assert saved["runs"][1]["cmdline"].endswith("duration=1 seed=2 hist=1")
+    wls = [r["results"]["wakeup-latency"] for r in saved["runs"]]
+    for wl in wls:
+        assert (wl["preset"], wl["mode"], wl["samples"], wl["missed"]) == (PRESET, "signal", 100, 0)
+    kbs = [r["results"]["kbuild-load"]["seed"] for r in saved["runs"]]
+    assert kbs == [1, 2]
     report = (bench_out / "REPORT.md").read_text()
-    row = (f"| {PRESET} | kbuild:10 | 1000 | {br.fnum(wl['max_us'])} | {br.fnum(wl['avg_us'])} | "
-           f"{br.fnum(wl['p50_us'])} | {br.fnum(wl['p99_us'])} |")
+    cell = lambda key: Spread([w[key] for w in wls]).fmt()  # noqa: E731
+    row = f"| {PRESET} | kbuild:10 | 1000 | 2 | {cell('max_us')} | {cell('avg_us')} | {cell('p99_us')} |"
     assert row in report
-    # The seeds' signal-mode rows are printed beside ours, from tools/seeds.json.
-    assert "| M1/2 | 2.6.35-era without patch | linux-2.6.35 | YouTube + make -j10 | 8608.3 | 101.3 | 0 |" in report
+    # The published signal-mode rows are printed beside ours, from tools/seeds.json.
+    assert "| M1/2 | 2.6.35-era without patch | linux-2.6.35 | YouTube + make -j10 | 8608.3 | 101.3 | 0 |" \
+        in report
     for plot in ("cdf-signal", "hist-signal", "max-avg", "throughput-vs-latency"):
         assert (bench_out / f"{plot}.svg").stat().st_size > 1000, plot
+    assert "wall" not in report     # wall times live in timing.json only
+    assert json.loads((bench_out / "timing.json").read_text())["parallel"] == 1
+
+
+def test_parallel_gives_the_same_bytes(bench_out, tmp_path):
+    bench(*MATRIX, "-j", "2", "--out", str(tmp_path))
+    for name in ("REPORT.md", "runs.json"):
+        assert (tmp_path / name).read_bytes() == (bench_out / name).read_bytes(), name
+
+
+def test_plan_through_gnu_parallel_then_collect(bench_out, tmp_path):
+    plan = tmp_path / "plan.jsonl"
+    bench(*MATRIX, "--plan", str(plan))
+    jobs = [json.loads(line) for line in plan.read_text().splitlines()[1:]]
+    assert [j["id"] for j in jobs] == ["0001", "0002"]
+    assert all(len(j["image"]) == 64 and j["cmdline"] for j in jobs)
+    ids = bench("--job-ids", str(plan)).split()
+    out = tmp_path / "out"
+    p = subprocess.run(["parallel", "-j2", os.path.join(TOOLS, "bench"), "--run-job", str(plan),
+                        "--job", "{}", "--out", str(out), ":::", *ids],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    bench("--collect", str(out), "--plan-file", str(plan))
+    assert (out / "REPORT.md").read_text() == (bench_out / "REPORT.md").read_text()
+
+
+def test_run_job_refuses_another_image(tmp_path):
+    plan = tmp_path / "plan.jsonl"
+    bench(*MATRIX, "--plan", str(plan))
+    lines = plan.read_text().splitlines()
+    job = json.loads(lines[1])
+    job["image"] = "0" * 64
+    plan.write_text(lines[0] + "\n" + json.dumps(job) + "\n")
+    p = subprocess.run([os.path.join(TOOLS, "bench"), "--run-job", str(plan), "--job", job["id"],
+                        "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0 and "another image" in p.stdout + p.stderr
 
 
 def test_report_only_rebuilds_the_same_report(bench_out, tmp_path):
-    copy = tmp_path / "copy"
-    copy.mkdir()
-    shutil.copy(bench_out / "runs.json", copy / "runs.json")
-    p = subprocess.run([os.path.join(TOOLS, "bench"), "--report-only", "--out", str(copy)],
-                       capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stdout + p.stderr
-    assert (copy / "REPORT.md").read_text() == (bench_out / "REPORT.md").read_text()
+    shutil.copy(bench_out / "runs.json", tmp_path / "runs.json")
+    bench("--report-only", "--out", str(tmp_path))
+    assert (tmp_path / "REPORT.md").read_text() == (bench_out / "REPORT.md").read_text()
 
 
 def test_docs_block_is_replaced_not_appended(bench_out, tmp_path, monkeypatch):
@@ -72,20 +120,16 @@ def test_docs_block_is_replaced_not_appended(bench_out, tmp_path, monkeypatch):
     saved = load_runs(bench_out)
     for _ in range(2):
         br.write_docs(saved["runs"], None, saved["argv"], str(bench_out))
-    v = (docs / "VARIANTS.md").read_text()
-    assert v.count(br.BEGIN) == 1 and v.count(br.END) == 1
-    block = v[v.index(br.BEGIN):v.index(br.END)]
+    text = (docs / "VARIANTS.md").read_text()
+    assert text.count(br.BEGIN) == 1 and text.count(br.END) == 1
+    block = text[text.index(br.BEGIN):text.index(br.END)]
     assert block.count(f"| {PRESET} | ") == 1
-    wl = saved["runs"][0]["results"]["wakeup-latency"]
-    assert f"{br.fnum(wl['max_us'])} / {br.fnum(wl['avg_us'])} ({wl['missed']})" in block
-    text = (docs / "RESULTS.md").read_text()
-    assert "generated" in text and "](results/cdf-signal.svg)" in text
+    wls = [r["results"]["wakeup-latency"] for r in saved["runs"]]
+    median = lambda key: br.fnum(Spread([w[key] for w in wls]).median)  # noqa: E731
+    assert f"{median('max_us')} / {median('avg_us')}" in block
+    results = (docs / "RESULTS.md").read_text()
+    assert "generated" in results and "](results/cdf-signal.svg)" in results
     assert (docs / "results" / "cdf-signal.svg").exists()
-
-
-def test_fnum_marks_missing_figures():
-    assert br.fnum(None) == br.fnum(-1) == br.fnum("") == "–"
-    assert br.fnum(12.345) == "12.3" and br.fnum(">100000") == ">100000"
 
 
 def test_docs_writer_refuses_without_markers(bench_out, tmp_path, monkeypatch):
@@ -97,3 +141,53 @@ def test_docs_writer_refuses_without_markers(bench_out, tmp_path, monkeypatch):
     saved = load_runs(bench_out)
     br.write_docs(saved["runs"], None, saved["argv"], str(bench_out))
     assert (docs / "VARIANTS.md").read_text() == text
+
+
+def test_fnum_marks_missing_figures():
+    assert br.fnum(None) == br.fnum(-1) == br.fnum("") == "–"
+    assert br.fnum(12.345) == "12.3" and br.fnum(">100000") == ">100000"
+
+
+def test_spread_and_verdicts():
+    assert Spread([3.0, 1.0, 2.0]).fmt() == "2.0 [1.0–3.0]"
+    assert Spread([4.0, 1.0]).median == 2.5 and Spread([5.0]).fmt() == "5.0"
+    assert Spread([]).fmt() == "–" and Spread([2.0, 4.0, 3.0]).rel_range() == pytest.approx(2 / 3)
+    assert verdict({1: 1.5, 2: 1.2, 3: 1.01}) == "holds in 3/3 seeds"
+    assert verdict({1: 1.5, 2: 0.9, 3: 1.0}) == "holds in 1/3: within seed spread"
+    assert verdict([0.7, 0.99]) == "does not hold" and verdict({}) == "–"
+    assert seeds_for_stable_verdict([1.2, 1.3, 1.1]) == 1
+    assert seeds_for_stable_verdict([0.9, 1.2, 1.3, 1.1, 1.4]) == 3
+    assert seeds_for_stable_verdict([1.2, 0.8, 0.9, 0.7, 0.95]) == 3
+
+
+def fake_run(preset, seed, max_us, avg_us, mode="thread", hz=1000):
+    wl = dict(max_us=max_us, avg_us=avg_us, p99_us=max_us, p50_us=avg_us, p999_us=max_us,
+              missed=0, samples=10, duration_s=1, period_us=10000)
+    return dict(label=f"{preset} {seed}", kernel="granule", preset=preset, mode=mode,
+                load="kbuild:10", hz=hz, seed=seed, bench="experiment", cmdline="x",
+                results={"wakeup-latency": wl}, hist=[], bucket_us=100)
+
+
+def test_verdict_table_is_computed_per_seed():
+    runs = [fake_run("linux-2.6.35", s, m, 100) for s, m in ((1, 300), (2, 200), (3, 90))]
+    runs += [fake_run("commit-0bf377bbb0be", s, m, 100) for s, m in ((1, 100), (2, 100), (3, 100))]
+    table = "\n".join(br.verdict_table(runs))
+    row = next(l for l in table.splitlines() if l.startswith("| 2.6.35's max is above"))
+    assert "| 1000 | 3.00 2.00 0.90 | 2.00 [0.90–3.00] |" in row
+    assert "holds in 2/3: within seed spread" in row
+    assert "1.69 (0bf (Ingo))" in row       # 38278.9 / 22702.1, from tools/seeds.json
+    assert "(max − min) / median of the maximum latency" in table
+
+
+def test_fidelity_table_pairs_linux_with_granule_at_hz250():
+    runs = [fake_run("linux-2.6.35", s, 200.0 * s, 100.0, hz=250) for s in (1, 2)]
+    linux = [fake_run("linux-2.6.35", s, 100.0 * s, 50.0, hz=250) for s in (1, 2)]
+    for r in linux:
+        r["kernel"] = "linux-6.1"
+    runs += linux + [fake_run("linux-2.6.35", 1, 999.0, 999.0, hz=1000)]   # not paired
+    table = "\n".join(br.fidelity_table(runs))
+    assert "| linux-2.6.35 | thread | 1 | 200.0 / 100.0 / 200.0 | 100.0 / 50.0 / 100.0 | " \
+           "2.00 | 2.00 | 2.00 |" in table
+    assert "| linux-2.6.35 | thread | 2 | 400.0 / 100.0 / 400.0 |" in table
+    assert "999.0" not in table
+    assert br.fidelity_table(runs[:2]) == []        # no Linux runs: no section
