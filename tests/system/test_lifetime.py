@@ -12,7 +12,8 @@ import re
 from conftest import boot, check_clean
 
 HOSTILE = ["kill_init", "orphan_exit_signal", "timer_exit_sighand", "timer_exit_thread",
-           "fork_after_leader_exit", "kill_leaderless", "clone_exit_signal", "clone_child_settid"]
+           "fork_after_leader_exit", "kill_leaderless", "exec_after_leader_exit", "clone_exit_signal",
+           "clone_child_settid"]
 
 
 def test_hostile_lifetimes_do_not_take_the_kernel_down():

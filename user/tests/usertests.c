@@ -175,6 +175,8 @@ long ut_frames_settle(long want, int tries)
  *                      the signal state is what exec must make of the one
  *                      exec_in_thread() left and its one child (which exits
  *                      with 33) can be waited for: see exec_ids()
+ *   --waitchild N      wait for a child: exit 42 if it exited with N and
+ *                      was the only one, 43-45 if not (ut_life.c)
  * and argc == 0 (exec with an empty argv) exits 77.
  */
 
@@ -225,6 +227,14 @@ static int helper_main(int argc, char **argv, char **envp)
 	}
 	if (!strcmp(argv[1], "--ids") && argc == 5)
 		return exec_ids(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (!strcmp(argv[1], "--waitchild") && argc == 3) {
+		int st = 0;
+		if (sys_wait4(-1, (long)&st, 0, 0) <= 0)
+			return 43;
+		if (st != atoi(argv[2]) << 8)
+			return 44;
+		return sys_wait4(-1, 0, WNOHANG, 0) == -ECHILD ? 42 : 45;
+	}
 	if (!strcmp(argv[1], "--segv"))		/* die on a NULL write */
 		*(volatile int *)0 = 1;
 	if (!strcmp(argv[1], "--args") && argc >= 4) {

@@ -290,22 +290,65 @@ static void sleep_forever(void)
 
 static void kill_leaderless(void)
 {
+	static const int sigs[] = { SIGKILL, SIGTERM };
 	long f0 = ut_frames();
-	long pid = sys_fork();
 
-	if (pid == 0) {
-		if (ut_clone(thread_flags, stack_a, sizeof(stack_a), 0, 0, sleep_forever) < 0)
-			sys_exit_group(2);
-		sys_exit(0);	/* the leader alone: the thread lives on */
+	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		long pid = sys_fork();
+		if (pid == 0) {
+			if (ut_clone(thread_flags, stack_a, sizeof(stack_a), 0, 0, sleep_forever) < 0)
+				sys_exit_group(2);
+			sys_exit(0);	/* the leader alone: the thread lives on */
+		}
+		CHECK(pid > 0, "fork: %ld", pid);
+		ut_sleep_ns(2000000);
+		EXPECT_RET(sys_wait4(pid, 0, WNOHANG, 0), 0);	/* alive, in its thread */
+		EXPECT_RET(sys_kill(pid, 0), 0);
+		EXPECT_RET(sys_kill(pid, sigs[i]), 0);
+		int st = ut_wait(pid);
+		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == sigs[i], "status %#x, signal %d expected", st,
+		      sigs[i]);
 	}
-	CHECK(pid > 0, "fork: %ld", pid);
-	ut_sleep_ns(2000000);
-	EXPECT_RET(sys_wait4(pid, 0, WNOHANG, 0), 0);	/* alive, in its thread */
-	EXPECT_RET(sys_kill(pid, 0), 0);
-	EXPECT_RET(sys_kill(pid, SIGKILL), 0);
-	int st = ut_wait(pid);
-	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "status %#x, SIGKILL expected", st);
 	frames_back(f0, "process killed after its leader exited");
+}
+
+/*
+ * A thread whose leader has exited forks a child, then execs: the process's
+ * child passes to it as it becomes the leader, and the new image waits for
+ * the child ("usertests --waitchild 33": exit 42 if it gets status 33).
+ */
+static void exec_orphaning_thread(void)
+{
+	char *argv[] = { "usertests", "--waitchild", "33", NULL };
+	char *envp[] = { NULL };
+
+	ut_sleep_ns(1000000);	/* the leader has exited by now */
+	long c = sys_fork();
+	if (c == 0) {
+		ut_sleep_ns(2000000);
+		sys_exit_group(33);
+	}
+	if (c < 0)
+		sys_exit_group(2);
+	sys_execve((long)"usertests", (long)argv, (long)envp);
+	sys_exit_group(3);
+}
+
+static void exec_after_leader_exit_run(uintptr_t unused)
+{
+	if (ut_clone(thread_flags, stack_a, sizeof(stack_a), 0, 0, exec_orphaning_thread) < 0)
+		sys_exit_group(2);
+	sys_exit(0);
+}
+
+static void exec_after_leader_exit(void)
+{
+	long f0 = ut_frames();
+	int st = ut_run_child(exec_after_leader_exit_run, 0);
+
+	CHECK(st == 42 << 8, "status %#x (42 << 8 expected; 2: clone/fork, 3: exec failed, "
+	      "43: the new image had no child, 44: wrong child status, 45: a second child)", st);
+	frames_back(f0, "exec after the leader exited");
 }
 
 /* --- clone's exit signal and CLONE_CHILD_SETTID --- */
@@ -387,6 +430,7 @@ const struct ut_test ut_life_tests[] = {
 	{ timer_exit_thread, "timer_exit_thread" },
 	{ fork_after_leader_exit, "fork_after_leader_exit" },
 	{ kill_leaderless, "kill_leaderless" },
+	{ exec_after_leader_exit, "exec_after_leader_exit" },
 	{ clone_exit_signal, "clone_exit_signal" },
 	{ clone_child_settid, "clone_child_settid" },
 	{ NULL, NULL },
