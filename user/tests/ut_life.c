@@ -412,7 +412,8 @@ static void clone_child_settid(void)
 	CHECK(settid_word == pid, "shared word %d, child %ld", settid_word, pid);
 
 	/* A bad address is ignored, as in Linux: the child runs normally. */
-	static const unsigned long bad[] = { 0, 0x40000000ul, 0xc0000000ul, 0xfffffffeul };
+	const unsigned long bad[] = { 0, 0x40000000ul, 0xc0000000ul, 0xfffffffeul,
+				      (unsigned long)clone_child_settid /* read-only text */ };
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		pid = sys_clone(SIGCHLD_NR | CLONE_CHILD_SETTID, 0, 0, 0, bad[i]);
 		if (pid == 0)
