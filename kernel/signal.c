@@ -219,8 +219,11 @@ int kill_pid(int pid, int sig)
 		return -EINVAL;
 	t = find_task_by_pid(pid);
 	/* A kernel thread has no mm and never exits; a user task whose mm is
-	 * gone has exit_state set (a zombie leader, maybe of live threads). */
-	if (!t || t->pid == 0 || (!t->mm && !t->exit_state))
+	 * gone has exit_state set (a zombie leader, maybe of live threads).
+	 * An exited thread (EXIT_DEAD) lingers until reap_dead_tasks() frees
+	 * it, its process perhaps reaped and freed already: its pid is gone,
+	 * as in Linux (release_task), and its group_leader must not be used. */
+	if (!t || t->pid == 0 || t->exit_state == EXIT_DEAD || (!t->mm && !t->exit_state))
 		return -ESRCH;		/* no such process, or a kernel thread */
 	/* As Linux's group_send_sig_info: the process, not the thread the
 	 * pid names, takes the signal, so a process whose leader has exited

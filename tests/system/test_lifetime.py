@@ -4,7 +4,8 @@ down - kill(1, SIGKILL) and an orphan whose exit signal is SIGKILL panicked
 with "Attempted to kill init!", a POSIX timer outliving its process used a
 freed task, a child forked after its process's leader exited was left with a
 freed parent and leaked its kernel stack, and clone() with exit signal 65
-read past the signal action table.  The system must stay up, with the
+read past the signal action table; kill() of an exited thread's tid went
+through its freed leader.  The system must stay up, with the
 scheduler's invariants checked at every event, init must go on running
 commands, and every frame must come back."""
 import re
@@ -12,8 +13,8 @@ import re
 from conftest import boot, check_clean
 
 HOSTILE = ["kill_init", "orphan_exit_signal", "timer_exit_sighand", "timer_exit_thread",
-           "fork_after_leader_exit", "kill_leaderless", "exec_after_leader_exit", "clone_exit_signal",
-           "clone_child_settid"]
+           "fork_after_leader_exit", "kill_leaderless", "kill_exited_thread",
+           "exec_after_leader_exit", "clone_exit_signal", "clone_child_settid"]
 
 
 def test_hostile_lifetimes_do_not_take_the_kernel_down():

@@ -25,8 +25,8 @@ ALL_TESTS = [
     "tls_area", "tls_badptr", "tls_errno", "tls_syscall", "tls_signal", "tls_badgs",
     "tls_badfs", "sig_badsegs", "tls_clear_loaded", "tls_switch", "tls_fork", "tls_settls",
     "kill_init", "orphan_exit_signal", "timer_exit_sighand", "timer_exit_thread",
-    "fork_after_leader_exit", "kill_leaderless", "exec_after_leader_exit", "clone_exit_signal",
-    "clone_child_settid",
+    "fork_after_leader_exit", "kill_leaderless", "kill_exited_thread",
+    "exec_after_leader_exit", "clone_exit_signal", "clone_child_settid",
 ]
 
 

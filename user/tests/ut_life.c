@@ -313,6 +313,39 @@ static void kill_leaderless(void)
 }
 
 /*
+ * kill() of the tid of a thread that has exited, its process reaped (the
+ * thread's task lingers until the kernel frees it): -ESRCH, not a signal
+ * sent through the freed leader.  The leader reports the tid's low byte
+ * as its exit code; the thread exits last, so the wait4 returns right
+ * after it.
+ */
+static void last_thread(void)
+{
+	ut_sleep_ns(1000000);
+	sys_exit(0);
+}
+
+static void kill_exited_thread(void)
+{
+	long f0 = ut_frames();
+	long pid = sys_fork();
+
+	if (pid == 0) {
+		long tid = ut_clone(thread_flags, stack_a, sizeof(stack_a), 0, 0, last_thread);
+		sys_exit(tid > 0 ? tid & 0xff : 0);
+	}
+	CHECK(pid > 0, "fork: %ld", pid);
+	int st = ut_wait(pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) != (pid & 0xff), "clone failed (status %#x)", st);
+	long tid = pid + ((WEXITSTATUS(st) - pid) & 0xff);
+	EXPECT_RET(sys_kill(tid, SIGKILL), -ESRCH);
+	EXPECT_RET(sys_kill(tid, 0), -ESRCH);
+	EXPECT_RET(sys_kill(pid, SIGKILL), -ESRCH);
+	EXPECT_RET(sys_tgkill(pid, tid, SIGKILL), -ESRCH);
+	frames_back(f0, "exited thread");
+}
+
+/*
  * A thread whose leader has exited forks a child, then execs: the process's
  * child passes to it as it becomes the leader, and the new image waits for
  * the child ("usertests --waitchild 33": exit 42 if it gets status 33).
@@ -431,6 +464,7 @@ const struct ut_test ut_life_tests[] = {
 	{ timer_exit_thread, "timer_exit_thread" },
 	{ fork_after_leader_exit, "fork_after_leader_exit" },
 	{ kill_leaderless, "kill_leaderless" },
+	{ kill_exited_thread, "kill_exited_thread" },
 	{ exec_after_leader_exit, "exec_after_leader_exit" },
 	{ clone_exit_signal, "clone_exit_signal" },
 	{ clone_child_settid, "clone_child_settid" },
