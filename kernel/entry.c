@@ -23,13 +23,15 @@ int user_page_fault(u32 addr, int write)
 
 	if (err == -ENOMEM) {
 		printk("Out of memory: killed process %d (%s)\n", current->tgid, current->comm);
-		send_signal(current, SIGKILL);
+		force_sig(SIGKILL);	/* as Linux's oom_kill_task */
 		return 0;	/* dies on the way out */
 	}
 	return err;
 }
 
-/* Linux force_sig(): the signal gets through even if blocked or ignored. */
+/* Linux force_sig(): the signal gets through even if blocked or ignored,
+ * and kills even init if it has no handler (force_sig_info clears
+ * SIGNAL_UNKILLABLE then: a faulting init cannot go on). */
 void force_sig(int sig)
 {
 	struct k_sigaction *ka = &current->sig->action[sig - 1];
@@ -38,6 +40,8 @@ void force_sig(int sig)
 		ka->handler = SIG_DFL;
 		current->sig_blocked &= ~sigmask(sig);
 	}
+	if (ka->handler == SIG_DFL)
+		current->group_leader->signal_flags &= ~SIGNAL_UNKILLABLE;
 	send_signal(current, sig);
 }
 

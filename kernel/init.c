@@ -49,6 +49,10 @@ void start_init(void)
 	if (pid != 1)
 		panic("cannot create init (error %d)", pid);
 	init_task = find_task_by_pid(1);
+	/* As Linux's init_post(): pid 1 gets no signal it has no handler for
+	 * (kill(1, SIGKILL) included), so no process can take the system down
+	 * by killing it (kernel/signal.c). */
+	init_task->signal_flags |= SIGNAL_UNKILLABLE;
 }
 
 /* The idle task: sleep until an interrupt, run whatever became runnable. */

@@ -39,7 +39,7 @@ struct signal_state *signal_state_alloc(const struct signal_state *copy)
 void signal_state_put(struct signal_state *s)
 {
 	if (s && --s->count == 0) {
-		exit_itimers(s);
+		exit_itimers(s, NULL);	/* none left: each process took its own */
 		kfree(s);
 	}
 }
@@ -54,21 +54,39 @@ static u32 handler_of(struct task *t, int sig)
 	return t->sig ? t->sig->action[sig - 1].handler : SIG_DFL;
 }
 
+/*
+ * Is T's process init, which no signal it has no handler for may kill or
+ * even reach (Linux's SIGNAL_UNKILLABLE, set for pid 1 before its exec:
+ * kernel/init.c)?  Only the kernel's own SIGKILL (zap_thread: a group exit
+ * or exec of init itself) and a fault's forced signal (force_sig, which
+ * clears the flag as Linux's force_sig_info does) get through.
+ */
+static int unkillable(struct task *t)
+{
+	return t->group_leader->signal_flags & SIGNAL_UNKILLABLE;
+}
+
+/* Linux's sig_ignored + sig_task_ignored: is SIG for T dropped when sent? */
 static int sig_ignored(struct task *t, int sig)
 {
-	if (sig == SIGKILL || (t->sig_blocked & sigmask(sig)))
+	if (t->sig_blocked & sigmask(sig))
 		return 0;	/* a blocked signal stays pending: it may be unignored */
 	u32 h = handler_of(t, sig);
+	if (h == SIG_DFL && unkillable(t))
+		return 1;	/* SIGKILL and SIGTERM too: kill(1, SIGKILL) does nothing */
+	if (sig == SIGKILL)
+		return 0;
 	return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
 }
 
-/* Would SIG, delivered to T now, end T's process?  (Linux's sig_fatal.) */
+/* Would SIG, delivered to T now, end T's process?  (Linux's sig_fatal;
+ * complete_signal starts no group exit for an unkillable process.) */
 static int sig_fatal(struct task *t, int sig)
 {
 	if (sig == SIGKILL)
 		return 1;
 	return !(t->sig_blocked & sigmask(sig)) && handler_of(t, sig) == SIG_DFL &&
-	       !sig_default_ignored(sig);
+	       !sig_default_ignored(sig) && !unkillable(t);
 }
 
 int fatal_signal_pending(struct task *t)
@@ -117,13 +135,15 @@ static struct task *fatal_to_execer(struct task *t, int sig)
 	return ex && sig_fatal(ex, sig) ? ex : NULL;
 }
 
-int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struct sigqueue *q)
+/* send_signal_info(); FORCE: the kernel's own SIGKILL, never ignored. */
+static int __send_signal(struct task *t, int sig, const struct ksiginfo *info, struct sigqueue *q,
+			 int force)
 {
 	unsigned long flags;
 	int ret = 0;
 
 	local_irq_save(flags);
-	if (t->exit_state || sig_ignored(t, sig) ||
+	if (t->exit_state || (!force && sig_ignored(t, sig)) ||
 	    (sig < SIGRTMIN && (t->sig_pending & sigmask(sig)))) {
 		local_irq_restore(flags);
 		return 1;	/* ignored, or a standard signal already pending */
@@ -156,9 +176,19 @@ int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struc
 	return ret;
 }
 
+int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struct sigqueue *q)
+{
+	return __send_signal(t, sig, info, q, 0);
+}
+
 void send_signal(struct task *t, int sig)
 {
 	send_signal_info(t, sig, NULL, NULL);
+}
+
+void zap_thread(struct task *t)
+{
+	__send_signal(t, SIGKILL, NULL, NULL, 1);
 }
 
 struct task *signal_target(struct task *t, int sig)
@@ -189,8 +219,11 @@ int kill_pid(int pid, int sig)
 		return -EINVAL;
 	t = find_task_by_pid(pid);
 	/* A kernel thread has no mm and never exits; a user task whose mm is
-	 * gone has exit_state set (a zombie leader, maybe of live threads). */
-	if (!t || t->pid == 0 || (!t->mm && !t->exit_state))
+	 * gone has exit_state set (a zombie leader, maybe of live threads).
+	 * An exited thread (EXIT_DEAD) lingers until reap_dead_tasks() frees
+	 * it, its process perhaps reaped and freed already: its pid is gone,
+	 * as in Linux (release_task), and its group_leader must not be used. */
+	if (!t || t->pid == 0 || t->exit_state == EXIT_DEAD || (!t->mm && !t->exit_state))
 		return -ESRCH;		/* no such process, or a kernel thread */
 	/* As Linux's group_send_sig_info: the process, not the thread the
 	 * pid names, takes the signal, so a process whose leader has exited
@@ -376,6 +409,11 @@ void do_signal(struct trap_frame *tf)
 			continue;
 		if (sig == SIGKILL || ka->handler == SIG_DFL) {
 			if (sig_default_ignored(sig))
+				continue;
+			/* Init drops what was queued while blocked and has no
+			 * handler now (Linux's get_signal_to_deliver); only the
+			 * kernel's SIGKILL reaches it here (zap_thread). */
+			if (sig != SIGKILL && unkillable(t))
 				continue;
 			do_group_exit(sig);	/* terminate (core dumps are plain terminations) */
 		}

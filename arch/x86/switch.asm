@@ -29,8 +29,10 @@ __switch_stacks:
 
 ; First run of a fork/clone child: esp now points at its copied user trap
 ; frame (arch_fork_child put it right above the switch frame).
+extern fork_child_tail
 global ret_from_fork
 ret_from_fork:
+	call fork_child_tail                ; CLONE_CHILD_SETTID (kernel/proc/fork.c)
 	jmp ret_from_trap
 
 ; First run of a kernel thread: [esp] = fn, [esp+4] = arg.

@@ -147,10 +147,10 @@ static void zap_other_threads(struct task *me)
 	struct task *leader = me->group_leader, *t;
 
 	if (leader != me)
-		send_signal(leader, SIGKILL);	/* ignored if it is already a zombie */
+		zap_thread(leader);	/* ignored if it is already a zombie */
 	list_for_each_entry(t, &leader->thread_group, thread_group)
 		if (t != me)
-			send_signal(t, SIGKILL);
+			zap_thread(t);
 }
 
 /*
@@ -198,7 +198,7 @@ static int others_killed(struct task *me)
 static void exec_killed(struct task *me, int sig)
 {
 	group_exit_start(sig);
-	send_signal(me, SIGKILL);
+	zap_thread(me);
 }
 
 /*
@@ -206,10 +206,10 @@ static void exec_killed(struct task *me, int sig)
  * the CPU) as Linux's de_thread swaps the exec'ing thread into the leader's
  * pid and links.  Afterwards ME has pid == tgid (the pid the parent waits
  * for), is its own group_leader, sits where LEADER was in the parent's
- * children list, with LEADER's exit_signal, start time and CPU time; ME's
- * children are already there (do_exit() of LEADER handed them to ME - or to
- * init if LEADER had exited before the exec, as any exiting leader does).
- * LEADER gets ME's old tid and is released.  Interrupts off.
+ * children list, with LEADER's exit_signal, signal flags, start time and
+ * CPU time, and LEADER's children (a thread's children are the process's:
+ * they stay on the leader until the whole group is dead).  LEADER gets ME's
+ * old tid and is released.  Interrupts off.
  */
 static void take_leadership(struct task *me, struct task *leader)
 {
@@ -223,6 +223,8 @@ static void take_leadership(struct task *me, struct task *leader)
 	me->parent = leader->parent;
 	me->exit_signal = leader->exit_signal;
 	leader->exit_signal = -1;
+	me->signal_flags = leader->signal_flags;
+	forget_original_parent(leader, me);
 	me->start_time = leader->start_time;
 	me->dead_runtime += leader->dead_runtime + leader->se.sum_exec_runtime;
 	me->children_runtime += leader->children_runtime;
@@ -247,11 +249,11 @@ static void take_leadership(struct task *me, struct task *leader)
  *     (its group exit would kill current anyway).
  *  1. sig->group_exec_task = current marks the group action: a dying
  *     thread's do_group_exit() then just exits (it kills nobody, and sets
- *     no process status); do_exit() wakes current, moves the dying thread's
- *     process-directed pending signals to current, and an exiting leader
- *     hands its children to current instead of init.
+ *     no process status); do_exit() wakes current and moves the dying
+ *     thread's process-directed pending signals to current.
  *  2. SIGKILL to every other thread (do_signal() takes it first: they run
- *     no user code again); current sleeps until all have exited.  On this
+ *     no user code again; zap_thread, which even init's SIGNAL_UNKILLABLE
+ *     does not stop); current sleeps until all have exited.  On this
  *     uniprocessor, kernel code is not preempted and do_exit() runs to its
  *     last schedule() with interrupts off, so a thread seen exited while
  *     current runs is off the CPU: its mm, signal state and pending signals
@@ -304,7 +306,7 @@ static int de_thread(void)
 	}
 	local_irq_restore(flags);
 
-	exec_itimers(s, leader);	/* LEADER is still the timers' owner */
+	exit_itimers(s, leader);	/* LEADER is still the timers' owner */
 	if (leader != me) {
 		local_irq_save(flags);
 		take_leadership(me, leader);

@@ -5,10 +5,20 @@
  * to collect the status with wait4; once the last thread of the group is
  * gone, wait4 frees it.  Other threads free themselves (EXIT_DEAD, reaped
  * by reap_dead_tasks() after they have switched away for the last time).
- * Children of an exiting process are handed to init (pid 1), which reaps
- * zombies it inherits - except while another thread of the process execs
- * (de_thread in exec.c): that thread inherits them, as it becomes the
- * process's leader.
+ *
+ * The parent of a process is a whole thread group, represented by its
+ * leader's struct task, which outlives every other thread of the group (it
+ * is freed only once the group is dead and reaped).  So a child forked by
+ * any thread - even after the leader itself has exited - hangs on the
+ * leader's children list, any thread of the group may wait4 for it, and
+ * its exit signal goes to a live thread of the group.  Only when the last
+ * thread of a group exits ("group dead", Linux's signal->live reaching 0)
+ * does what belongs to the process go: its POSIX timers (exit_itimers) and
+ * its children, which init (pid 1) inherits - Linux's find_new_reaper picks
+ * a live thread of the group first, which the leader's list stands for
+ * here.  init reaps the zombies it inherits.  During an exec by a
+ * non-leader thread the children pass to that thread as it becomes the
+ * leader (take_leadership in exec.c).
  *
  * Wait status encoding (Linux): exited = (code & 0xff) << 8,
  * killed by signal S = S.
@@ -16,6 +26,7 @@
 #include <kernel/errno.h>
 #include <kernel/futex.h>
 #include <kernel/machine.h>
+#include <kernel/posix_timers.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
@@ -25,32 +36,64 @@
 #include <arch/irqflags.h>
 #include <arch/process.h>
 
-/* Give LEADER's children (and their threads' parent links) to REAPER. */
-static void forget_original_parent(struct task *leader, struct task *reaper)
-{
-	struct task *c, *n;
-	int zombies = 0;
-
-	list_for_each_entry_safe(c, n, &leader->children, sibling) {
-		list_del(&c->sibling);
-		c->parent = reaper;
-		list_add_tail(&c->sibling, &reaper->children);
-		struct task *th;
-		list_for_each_entry(th, &c->thread_group, thread_group)
-			th->parent = reaper;
-		zombies |= c->exit_state == EXIT_ZOMBIE;
-	}
-	if (zombies)
-		wake_up_all(&reaper->wait_chldexit);
-}
-
+/*
+ * The exit signal of LEADER (its group just died) to the parent process:
+ * to a live thread of it (a process-directed signal: the parent's leader
+ * may have exited), and wake its wait4()ers.  Linux's do_notify_parent.
+ */
 static void notify_parent(struct task *leader)
 {
 	struct task *p = leader->parent;
+	int sig = leader->exit_signal;
 
-	if (leader->exit_signal > 0)
-		send_signal(p, leader->exit_signal);
-	wake_up_all(&p->wait_chldexit);
+	if (sig > 0 && sig <= _NSIG && (p = signal_target(p, sig)))
+		send_signal(p, sig);
+	wake_up_all(&leader->parent->wait_chldexit);
+}
+
+/*
+ * Give FATHER's children (FATHER: a group leader) to REAPER, with their
+ * threads' parent links: to init when FATHER's group died, or to the thread
+ * of the same process that takes FATHER's place in an exec.  As Linux's
+ * reparent_leader, a child that changes process gets SIGCHLD as its exit
+ * signal ("we don't want people slaying init": clone() lets a child choose
+ * any signal, SIGKILL included) and, if it is already a dead zombie, its
+ * new parent is notified at once.  Interrupts off.
+ */
+void forget_original_parent(struct task *father, struct task *reaper)
+{
+	struct task *c, *n, *th;
+
+	list_for_each_entry_safe(c, n, &father->children, sibling) {
+		list_del(&c->sibling);
+		list_add_tail(&c->sibling, &reaper->children);
+		c->parent = reaper;
+		list_for_each_entry(th, &c->thread_group, thread_group)
+			th->parent = reaper;
+		if (reaper->tgid == father->tgid)
+			continue;	/* a threaded reparent: nothing to tell */
+		c->exit_signal = SIGCHLD;
+		if (c->exit_state == EXIT_ZOMBIE && list_empty(&c->thread_group))
+			notify_parent(c);
+	}
+}
+
+/*
+ * Is T, about to exit, the last live thread of its process (Linux's
+ * group_dead)?  A non-leader leaves the leader's thread_group list in its
+ * do_exit(); a leader stays as its head, a zombie.  Nothing else of the
+ * group runs while T exits (a uniprocessor whose kernel code is not
+ * preempted, and do_exit() never sleeps before its last schedule()), so the
+ * answer holds to the end of do_exit().
+ */
+static int thread_group_dead(struct task *t)
+{
+	struct task *leader = t->group_leader;
+
+	if (t == leader)
+		return list_empty(&t->thread_group);
+	return leader->exit_state && leader->thread_group.next == &t->thread_group &&
+	       leader->thread_group.prev == &t->thread_group;	/* T alone on the list */
 }
 
 /*
@@ -77,11 +120,13 @@ __attribute__((noreturn)) void do_exit(int code)
 	/* A thread exec'ing in our process, waiting in de_thread() for us to go
 	 * (the signal state may be shared with another process: check tgid). */
 	struct task *execer = t->sig ? t->sig->group_exec_task : NULL;
+	int group_dead = thread_group_dead(t);
 
 	if (execer && (execer == t || execer->tgid != t->tgid))
 		execer = NULL;
 
-	if (t == init_task)
+	/* Linux's find_new_reaper: init may lose its leader, not its last thread. */
+	if (group_dead && leader == init_task)
 		panic("Attempted to kill init! exitcode=0x%08x", code);
 	if (t->mm) {
 		struct mm *mm = t->mm;
@@ -92,15 +137,18 @@ __attribute__((noreturn)) void do_exit(int code)
 	}
 	if (execer)
 		signal_transfer_shared(t, execer);
-	flush_sigqueue(t);		/* before the timers that may own entries go */
+	/* The process's timers die with it (Linux's exit_itimers), not with
+	 * the signal state, which another process may share (CLONE_SIGHAND
+	 * without CLONE_THREAD); their queued signals go with them. */
+	if (group_dead && t->sig)
+		exit_itimers(t->sig, leader);
+	flush_sigqueue(t);
 	signal_state_put(t->sig);
 	t->sig = NULL;
 
 	local_irq_disable();		/* for good: this task never runs again */
-	/* A non-leader has children only if it was exec'ing (the old leader
-	 * handed them over) and its exec failed: they go to init. */
-	if (t == leader || !list_empty(&t->children))
-		forget_original_parent(t, execer ? execer : init_task);
+	if (group_dead)
+		forget_original_parent(leader, init_task);
 	t->exit_code = code;
 	if (t != leader) {
 		/* Its CPU time stays with the process (wait4's rusage); the
@@ -109,15 +157,14 @@ __attribute__((noreturn)) void do_exit(int code)
 		list_del(&t->thread_group);
 		t->exit_state = EXIT_DEAD;
 		task_autoreap(t);
-		/* The last thread of a process whose leader already left. */
-		if (leader->exit_state == EXIT_ZOMBIE && list_empty(&leader->thread_group))
+		if (group_dead)		/* the last thread of a process whose leader left */
 			notify_parent(leader);
 	} else if (t->exit_signal < 0) {	/* kernel thread: nobody waits */
 		t->exit_state = EXIT_DEAD;
 		task_autoreap(t);
 	} else {
 		t->exit_state = EXIT_ZOMBIE;
-		if (list_empty(&t->thread_group))
+		if (group_dead)
 			notify_parent(t);
 	}
 	if (execer)		/* it rechecks once we are off the CPU */
@@ -145,9 +192,9 @@ int group_exit_start(int code)
 	leader->group_exit_code = code;
 	list_for_each_entry(t, &leader->thread_group, thread_group)
 		if (t != current)
-			send_signal(t, SIGKILL);
+			zap_thread(t);
 	if (current != leader)
-		send_signal(leader, SIGKILL);
+		zap_thread(leader);
 	return code;
 }
 

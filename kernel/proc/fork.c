@@ -42,6 +42,11 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_t
 		return -EINVAL;
 	if ((clone_flags & CLONE_SIGHAND) && !(clone_flags & CLONE_VM))
 		return -EINVAL;
+	/* An exit signal must be a signal (1..64, or 0 for none): Linux's
+	 * clone3 check (valid_signal).  2.6.35 took any byte and dropped a
+	 * bad one at exit; here it would index past the handler table. */
+	if ((clone_flags & CSIGNAL) > _NSIG)
+		return -EINVAL;
 	p = alloc_task(&err);
 	if (!p)
 		return err;
@@ -97,15 +102,28 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_t
 		fork_cleanup(p);
 		return -EFAULT;
 	}
-	if ((clone_flags & CLONE_CHILD_SETTID) && (clone_flags & CLONE_VM) &&
-	    put_user(p->pid, (int *)child_tidptr)) {
-		fork_cleanup(p);
-		return -EFAULT;
-	}
+	if (clone_flags & CLONE_CHILD_SETTID)
+		p->set_child_tid = child_tidptr;	/* the child writes it: fork_child_tail */
 
 	sched_fork(p);		/* placement: task_fork_fair */
 	wake_up_new_task(p);	/* enqueue + check_preempt_curr(WF_FORK) */
 	return p->pid;
+}
+
+/*
+ * A forked child's first kernel code (ret_from_fork, interrupts still off),
+ * in its own address space: as Linux's schedule_tail(), the child writes
+ * its tid to the CLONE_CHILD_SETTID address itself, so the word lands in
+ * the child's copy of memory - glibc's fork() reads its tid from there -
+ * or, with CLONE_VM, in the shared one.  A bad address is ignored, as in
+ * Linux: the clone has already succeeded.
+ */
+void fork_child_tail(void)
+{
+	if (current->set_child_tid) {
+		put_user(current->pid, (int *)current->set_child_tid);
+		current->set_child_tid = 0;
+	}
 }
 
 int kernel_thread(const char *name, void (*fn)(void *), void *arg)

@@ -79,12 +79,14 @@ void posix_timer_dequeued(struct k_itimer *t, struct ksiginfo *info)
 	t->overrun = 0;
 }
 
+/* Timer ID of the current process (the list may also hold the timers of
+ * another process sharing the signal state: they are not ours to touch). */
 static struct k_itimer *find_timer(int id)
 {
 	struct k_itimer *t;
 
 	list_for_each_entry(t, &current->sig->posix_timers, list)
-		if (t->id == id)
+		if (t->id == id && t->leader == current->group_leader)
 			return t;
 	return NULL;
 }
@@ -231,22 +233,20 @@ long sys_timer_delete(int id)
 }
 
 /*
- * execve (de_thread): delete the timers LEADER's process made in S, and
- * with them any of their signals still queued - Linux deletes a process's
- * POSIX timers on exec.  S may also hold another process's timers if the
- * two share it (clone with CLONE_SIGHAND but not CLONE_THREAD): those stay.
+ * Delete the timers LEADER's process made in S, and with them any of their
+ * signals still queued: as Linux's exit_itimers, when the last thread of the
+ * process exits (do_exit), and on execve (de_thread).  S may also hold
+ * another process's timers if the two share it (clone with CLONE_SIGHAND
+ * but not CLONE_THREAD): those stay.  Deleting them with the process, not
+ * with S, keeps the timers' LEADER pointer valid: a leader is freed only
+ * after its whole group is dead.  LEADER NULL: every timer in S (S's last
+ * user is gone).
  */
-void exec_itimers(struct signal_state *s, struct task *leader)
+void exit_itimers(struct signal_state *s, struct task *leader)
 {
 	struct k_itimer *t, *n;
 
 	list_for_each_entry_safe(t, n, &s->posix_timers, list)
-		if (t->leader == leader)
+		if (!leader || t->leader == leader)
 			itimer_delete(s, t);
-}
-
-void exit_itimers(struct signal_state *s)
-{
-	while (!list_empty(&s->posix_timers))
-		itimer_delete(s, list_first_entry(&s->posix_timers, struct k_itimer, list));
 }

@@ -19,7 +19,9 @@
  * user/tests/ut_proc.c (fork, exec, exit, wait, rusage, ids, nice) and
  * user/tests/ut_thread.c (clone threads, exec from a thread), user/tests/ut_sig.c
  * (the FPU/SSE state in signal frames) and user/tests/ut_tls.c
- * (set/get_thread_area, per-thread errno, %fs/%gs).  "usertests --exit N"
+ * (set/get_thread_area, per-thread errno, %fs/%gs), user/tests/ut_life.c
+ * (init's protection, what dies with a process, reparenting, clone's exit
+ * signal and CHILD_SETTID).  "usertests --exit N"
  * and friends are helper modes the exec tests use on the program itself
  * (see helper_main()).
  */
@@ -173,6 +175,8 @@ long ut_frames_settle(long want, int tries)
  *                      the signal state is what exec must make of the one
  *                      exec_in_thread() left and its one child (which exits
  *                      with 33) can be waited for: see exec_ids()
+ *   --waitchild N      wait for a child: exit 42 if it exited with N and
+ *                      was the only one, 43-45 if not (ut_life.c)
  * and argc == 0 (exec with an empty argv) exits 77.
  */
 
@@ -223,6 +227,14 @@ static int helper_main(int argc, char **argv, char **envp)
 	}
 	if (!strcmp(argv[1], "--ids") && argc == 5)
 		return exec_ids(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (!strcmp(argv[1], "--waitchild") && argc == 3) {
+		int st = 0;
+		if (sys_wait4(-1, (long)&st, 0, 0) <= 0)
+			return 43;
+		if (st != atoi(argv[2]) << 8)
+			return 44;
+		return sys_wait4(-1, 0, WNOHANG, 0) == -ECHILD ? 42 : 45;
+	}
 	if (!strcmp(argv[1], "--segv"))		/* die on a NULL write */
 		*(volatile int *)0 = 1;
 	if (!strcmp(argv[1], "--args") && argc >= 4) {
@@ -244,7 +256,7 @@ static int helper_main(int argc, char **argv, char **envp)
 }
 
 static const struct ut_test *const tables[] = {
-	ut_mem_tests, ut_proc_tests, ut_thread_tests, ut_sig_tests, ut_tls_tests,
+	ut_mem_tests, ut_proc_tests, ut_thread_tests, ut_sig_tests, ut_tls_tests, ut_life_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

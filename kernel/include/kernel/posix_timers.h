@@ -26,17 +26,17 @@ struct k_itimer {
 	int overrun_last;		/* what timer_getoverrun() reports */
 	int notify, signo;
 	u32 value;			/* sigev_value */
-	struct task *leader;		/* process the timer belongs to */
+	struct task *leader;		/* process the timer belongs to: its leader
+					 * outlives the timer (exit_itimers) */
 	int target_tid;			/* SIGEV_THREAD_ID: thread id, else 0 */
 	struct sigqueue sigq;		/* preallocated: one queued signal at most */
 };
 
 /* The timer's signal left the queue: fill si_overrun, reset the count. */
 void posix_timer_dequeued(struct k_itimer *t, struct ksiginfo *info);
-/* Delete every timer of a dying process. */
-void exit_itimers(struct signal_state *s);
-/* Delete the timers of LEADER's process (execve). */
-void exec_itimers(struct signal_state *s, struct task *leader);
+/* Delete the timers of LEADER's process from S, with their queued signals
+ * (its last thread exits, or it execs); LEADER NULL: every timer of S. */
+void exit_itimers(struct signal_state *s, struct task *leader);
 
 struct sigevent32;
 struct itimerspec32 {

@@ -52,6 +52,12 @@ long kernel_execve(const char *path, char *const *argv, char *const *envp);
 
 /* End the current task with wait status CODE ((exit << 8) | signal). */
 __attribute__((noreturn)) void do_exit(int code);
+/* Give group leader FATHER's children to REAPER (init, or the thread that
+ * takes FATHER's place in an exec).  Interrupts off. */
+void forget_original_parent(struct task *father, struct task *reaper);
+/* A forked child's first kernel code, from ret_from_fork (Linux's
+ * schedule_tail part for it): writes the CLONE_CHILD_SETTID word. */
+void fork_child_tail(void);
 /* End every thread of the current process. */
 __attribute__((noreturn)) void do_group_exit(int code);
 /* Begin a group exit of the current process with status CODE (SIGKILL to

@@ -7,7 +7,9 @@
  * signals (32..64) queue every instance.  A process-directed signal
  * (kill, a SIGEV_SIGNAL timer) goes to the first thread of the process not
  * blocking it, the leader first.  SIGKILL cannot be blocked or caught and
- * wakes any sleep.
+ * wakes any sleep - except for init, whose process is SIGNAL_UNKILLABLE:
+ * it never gets a signal it has no handler for, SIGKILL included, but for
+ * the kernel's own (zap_thread, force_sig).
  *
  * Delivery happens on the way back to user mode (exit_to_caller ->
  * do_signal): lowest-numbered unblocked signal first; SIG_IGN drops it,
@@ -104,6 +106,10 @@ void signal_state_put(struct signal_state *s);
  */
 int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struct sigqueue *q);
 void send_signal(struct task *t, int sig);
+/* SIGKILL for thread T from the kernel itself - a group exit or an exec
+ * ending the other threads (Linux's zap_other_threads sets the bit without
+ * asking): unlike kill(2)'s, it is never ignored, not even by init. */
+void zap_thread(struct task *t);
 /* The thread of T's process that should take a process-directed SIG. */
 struct task *signal_target(struct task *t, int sig);
 /* kill(2) for a process id (pid > 0): 0, -ESRCH or -EINVAL. */

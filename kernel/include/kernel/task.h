@@ -62,6 +62,8 @@ struct task {
 	int exit_code;			/* wait status: (code << 8) | signal */
 	int exit_signal;		/* sent to the parent at exit (SIGCHLD); -1 for threads */
 	u32 clear_child_tid;		/* CLONE_CHILD_CLEARTID address (thread join) */
+	u32 set_child_tid;		/* CLONE_CHILD_SETTID address, written by the child
+					 * itself on its first run (fork_child_tail) */
 	struct list_head wait_entry;	/* on a wait queue while sleeping */
 	struct wait_queue_head wait_chldexit; /* wait4() sleeps here (leaders) */
 	u64 sleep_until;		/* nanosleep deadline (sched_clock ns) */
@@ -80,7 +82,12 @@ struct task {
 	 * process here (CLONE_SIGHAND without CLONE_THREAD shares it). */
 	int group_exit;
 	int group_exit_code;		/* ... with this wait status */
+	unsigned int signal_flags;	/* SIGNAL_UNKILLABLE (Linux's signal_struct flags), leader's */
 };
+
+/* signal_flags (Linux's value): init gets no signal it has no handler for,
+ * except SIGKILL from the kernel itself (kernel/signal.c). */
+#define SIGNAL_UNKILLABLE	0x00000040
 
 /* Exit states. */
 #define EXIT_DEAD		16
