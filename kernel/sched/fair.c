@@ -72,7 +72,8 @@ static inline void update_load_sub(struct load_weight *lw, u32 dec)
  * [SN] START_NICE: while a fork penalty is pending the result is shifted
  * left by it (2^penalty times faster), until sum_exec_runtime passes the
  * timeout, which clears it.  Applies wherever calc_delta_fair is used:
- * update_curr, sched_vslice and wakeup_gran.
+ * update_curr, sched_vslice, and wakeup_gran for a waker that is not
+ * nice 0 (wakeup_gran skips the call at NICE_0_LOAD).
  */
 u32 calc_delta_fair(u32 delta, struct sched_entity *se)
 {
@@ -753,7 +754,8 @@ static void yield_task_fair(struct rq *rq)
  * The wakeup granularity in virtual time, converted with the weight of SE
  * (the woken task), not curr's: a light task waking gets a larger gran
  * (preempts less easily), a heavy one a smaller gran.
- *	gran = calc_delta_fair(wakeup_granularity, se)
+ *	gran = se.weight == NICE_0_LOAD ? wakeup_granularity
+ *					: calc_delta_fair(wakeup_granularity, se)
  */
 u32 wakeup_gran(struct sched_entity *curr, struct sched_entity *se)
 {
@@ -764,11 +766,14 @@ u32 wakeup_gran(struct sched_entity *curr, struct sched_entity *se)
 	 * larger lead to preempt, and a light curr is preempted by a
 	 * heavy SE with a smaller one.  pick_next_entity() uses the same
 	 * test with SE = the leftmost, so a buddy must be close to it.
-	 * calc_delta_fair() is an identity at nice 0, except under an [SN]
-	 * START_NICE penalty, which therefore enlarges a penalised waker's
-	 * gran.
+	 * As 2.6.35, the conversion is skipped for a nice-0 SE, so an [SN]
+	 * START_NICE penalty (applied inside calc_delta_fair) enlarges the
+	 * gran of a penalised waker only when its weight is not nice 0.
 	 */
-	return calc_delta_fair(gran, se);
+	if (unlikely(se->load.weight != NICE_0_LOAD))
+		gran = calc_delta_fair(gran, se);
+
+	return gran;
 }
 
 /*

@@ -327,7 +327,12 @@ static void test_start_nice_debit_vslice(void **state)
 	wake_up_new_task(c);
 }
 
-/* A penalised waker gets a larger wakeup gran (calc_delta_fair shifts it). */
+/*
+ * wakeup_gran converts through calc_delta_fair only when the waker's weight
+ * is not NICE_0_LOAD (2.6.35), so a penalised nice-0 waker keeps the plain
+ * 1 ms; a penalised nice-5 waker gets 1 ms * 1024/335 = 3056716, shifted by
+ * its penalty of 1: 6113432.
+ */
 static void test_start_nice_wakeup_gran(void **state)
 {
 	struct task *c;
@@ -337,7 +342,17 @@ static void test_start_nice_wakeup_gran(void **state)
 	c = task_alloc("c");
 	sched_fork(c);
 	wake_up_new_task(c);
-	assert_int_equal(wakeup_gran(&current->se, &c->se), 2000000);
+	assert_int_equal(c->se.fork_nice_penality, 1);
+	assert_int_equal(wakeup_gran(&current->se, &c->se), 1000000);
+
+	set_user_nice(current, 5);		/* a light penalised parent */
+	c = task_alloc("c5");
+	sched_fork(c);
+	assert_int_equal(c->se.load.weight, 335);
+	assert_true(c->se.fork_nice_penality >= 1);
+	assert_int_equal(wakeup_gran(&current->se, &c->se),
+			 3056716U << c->se.fork_nice_penality);
+	wake_up_new_task(c);
 }
 
 /* ---- DEADLINE (our reconstruction) ------------------------------------------------------ */
