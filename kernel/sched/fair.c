@@ -8,8 +8,9 @@
  * by vruntime; the leftmost (smallest) runs next.  The running entity
  * (cfs_rq->curr) is kept out of the tree.  Time is charged by update_curr()
  * from rq->clock (sched_clock(), refreshed at the tick, on enqueue/dequeue
- * and in schedule()).  vruntime comparisons always use the signed 64-bit
- * difference, so they survive wrap-around (min_vruntime starts at
+ * and when schedule() puts back a still-queued task).  vruntime
+ * comparisons always use the signed 64-bit difference, so they survive
+ * wrap-around (min_vruntime starts at
  * 2^64 - 2^20 to make the wrap happen early).
  *
  * Specification: /work/shared/reference/cfs-2010.md (c); the variants
