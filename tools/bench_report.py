@@ -239,7 +239,8 @@ def report(runs, micro, argv, title="# Granule: the 2010 wakeup-latency experime
     L = [title, "", *intro,
          f"Produced by `{' '.join(argv)}` (tools/bench); every figure below comes from a QEMU "
          "`-icount shift=0,sleep=off` run whose exact kernel command line is in the Runs table.", "",
-         "Latency definition: docs/EXPERIMENT.md.  Seeds' figures: tools/seeds.json (sources there).", ""]
+         "Latency definition: docs/EXPERIMENT.md.  Seeds' figures: tools/seeds.json; "
+         "source tags ([M1/2], [0bf], [SN]): docs/DEBATE.md.", ""]
     L += findings(runs) + matrix_tables(runs)
     L += ["## Summary plots", "", "![max/avg](max-avg.svg)", "", "![throughput](throughput-vs-latency.svg)", ""]
     L += micro_tables(micro) + runs_table(runs + ([micro] if micro else []))

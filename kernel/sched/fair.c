@@ -10,12 +10,14 @@
  * from rq->clock (sched_clock(), refreshed at the tick, on enqueue/dequeue
  * and when schedule() puts back a still-queued task).  vruntime
  * comparisons always use the signed 64-bit difference, so they survive
- * wrap-around (min_vruntime starts at
- * 2^64 - 2^20 to make the wrap happen early).
+ * wrap-around (min_vruntime starts at 2^64 - 2^20 to make the wrap happen
+ * early).
  *
- * Specification: /work/shared/reference/cfs-2010.md (c); the variants
- * marked [M1/2], [M2/2], [SN], DEADLINE and CPT_FIX are (e)3-8 and are off
- * unless a preset or feature bit turns them on.
+ * docs/SCHEDULER.md teaches this file with worked numbers and maps it onto
+ * Linux 2.6.35's kernel/sched_fair.c.  The variants marked [M1/2], [M2/2],
+ * [SN], DEADLINE and CPT_FIX are described in docs/VARIANTS.md (the tags
+ * are the sources listed in docs/DEBATE.md) and are off unless a preset or
+ * feature bit turns them on.
  */
 #include "sched.h"
 #include "stats.h"
@@ -814,8 +816,12 @@ static void set_next_buddy(struct sched_entity *se)
 
 /*
  * Preempt the current task with a newly woken task if needed (every
- * wakeup, and wake_up_new_task with WF_FORK).  See cfs-2010.md (c) for
- * the nine steps; buddies only when nr_running >= sched_nr_latency.
+ * wakeup, and wake_up_new_task with WF_FORK), in 2.6.35's nine steps:
+ * RT waker preempts; other class or self: nothing; NEXT_BUDDY; curr
+ * already rescheduling: stop; BATCH/IDLE waker: stop; SCHED_IDLE curr:
+ * preempt; !WAKEUP_PREEMPT: stop; update_curr and wakeup_preempt_entity;
+ * on preemption, LAST_BUDDY.  Buddies only when nr_running >=
+ * sched_nr_latency.
  */
 static void check_preempt_wakeup(struct rq *rq, struct task *p, int wake_flags)
 {

@@ -1,4 +1,4 @@
-"""tools/bench and tools/bench_report.py (issue 6): the matrix runner and its report.
+"""tools/bench and tools/bench_report.py: the matrix runner and its report.
 
 One tiny matrix (one preset, signal mode, kbuild:10, 1 s, no microbench) runs
 under QEMU -icount; the tests check that what the report prints is what the

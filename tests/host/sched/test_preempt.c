@@ -1,12 +1,14 @@
 /*
  * tests/host/sched/test_preempt.c - preemption decisions of the fair
- * class (cfs-2010.md (c)):
+ * class (Linux 2.6.35's kernel/sched_fair.c and schedule()):
  *   wakeup preemption exactly at the wakeup_gran boundary (1 ns either
  *   side), scaled by the woken task's weight; NEXT_BUDDY and LAST_BUDDY at
  *   pick time and their nr_latency threshold; child_runs_first;
  *   check_preempt_tick's five steps one by one; entity_tick's conditions;
  *   sched_yield with and without compat_yield / SCHED_BATCH; SCHED_IDLE and
- *   SCHED_BATCH wakeups; HRTICK arming, firing, cancelling and DOUBLE_TICK.
+ *   SCHED_BATCH wakeups; HRTICK arming, firing, cancelling and DOUBLE_TICK;
+ *   pick_next_entity's next/last buddy precedence; where schedule()
+ *   refreshes rq->clock.
  */
 #include <stdarg.h>
 #include <stddef.h>

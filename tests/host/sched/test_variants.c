@@ -1,6 +1,7 @@
 /*
- * tests/host/sched/test_variants.c - the September 2010 seed variants, as
- * cfs-2010.md (e)3-8 describes them, each pinned to its formula:
+ * tests/host/sched/test_variants.c - the September 2010 variants, as
+ * docs/VARIANTS.md describes them (source tags: docs/DEBATE.md), each
+ * pinned to its formula:
  *   dyn-gran ([M1/2]): period threshold 8, __sched_gran table, the tick gate,
  *     buddies/hrtick still at nr_latency 3, the sysctl-write quirk;
  *   dyn-gran-sleeper ([M2/2]): the 2 ms wakeup shield and what it does not
@@ -52,7 +53,7 @@ static int tick_check(u64 ran, s64 lead)
 
 static void test_dyn_gran_formulas(void **state)
 {
-	/* cfs-2010.md (e): n -> period, __sched_gran */
+	/* [M1/2]: n -> period, __sched_gran */
 	static const struct { u32 n; u64 period; u32 gran; } rows[] = {
 		{ 1, 6000000, 2000000 }, { 2, 6000000, 2000000 }, { 3, 6000000, 2000000 },
 		{ 4, 6000000, 1500000 }, { 6, 6000000, 1000000 }, { 8, 6000000, 750000 },
