@@ -83,12 +83,15 @@ static const char *name(struct task *t)
  * would have spread them out; the fork step shows that on its own.)
  * Time 0 is the first pick.
  */
-static void setup_four(void)
+static void setup_four_with(const char *features)
 {
 	static const char *names[NTASK] = { "A", "B", "C", "D" };
 	static const int nices[NTASK] = { 0, 0, 0, 5 };
 
 	sched_test_reset();
+	fake_hrtick.available = 1;		/* high-resolution timers, as at boot */
+	if (features)
+		knob_set_ok("sched_features", features);
 	for (int i = 0; i < NTASK; i++)
 		T[i] = spawn(names[i], nices[i]);
 	for (int i = 0; i < NTASK; i++)
@@ -101,6 +104,11 @@ static void setup_four(void)
 	t0 = fake_clock_ns;
 	resched_if_needed();			/* the idle task picks A */
 	assert_ptr_equal(current, T[0]);
+}
+
+static void setup_four(void)
+{
+	setup_four_with(NULL);
 }
 
 static s64 rel(u64 v)
@@ -131,21 +139,21 @@ static void table_weights(struct buf *b)
 
 /* ---- table 2: tick by tick ------------------------------------------------- */
 
-static void table_ticks(struct buf *b)
+static void tick_rows(struct buf *b, int nticks)
 {
 	put(b, "| tick at (ms) | ran since the last tick | A | B | C | D | min_vruntime | "
 	       "runs next |\n");
 	put(b, "|---|---|---|---|---|---|---|---|\n");
-	put(b, "| 0 | – |");
+	put(b, "| %s | – |", ms(0));
 	for (int i = 0; i < NTASK; i++)
 		put(b, " %s |", ms(rel(T[i]->se.vruntime)));
 	put(b, " %s | %s |\n", ms(rel(CFS->min_vruntime)), name(current));
 
-	for (int k = 1; k <= NTICKS; k++) {
+	for (int k = 1; k <= nticks; k++) {
 		struct task *ran = current;
 
 		tick();
-		put(b, "| %d | %s |", k, name(ran));
+		put(b, "| %s | %s |", ms((s64)(fake_clock_ns - t0)), name(ran));
 		for (int i = 0; i < NTASK; i++)
 			put(b, " %s%s%s |", T[i] == ran ? "**" : "",
 			    ms(rel(T[i]->se.vruntime)), T[i] == ran ? "**" : "");
@@ -154,17 +162,24 @@ static void table_ticks(struct buf *b)
 	}
 }
 
+static void table_ticks(struct buf *b)
+{
+	tick_rows(b, NTICKS);
+}
+
 /* ---- table 3: a fork under START_DEBIT and NO_START_DEBIT ------------------- */
 
 struct fork_case {
 	const char *parent;
-	s64 parent_v, min_v, vslice, child_v;
+	s64 parent_v, min_v, vslice, child_v, parent_after;
 	u32 n, W;			/* what the vslice counts: E as if queued */
 	char before[64];		/* who runs between the fork and the child */
 	u64 first_run, waited;
 };
 
 #define FORK_AT	7	/* ms: after the first round (the tick table's row 7) */
+
+static int fork_child_first;	/* sched_child_runs_first for run_fork() */
 
 static void run_fork(struct fork_case *fc, int debit)
 {
@@ -175,6 +190,8 @@ static void run_fork(struct fork_case *fc, int debit)
 	setup_four();
 	if (!debit)
 		knob_set_ok("sched_features", "NO_START_DEBIT");
+	if (fork_child_first)
+		knob_set_ok("sched_child_runs_first", "1");
 	ticks(FORK_AT);
 	parent = current;
 	fc->parent = parent->comm;
@@ -193,12 +210,16 @@ static void run_fork(struct fork_case *fc, int debit)
 	fork_t = fake_clock_ns;
 	e = spawn("E", 0);
 	fc->child_v = rel(e->se.vruntime);
+	fc->parent_after = rel(parent->se.vruntime);
 	fc->before[0] = '\0';
 	for (int i = 0; current != e; i++) {
 		struct task *ran = current;
 
 		assert_true(i < 1000);
-		tick();
+		if (i || !current->need_resched)
+			tick();
+		else
+			resched_if_needed();	/* the fork's syscall returns */
 		if (current != ran && current != e &&
 		    strlen(fc->before) + 4 < sizeof(fc->before)) {
 			if (fc->before[0])
@@ -286,18 +307,187 @@ static void table_wakeup(struct buf *b)
 	    c[1].preempts ? "yes" : "no");
 }
 
-/* ---- the document ---------------------------------------------------------- */
+/* ---- the answers to the exercises (docs/answers/) ------------------------- */
+
+/* SCHEDULER exercise 1: period and nice-0 slice for n hogs, two presets. */
+static void table_answer_periods(struct buf *b)
+{
+	static const char *presets[2] = { "linux-2.6.35", "commit-0bf377bbb0be" };
+	u64 period[2][13], slice[2][13];
+
+	for (int p = 0; p < 2; p++) {
+		struct task *h[12];
+
+		sched_test_reset();
+		knob_set_ok("sched_preset", presets[p]);
+		for (int n = 1; n <= 12; n++) {
+			h[n - 1] = spawn("hog", 0);
+			period[p][n] = __sched_period(CFS->nr_running);
+			slice[p][n] = sched_slice(CFS, &h[0]->se);
+		}
+	}
+	put(b, "| n nice-0 hogs | linux-2.6.35: period | slice | commit-0bf377bbb0be: period | "
+	       "slice |\n");
+	put(b, "|---|---|---|---|---|\n");
+	for (int n = 2; n <= 12; n++)
+		put(b, "| %d | %s | %s | %s | %s |\n", n, ms((s64)period[0][n]),
+		    ms((s64)slice[0][n]), ms((s64)period[1][n]), ms((s64)slice[1][n]));
+}
+
+/* SCHEDULER exercise 2: the tick table at HZ=250. */
+static void table_answer_hz250(struct buf *b)
+{
+	HZ = 250;
+	tick_rows(b, 6);
+	HZ = 1000;
+}
+
+/* SCHEDULER exercise 3: how long must A sleep before the credit decides? */
+static void table_answer_sleeps(struct buf *b)
+{
+	static const int sleeps[] = { 1, 2, 3, 4, 5, 6, 8, 12, 20 };
+
+	put(b, "| A sleeps (ms) | min_vruntime at wakeup | credit floor | A placed at | "
+	       "placed by | running task | vdiff | preempts? |\n");
+	put(b, "|---|---|---|---|---|---|---|---|\n");
+	for (unsigned int i = 0; i < sizeof(sleeps) / sizeof(sleeps[0]); i++) {
+		struct wake_case c;
+
+		run_wake(&c, sleeps[i]);
+		put(b, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", sleeps[i], ms(c.min_v),
+		    ms(c.floor), ms(c.placed), c.placed == c.slept_v ? "its own vruntime" : "the credit",
+		    c.curr, ms(c.vdiff), c.preempts ? "yes" : "no");
+	}
+}
+
+/* SCHEDULER exercise 4: the first 12 ms with HRTICK on, switch by switch. */
+static void table_answer_hrtick(struct buf *b)
+{
+	unsigned long first;
+
+	setup_four_with("HRTICK");
+	first = switches.count;
+	ticks(NTICKS);
+	put(b, "| switch at (ms) | from | ran (ms) | to | it waited since it last ran (ms) |\n");
+	put(b, "|---|---|---|---|---|\n");
+	for (unsigned long i = switches.count - first; i-- > 0;) {
+		const struct switch_record *r = switch_last((unsigned int)i);
+		const struct switch_record *p = switch_last((unsigned int)i + 1);
+		const struct switch_record *out = NULL;
+
+		/* when did r->next last leave the CPU? */
+		for (unsigned long j = i + 1; j < switches.count - first + 1 && !out; j++)
+			if (switch_last((unsigned int)j)->prev == r->next)
+				out = switch_last((unsigned int)j);
+		put(b, "| %s | %s | %s | %s | %s |\n", ms((s64)(r->when - t0)), name(r->prev),
+		    ms((s64)(r->when - p->when)), name(r->next),
+		    out ? ms((s64)(r->when - out->when)) : "– (first run)");
+	}
+}
+
+/* SCHEDULER exercise 5: the fork of step 3 with sched_child_runs_first=1. */
+static void table_answer_crf(struct buf *b)
+{
+	struct fork_case c;
+
+	fork_child_first = 1;
+	run_fork(&c, 1);
+	fork_child_first = 0;
+	put(b, "| at t = %d ms, %s forks E, START_DEBIT | sched_child_runs_first=1 |\n", FORK_AT,
+	    c.parent);
+	put(b, "|---|---|\n");
+	put(b, "| E's vruntime once queued | %s |\n", ms(c.child_v));
+	put(b, "| %s's vruntime after the fork | %s |\n", c.parent, ms(c.parent_after));
+	put(b, "| switched to before E | %s |\n", c.before[0] ? c.before : "–");
+	put(b, "| E first runs at t = (ms) | %s |\n", ms((s64)c.first_run));
+	put(b, "| E waited (ms) | %s |\n", ms((s64)c.waited));
+}
+
+/* VARIANTS exercise 2: where a START_HALF fork would land, beside the two. */
+static void table_answer_half(struct buf *b)
+{
+	struct fork_case c[2];
+
+	run_fork(&c[0], 1);
+	run_fork(&c[1], 0);
+	put(b, "| at t = %d ms, %s forks E | START_DEBIT | START_HALF (the exercise) | "
+	       "NO_START_DEBIT |\n", FORK_AT, c[0].parent);
+	put(b, "|---|---|---|---|\n");
+	put(b, "| E placed at | min_vruntime + vslice = %s | min_vruntime + vslice / 2 = %s | "
+	       "parent's = %s |\n", ms(c[0].child_v), ms(c[0].min_v + c[0].vslice / 2),
+	    ms(c[1].child_v));
+}
+
+/* VARIANTS exercise 3: START_NICE's wakeup gran for a nice-0 and a nice-5 child. */
+static void table_answer_startnice(struct buf *b)
+{
+	put(b, "| forked child under start-nice | weight | penalty | wakeup_gran (ms) | "
+	       "vruntime per 1 ms run (ms) |\n");
+	put(b, "|---|---|---|---|---|\n");
+	for (int nice = 0; nice <= 5; nice += 5) {
+		struct task *c;
+		u32 gran, speed;
+
+		sched_test_reset();
+		knob_set_ok("sched_preset", "start-nice");
+		spawn("p", nice);
+		spawn("q", 0);
+		resched_if_needed();
+		while (task_nice(current) != nice)
+			tick();
+		c = task_alloc("c");
+		sched_fork(c);
+		gran = wakeup_gran(&current->se, &c->se);
+		speed = calc_delta_fair(1000000, &c->se);
+		put(b, "| nice %d | %u | %u | %s | %s |\n", nice, c->se.load.weight,
+		    c->se.fork_nice_penality, ms(gran), ms(speed));
+		wake_up_new_task(c);
+	}
+}
+
+/* VARIANTS exercise 4: dyn-gran's tick gate and period against [0bf]'s. */
+static void table_answer_dyngran(struct buf *b)
+{
+	put(b, "| n | dyn-gran: period | __sched_gran (the tick gate) | commit-0bf377bbb0be: "
+	       "period | min_granularity (the tick gate) |\n");
+	put(b, "|---|---|---|---|---|\n");
+	for (u32 n = 1; n <= 12; n++) {
+		u64 p_dyn, p_0bf;
+		u32 g_dyn, g_0bf;
+
+		knob_set_ok("sched_preset", "dyn-gran");
+		p_dyn = __sched_period(n);
+		g_dyn = __sched_gran(n);
+		knob_set_ok("sched_preset", "commit-0bf377bbb0be");
+		p_0bf = __sched_period(n);
+		g_0bf = sysctl_sched_min_granularity;
+		put(b, "| %u | %s | %s | %s | %s |\n", n, ms((s64)p_dyn), ms(g_dyn), ms((s64)p_0bf),
+		    ms(g_0bf));
+	}
+}
+
+/* ---- the documents ---------------------------------------------------------- */
 
 #define DOC "docs/SCHEDULER.md"
+#define ANS "docs/answers/SCHEDULER.md"
+#define VAR "docs/answers/VARIANTS.md"
 
 static const struct table {
-	const char *name;
+	const char *doc, *name;
 	void (*make)(struct buf *b);
 } tables[] = {
-	{ "weights", table_weights },
-	{ "ticks", table_ticks },
-	{ "fork", table_fork },
-	{ "wakeup", table_wakeup },
+	{ DOC, "weights", table_weights },
+	{ DOC, "ticks", table_ticks },
+	{ DOC, "fork", table_fork },
+	{ DOC, "wakeup", table_wakeup },
+	{ ANS, "answer-periods", table_answer_periods },
+	{ ANS, "answer-hz250", table_answer_hz250 },
+	{ ANS, "answer-sleeps", table_answer_sleeps },
+	{ ANS, "answer-hrtick", table_answer_hrtick },
+	{ ANS, "answer-crf", table_answer_crf },
+	{ VAR, "answer-half", table_answer_half },
+	{ VAR, "answer-startnice", table_answer_startnice },
+	{ VAR, "answer-dyngran", table_answer_dyngran },
 };
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
 
@@ -309,9 +499,9 @@ static void make_table(const struct table *t, struct buf *b)
 	t->make(b);
 }
 
-static char *read_doc(void)
+static char *read_doc(const char *path)
 {
-	FILE *f = fopen(DOC, "rb");
+	FILE *f = fopen(path, "rb");
 	char *s;
 	long n;
 
@@ -351,56 +541,72 @@ static void test_table(void **state)
 {
 	const struct table *t = *state;
 	struct buf b;
-	char *doc = read_doc(), *a, *z;
+	char *doc = read_doc(t->doc), *a, *z;
 
 	assert_non_null(doc);
 	make_table(t, &b);
 	a = block(doc, t->name, &z);
-	assert_non_null(a);
+	if (!a) {
+		free(doc);
+		fail_msg("%s has no <!-- worked:%s --> block", t->doc, t->name);
+	}
 	*z = '\0';
 	if (strcmp(a, b.s)) {
-		fprintf(stderr, "docs/SCHEDULER.md's table '%s' differs from what the code makes "
+		fprintf(stderr, "%s's table '%s' differs from what the code makes "
 			"(build/host/sched_worked --write updates it):\n--- document\n%s--- code\n%s",
-			t->name, a, b.s);
+			t->doc, t->name, a, b.s);
+		free(doc);
 		fail();
 	}
 	free(doc);
 }
 
+/* Replace table T's block in DOC (a malloc'd copy of the file); NULL if
+ * the markers are missing. */
+static char *splice(char *doc, const struct table *t)
+{
+	struct buf b;
+	char *a, *z, *out;
+
+	a = block(doc, t->name, &z);
+	if (!a) {
+		fprintf(stderr, "%s: no marker for table %s\n", t->doc, t->name);
+		return NULL;
+	}
+	make_table(t, &b);
+	out = malloc(strlen(doc) + b.n + 1);
+	memcpy(out, doc, (size_t)(a - doc));
+	strcpy(out + (a - doc), b.s);
+	strcat(out, z);
+	free(doc);
+	return out;
+}
+
+/* --print: every table with its markers; --write: update each document. */
 static int print_or_write(int write)
 {
-	char *doc = write ? read_doc() : NULL;
-
-	if (write && !doc)
-		return 1;
 	for (size_t i = 0; i < NTABLES; i++) {
-		struct buf b;
+		const char *path = tables[i].doc;
+		char *doc;
+		FILE *f;
 
-		make_table(&tables[i], &b);
 		if (!write) {
-			printf("<!-- worked:%s -->\n%s<!-- /worked:%s -->\n\n", tables[i].name, b.s,
-			       tables[i].name);
-		} else {
-			char *a, *z, *out;
+			struct buf b;
 
-			a = block(doc, tables[i].name, &z);
-			if (!a) {
-				fprintf(stderr, "%s: no marker for table %s\n", DOC, tables[i].name);
-				return 1;
-			}
-			out = malloc(strlen(doc) + b.n + 1);
-			memcpy(out, doc, (size_t)(a - doc));
-			strcpy(out + (a - doc), b.s);
-			strcat(out, z);
-			free(doc);
-			doc = out;
+			make_table(&tables[i], &b);
+			printf("%s:\n<!-- worked:%s -->\n%s<!-- /worked:%s -->\n\n", path,
+			       tables[i].name, b.s, tables[i].name);
+			continue;
 		}
-	}
-	if (write) {
-		FILE *f = fopen(DOC, "wb");
-
+		if (i && !strcmp(tables[i - 1].doc, path))
+			continue;			/* done with the first of its tables */
+		doc = read_doc(path);
+		for (size_t j = i; doc && j < NTABLES && !strcmp(tables[j].doc, path); j++)
+			doc = splice(doc, &tables[j]);
+		f = doc ? fopen(path, "wb") : NULL;
 		if (!f || fputs(doc, f) < 0 || fclose(f))
 			return 1;
+		free(doc);
 	}
 	return 0;
 }
