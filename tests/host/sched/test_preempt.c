@@ -357,8 +357,12 @@ static void test_schedule_clock_from_idle(void **state)
 	}
 }
 
-/* A preempted (still queued) prev refreshes the clock in put_prev_task. */
-static void test_schedule_clock_preempted(void **state)
+/*
+ * PREV runs RAN ns and then leaves the CPU, preempted (still queued: the
+ * clock moves in put_prev_task) or asleep (it moves in deactivate_task).
+ * Either way PREV is charged exactly RAN and the next task starts now.
+ */
+static void check_clock_at_switch(int sleep, u64 ran)
 {
 	struct task *a = spawn("a", 0), *b = spawn("b", 0);
 	struct task *prev;
@@ -367,31 +371,28 @@ static void test_schedule_clock_preempted(void **state)
 	resched_if_needed();
 	prev = current;
 	before = prev->se.sum_exec_runtime;
-	fake_clock_advance(250000);
-	prev->need_resched = 1;
-	schedule();
-	assert_true(current == a || current == b);	/* either may be leftmost */
+	fake_clock_advance(ran);
+	if (sleep) {
+		block_current(TASK_INTERRUPTIBLE);
+		assert_ptr_equal(current, prev == a ? b : a);
+	} else {
+		prev->need_resched = 1;
+		schedule();
+		assert_true(current == a || current == b);	/* either may be leftmost */
+	}
 	assert_int_equal(RQ->clock, fake_clock_ns);
-	assert_int_equal(prev->se.sum_exec_runtime - before, 250000);
+	assert_int_equal(prev->se.sum_exec_runtime - before, ran);
 	assert_int_equal(current->se.exec_start, fake_clock_ns);
 }
 
-/* A sleeping prev refreshes it in deactivate_task (dequeue_task). */
+static void test_schedule_clock_preempted(void **state)
+{
+	check_clock_at_switch(0, 250000);
+}
+
 static void test_schedule_clock_sleeper(void **state)
 {
-	struct task *a = spawn("a", 0), *b = spawn("b", 0);
-	struct task *prev;
-	u64 before;
-
-	resched_if_needed();
-	prev = current;
-	before = prev->se.sum_exec_runtime;
-	fake_clock_advance(70000);
-	block_current(TASK_INTERRUPTIBLE);
-	assert_ptr_equal(current, prev == a ? b : a);
-	assert_int_equal(RQ->clock, fake_clock_ns);
-	assert_int_equal(prev->se.sum_exec_runtime - before, 70000);
-	assert_int_equal(current->se.exec_start, fake_clock_ns);
+	check_clock_at_switch(1, 70000);
 }
 
 /* check_preempt_tick's step 2 clears the running task's buddy favours. */
