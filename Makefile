@@ -84,7 +84,7 @@ $(BUILD)/granule.iso: $(BUILD)/granule.elf tools/mkiso $(wildcard tools/presets)
 	@echo "  ISO     $@"
 	$(Q)tools/mkiso $@
 
-# --- make usb (issue 8): hybrid BIOS/UEFI USB-stick image, see tools/mkusb ---
+# --- make usb: hybrid BIOS/UEFI USB-stick image, see tools/mkusb ---
 usb: $(BUILD)/granule.elf tools/mkiso tools/mkusb
 	tools/mkusb $(BUILD)/granule-usb.img
 

@@ -5,6 +5,14 @@
  * child (task_fork_fair: START_DEBIT, child_runs_first ...) and
  * wake_up_new_task() queues it and checks preemption with WF_FORK - the
  * path the 2010 SIGEV_THREAD latency debate is about.
+ *
+ * The order is Linux 2.6.35's copy_process() + do_fork(): sched_fork()
+ * comes right after the task is allocated, BEFORE the mm, the signal state
+ * and the registers are copied; wake_up_new_task() comes last.  The
+ * parent's run time across the copy is therefore charged to it after the
+ * child was placed (the child starts at the parent's vruntime of before
+ * the copy).  tests/host/sched/test_fork.c pins this.  A failure unwinds
+ * through the bad_fork_* labels in the reverse order of the set-up.
  */
 #include <kernel/errno.h>
 #include <kernel/proc.h>
@@ -15,21 +23,6 @@
 #include <kernel/vm.h>
 #include <arch/irqflags.h>
 #include <arch/process.h>
-
-/* Undo alloc_task() and the links made so far. */
-static void fork_cleanup(struct task *p)
-{
-	unsigned long flags;
-
-	local_irq_save(flags);
-	list_del(&p->sibling);
-	list_del(&p->thread_group);
-	local_irq_restore(flags);
-	if (p->mm)
-		mm_put(p->mm);
-	signal_state_put(p->sig);
-	free_task(p);
-}
 
 long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_tidptr,
 	     struct trap_frame *tf)
@@ -53,6 +46,9 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_t
 	memcpy(p->comm, current->comm, sizeof(p->comm));
 	p->sig_blocked = current->sig_blocked;
 
+	/* Scheduler set-up and placement (task_fork_fair), before the copy. */
+	sched_fork(p);
+
 	local_irq_save(flags);
 	if (clone_flags & CLONE_THREAD) {
 		p->tgid = current->tgid;
@@ -73,41 +69,48 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_t
 		mm_get(p->mm);
 	} else {
 		p->mm = mm_dup(current->mm);
-		if (!p->mm) {
-			fork_cleanup(p);
-			return -ENOMEM;
-		}
+		err = -ENOMEM;
+		if (!p->mm)
+			goto bad_fork_cleanup_links;
 	}
 	arch_set_pgdir(p, p->mm->pgdir);
 	if (clone_flags & CLONE_SIGHAND) {
 		p->sig = current->sig;
 		p->sig->count++;
 	} else if (!(p->sig = signal_state_alloc(current->sig))) {
-		fork_cleanup(p);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto bad_fork_cleanup_mm;
 	}
 	/* The child's registers and TLS descriptors (a copy of ours, one of them
 	 * replaced by CLONE_SETTLS), before any side effect in user memory. */
 	arch_fork_child(p, tf, newsp);
 	if (clone_flags & CLONE_SETTLS) {
 		err = arch_fork_settls(p, tls);
-		if (err) {
-			fork_cleanup(p);
-			return err;
-		}
+		if (err)
+			goto bad_fork_cleanup_signal;
 	}
 	if (clone_flags & CLONE_CHILD_CLEARTID)
 		p->clear_child_tid = child_tidptr;
-	if ((clone_flags & CLONE_PARENT_SETTID) && put_user(p->pid, (int *)parent_tidptr)) {
-		fork_cleanup(p);
-		return -EFAULT;
-	}
+	err = -EFAULT;
+	if ((clone_flags & CLONE_PARENT_SETTID) && put_user(p->pid, (int *)parent_tidptr))
+		goto bad_fork_cleanup_signal;
 	if (clone_flags & CLONE_CHILD_SETTID)
 		p->set_child_tid = child_tidptr;	/* the child writes it: fork_child_tail */
 
-	sched_fork(p);		/* placement: task_fork_fair */
 	wake_up_new_task(p);	/* enqueue + check_preempt_curr(WF_FORK) */
 	return p->pid;
+
+bad_fork_cleanup_signal:
+	signal_state_put(p->sig);
+bad_fork_cleanup_mm:
+	mm_put(p->mm);
+bad_fork_cleanup_links:
+	local_irq_save(flags);
+	list_del(&p->sibling);
+	list_del(&p->thread_group);
+	local_irq_restore(flags);
+	free_task(p);		/* never queued: sched_fork() needs no undo */
+	return err;
 }
 
 /*
@@ -135,6 +138,7 @@ int kernel_thread(const char *name, void (*fn)(void *), void *arg)
 	if (!p)
 		return err;
 	strlcpy(p->comm, name, sizeof(p->comm));
+	sched_fork(p);			/* as do_fork: placement first */
 	p->parent = current;
 	p->exit_signal = -1;		/* nobody waits: reaped on exit */
 	init_waitqueue_head(&p->wait_chldexit);
@@ -143,7 +147,6 @@ int kernel_thread(const char *name, void (*fn)(void *), void *arg)
 		return -ENOMEM;
 	}
 	arch_thread_init(p, fn, arg);
-	sched_fork(p);
 	wake_up_new_task(p);
 	return p->pid;
 }

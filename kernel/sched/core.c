@@ -6,7 +6,8 @@
  * Locking: the runqueue is touched only with interrupts off
  * (local_irq_save/restore); on one CPU that is the whole of rq->lock.
  * Time: rq->clock = sched_clock(), refreshed by update_rq_clock() at the
- * tick, on every enqueue/dequeue and in schedule().
+ * tick, on every enqueue/dequeue and, in schedule(), only through
+ * deactivate_task() or put_prev_task() of a still-queued task (2.6.35).
  * Switching: context_switch() -> arch_switch_to(prev, next).  On the host
  * (unit tests) arch_switch_to only records the switch and returns, so
  * schedule() returns with current == next.
@@ -28,7 +29,8 @@ struct task *current;		/* == runqueue.curr outside schedule() */
 static struct task init_task;	/* the boot context, later the idle task */
 
 /*
- * Load weight per nice level, index = nice + 20 (cfs-2010.md (b)).
+ * Load weight per nice level, index = nice + 20 (Linux 2.6.35's
+ * prio_to_weight[] in kernel/sched.c).
  * Neighbouring levels differ by a factor of about 1.25, so between two
  * CPU hogs one nice step moves about 10% of the CPU; nice 0 = 1024.
  */
@@ -338,8 +340,16 @@ static struct task *pick_next_task(struct rq *rq)
 	BUG();	/* the idle class always has a task */
 }
 
+/*
+ * As 2.6.35: the clock is refreshed here only when PREV is still queued
+ * (preempted or yielding); a sleeper was refreshed by deactivate_task(),
+ * and a switch away from the idle task keeps the clock of the last event
+ * (the wakeup's enqueue), so the woken task is charged from its wakeup.
+ */
 static void put_prev_task(struct rq *rq, struct task *prev)
 {
+	if (prev->se.on_rq)
+		update_rq_clock(rq);
 	prev->sched_class->put_prev_task(rq, prev);
 }
 
@@ -375,7 +385,7 @@ need_resched:
 	if (sched_feat(HRTICK))
 		hrtick_clear(rq);
 
-	update_rq_clock(rq);
+	/* no update_rq_clock() here: deactivate_task() or put_prev_task() */
 	prev->need_resched = 0;		/* clear_tsk_need_resched() */
 
 	if (prev->state && !preempt) {

@@ -1,7 +1,8 @@
 /*
  * kernel/sched/deadline.c - the DEADLINE feature: OUR RECONSTRUCTION of
- * Peter Zijlstra's unpublished September 2010 idea (cfs-2010.md (e)7,
- * (i)1), not Linux code.  Only its LWN description is known: new tasks are
+ * Peter Zijlstra's unpublished September 2010 idea (docs/VARIANTS.md,
+ * "deadline"), not Linux code.  Only its LWN description is known ([LWN],
+ * docs/DEBATE.md): new tasks are
  * still placed at the end (START_DEBIT), but each also gets a deadline one
  * scheduler period in the future, and if that passes before the task has
  * run, the task is run immediately.

@@ -8,13 +8,16 @@
  * by vruntime; the leftmost (smallest) runs next.  The running entity
  * (cfs_rq->curr) is kept out of the tree.  Time is charged by update_curr()
  * from rq->clock (sched_clock(), refreshed at the tick, on enqueue/dequeue
- * and in schedule()).  vruntime comparisons always use the signed 64-bit
- * difference, so they survive wrap-around (min_vruntime starts at
- * 2^64 - 2^20 to make the wrap happen early).
+ * and when schedule() puts back a still-queued task).  vruntime
+ * comparisons always use the signed 64-bit difference, so they survive
+ * wrap-around (min_vruntime starts at 2^64 - 2^20 to make the wrap happen
+ * early).
  *
- * Specification: /work/shared/reference/cfs-2010.md (c); the variants
- * marked [M1/2], [M2/2], [SN], DEADLINE and CPT_FIX are (e)3-8 and are off
- * unless a preset or feature bit turns them on.
+ * docs/SCHEDULER.md teaches this file with worked numbers and maps it onto
+ * Linux 2.6.35's kernel/sched_fair.c.  The variants marked [M1/2], [M2/2],
+ * [SN], DEADLINE and CPT_FIX are described in docs/VARIANTS.md (the tags
+ * are the sources listed in docs/DEBATE.md) and are off unless a preset or
+ * feature bit turns them on.
  */
 #include "sched.h"
 #include "stats.h"
@@ -72,7 +75,8 @@ static inline void update_load_sub(struct load_weight *lw, u32 dec)
  * [SN] START_NICE: while a fork penalty is pending the result is shifted
  * left by it (2^penalty times faster), until sum_exec_runtime passes the
  * timeout, which clears it.  Applies wherever calc_delta_fair is used:
- * update_curr, sched_vslice and wakeup_gran.
+ * update_curr, sched_vslice, and wakeup_gran for a waker that is not
+ * nice 0 (wakeup_gran skips the call at NICE_0_LOAD).
  */
 u32 calc_delta_fair(u32 delta, struct sched_entity *se)
 {
@@ -753,7 +757,8 @@ static void yield_task_fair(struct rq *rq)
  * The wakeup granularity in virtual time, converted with the weight of SE
  * (the woken task), not curr's: a light task waking gets a larger gran
  * (preempts less easily), a heavy one a smaller gran.
- *	gran = calc_delta_fair(wakeup_granularity, se)
+ *	gran = se.weight == NICE_0_LOAD ? wakeup_granularity
+ *					: calc_delta_fair(wakeup_granularity, se)
  */
 u32 wakeup_gran(struct sched_entity *curr, struct sched_entity *se)
 {
@@ -764,11 +769,14 @@ u32 wakeup_gran(struct sched_entity *curr, struct sched_entity *se)
 	 * larger lead to preempt, and a light curr is preempted by a
 	 * heavy SE with a smaller one.  pick_next_entity() uses the same
 	 * test with SE = the leftmost, so a buddy must be close to it.
-	 * calc_delta_fair() is an identity at nice 0, except under an [SN]
-	 * START_NICE penalty, which therefore enlarges a penalised waker's
-	 * gran.
+	 * As 2.6.35, the conversion is skipped for a nice-0 SE, so an [SN]
+	 * START_NICE penalty (applied inside calc_delta_fair) enlarges the
+	 * gran of a penalised waker only when its weight is not nice 0.
 	 */
-	return calc_delta_fair(gran, se);
+	if (unlikely(se->load.weight != NICE_0_LOAD))
+		gran = calc_delta_fair(gran, se);
+
+	return gran;
 }
 
 /*
@@ -808,8 +816,12 @@ static void set_next_buddy(struct sched_entity *se)
 
 /*
  * Preempt the current task with a newly woken task if needed (every
- * wakeup, and wake_up_new_task with WF_FORK).  See cfs-2010.md (c) for
- * the nine steps; buddies only when nr_running >= sched_nr_latency.
+ * wakeup, and wake_up_new_task with WF_FORK), in 2.6.35's nine steps:
+ * RT waker preempts; other class or self: nothing; NEXT_BUDDY; curr
+ * already rescheduling: stop; BATCH/IDLE waker: stop; SCHED_IDLE curr:
+ * preempt; !WAKEUP_PREEMPT: stop; update_curr and wakeup_preempt_entity;
+ * on preemption, LAST_BUDDY.  Buddies only when nr_running >=
+ * sched_nr_latency.
  */
 static void check_preempt_wakeup(struct rq *rq, struct task *p, int wake_flags)
 {

@@ -92,7 +92,7 @@ SCHED_FEAT(DYN_GRAN, 0)
 
 /*
  * DEADLINE, OUR RECONSTRUCTION of Peter Zijlstra's unpublished Sept. 2010
- * idea (cfs-2010.md (e)7): a new task that has not run one period after
+ * idea ([LWN], docs/DEBATE.md): a new task that has not run one period after
  * its fork is run at once.
  */
 SCHED_FEAT(DEADLINE, 0)

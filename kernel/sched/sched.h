@@ -178,7 +178,7 @@ extern u32 sched_nr_latency;		/* not a sysctl: ceil(latency/min_gran) */
 extern int sysctl_sched_child_runs_first;
 extern int sysctl_sched_compat_yield;
 extern int sysctl_sched_verify;		/* Granule: check invariants */
-/* Variants (cfs-2010.md (e)); see tunables.c. */
+/* Variants (docs/VARIANTS.md); see tunables.c. */
 extern u32 sysctl_sched_std_granularity;	/* [M1/2] */
 extern u32 sched_nr_latency_max;		/* [M1/2] */
 extern u32 sysctl_sched_sleeper_wakeup_slice;	/* [M2/2]; 0 = off */

@@ -394,7 +394,7 @@ DEFINE_KNOB_BOOL(sched_fork_update_clock, sysctl_sched_fork_update_clock, 1,
  */
 struct sched_preset {
 	const char *name;
-	const char *alias;		/* cfs-2010.md's spelling, if different */
+	const char *alias;		/* an older spelling, if different */
 	u32 latency, min_gran, wakeup_gran, nr_latency;
 	unsigned int feat_set, feat_clear;
 	u32 std_gran, nr_latency_max, sleeper_slice;

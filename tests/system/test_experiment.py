@@ -1,4 +1,4 @@
-"""The 2010 experiment (issue 6): wakeup-latency, the loads, experiment.
+"""The 2010 experiment: wakeup-latency, the loads, experiment.
 
 Short runs under -icount (deterministic).  Each test needs the kernel's
 POSIX timers and signals: `timers_supported()` boots

@@ -1,4 +1,4 @@
-"""Real hardware (issue 8): the USB image, the screen consoles, TSC calibration,
+"""Real hardware: the USB image, the screen consoles, TSC calibration,
 ACPI power off.
 
 The USB image (tools/mkusb, as `make usb` builds it, with a short experiment

@@ -19,7 +19,7 @@ from conftest import boot, check_clean
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 
-# prio_to_weight[nice + 20] (cfs-2010.md (b))
+# prio_to_weight[nice + 20] (Linux 2.6.35, kernel/sched/core.c)
 WEIGHT = {0: 1024, 1: 820, 5: 335}
 
 # Share tolerance: |measured - w_i / sum(w)| in absolute share.  With HZ=1000
@@ -217,7 +217,7 @@ def feats(*changes):
 
 # preset -> (latency, min_gran, wakeup_gran, nr_latency, features,
 #            std_gran, nr_latency_max, sleeper_slice, fork_update_clock)
-# from cfs-2010.md (e): 2.6.35 = 6/2/1 ms, nr_latency 3; [0bf] = 0.75 ms, 8.
+# docs/VARIANTS.md: 2.6.35 = 6/2/1 ms, nr_latency 3; [0bf] = 0.75 ms, 8.
 PRESETS = {
     "linux-2.6.35": (6000000, 2000000, 1000000, 3, feats(), 2000000, 8, 0, 0),
     "commit-0bf377bbb0be": (6000000, 750000, 1000000, 8, feats(), 2000000, 8, 0, 1),

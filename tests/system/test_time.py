@@ -1,4 +1,4 @@
-"""Time (issue 5): high-resolution timers, signals, POSIX timers, sleeps.
+"""Time: high-resolution timers, signals, POSIX timers, sleeps.
 
 user/timertest runs the functional checks (overruns, deletion, exit with
 armed timers, bad arguments, limits, masks, SA_RESTART, nanosleep, siginfo,

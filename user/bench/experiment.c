@@ -66,7 +66,7 @@ struct seed_row {
 	const char *max, *avg;
 };
 
-/* The seeds' published figures (cfs-2010.md (h); tools/seeds.json has the sources). */
+/* The seeds' published figures (tools/seeds.json; tags: docs/DEBATE.md). */
 static const struct seed_row seeds[] = {
 	{ "thread", "2.6.35.2 mainline, make -j10 [0bf]", "45762.1", "7348.6" },
 	{ "thread", "min_gran 0.75 ms only, make -j10 [0bf]", "29100.6", "6684.1" },

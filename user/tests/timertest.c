@@ -1,5 +1,5 @@
 /*
- * user/tests/timertest.c - checks of signals, POSIX timers and sleeps (issue 5).
+ * user/tests/timertest.c - checks of signals, POSIX timers and sleeps.
  *
  *   timertest [NAME...]       run all tests, or the named ones
  *

@@ -4,8 +4,9 @@
  *
  * The scheduler is Linux 2.6.35's uniprocessor core (kernel/sched.c) with
  * its fair class (kernel/sched_fair.c) and idle class, rebuilt under the
- * same names in kernel/sched/.  The behavioural spec is
- * /work/shared/reference/cfs-2010.md; the boot knobs are listed in
+ * same names in kernel/sched/.  docs/SCHEDULER.md maps it onto Linux
+ * function by function, docs/VARIANTS.md describes the variants (source
+ * tags such as [SN]: docs/DEBATE.md); the boot knobs are listed in
  * kernel/sched/tunables.c.
  *
  * Rules (so that the code also runs unchanged in host unit tests):
@@ -98,7 +99,7 @@ struct sched_entity {
 	struct sched_statistics statistics;
 
 	/*
-	 * Seed variants (cfs-2010.md (e)); all zero unless a preset or
+	 * The variants (docs/VARIANTS.md); all zero unless a preset or
 	 * feature turns them on:
 	 */
 	u32 sleeper_wakeup_slice;	/* [M2/2] run shielded after wakeup, ns */

@@ -30,8 +30,15 @@ $(eval $(call host_test,sched_knobs,$(SCHED_HOST_SRC) tests/host/sched/test_knob
 $(eval $(call host_test,sched_sim,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/test_sim.c))
 # the seed variants: dyn-gran, sleeper slice, START_NICE, DEADLINE, cpt-fix
 $(eval $(call host_test,sched_variants,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/test_variants.c))
+# kernel/proc/fork.c: sched_fork before the copy (2.6.35 order), bad_fork_* unwinding
+$(eval $(call host_test,sched_fork,$(SCHED_HOST_SRC) kernel/proc/fork.c tests/host/sched/test_fork.c))
+# fork.c casts the u32 user addresses of the i386 ABI to pointers
+$(BUILD)/host/sched_fork: HOST_CFLAGS += -Wno-int-to-pointer-cast
+# the worked example of docs/SCHEDULER.md (--print / --write regenerate its tables)
+$(eval $(call host_test,sched_worked,$(SCHED_HOST_SRC) tests/host/sched/test_worked.c))
 # the red-black tree against a sorted reference
 $(eval $(call host_test,sched_rbtree,kernel/lib/rbtree.c tests/host/sched/test_rbtree.c))
 
 $(BUILD)/host/sched_fair $(BUILD)/host/sched_preempt $(BUILD)/host/sched_knobs $(BUILD)/host/sched_sim \
-$(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree: $(SCHED_HOST_HDRS)
+$(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree $(BUILD)/host/sched_fork \
+$(BUILD)/host/sched_worked: $(SCHED_HOST_HDRS)

@@ -1,6 +1,7 @@
 /*
  * tests/host/sched/test_fair.c - the fair class's formulas and placement,
- * against cfs-2010.md (b), (c) and the (e) table:
+ * against Linux 2.6.35 (prio_to_weight, kernel/sched_fair.c) and the
+ * period/slice table of docs/DEBATE.md:
  *   weight tables, calc_delta_mine (exact 2.6.35 fixed-point results),
  *   __sched_period / sched_slice for n = 1..12 per preset, START_DEBIT and
  *   NO_START_DEBIT fork placement, the sleeper credit (GENTLE and not),
@@ -295,8 +296,8 @@ static void test_start_debit_3(void **state)
 
 static void test_start_debit_10_2635(void **state)
 {
-	/* cfs-2010.md (e): a fork under 10 hogs starts a 2 ms vslice past
-	 * min_vruntime in 2.6.35 (0.75 ms with [0bf]) */
+	/* a fork under 10 hogs starts a 2 ms vslice past min_vruntime in
+	 * 2.6.35 (0.75 ms with [0bf]): 10 + 1 tasks, period n * min_gran */
 	check_fork_placement("linux-2.6.35", 10, 1);
 	assert_int_equal(joining_vslice() / 1000, 1999);	/* ~2 ms */
 }

@@ -234,7 +234,7 @@ static void test_presets(void **state)
 		assert_int_equal(sysctl_sched_fork_update_clock, p->fork_clock);
 		assert_int_equal(normalized_sysctl_sched_min_granularity, p->min_gran);
 	}
-	/* cfs-2010.md's spellings are accepted too */
+	/* the older spellings are accepted too */
 	knob_set_ok("sched_preset", "start-nice+debit");
 	assert_string_equal(sched_preset_name(), "start-nice-debit");
 	knob_set_ok("sched_preset", "dyn-gran+sleeper-slice");

@@ -1,12 +1,14 @@
 /*
  * tests/host/sched/test_preempt.c - preemption decisions of the fair
- * class (cfs-2010.md (c)):
+ * class (Linux 2.6.35's kernel/sched_fair.c and schedule()):
  *   wakeup preemption exactly at the wakeup_gran boundary (1 ns either
  *   side), scaled by the woken task's weight; NEXT_BUDDY and LAST_BUDDY at
  *   pick time and their nr_latency threshold; child_runs_first;
  *   check_preempt_tick's five steps one by one; entity_tick's conditions;
  *   sched_yield with and without compat_yield / SCHED_BATCH; SCHED_IDLE and
- *   SCHED_BATCH wakeups; HRTICK arming, firing, cancelling and DOUBLE_TICK.
+ *   SCHED_BATCH wakeups; HRTICK arming, firing, cancelling and DOUBLE_TICK;
+ *   pick_next_entity's next/last buddy precedence; where schedule()
+ *   refreshes rq->clock.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -250,6 +252,147 @@ static void test_last_buddy(void **state)
 static void test_no_last_buddy(void **state)
 {
 	check_last_buddy(0);
+}
+
+/* Requeue queued task T at absolute vruntime V (through a relative value). */
+static void requeue_at(struct task *t, u64 v)
+{
+	dequeue_task(RQ, t, 0);
+	t->se.vruntime = v - CFS->min_vruntime;
+	enqueue_task(RQ, t, 0);
+}
+
+/*
+ * pick_next_entity's precedence, as 2.6.35: the leftmost L, unless the next
+ * buddy is within one wakeup gran of L; the last buddy is tested second
+ * against L too, so when both qualify the last buddy wins.  Only the
+ * chosen entity loses its buddy role.  Offsets are from L, gran = 1 ms.
+ */
+static void test_buddy_precedence(void **state)
+{
+	static const struct {
+		s64 next, last;		/* offset from L; 0 = no such buddy */
+		char pick;		/* 'L', 'n'(ext) or 'l'(ast) */
+	} cases[] = {
+		{  500000,  900000, 'l' },	/* both close: last wins */
+		{  900000,  500000, 'l' },	/* whatever their order */
+		{  500000, 1500000, 'n' },	/* last too far: next */
+		{ 1500000,  500000, 'l' },	/* next too far: last */
+		{ 1500000, 1600000, 'L' },	/* both too far: leftmost */
+		{  500000,        0, 'n' },
+		{        0,  500000, 'l' },
+		{ 1000000,  1000001, 'n' },	/* exactly gran is still close */
+	};
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct task *a, *b, *c;
+		struct sched_entity *l, *se, *want;
+		u64 base;
+
+		sched_test_reset();
+		spawn("a", 0);
+		spawn("b", 0);
+		spawn("c", 0);
+		spawn("d", 0);
+		resched_if_needed();
+		/* the three queued tasks, leftmost first */
+		l = __pick_next_entity(CFS);
+		a = task_of(l);
+		b = task_of(container_of(rb_next(&l->run_node), struct sched_entity, run_node));
+		c = task_of(container_of(rb_next(&b->se.run_node), struct sched_entity, run_node));
+		base = a->se.vruntime;
+		requeue_at(b, base + (cases[i].next ? (u64)cases[i].next : 5000000));
+		requeue_at(c, base + (cases[i].last ? (u64)cases[i].last : 6000000));
+		assert_ptr_equal(__pick_next_entity(CFS), &a->se);
+		CFS->next = cases[i].next ? &b->se : NULL;
+		CFS->last = cases[i].last ? &c->se : NULL;
+
+		want = cases[i].pick == 'L' ? &a->se :
+		       cases[i].pick == 'n' ? &b->se : &c->se;
+		se = pick_next_entity(CFS);
+		assert_ptr_equal(se, want);
+		/* the chosen one loses its role, the other buddy keeps it */
+		assert_ptr_equal(CFS->next, cases[i].next && want != &b->se ? &b->se : NULL);
+		assert_ptr_equal(CFS->last, cases[i].last && want != &c->se ? &c->se : NULL);
+		CFS->next = CFS->last = NULL;
+	}
+}
+
+/* ---- rq clock refresh points in schedule() (2.6.35) ---------------------------- */
+
+/*
+ * 2.6.35's schedule() has no update_rq_clock() of its own: the clock moves
+ * in deactivate_task() (a sleeper) or in put_prev_task() when prev is still
+ * queued (preempted).  Switching away from the idle task, which is never
+ * queued, keeps the clock of the wakeup's enqueue, so the woken task's
+ * exec_start is its wakeup time and the wakeup-to-switch time is charged
+ * to it.
+ */
+static void test_schedule_clock_from_idle(void **state)
+{
+	struct task *s = spawn("s", 0);
+	u64 woke;
+
+	resched_if_needed();
+	assert_ptr_equal(current, s);
+	block_current(TASK_INTERRUPTIBLE);
+	assert_ptr_equal(current, sched_idle_task());
+
+	fake_clock_advance(3000000);
+	woke = fake_clock_ns;
+	wake_up_process(s);			/* enqueue: rq->clock = woke */
+	assert_true(current->need_resched);
+	fake_clock_advance(40000);		/* irq exit 40 us later */
+	schedule();
+	assert_ptr_equal(current, s);
+	assert_int_equal(RQ->clock, woke);
+	assert_int_equal(s->se.exec_start, woke);
+	/* the next tick charges s from its wakeup: 1 ms - 40 us + 40 us */
+	{
+		u64 before = s->se.sum_exec_runtime;
+
+		tick();
+		assert_int_equal(s->se.sum_exec_runtime - before,
+				 fake_clock_ns - woke);
+	}
+}
+
+/*
+ * PREV runs RAN ns and then leaves the CPU, preempted (still queued: the
+ * clock moves in put_prev_task) or asleep (it moves in deactivate_task).
+ * Either way PREV is charged exactly RAN and the next task starts now.
+ */
+static void check_clock_at_switch(int sleep, u64 ran)
+{
+	struct task *a = spawn("a", 0), *b = spawn("b", 0);
+	struct task *prev;
+	u64 before;
+
+	resched_if_needed();
+	prev = current;
+	before = prev->se.sum_exec_runtime;
+	fake_clock_advance(ran);
+	if (sleep) {
+		block_current(TASK_INTERRUPTIBLE);
+		assert_ptr_equal(current, prev == a ? b : a);
+	} else {
+		prev->need_resched = 1;
+		schedule();
+		assert_true(current == a || current == b);	/* either may be leftmost */
+	}
+	assert_int_equal(RQ->clock, fake_clock_ns);
+	assert_int_equal(prev->se.sum_exec_runtime - before, ran);
+	assert_int_equal(current->se.exec_start, fake_clock_ns);
+}
+
+static void test_schedule_clock_preempted(void **state)
+{
+	check_clock_at_switch(0, 250000);
+}
+
+static void test_schedule_clock_sleeper(void **state)
+{
+	check_clock_at_switch(1, 70000);
 }
 
 /* check_preempt_tick's step 2 clears the running task's buddy favours. */
@@ -593,6 +736,10 @@ int main(void)
 		T(test_last_buddy),
 		T(test_no_last_buddy),
 		T(test_slice_expiry_clears_buddies),
+		T(test_buddy_precedence),
+		T(test_schedule_clock_from_idle),
+		T(test_schedule_clock_preempted),
+		T(test_schedule_clock_sleeper),
 		T(test_child_runs_first),
 		T(test_parent_runs_first),
 		T(test_tick_step2_slice_expired),

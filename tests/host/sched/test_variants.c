@@ -1,6 +1,7 @@
 /*
- * tests/host/sched/test_variants.c - the September 2010 seed variants, as
- * cfs-2010.md (e)3-8 describes them, each pinned to its formula:
+ * tests/host/sched/test_variants.c - the September 2010 variants, as
+ * docs/VARIANTS.md describes them (source tags: docs/DEBATE.md), each
+ * pinned to its formula:
  *   dyn-gran ([M1/2]): period threshold 8, __sched_gran table, the tick gate,
  *     buddies/hrtick still at nr_latency 3, the sysctl-write quirk;
  *   dyn-gran-sleeper ([M2/2]): the 2 ms wakeup shield and what it does not
@@ -52,7 +53,7 @@ static int tick_check(u64 ran, s64 lead)
 
 static void test_dyn_gran_formulas(void **state)
 {
-	/* cfs-2010.md (e): n -> period, __sched_gran */
+	/* [M1/2]: n -> period, __sched_gran */
 	static const struct { u32 n; u64 period; u32 gran; } rows[] = {
 		{ 1, 6000000, 2000000 }, { 2, 6000000, 2000000 }, { 3, 6000000, 2000000 },
 		{ 4, 6000000, 1500000 }, { 6, 6000000, 1000000 }, { 8, 6000000, 750000 },
@@ -327,7 +328,12 @@ static void test_start_nice_debit_vslice(void **state)
 	wake_up_new_task(c);
 }
 
-/* A penalised waker gets a larger wakeup gran (calc_delta_fair shifts it). */
+/*
+ * wakeup_gran converts through calc_delta_fair only when the waker's weight
+ * is not NICE_0_LOAD (2.6.35), so a penalised nice-0 waker keeps the plain
+ * 1 ms; a penalised nice-5 waker gets 1 ms * 1024/335 = 3056716, shifted by
+ * its penalty of 1: 6113432.
+ */
 static void test_start_nice_wakeup_gran(void **state)
 {
 	struct task *c;
@@ -337,7 +343,17 @@ static void test_start_nice_wakeup_gran(void **state)
 	c = task_alloc("c");
 	sched_fork(c);
 	wake_up_new_task(c);
-	assert_int_equal(wakeup_gran(&current->se, &c->se), 2000000);
+	assert_int_equal(c->se.fork_nice_penality, 1);
+	assert_int_equal(wakeup_gran(&current->se, &c->se), 1000000);
+
+	set_user_nice(current, 5);		/* a light penalised parent */
+	c = task_alloc("c5");
+	sched_fork(c);
+	assert_int_equal(c->se.load.weight, 335);
+	assert_true(c->se.fork_nice_penality >= 1);
+	assert_int_equal(wakeup_gran(&current->se, &c->se),
+			 3056716U << c->se.fork_nice_penality);
+	wake_up_new_task(c);
 }
 
 /* ---- DEADLINE (our reconstruction) ------------------------------------------------------ */
