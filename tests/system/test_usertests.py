@@ -22,7 +22,7 @@ ALL_TESTS = [
     "exec_thread_kill", "thread_rusage",
     "sigfpu_preserve", "sigfpu_modify", "sigfpu_mxcsr", "sigfpu_null", "sigfpu_badptr",
     "tls_area", "tls_badptr", "tls_errno", "tls_syscall", "tls_signal", "tls_badgs",
-    "tls_badfs", "sig_badsegs", "tls_clear_loaded", "tls_switch", "tls_fork", "tls_settls",
+    "tls_badfs", "sig_badsegs", "sig_ldtsegs", "tls_clear_loaded", "tls_switch", "tls_fork", "tls_settls",
 ]
 
 
