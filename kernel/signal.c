@@ -117,6 +117,35 @@ static struct task *fatal_to_execer(struct task *t, int sig)
 	return ex && sig_fatal(ex, sig) ? ex : NULL;
 }
 
+/*
+ * RLIMIT_SIGPENDING: how many signals may wait in queues at once, counted
+ * per user as Linux's user->sigpending (Granule has one user, so the count
+ * is global).  Linux's default is max_threads / 2 = RAM pages / 32 (2.6.35
+ * fork_init), 1024 for 128 MiB; it is fixed at that value here so the
+ * limit does not move with the machine's memory.  Beyond it, as Linux's
+ * __sigqueue_alloc() + __send_signal(): a standard signal still gets a
+ * queue entry (override: it coalesces, at most one per signal and thread);
+ * a real-time one gets none - from kill() (SI_USER) it is still sent as
+ * the bare pending bit, its siginfo lost; from anything else (tgkill's
+ * SI_TKILL, a child's exit signal) the send fails with -EAGAIN.  POSIX
+ * timers' entries are preallocated and not counted.
+ */
+#define RLIMIT_SIGPENDING	1024
+static int nr_sigpending;		/* allocated entries now queued */
+
+static struct sigqueue *sigqueue_alloc(int sig, const struct ksiginfo *info)
+{
+	int override = sig < SIGRTMIN && (!info || info->si_code >= 0);
+	struct sigqueue *q;
+
+	if (!override && nr_sigpending >= RLIMIT_SIGPENDING)
+		return NULL;
+	q = kzalloc(sizeof(*q));
+	if (q)
+		nr_sigpending++;
+	return q;
+}
+
 int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struct sigqueue *q)
 {
 	unsigned long flags;
@@ -129,7 +158,11 @@ int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struc
 		return 1;	/* ignored, or a standard signal already pending */
 	}
 	if (!q) {
-		q = kzalloc(sizeof(*q));
+		q = sigqueue_alloc(sig, info);
+		if (!q && sig >= SIGRTMIN && info && info->si_code != SI_USER) {
+			local_irq_restore(flags);
+			return -EAGAIN;	/* queue overflow: nothing sent */
+		}
 		if (!q)
 			ret = -ENOMEM;	/* the bit below still records it */
 	}
@@ -223,7 +256,8 @@ long sys_tgkill(int tgid, int tid, int sig)
 	info.kill.pid = current->tgid;
 	if (sig) {
 		struct task *ex = fatal_to_execer(t, sig);
-		send_signal_info(ex ? ex : t, sig, &info, NULL);
+		if (send_signal_info(ex ? ex : t, sig, &info, NULL) == -EAGAIN)
+			return -EAGAIN;	/* RLIMIT_SIGPENDING, as Linux's do_tkill */
 	}
 	return 0;
 }
@@ -232,8 +266,10 @@ static void sigqueue_release(struct sigqueue *q)
 {
 	list_del(&q->list);
 	q->queued = 0;
-	if (!q->timer)
+	if (!q->timer) {
+		nr_sigpending--;
 		kfree(q);
+	}
 }
 
 /* Recompute SIG's pending bit after removing an instance. */

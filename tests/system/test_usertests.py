@@ -55,26 +55,43 @@ def test_no_frame_leak(full_run):
 
 
 def test_faults_are_reported_linux_style(full_run):
-    # kernmem: user read/write of 0xc0000000 (present kernel page: error 5/7).
-    assert full_run.find(r"^usertests\[\d+\]: segfault at c0000000 ip [0-9a-f]{8} sp [0-9a-f]{8} error 5$")
-    assert full_run.find(r"^usertests\[\d+\]: segfault at c0000000 ip [0-9a-f]{8} sp [0-9a-f]{8} error 7$")
-    # uio: in/out from ring 3 is a general protection fault.
-    assert full_run.find(r"^usertests\[\d+\] general protection ip:[0-9a-f]+ sp:[0-9a-f]+ error:0$")
     # sigfpu_badptr: an unreadable sigcontext.fpstate is a bad frame (Linux
     # signal_fault), SIGSEGV; the kernel carries on.
     assert full_run.find(r"^usertests\[\d+\] bad frame in rt_sigreturn frame:[0-9a-f]{8} "
                          r"ip:[0-9a-f]+ sp:[0-9a-f]+ orax:ad$")
     assert full_run.find(r"^usertests\[\d+\] bad frame in sigreturn frame:[0-9a-f]{8} "
                          r"ip:[0-9a-f]+ sp:[0-9a-f]+ orax:77$")
+    assert not full_run.find(r"Kernel panic|Fatal exception")
+    # oom: the hog is killed, the kernel carries on.
+    assert full_run.find(r"^Out of memory: killed process \d+ \(usertests\)$")
+
+
+USER_TRAP = r"^usertests\[\d+\](: segfault at | general protection | trap )"
+
+
+def test_user_trap_lines_are_rate_limited(full_run):
+    # printk_ratelimit (Linux): 10 lines per 5 s of kernel time.  The whole
+    # suite takes under 5 s and faults far more than 10 times.
+    traps = [l for l in full_run.lines if re.match(USER_TRAP, l)]
+    assert len(traps) == 10, "\n".join(traps)
+
+
+def test_user_faults_linux_style_lines():
+    # Few enough faults in one boot to stay under the rate limit.
+    r = boot('run="usertests kernmem uio tls_badgs tls_badfs sig_badsegs"', timeout=60)
+    check_clean(r, status=0)
+    # kernmem: user read/write of 0xc0000000 (present kernel page: error 5/7).
+    assert r.find(r"^usertests\[\d+\]: segfault at c0000000 ip [0-9a-f]{8} sp [0-9a-f]{8} error 5$")
+    assert r.find(r"^usertests\[\d+\]: segfault at c0000000 ip [0-9a-f]{8} sp [0-9a-f]{8} error 7$")
+    # uio: in/out from ring 3 is a general protection fault.
+    assert r.find(r"^usertests\[\d+\] general protection ip:[0-9a-f]+ sp:[0-9a-f]+ error:0$")
+    assert not r.find(r"callbacks suppressed")
     # tls_badgs, tls_badfs, sig_badsegs: a sigcontext data selector that does
     # not load faults in the kernel's "pop gs/fs/es/ds" on the way out; as
     # Linux 2.6.35 that selector is silently nulled (no message, no signal),
     # and a bad cs/ss at the iret is a silent SIGILL (do_iret_error).
-    assert not full_run.find(r"general protection ip:[0-9a-f]+ sp:[0-9a-f]+ error:(fff8|fffb|28|10|13|18|1b|20)$")
-    assert not full_run.find(r"\] trap (segment not present|stack segment|iret)")
-    assert not full_run.find(r"Kernel panic|Fatal exception")
-    # oom: the hog is killed, the kernel carries on.
-    assert full_run.find(r"^Out of memory: killed process \d+ \(usertests\)$")
+    assert not r.find(r"general protection ip:[0-9a-f]+ sp:[0-9a-f]+ error:(fff8|fffb|28|10|13|18|1b|20)$")
+    assert not r.find(r"\] trap (segment not present|stack segment|iret)")
 
 
 def test_named_tests_only():

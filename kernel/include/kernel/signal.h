@@ -100,7 +100,8 @@ void signal_state_put(struct signal_state *s);
  * preallocated entry to queue instead of allocating one.  Returns 0 if
  * queued, 1 if dropped because the signal is ignored or (standard signal)
  * already pending, -ENOMEM-like < 0 if no entry could be allocated (the
- * pending bit is still set).
+ * pending bit is still set), -EAGAIN if a real-time signal not from kill()
+ * would exceed RLIMIT_SIGPENDING (nothing sent; see signal.c).
  */
 int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struct sigqueue *q);
 void send_signal(struct task *t, int sig);
