@@ -8,7 +8,8 @@ import pytest
 
 from conftest import boot, check_clean
 
-# Every test name in the suite's tables (user/tests/ut_mem.c, ut_proc.c, ut_thread.c, ut_sig.c, ut_tls.c).
+# Every test name in the suite's tables (user/tests/ut_mem.c, ut_proc.c, ut_thread.c, ut_sig.c, ut_tls.c,
+# ut_limits.c).
 ALL_TESTS = [
     "copyin", "copyout", "badfd", "exec_badptr", "wait_badptr", "time_badptr", "uname_badptr",
     "futex_badptr", "clone_badptr", "kernmem", "badaccess", "textwrite", "stackguard",
@@ -23,6 +24,7 @@ ALL_TESTS = [
     "sigfpu_preserve", "sigfpu_modify", "sigfpu_mxcsr", "sigfpu_null", "sigfpu_badptr",
     "tls_area", "tls_badptr", "tls_errno", "tls_syscall", "tls_signal", "tls_badgs",
     "tls_badfs", "sig_badsegs", "sig_ldtsegs", "tls_clear_loaded", "tls_switch", "tls_fork", "tls_settls",
+    "timer_1ns_hog", "timer_1ns_overrun", "timer_1ns_ignored", "sigpending_limit", "tty_bigwrite",
 ]
 
 

@@ -19,7 +19,8 @@
  * user/tests/ut_proc.c (fork, exec, exit, wait, rusage, ids, nice) and
  * user/tests/ut_thread.c (clone threads, exec from a thread), user/tests/ut_sig.c
  * (the FPU/SSE state in signal frames) and user/tests/ut_tls.c
- * (set/get_thread_area, per-thread errno, %fs/%gs).  "usertests --exit N"
+ * (set/get_thread_area, per-thread errno, %fs/%gs) and user/tests/ut_limits.c
+ * (tiny timer intervals, RLIMIT_SIGPENDING, long console writes).  "usertests --exit N"
  * and friends are helper modes the exec tests use on the program itself
  * (see helper_main()).
  */
@@ -244,7 +245,7 @@ static int helper_main(int argc, char **argv, char **envp)
 }
 
 static const struct ut_test *const tables[] = {
-	ut_mem_tests, ut_proc_tests, ut_thread_tests, ut_sig_tests, ut_tls_tests,
+	ut_mem_tests, ut_proc_tests, ut_thread_tests, ut_sig_tests, ut_tls_tests, ut_limits_tests,
 };
 
 static const struct ut_test *find_test(const char *name)
