@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <granule.h>
 #include "ut.h"
 
 #define MS	1000000LL
@@ -236,6 +237,44 @@ static void tty_bigwrite(void)
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the writer was not killed mid-write (status %#x)", st);
 	CHECK(slept < 2 * MS, "a 1 ms sleep took %lld ns beside a 64 KiB write", slept);
 	CHECK(reaped < 1 * MS, "SIGKILL took %lld ns to end a console write", reaped);
+}
+
+/*
+ * "init=usertests run=--oom-init": pid 1 itself runs out of memory.  A
+ * child takes all but a few free frames and holds them for 20 ms; pid 1
+ * then touches more pages than are left.  Its faults must wait for memory
+ * (the kernel cannot OOM-kill init: that would be "Attempted to kill
+ * init!"), and go through once the child has exited.  Powers off with 0.
+ */
+int ut_oom_init(void)
+{
+	if (sys_getpid() != 1)
+		return 2;
+	pid_t pid = sys_fork();
+	if (pid == 0) {
+		while (ut_frames() >= 48) {
+			volatile char *p = sbrk(16 * PAGE_SIZE);
+			if (p == (void *)-1)
+				_exit(3);
+			for (int i = 0; i < 16; i++)
+				p[i * PAGE_SIZE] = 1;
+		}
+		ut_sleep_ns(20 * MS);
+		_exit(0);
+	}
+	while (ut_frames() >= 64)
+		ut_sleep_ns(1 * MS);
+	for (int i = 0; i < 256; i++) {
+		volatile char *p = sbrk(PAGE_SIZE);
+		if (p == (void *)-1)
+			break;
+		p[0] = 1;
+	}
+	int st = ut_wait(pid);
+	printf("oom-init: pid 1 survived; the hog exited with status %d\n",
+	       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	granule_poweroff(WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1);
+	return 1;
 }
 
 const struct ut_test ut_limits_tests[] = {
