@@ -4,9 +4,10 @@
  * Preemption model ("voluntary", like a 2010 desktop kernel with
  * CONFIG_PREEMPT_VOLUNTARY): need_resched set by the tick or a wakeup is
  * honoured when the task returns to user mode, and at the kernel's own
- * scheduling points (sleeping, the idle loop).  Kernel code itself is never
- * preempted, so it needs no locks beyond interrupt masking.  Syscalls are
- * short, so the difference from full preemption is at most one syscall.
+ * scheduling points (sleeping, the idle loop, cond_resched() in long loops).
+ * Kernel code itself is never preempted, so it needs no locks beyond
+ * interrupt masking.  Syscalls are short or reschedule as they go, so the
+ * difference from full preemption is at most one syscall or one step of it.
  */
 #include <kernel/entry.h>
 #include <kernel/errno.h>
