@@ -169,7 +169,7 @@ void hrtimer_interrupt(void)
 	u64 delta = min(now - entry, HRTIMER_MAX_HANG_NS);
 	clockevent_program(delta);
 	if (!hang_reported++)
-		printk("hrtimer: interrupt took %llu ns\n", now - entry);
+		printk("hrtimer: interrupt took %llu ns\n", (unsigned long long)(now - entry));
 }
 
 int hrtimer_highres_active(void)
@@ -194,7 +194,7 @@ void hrtimers_init(void)
 		hrtimer_init(&tick_timer, tick_sched_timer);
 		hrtimer_start(&tick_timer, sched_clock() + tick_ns);
 		printk("hrtimer: high-resolution mode (one-shot clock event, tick emulated every %llu ns)\n",
-		       tick_ns);
+		       (unsigned long long)tick_ns);
 	} else {
 		printk("hrtimer: periodic mode, timers expire on the %u HZ tick (%s)\n", HZ,
 		       highres_choice ? "highres=off" : "the clock event cannot do one-shot");
