@@ -68,17 +68,17 @@ void force_sig(int sig)
  */
 void user_exception(int signo, const char *what, u32 ip, u32 sp, u32 addr, u32 error)
 {
-	if (!printk_ratelimit())
-		;
-	else if (signo == SIGSEGV && !strcmp(what, "page fault"))
-		printk("%s[%d]: segfault at %x ip %08x sp %08x error %x\n",
-		       current->comm, current->pid, addr, ip, sp, error);
-	else if (!strcmp(what, "general protection fault"))
-		printk("%s[%d] general protection ip:%x sp:%x error:%x\n",
-		       current->comm, current->pid, ip, sp, error);
-	else
-		printk("%s[%d] trap %s ip:%x sp:%x error:%x\n",
-		       current->comm, current->pid, what, ip, sp, error);
+	if (printk_ratelimit()) {
+		if (signo == SIGSEGV && !strcmp(what, "page fault"))
+			printk("%s[%d]: segfault at %x ip %08x sp %08x error %x\n",
+			       current->comm, current->pid, addr, ip, sp, error);
+		else if (!strcmp(what, "general protection fault"))
+			printk("%s[%d] general protection ip:%x sp:%x error:%x\n",
+			       current->comm, current->pid, ip, sp, error);
+		else
+			printk("%s[%d] trap %s ip:%x sp:%x error:%x\n",
+			       current->comm, current->pid, what, ip, sp, error);
+	}
 	force_sig(signo);
 }
 
