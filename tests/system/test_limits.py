@@ -75,3 +75,16 @@ def test_out_of_memory_fault_in_init_does_not_panic():
     assert 1 <= len(waits) <= 10, r.output[-2000:]      # rate-limited
     assert r.has_line("oom-init: pid 1 survived; the hog exited with status 0"), r.output[-2000:]
     assert not r.find("Attempted to kill init")
+
+
+def test_user_trap_log_is_rate_limited():
+    # printk_ratelimit: 10 lines per 5 s of kernel time, then one line saying
+    # how many were suppressed (Linux's ___ratelimit).  26 faults: 25 at
+    # once, the last after 5.1 s.
+    r = boot('run="usertests --trap-flood"', timeout=120)
+    check_clean(r, status=0)
+    segv = [i for i, l in enumerate(r.lines) if re.match(r"^usertests\[\d+\]: segfault at 0 ip [0-9a-f]{8} ", l)]
+    assert len(segv) == 11, r.output[-3000:]
+    sup = r.lines.index("user_exception: 15 callbacks suppressed")
+    assert segv[9] < sup < segv[10] == sup + 1
+    assert r.has_line("init: usertests (pid 2) exited with status 0")

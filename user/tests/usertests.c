@@ -226,6 +226,8 @@ static int helper_main(int argc, char **argv, char **envp)
 		return exec_ids(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (!strcmp(argv[1], "--oom-init"))	/* as pid 1: run out of memory */
 		return ut_oom_init();
+	if (!strcmp(argv[1], "--trap-flood"))	/* the user fault log's rate limit */
+		return ut_trap_flood();
 	if (!strcmp(argv[1], "--segv"))		/* die on a NULL write */
 		*(volatile int *)0 = 1;
 	if (!strcmp(argv[1], "--args") && argc >= 4) {

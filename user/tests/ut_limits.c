@@ -277,6 +277,29 @@ int ut_oom_init(void)
 	return 1;
 }
 
+static void segv_child(uintptr_t unused)
+{
+	*(volatile int *)0 = 1;
+}
+
+/*
+ * "usertests --trap-flood": 25 faulting children at once, then 5.1 s of
+ * sleep and one more.  The kernel logs 10 of the first 25 (printk_ratelimit:
+ * 10 per 5 s) and, with the 26th, "user_exception: 15 callbacks suppressed".
+ * Exit 0 if every child died of SIGSEGV.
+ */
+int ut_trap_flood(void)
+{
+	for (int i = 0; i < 26; i++) {
+		if (i == 25)
+			ut_sleep_ns(5100 * MS);
+		int st = ut_run_child(segv_child, 0);
+		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGSEGV)
+			return 1;
+	}
+	return 0;
+}
+
 const struct ut_test ut_limits_tests[] = {
 	{ timer_1ns_hog, "timer_1ns_hog" },
 	{ timer_1ns_overrun, "timer_1ns_overrun" },
