@@ -125,10 +125,12 @@ static struct task *fatal_to_execer(struct task *t, int sig)
  * limit does not move with the machine's memory.  Beyond it, as Linux's
  * __sigqueue_alloc() + __send_signal(): a standard signal still gets a
  * queue entry (override: it coalesces, at most one per signal and thread);
- * a real-time one gets none - from kill() (SI_USER) it is still sent as
- * the bare pending bit, its siginfo lost; from anything else (tgkill's
- * SI_TKILL, a child's exit signal) the send fails with -EAGAIN.  POSIX
- * timers' entries are preallocated and not counted.
+ * a real-time one gets none and the send fails with -EAGAIN (kill, tgkill,
+ * a child's exit signal).  Deliberate difference: Linux lets a kill()
+ * (SI_USER) through as the bare pending bit, its siginfo lost, and returns
+ * 0; here kill() reports the exhaustion too, so a program queueing in a
+ * loop learns that it has to stop.  POSIX timers' entries are
+ * preallocated and not counted.
  */
 #define RLIMIT_SIGPENDING	1024
 static int nr_sigpending;		/* allocated entries now queued */
@@ -159,7 +161,7 @@ int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struc
 	}
 	if (!q) {
 		q = sigqueue_alloc(sig, info);
-		if (!q && sig >= SIGRTMIN && info && info->si_code != SI_USER) {
+		if (!q && sig >= SIGRTMIN && nr_sigpending >= RLIMIT_SIGPENDING) {
 			local_irq_restore(flags);
 			return -EAGAIN;	/* queue overflow: nothing sent */
 		}
@@ -233,7 +235,8 @@ int kill_pid(int pid, int sig)
 	if (!t || sig == 0)
 		return 0;
 	info.kill.pid = current->tgid;
-	send_signal_info(t, sig, &info, NULL);
+	if (send_signal_info(t, sig, &info, NULL) == -EAGAIN)
+		return -EAGAIN;		/* RLIMIT_SIGPENDING */
 	return 0;
 }
 
