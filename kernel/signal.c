@@ -23,6 +23,37 @@ static int sig_default_ignored(int sig)
 	       sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
+/*
+ * RLIMIT_SIGPENDING: how many signals may wait in queues at once, counted
+ * per user as Linux's user->sigpending (Granule has one user, so the count
+ * is global).  Linux's default is max_threads / 2 = RAM pages / 32 (2.6.35
+ * fork_init), 1024 for 128 MiB; it is fixed at that value here so the
+ * limit does not move with the machine's memory.  Beyond it, as Linux's
+ * __sigqueue_alloc() + __send_signal(): a standard signal still gets a
+ * queue entry (override: it coalesces, at most one per signal and thread);
+ * a real-time one gets none and the send fails with -EAGAIN (kill, tgkill,
+ * a child's exit signal).  Deliberate difference: Linux lets a kill()
+ * (SI_USER) through as the bare pending bit, its siginfo lost, and returns
+ * 0; here kill() reports the exhaustion too, so a program queueing in a
+ * loop learns that it has to stop.  POSIX timers' entries are
+ * preallocated and not counted.
+ */
+#define RLIMIT_SIGPENDING	1024
+static int nr_sigpending;		/* allocated entries now queued */
+
+static struct sigqueue *sigqueue_alloc(int sig, const struct ksiginfo *info)
+{
+	int override = sig < SIGRTMIN && (!info || info->si_code >= 0);
+	struct sigqueue *q;
+
+	if (!override && nr_sigpending >= RLIMIT_SIGPENDING)
+		return NULL;
+	q = kzalloc(sizeof(*q));
+	if (q)
+		nr_sigpending++;
+	return q;
+}
+
 struct signal_state *signal_state_alloc(const struct signal_state *copy)
 {
 	struct signal_state *s = kzalloc(sizeof(*s));
@@ -115,37 +146,6 @@ static struct task *fatal_to_execer(struct task *t, int sig)
 		return NULL;
 	ex = group_execer(t->group_leader);
 	return ex && sig_fatal(ex, sig) ? ex : NULL;
-}
-
-/*
- * RLIMIT_SIGPENDING: how many signals may wait in queues at once, counted
- * per user as Linux's user->sigpending (Granule has one user, so the count
- * is global).  Linux's default is max_threads / 2 = RAM pages / 32 (2.6.35
- * fork_init), 1024 for 128 MiB; it is fixed at that value here so the
- * limit does not move with the machine's memory.  Beyond it, as Linux's
- * __sigqueue_alloc() + __send_signal(): a standard signal still gets a
- * queue entry (override: it coalesces, at most one per signal and thread);
- * a real-time one gets none and the send fails with -EAGAIN (kill, tgkill,
- * a child's exit signal).  Deliberate difference: Linux lets a kill()
- * (SI_USER) through as the bare pending bit, its siginfo lost, and returns
- * 0; here kill() reports the exhaustion too, so a program queueing in a
- * loop learns that it has to stop.  POSIX timers' entries are
- * preallocated and not counted.
- */
-#define RLIMIT_SIGPENDING	1024
-static int nr_sigpending;		/* allocated entries now queued */
-
-static struct sigqueue *sigqueue_alloc(int sig, const struct ksiginfo *info)
-{
-	int override = sig < SIGRTMIN && (!info || info->si_code >= 0);
-	struct sigqueue *q;
-
-	if (!override && nr_sigpending >= RLIMIT_SIGPENDING)
-		return NULL;
-	q = kzalloc(sizeof(*q));
-	if (q)
-		nr_sigpending++;
-	return q;
 }
 
 int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struct sigqueue *q)
