@@ -54,7 +54,7 @@
 #define KNOB_NAME_MAX		64	/* longest NAME looked up */
 
 static const char *unknown_words[CMDLINE_MAX_UNKNOWN];
-static int nr_unknown;
+static int nr_unknown;		/* may exceed CMDLINE_MAX_UNKNOWN: then only that many are kept */
 
 #define for_each_knob(k) for (k = __start_knobs; k < __stop_knobs; k++)
 
@@ -349,10 +349,46 @@ void knobs_init(void)
 	}
 }
 
+/* Keep WORD for init; the first word beyond the limit says so, once. */
 static void keep_unknown(const char *word)
 {
 	if (nr_unknown < CMDLINE_MAX_UNKNOWN)
 		unknown_words[nr_unknown++] = word;
+	else if (nr_unknown++ == CMDLINE_MAX_UNKNOWN)
+		printk("cmdline: more than %d unknown words: '%s' and later ones are not passed to init\n",
+		       CMDLINE_MAX_UNKNOWN, word);
+}
+
+/*
+ * The boot loader's line was FULL_LEN bytes; LINE holds its first
+ * strlen(LINE) (the limit) and NEXT is the byte that followed them.  A
+ * line that was cut loses, besides its tail, the word the cut fell in
+ * (which would otherwise be applied with digits missing): LINE is ended
+ * before it, honouring quotes as cmdline_parse() does.  One line says
+ * what happened.  Returns the number of bytes dropped (0: the line fit).
+ */
+size_t cmdline_clip(char *line, size_t full_len, char next)
+{
+	size_t len = strlen(line), start = 0;
+	bool quoted = false;
+
+	if (full_len <= len)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		if (line[i] == '"')
+			quoted = !quoted;
+		else if (!quoted && is_blank(line[i]))
+			start = i + 1;
+	}
+	if (start == len || (!quoted && is_blank(next))) {	/* cut between words */
+		printk("cmdline: boot line too long (%zu bytes, limit %zu): dropped the last %zu bytes\n",
+		       full_len, len, full_len - len);
+		return full_len - len;
+	}
+	printk("cmdline: boot line too long (%zu bytes, limit %zu): dropped the cut word '%.32s%s' and the %zu bytes after it\n",
+	       full_len, len, line + start, len - start > 32 ? "..." : "", full_len - len);
+	line[start] = '\0';
+	return full_len - start;
 }
 
 int cmdline_parse(char *line)
@@ -423,7 +459,7 @@ int cmdline_parse(char *line)
 int cmdline_unknown(const char ***words)
 {
 	*words = unknown_words;
-	return nr_unknown;
+	return nr_unknown < CMDLINE_MAX_UNKNOWN ? nr_unknown : CMDLINE_MAX_UNKNOWN;
 }
 
 /* Sort order of knobs_print(): by name, ties by address. */

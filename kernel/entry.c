@@ -4,23 +4,40 @@
  * Preemption model ("voluntary", like a 2010 desktop kernel with
  * CONFIG_PREEMPT_VOLUNTARY): need_resched set by the tick or a wakeup is
  * honoured when the task returns to user mode, and at the kernel's own
- * scheduling points (sleeping, the idle loop).  Kernel code itself is never
- * preempted, so it needs no locks beyond interrupt masking.  Syscalls are
- * short, so the difference from full preemption is at most one syscall.
+ * scheduling points (sleeping, the idle loop, cond_resched() in long loops).
+ * Kernel code itself is never preempted, so it needs no locks beyond
+ * interrupt masking.  Syscalls are short or reschedule as they go, so the
+ * difference from full preemption is at most one syscall or one step of it.
  */
 #include <kernel/entry.h>
 #include <kernel/errno.h>
+#include <kernel/hrtimer.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <kernel/string.h>
+#include <kernel/time.h>
 #include <kernel/vm.h>
 
 int user_page_fault(u32 addr, int write)
 {
 	int err = mm_fault(current->mm, addr, write);
 
+	if (err == -ENOMEM && current->tgid == 1) {
+		/*
+		 * Linux never picks init for the OOM killer (oom_badness() is 0
+		 * for it); pagefault_out_of_memory() frees memory elsewhere and
+		 * the fault is retried after a jiffy.  Granule has no OOM killer:
+		 * init waits a tick for memory to come back (its children exit and
+		 * are reaped), then returns to the faulting instruction.  Never a
+		 * SIGKILL, which would be "Attempted to kill init!".
+		 */
+		if (printk_ratelimit())
+			printk("Out of memory: init (pid 1) waits for memory (fault at %x)\n", addr);
+		sleep_ns(NSEC_PER_SEC / HZ);
+		return 0;
+	}
 	if (err == -ENOMEM) {
 		printk("Out of memory: killed process %d (%s)\n", current->tgid, current->comm);
 		force_sig(SIGKILL);	/* as Linux's oom_kill_task */
@@ -45,17 +62,27 @@ void force_sig(int sig)
 	send_signal(current, sig);
 }
 
+/*
+ * The Linux-style line for a user fault, rate-limited as Linux's
+ * show_signal_msg()/do_general_protection() do with printk_ratelimit()
+ * (10 lines per 5 s, then "user_exception: N callbacks suppressed"): a
+ * program faulting in a loop (single-stepping, a SIGSEGV handler that
+ * returns to the fault) must not flood the console.  The signal is sent
+ * every time.
+ */
 void user_exception(int signo, const char *what, u32 ip, u32 sp, u32 addr, u32 error)
 {
-	if (signo == SIGSEGV && !strcmp(what, "page fault"))
-		printk("%s[%d]: segfault at %x ip %08x sp %08x error %x\n",
-		       current->comm, current->pid, addr, ip, sp, error);
-	else if (!strcmp(what, "general protection fault"))
-		printk("%s[%d] general protection ip:%x sp:%x error:%x\n",
-		       current->comm, current->pid, ip, sp, error);
-	else
-		printk("%s[%d] trap %s ip:%x sp:%x error:%x\n",
-		       current->comm, current->pid, what, ip, sp, error);
+	if (printk_ratelimit()) {
+		if (signo == SIGSEGV && !strcmp(what, "page fault"))
+			printk("%s[%d]: segfault at %x ip %08x sp %08x error %x\n",
+			       current->comm, current->pid, addr, ip, sp, error);
+		else if (!strcmp(what, "general protection fault"))
+			printk("%s[%d] general protection ip:%x sp:%x error:%x\n",
+			       current->comm, current->pid, ip, sp, error);
+		else
+			printk("%s[%d] trap %s ip:%x sp:%x error:%x\n",
+			       current->comm, current->pid, what, ip, sp, error);
+	}
 	force_sig(signo);
 }
 

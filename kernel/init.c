@@ -6,6 +6,11 @@
  * its argv[1] and the command line's unknown key=value words as its
  * environment (Linux passes unknown parameters to init the same way).  The
  * boot context becomes the idle task (pid 0).
+ *
+ * A bad init= never stops the boot: as Linux 2.6.35's init_post(), a
+ * program that cannot be executed is reported ("Failed to execute X.
+ * Attempting defaults...") and the default, the built-in "init", runs
+ * instead.  Only when that fails too is there nothing left to run (panic).
  */
 #include <kernel/cmdline.h>
 #include <kernel/arch.h>
@@ -17,9 +22,10 @@
 #include <arch/process.h>
 
 #define INIT_ENV_MAX	32
+#define DEFAULT_INIT	"init"
 
 static char init_prog[64];
-DEFINE_KNOB_STRING(init, init_prog, "init", "program run as pid 1");
+DEFINE_KNOB_STRING(init, init_prog, DEFAULT_INIT, "program run as pid 1");
 static char run_cmd[512];
 DEFINE_KNOB_STRING(run, run_cmd, "", "what init runs: 'prog args; prog args ...'");
 
@@ -30,15 +36,26 @@ static void init_thread(void *unused)
 	const char **unknown;
 	int n = cmdline_unknown(&unknown), e = 0;
 
-	for (int i = 0; i < n && e < INIT_ENV_MAX; i++)
-		if (strchr(unknown[i], '='))
+	for (int i = 0; i < n; i++) {
+		if (!strchr(unknown[i], '='))
+			continue;
+		if (e < INIT_ENV_MAX)
 			envp[e++] = (char *)unknown[i];
+		else	/* Linux 2.6.35: "Too many boot env vars" */
+			printk("init: too many boot environment variables (limit %d): '%s' not passed\n",
+			       INIT_ENV_MAX, unknown[i]);
+	}
 	envp[e] = NULL;
 	if (!run_cmd[0])
 		argv[1] = NULL;
 	long err = kernel_execve(init_prog, argv, envp);
+	if (err && strcmp(init_prog, DEFAULT_INIT)) {
+		printk("Failed to execute %s.  Attempting defaults...\n", init_prog);
+		argv[0] = DEFAULT_INIT;
+		err = kernel_execve(DEFAULT_INIT, argv, envp);
+	}
 	if (err)
-		panic("No working init found: %s (error %ld)", init_prog, err);
+		panic("No working init found: %s (error %ld)", argv[0], err);
 	arch_enter_user(current);
 }
 

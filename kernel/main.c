@@ -87,6 +87,7 @@ void kmain(u32 magic, u32 info_phys)
 
 	strlcpy(cmdline_copy, boot_info.cmdline, sizeof(cmdline_copy));
 	knobs_init();			/* every registered knob to its default */
+	cmdline_clip(cmdline_copy, boot_info.cmdline_len, boot_info.cmdline_next);
 	cmdline_parse(cmdline_copy);	/* left to right; errors keep the default */
 
 	arch_cpu_init();		/* CPUID: vendor, model, features */

@@ -28,6 +28,7 @@
 #include <kernel/printk.h>
 #include <kernel/machine.h>
 #include <kernel/math64.h>
+#include <kernel/ratelimit.h>
 #include <kernel/time.h>
 #include <arch/irqflags.h>
 
@@ -61,6 +62,25 @@ void printk_set_clock(u64 (*clock)(void))
 	printk_clock = clock;
 }
 
+/*
+ * printk_ratelimit(): Linux's one shared state for messages a user can
+ * provoke at will (2.6.35 kernel/printk.c): 10 lines per 5 s of kernel
+ * time (the printk clock), then "FUNC: N callbacks suppressed".
+ */
+static DEFINE_RATELIMIT_STATE(printk_ratelimit_state, DEFAULT_RATELIMIT_INTERVAL,
+			      DEFAULT_RATELIMIT_BURST);
+
+int __printk_ratelimit(const char *func)
+{
+	unsigned long flags;
+	int ret;
+
+	local_irq_save(flags);
+	ret = ___ratelimit(&printk_ratelimit_state, printk_clock ? printk_clock() : 0, func);
+	local_irq_restore(flags);
+	return ret;
+}
+
 /* Format "[%5lu.%06lu] " for the time NS into BUF; returns its length. */
 static int format_timestamp(char *buf, size_t len, u64 ns)
 {
@@ -73,7 +93,9 @@ static int format_timestamp(char *buf, size_t len, u64 ns)
 
 /*
  * Returns the number of bytes emitted, timestamps included (as Linux
- * 2.6.35's printed_len).  Output longer than PRINTK_BUF_LEN-1 is cut.
+ * 2.6.35's printed_len).  Output longer than PRINTK_BUF_LEN-1 is cut, and
+ * its last byte becomes a newline: a cut line still ends, so the next
+ * printk starts a fresh stamped line instead of running on.
  */
 int vprintk(const char *fmt, va_list ap)
 {
@@ -85,8 +107,10 @@ int vprintk(const char *fmt, va_list ap)
 
 	local_irq_save(flags);
 	n = vsnprintf(printk_buf, sizeof(printk_buf), fmt, ap);
-	if (n > (int)sizeof(printk_buf) - 1)
+	if (n > (int)sizeof(printk_buf) - 1) {
 		n = (int)sizeof(printk_buf) - 1;
+		printk_buf[n - 1] = '\n';
+	}
 
 	for (p = printk_buf, end = printk_buf + n; p < end;) {
 		const char *q = p;

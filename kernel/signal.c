@@ -23,6 +23,37 @@ static int sig_default_ignored(int sig)
 	       sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
+/*
+ * RLIMIT_SIGPENDING: how many signals may wait in queues at once, counted
+ * per user as Linux's user->sigpending (Granule has one user, so the count
+ * is global).  Linux's default is max_threads / 2 = RAM pages / 32 (2.6.35
+ * fork_init), 1024 for 128 MiB; it is fixed at that value here so the
+ * limit does not move with the machine's memory.  Beyond it, as Linux's
+ * __sigqueue_alloc() + __send_signal(): a standard signal still gets a
+ * queue entry (override: it coalesces, at most one per signal and thread);
+ * a real-time one gets none.  Then, as 2.6.35: a kill() (SI_USER) still
+ * sets the signal's pending bit - its siginfo is lost, so repeated kills
+ * coalesce into one delivery - and returns 0; any other sender (tgkill's
+ * SI_TKILL, a real-time exit signal) fails with -EAGAIN.  Either way the
+ * kernel's memory is bounded.  POSIX timers' entries are preallocated and
+ * not counted.
+ */
+#define RLIMIT_SIGPENDING	1024
+static int nr_sigpending;		/* allocated entries now queued */
+
+static struct sigqueue *sigqueue_alloc(int sig, const struct ksiginfo *info)
+{
+	int override = sig < SIGRTMIN && (!info || info->si_code >= 0);
+	struct sigqueue *q;
+
+	if (!override && nr_sigpending >= RLIMIT_SIGPENDING)
+		return NULL;
+	q = kzalloc(sizeof(*q));
+	if (q)
+		nr_sigpending++;
+	return q;
+}
+
 struct signal_state *signal_state_alloc(const struct signal_state *copy)
 {
 	struct signal_state *s = kzalloc(sizeof(*s));
@@ -149,7 +180,12 @@ static int __send_signal(struct task *t, int sig, const struct ksiginfo *info, s
 		return 1;	/* ignored, or a standard signal already pending */
 	}
 	if (!q) {
-		q = kzalloc(sizeof(*q));
+		q = sigqueue_alloc(sig, info);
+		if (!q && sig >= SIGRTMIN && nr_sigpending >= RLIMIT_SIGPENDING &&
+		    (!info || info->si_code != SI_USER)) {
+			local_irq_restore(flags);
+			return -EAGAIN;	/* queue overflow: nothing sent */
+		}
 		if (!q)
 			ret = -ENOMEM;	/* the bit below still records it */
 	}
@@ -233,7 +269,8 @@ int kill_pid(int pid, int sig)
 	if (!t || sig == 0)
 		return 0;
 	info.kill.pid = current->tgid;
-	send_signal_info(t, sig, &info, NULL);
+	if (send_signal_info(t, sig, &info, NULL) == -EAGAIN)
+		return -EAGAIN;		/* RLIMIT_SIGPENDING */
 	return 0;
 }
 
@@ -256,7 +293,8 @@ long sys_tgkill(int tgid, int tid, int sig)
 	info.kill.pid = current->tgid;
 	if (sig) {
 		struct task *ex = fatal_to_execer(t, sig);
-		send_signal_info(ex ? ex : t, sig, &info, NULL);
+		if (send_signal_info(ex ? ex : t, sig, &info, NULL) == -EAGAIN)
+			return -EAGAIN;	/* RLIMIT_SIGPENDING, as Linux's do_tkill */
 	}
 	return 0;
 }
@@ -265,8 +303,10 @@ static void sigqueue_release(struct sigqueue *q)
 {
 	list_del(&q->list);
 	q->queued = 0;
-	if (!q->timer)
+	if (!q->timer) {
+		nr_sigpending--;
 		kfree(q);
+	}
 }
 
 /* Recompute SIG's pending bit after removing an instance. */
@@ -328,9 +368,11 @@ static int dequeue_signal(struct task *t, u64 mask, struct ksiginfo *info)
 		recalc_bit(t, sig);
 		return sig;
 	}
-	memset(info, 0, sizeof(*info));	/* bit without an entry (allocation failed) */
+	/* A bit without an entry (no queue space): as 2.6.35's collect_signal,
+	 * the siginfo is lost and reads as a kill() from nobody. */
+	memset(info, 0, sizeof(*info));
 	info->si_signo = sig;
-	info->si_code = SI_KERNEL;
+	info->si_code = SI_USER;
 	t->sig_pending &= ~sigmask(sig);
 	return sig;
 }

@@ -4,9 +4,18 @@
  * fd 1 and 2 write to every console (serial, screen) without printk's
  * timestamps; fd 0 reads what the UART interrupt handed to tty_receive(),
  * blocking until at least one byte is there (or a signal comes).
+ *
+ * A long write is copied and written in TTY_WRITE_CHUNK pieces, as Linux's
+ * do_tty_write (2.6.35 drivers/char/tty_io.c) does: between two pieces it
+ * is a scheduling point (cond_resched(): the kernel is not preemptible, and
+ * 1 MiB to a 115200-baud UART takes long) and it stops early for a fatal
+ * signal, returning the count written so far (Linux stops for any pending
+ * signal; Granule's libc does not retry short writes, so only a signal that
+ * ends the process cuts a write short here).
  */
 #include <kernel/errno.h>
 #include <kernel/printk.h>
+#include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <kernel/task.h>
 #include <kernel/tty.h>
@@ -15,6 +24,7 @@
 #include <arch/irqflags.h>
 
 #define TTY_BUF	256
+#define TTY_WRITE_CHUNK	128	/* bytes copied from user per step (on the kernel stack) */
 
 static char rx[TTY_BUF];
 static unsigned rx_head, rx_tail;	/* head: next write, tail: next read */
@@ -33,7 +43,7 @@ void tty_receive(char c)
 
 long sys_write(int fd, const char *ubuf, u32 count)
 {
-	char chunk[128];
+	char chunk[TTY_WRITE_CHUNK];
 	u32 done = 0;
 
 	if (fd != 1 && fd != 2)
@@ -46,6 +56,11 @@ long sys_write(int fd, const char *ubuf, u32 count)
 			return done ? (long)done : -EFAULT;
 		console_write(chunk, n);
 		done += n;
+		if (done == count)
+			break;
+		if (fatal_signal_pending(current))
+			return done;	/* dies on the way out */
+		cond_resched();
 	}
 	return done;
 }

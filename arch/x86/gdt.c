@@ -8,6 +8,14 @@
  * to on a trap from ring 3.  esp0 is updated on every context
  * switch (tss_set_esp0).  The I/O bitmap offset points past the TSS limit, so
  * ring-3 in/out always faults (#GP), whatever IOPL says (IOPL is 0 anyway).
+ *
+ * There is no LDT: LDTR is loaded with the null selector (Linux's
+ * load_LDT(&init_mm.context) with no LDT: lldt 0).  The CPU comes out of
+ * reset with an LDTR of base 0, limit 0xffff, so without this a TI=1
+ * selector (bit 2 set, e.g. 0x07) would be looked up in "descriptors" at
+ * linear address 0 - a #PF on the NULL page in the middle of a segment
+ * load.  With a null LDTR every TI=1 load raises #GP(selector), which the
+ * user fault path and the return-to-user fixups (traps.c) already handle.
  */
 #include <kernel/types.h>
 #include <kernel/string.h>
@@ -60,7 +68,8 @@ void gdt_init(void)
 		"movw %w2, %%ax\n\t"
 		"movw %%ax, %%ds\n\tmovw %%ax, %%es\n\tmovw %%ax, %%ss\n\t"
 		"movw %%ax, %%fs\n\tmovw %%ax, %%gs\n\t"
-		"movw %w3, %%ax\n\tltr %%ax"
+		"movw %w3, %%ax\n\tltr %%ax\n\t"
+		"xorl %%eax, %%eax\n\tlldt %%ax"
 		:: "m"(gdtr), "i"(__KERNEL_CS), "i"(__KERNEL_DS), "i"(__TSS) : "eax", "memory");
 }
 

@@ -47,7 +47,11 @@ static void set_cmdline(const char *s, int strip_first)
 	}
 	while (*s == ' ')
 		s++;
-	strlcpy(boot_info.cmdline, s, sizeof(boot_info.cmdline));
+	/* Keep what fits; the length and the first byte cut off tell
+	 * cmdline_clip() (kmain) whether and where the line was cut. */
+	boot_info.cmdline_len = (u32)strlcpy(boot_info.cmdline, s, sizeof(boot_info.cmdline));
+	boot_info.cmdline_next = boot_info.cmdline_len >= sizeof(boot_info.cmdline) ?
+				 s[sizeof(boot_info.cmdline) - 1] : '\0';
 }
 
 struct mb1_info {

@@ -166,6 +166,13 @@ int setup_signal_frame(struct trap_frame *tf, int sig, const struct k_sigaction 
 	return 0;
 }
 
+/* A saved data selector, or 0 if it names the (non-existent) LDT. */
+static u32 data_sel(u32 sel)
+{
+	sel &= 0xffff;
+	return (sel & SEGMENT_TI_MASK) ? 0 : sel;
+}
+
 static long restore_context(struct trap_frame *tf, const struct sigcontext *sc, u64 mask)
 {
 	tf->edi = sc->edi; tf->esi = sc->esi; tf->ebp = sc->ebp; tf->ebx = sc->ebx;
@@ -178,11 +185,15 @@ static long restore_context(struct trap_frame *tf, const struct sigcontext *sc, 
 	 * no RPL forcing) - one that does not load on the way out becomes the
 	 * null selector, silently (traps.c); cs and ss with RPL 3 forced
 	 * (COPY_SEG_CPL3) - one the iret refuses is SIGILL (traps.c).
+	 * There is no LDT (no modify_ldt; LDTR is null, gdt.c), so a data
+	 * selector with TI=1 can never be valid: it is refused here, i.e.
+	 * nulled, which is what the return-path fixup would make of it.
+	 * A TI=1 cs/ss is left to the iret, which refuses it (#GP: SIGILL).
 	 */
-	tf->gs = sc->gs & 0xffff;
-	tf->fs = sc->fs & 0xffff;
-	tf->es = sc->es & 0xffff;
-	tf->ds = sc->ds & 0xffff;
+	tf->gs = data_sel(sc->gs);
+	tf->fs = data_sel(sc->fs);
+	tf->es = data_sel(sc->es);
+	tf->ds = data_sel(sc->ds);
 	tf->cs = (sc->cs & 0xffff) | 3;
 	tf->ss = (sc->ss & 0xffff) | 3;
 	tf->error = NOT_A_SYSCALL;	/* never "restart" a sigreturn */

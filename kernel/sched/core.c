@@ -419,6 +419,21 @@ void schedule(void)
 }
 
 /*
+ * Linux's _cond_resched() (2.6.35 kernel/sched.c): a voluntary preemption
+ * point for long loops in kernel code, which is otherwise never preempted.
+ * If the tick or a wakeup asked for a switch, switch now; the caller stays
+ * on the runqueue (PREEMPT_ACTIVE: an involuntary switch).  Returns 1 if
+ * it switched.
+ */
+int cond_resched(void)
+{
+	if (!current->need_resched)
+		return 0;
+	__schedule(1);
+	return 1;
+}
+
+/*
  * Preemption from the interrupt-return path: like schedule(), but the
  * interrupted task stays queued whatever its state (PREEMPT_ACTIVE).
  */

@@ -98,6 +98,11 @@ static long sleep_until(int clock, u64 deadline)
 	return ret;
 }
 
+long sleep_ns(u64 ns)
+{
+	return sleep_until(CLOCK_MONOTONIC, sched_clock() + ns);
+}
+
 long timespec_to_ns(const struct timespec32 *ts, u64 *ns)
 {
 	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= (s32)NSEC_PER_SEC)

@@ -139,10 +139,37 @@ void hrtimer_run_queues(void)
 		expire_timers(sched_clock());
 }
 
+/*
+ * Linux 2.6.35's hrtimer_interrupt() with its hang protection: run what is
+ * due; if by then the next timer is already due again, retry, at most 3
+ * times.  If it is still behind after that, the timers are arriving faster
+ * than they can be run: instead of looping forever in interrupt context,
+ * program the next event as far away as the last pass took (at most
+ * 100 ms), so that the interrupted task runs, and say so once.
+ */
+#define HRTIMER_MAX_HANG_NS	(100 * 1000000ull)
+
+static u64 nr_hangs;
+
 void hrtimer_interrupt(void)
 {
-	expire_timers(sched_clock());
-	reprogram();
+	static int hang_reported;
+	u64 entry, now;
+
+	for (int retries = 0; retries < 3; retries++) {
+		entry = sched_clock();
+		expire_timers(entry);
+		now = sched_clock();
+		if (!first || rb_entry(first, struct hrtimer, node)->expires > now) {
+			reprogram();
+			return;
+		}
+	}
+	nr_hangs++;
+	u64 delta = min(now - entry, HRTIMER_MAX_HANG_NS);
+	clockevent_program(delta);
+	if (!hang_reported++)
+		printk("hrtimer: interrupt took %llu ns\n", (unsigned long long)(now - entry));
 }
 
 int hrtimer_highres_active(void)
@@ -167,7 +194,7 @@ void hrtimers_init(void)
 		hrtimer_init(&tick_timer, tick_sched_timer);
 		hrtimer_start(&tick_timer, sched_clock() + tick_ns);
 		printk("hrtimer: high-resolution mode (one-shot clock event, tick emulated every %llu ns)\n",
-		       tick_ns);
+		       (unsigned long long)tick_ns);
 	} else {
 		printk("hrtimer: periodic mode, timers expire on the %u HZ tick (%s)\n", HZ,
 		       highres_choice ? "highres=off" : "the clock event cannot do one-shot");

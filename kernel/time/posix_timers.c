@@ -1,14 +1,25 @@
 /*
  * kernel/time/posix_timers.c - per-process interval timers.
  *
- * Expiry (interrupt context): SIGEV_NONE only counts; otherwise the timer's
- * one preallocated sigqueue is queued to the process (SIGEV_SIGNAL) or to
- * one thread (SIGEV_THREAD_ID).  Linux's overrun rule: if that entry is
- * still queued when the timer expires again, the signal is not queued a
- * second time - overrun is incremented instead.  A periodic timer is
- * forwarded past "now" by whole intervals; intervals skipped that way count
- * as overruns too.  When the signal is dequeued, si_overrun = overrun and
+ * Expiry (interrupt context) follows Linux 2.6.35 (kernel/posix-timers.c):
+ * the timer's one preallocated sigqueue is queued to the process
+ * (SIGEV_SIGNAL) or to one thread (SIGEV_THREAD_ID), and a periodic timer
+ * then STOPS: it is re-armed only when that signal is dequeued
+ * (posix_timer_dequeued = Linux's schedule_next_timer), forwarded past
+ * "now" by whole intervals, the intervals skipped counting as overruns.
+ * So however small the interval, a timer costs one expiry per signal its
+ * process takes - its own CPU time - and a 1 ns timer cannot flood the
+ * machine with interrupts.  If the entry is still queued when the timer
+ * fires (re-armed by timer_settime meanwhile), overrun is incremented
+ * instead.  When the signal is dequeued, si_overrun = overrun and
  * timer_getoverrun() reports that value from then on.
+ *
+ * A signal that is ignored (or has no live target) is not queued, so it
+ * cannot re-arm the timer: as Linux, the timer is forwarded and restarted
+ * at once, with its interval floored at one tick (Linux's "expire every
+ * jiffy" rule for SIG_IGN, TICK_NSEC) so that it fires at most HZ times a
+ * second.  SIGEV_NONE timers are never put on the hrtimer queue at all
+ * (Linux's common_timer_set): timer_gettime computes them.
  *
  * SIGEV_THREAD is implemented in user space, as glibc does it (a helper
  * thread waiting with sigwaitinfo creates a thread per expiry): the kernel
@@ -43,37 +54,56 @@ static struct task *timer_target(struct k_itimer *t)
 	return signal_target(t->leader, t->signo);
 }
 
+static void add_overrun(struct k_itimer *t, u64 n)
+{
+	t->overrun += (int)min(n, (u64)DELAYTIMER_MAX);
+	if (t->overrun < 0 || t->overrun > DELAYTIMER_MAX)
+		t->overrun = DELAYTIMER_MAX;
+}
+
 static enum hrtimer_restart posix_timer_fn(struct hrtimer *h)
 {
 	struct k_itimer *t = container_of(h, struct k_itimer, timer);
-	u64 now = sched_clock();
+	u64 now = sched_clock(), floor = NSEC_PER_SEC / HZ;
 
-	if (t->notify != SIGEV_NONE) {
-		if (t->sigq.queued) {
-			t->overrun++;
-		} else {
-			struct task *to = timer_target(t);
-			struct ksiginfo info = { .si_code = SI_TIMER };
-			info.timer.tid = t->id;
-			info.timer.value = t->value;
-			if (to)
-				send_signal_info(to, t->signo, &info, &t->sigq);
-		}
+	if (t->sigq.queued) {
+		add_overrun(t, 1);		/* Linux send_sigqueue: si_overrun++ */
+		t->requeue_pending = t->interval != 0;
+		t->armed = t->requeue_pending;
+		return HRTIMER_NORESTART;
 	}
+	struct task *to = timer_target(t);
+	struct ksiginfo info = { .si_code = SI_TIMER };
+	info.timer.tid = t->id;
+	info.timer.value = t->value;
+	if (to && send_signal_info(to, t->signo, &info, &t->sigq) == 0) {
+		t->requeue_pending = t->interval != 0;	/* dequeue re-arms it */
+		t->armed = t->requeue_pending;
+		return HRTIMER_NORESTART;
+	}
+	/* Not queued (ignored, no target): forward now, at most once a tick. */
 	if (!t->interval) {
 		t->armed = 0;
 		return HRTIMER_NORESTART;
 	}
+	if (t->interval < floor)
+		now += floor;
 	u64 n = hrtimer_forward(h, now, t->interval);
 	if (n > 1)
-		t->overrun += (int)min(n - 1, (u64)DELAYTIMER_MAX);
-	if (t->overrun < 0 || t->overrun > DELAYTIMER_MAX)
-		t->overrun = DELAYTIMER_MAX;
+		add_overrun(t, n - 1);
 	return HRTIMER_RESTART;
 }
 
+/* Interrupts off (dequeue_signal).  Linux's do_schedule_next_timer. */
 void posix_timer_dequeued(struct k_itimer *t, struct ksiginfo *info)
 {
+	if (t->requeue_pending) {
+		u64 n = hrtimer_forward(&t->timer, sched_clock(), t->interval);
+		if (n > 1)
+			add_overrun(t, n - 1);	/* expiries missed while queued */
+		t->requeue_pending = 0;
+		hrtimer_start(&t->timer, t->timer.expires);
+	}
 	info->timer.overrun = t->overrun;
 	t->overrun_last = t->overrun;
 	t->overrun = 0;
@@ -146,13 +176,29 @@ long sys_timer_create(int clock, const void *usev, int *uid)
 static struct itimerspec32 timer_state(struct k_itimer *t)
 {
 	struct itimerspec32 v = { { 0, 0 }, { 0, 0 } };
+	unsigned long flags;
 	u64 now = sched_clock();
 
 	v.it_interval = ns_to_timespec(t->interval);
-	if (t->armed && t->timer.queued) {
-		u64 left = t->timer.expires > now ? t->timer.expires - now : 1;
-		v.it_value = ns_to_timespec(left);
+	local_irq_save(flags);
+	if (!t->armed) {
+		local_irq_restore(flags);
+		return v;
 	}
+	/* Stopped until its signal is dequeued, or SIGEV_NONE: computed
+	 * (Linux's common_timer_get). */
+	if (t->interval && (t->requeue_pending || t->notify == SIGEV_NONE)) {
+		u64 n = hrtimer_forward(&t->timer, now, t->interval);
+		if (n > 1)
+			add_overrun(t, n - 1);
+	}
+	if (t->timer.expires > now)
+		v.it_value = ns_to_timespec(t->timer.expires - now);
+	else if (t->notify != SIGEV_NONE)
+		v.it_value = ns_to_timespec(1);	/* due, not yet run: still pending */
+	else
+		t->armed = 0;			/* a one-shot SIGEV_NONE timer expired */
+	local_irq_restore(flags);
 	return v;
 }
 
@@ -178,6 +224,7 @@ long sys_timer_settime(int id, int flags, const struct itimerspec32 *unew, struc
 	t->overrun = t->overrun_last = 0;
 	t->interval = interval;
 	t->armed = 0;
+	t->requeue_pending = 0;
 	if (value) {
 		clock_read(t->clock, &now);
 		expires = (flags & TIMER_ABSTIME) ? value : now + value;
@@ -185,7 +232,10 @@ long sys_timer_settime(int id, int flags, const struct itimerspec32 *unew, struc
 		if (t->clock == CLOCK_REALTIME)
 			expires = expires > boot_realtime_ns ? expires - boot_realtime_ns : 0;
 		t->armed = 1;
-		hrtimer_start(&t->timer, expires);
+		if (t->notify == SIGEV_NONE)
+			t->timer.expires = expires;	/* never queued: see timer_state() */
+		else
+			hrtimer_start(&t->timer, expires);
 	}
 	if (uold && copy_to_user(uold, &old, sizeof(old)))
 		return -EFAULT;

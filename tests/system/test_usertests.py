@@ -9,7 +9,7 @@ import pytest
 from conftest import boot, check_clean
 
 # Every test name in the suite's tables (user/tests/ut_mem.c, ut_proc.c, ut_thread.c, ut_sig.c, ut_tls.c,
-# ut_life.c).
+# ut_life.c, ut_limits.c).
 ALL_TESTS = [
     "copyin", "copyout", "badfd", "exec_badptr", "wait_badptr", "time_badptr", "uname_badptr",
     "futex_badptr", "clone_badptr", "kernmem", "badaccess", "textwrite", "stackguard",
@@ -23,10 +23,11 @@ ALL_TESTS = [
     "exec_thread_kill", "thread_rusage",
     "sigfpu_preserve", "sigfpu_modify", "sigfpu_mxcsr", "sigfpu_null", "sigfpu_badptr",
     "tls_area", "tls_badptr", "tls_errno", "tls_syscall", "tls_signal", "tls_badgs",
-    "tls_badfs", "sig_badsegs", "tls_clear_loaded", "tls_switch", "tls_fork", "tls_settls",
+    "tls_badfs", "sig_badsegs", "sig_ldtsegs", "tls_clear_loaded", "tls_switch", "tls_fork", "tls_settls",
     "kill_init", "orphan_exit_signal", "timer_exit_sighand", "timer_exit_thread",
     "fork_after_leader_exit", "kill_leaderless", "kill_exited_thread",
     "exec_after_leader_exit", "clone_exit_signal", "clone_child_settid",
+    "timer_1ns_hog", "timer_1ns_overrun", "timer_1ns_ignored", "sigpending_limit", "tty_bigwrite",
 ]
 
 
@@ -59,26 +60,44 @@ def test_no_frame_leak(full_run):
 
 
 def test_faults_are_reported_linux_style(full_run):
-    # kernmem: user read/write of 0xc0000000 (present kernel page: error 5/7).
-    assert full_run.find(r"^usertests\[\d+\]: segfault at c0000000 ip [0-9a-f]{8} sp [0-9a-f]{8} error 5$")
-    assert full_run.find(r"^usertests\[\d+\]: segfault at c0000000 ip [0-9a-f]{8} sp [0-9a-f]{8} error 7$")
-    # uio: in/out from ring 3 is a general protection fault.
-    assert full_run.find(r"^usertests\[\d+\] general protection ip:[0-9a-f]+ sp:[0-9a-f]+ error:0$")
     # sigfpu_badptr: an unreadable sigcontext.fpstate is a bad frame (Linux
     # signal_fault), SIGSEGV; the kernel carries on.
     assert full_run.find(r"^usertests\[\d+\] bad frame in rt_sigreturn frame:[0-9a-f]{8} "
                          r"ip:[0-9a-f]+ sp:[0-9a-f]+ orax:ad$")
     assert full_run.find(r"^usertests\[\d+\] bad frame in sigreturn frame:[0-9a-f]{8} "
                          r"ip:[0-9a-f]+ sp:[0-9a-f]+ orax:77$")
+    assert not full_run.find(r"Kernel panic|Fatal exception")
+    # oom: the hog is killed, the kernel carries on.
+    assert full_run.find(r"^Out of memory: killed process \d+ \(usertests\)$")
+
+
+USER_TRAP = r"^usertests\[\d+\](: segfault at | general protection | trap )"
+
+
+def test_user_trap_lines_are_rate_limited(full_run):
+    # printk_ratelimit (Linux): 10 lines per 5 s of kernel time.  The whole
+    # suite takes under 5 s and faults far more than 10 times.
+    traps = [l for l in full_run.lines if re.match(USER_TRAP, l)]
+    assert len(traps) == 10, "\n".join(traps)
+
+
+def test_user_faults_linux_style_lines():
+    # Few enough faults in one boot to stay under the rate limit (10 lines):
+    # the silent cases first (a line from them would show), uio 6, kernmem 4.
+    r = boot('run="usertests tls_badgs tls_badfs sig_badsegs uio kernmem"', timeout=60)
+    check_clean(r, status=0)
+    # kernmem: user read/write of 0xc0000000 (present kernel page: error 5/7).
+    assert r.find(r"^usertests\[\d+\]: segfault at c0000000 ip [0-9a-f]{8} sp [0-9a-f]{8} error 5$")
+    assert r.find(r"^usertests\[\d+\]: segfault at c0000000 ip [0-9a-f]{8} sp [0-9a-f]{8} error 7$")
+    # uio: in/out from ring 3 is a general protection fault.
+    assert r.find(r"^usertests\[\d+\] general protection ip:[0-9a-f]+ sp:[0-9a-f]+ error:0$")
+    assert not r.find(r"callbacks suppressed")
     # tls_badgs, tls_badfs, sig_badsegs: a sigcontext data selector that does
     # not load faults in the kernel's "pop gs/fs/es/ds" on the way out; as
     # Linux 2.6.35 that selector is silently nulled (no message, no signal),
     # and a bad cs/ss at the iret is a silent SIGILL (do_iret_error).
-    assert not full_run.find(r"general protection ip:[0-9a-f]+ sp:[0-9a-f]+ error:(fff8|fffb|28|10|13|18|1b|20)$")
-    assert not full_run.find(r"\] trap (segment not present|stack segment|iret)")
-    assert not full_run.find(r"Kernel panic|Fatal exception")
-    # oom: the hog is killed, the kernel carries on.
-    assert full_run.find(r"^Out of memory: killed process \d+ \(usertests\)$")
+    assert not r.find(r"general protection ip:[0-9a-f]+ sp:[0-9a-f]+ error:(fff8|fffb|28|10|13|18|1b|20)$")
+    assert not r.find(r"\] trap (segment not present|stack segment|iret)")
 
 
 def test_named_tests_only():

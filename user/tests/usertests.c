@@ -21,7 +21,8 @@
  * (the FPU/SSE state in signal frames) and user/tests/ut_tls.c
  * (set/get_thread_area, per-thread errno, %fs/%gs), user/tests/ut_life.c
  * (init's protection, what dies with a process, reparenting, clone's exit
- * signal and CHILD_SETTID).  "usertests --exit N"
+ * signal and CHILD_SETTID) and user/tests/ut_limits.c (tiny timer
+ * intervals, RLIMIT_SIGPENDING, long console writes).  "usertests --exit N"
  * and friends are helper modes the exec tests use on the program itself
  * (see helper_main()).
  */
@@ -235,6 +236,10 @@ static int helper_main(int argc, char **argv, char **envp)
 			return 44;
 		return sys_wait4(-1, 0, WNOHANG, 0) == -ECHILD ? 42 : 45;
 	}
+	if (!strcmp(argv[1], "--oom-init"))	/* as pid 1: run out of memory */
+		return ut_oom_init();
+	if (!strcmp(argv[1], "--trap-flood"))	/* the user fault log's rate limit */
+		return ut_trap_flood();
 	if (!strcmp(argv[1], "--segv"))		/* die on a NULL write */
 		*(volatile int *)0 = 1;
 	if (!strcmp(argv[1], "--args") && argc >= 4) {
@@ -257,6 +262,7 @@ static int helper_main(int argc, char **argv, char **envp)
 
 static const struct ut_test *const tables[] = {
 	ut_mem_tests, ut_proc_tests, ut_thread_tests, ut_sig_tests, ut_tls_tests, ut_life_tests,
+	ut_limits_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

@@ -77,8 +77,13 @@ long ut_frames(void);
 /* Poll (sleeping) until the free frame count is WANT; returns the last one. */
 long ut_frames_settle(long want, int tries);
 
+/* Helper mode "--oom-init" (ut_limits.c): run as pid 1, run out of memory. */
+int ut_oom_init(void);
+/* Helper mode "--trap-flood" (ut_limits.c): fault 25 times, wait 5.1 s, once more. */
+int ut_trap_flood(void);
+
 /* The table: every test of every file. */
 extern const struct ut_test ut_mem_tests[], ut_proc_tests[], ut_thread_tests[], ut_sig_tests[],
-	ut_tls_tests[], ut_life_tests[];
+	ut_tls_tests[], ut_life_tests[], ut_limits_tests[];
 
 #endif

@@ -510,6 +510,43 @@ static void sig_badsegs(void)
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "bad cs: SIGILL handler not run: status %#x", st);
 }
 
+/*
+ * LDT selectors (TI=1, bit 2).  There is no LDT and LDTR is null, so none
+ * can be valid.  sigreturn refuses a TI=1 data selector (it comes back
+ * null, no signal); a TI=1 cs or ss reaches the iret, which raises #GP:
+ * SIGILL.  A TI=1 load in user mode is a plain #GP: SIGSEGV.  Before LDTR
+ * was loaded, each of these read a "descriptor" at linear address 0 and
+ * the kernel panicked on the NULL page in its return path.
+ */
+static void ldt_load_child(uintptr_t sel)
+{
+	__asm__ __volatile__("movw %w0, %%ds" :: "r"(sel) : "memory");
+	_exit(4);		/* the load succeeded: there is an LDT */
+}
+
+static void sig_ldtsegs(void)
+{
+	static const unsigned ldt[] = { 0x04, 0x07, 0x0f, 0x1f, 0x27, 0xfffc, 0xffff };
+
+	for (unsigned i = 0; i < sizeof(ldt) / sizeof(ldt[0]); i++) {
+		unsigned sel = ldt[i];
+		int st;
+
+		expect_gs_nulled(sel, "gs naming the LDT in a sigcontext");
+		expect_gs_nulled(sel | CATCH_SIG, "gs naming the LDT, SIGSEGV handler installed");
+		st = ut_run_child(bad_fs_child, sel);
+		CHECK(st == 0, "fs %#x (LDT) in a sigcontext: status %#x (5: %%fs not null)", sel, st);
+		st = ut_run_child(bad_ds_child, sel);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 3,
+		      "ds/es %#x (LDT) in a sigcontext: status %#x (exit 3: both nulled)", sel, st);
+		ut_expect_killed(bad_cs_child, CS_ARG(UC_CS, sel), SIGILL, "cs naming the LDT in a sigcontext");
+		ut_expect_killed(bad_cs_child, CS_ARG(UC_SS, sel), SIGILL, "ss naming the LDT in a sigcontext");
+		ut_expect_killed(ldt_load_child, sel, SIGSEGV, "a user load of an LDT selector");
+	}
+	int st = ut_run_child(bad_cs_child, CS_ARG(UC_CS, 0x0f) | CATCH_SIG);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "LDT cs: SIGILL handler not run: status %#x", st);
+}
+
 /* Clearing the entry %fs names makes %fs null (not a fault). */
 static void tls_clear_loaded(void)
 {
@@ -642,6 +679,7 @@ const struct ut_test ut_tls_tests[] = {
 	{ tls_badgs, "tls_badgs" },
 	{ tls_badfs, "tls_badfs" },
 	{ sig_badsegs, "sig_badsegs" },
+	{ sig_ldtsegs, "sig_ldtsegs" },
 	{ tls_clear_loaded, "tls_clear_loaded" },
 	{ tls_switch, "tls_switch" },
 	{ tls_fork, "tls_fork" },

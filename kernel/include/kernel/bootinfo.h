@@ -18,6 +18,8 @@ struct boot_region {
 struct boot_info {
 	int multiboot;				/* 1 or 2 */
 	char cmdline[BOOT_CMDLINE_MAX];		/* kernel file name already stripped */
+	u32 cmdline_len;			/* the whole line's length (may not fit) */
+	char cmdline_next;			/* if cut: the first byte that did not fit */
 	char loader[64];			/* boot loader name, or "unknown" */
 	int nr_regions;
 	struct boot_region regions[BOOT_MAX_REGIONS];

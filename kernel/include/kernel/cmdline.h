@@ -110,6 +110,14 @@ int knob_apply(const char *name, const char *value);
  */
 int cmdline_parse(char *line);
 
+/*
+ * Before cmdline_parse(): the boot line was FULL_LEN bytes but only
+ * strlen(LINE) fit and NEXT is the first byte that did not.  If it was
+ * cut, print one line (the length, the limit, what is dropped) and end
+ * LINE before the word the cut fell in.  Returns the bytes dropped.
+ */
+size_t cmdline_clip(char *line, size_t full_len, char next);
+
 /* Write a knob's current value as text. */
 void knob_show(const struct knob *k, char *buf, size_t len);
 
@@ -120,7 +128,7 @@ void knobs_print(void);
  * The words of the last cmdline_parse() that named no knob, plus every word
  * after a bare "--", in order, as written ("foo", "foo=bar"; quotes
  * removed): Linux hands such words to init.  At most CMDLINE_MAX_UNKNOWN
- * are kept.  Sets *words to an array of pointers into the parsed line
+ * are kept; the first one beyond is named in one line.  Sets *words to an array of pointers into the parsed line
  * (valid while that line lives) and returns how many there are.
  */
 #define CMDLINE_MAX_UNKNOWN	32

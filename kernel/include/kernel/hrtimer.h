@@ -68,6 +68,9 @@ long get_timespec(const struct timespec32 *uts, u64 *ns);
 long sys_clock_gettime(int clock, struct timespec32 *ts);
 long sys_clock_getres(int clock, struct timespec32 *ts);
 long sys_nanosleep(const struct timespec32 *req, struct timespec32 *rem);
+/* Sleep NS nanoseconds of CLOCK_MONOTONIC in the kernel: 0, or -EINTR if a
+ * signal is pending (Linux's schedule_timeout_interruptible). */
+long sleep_ns(u64 ns);
 long sys_clock_nanosleep(int clock, int flags, const struct timespec32 *req, struct timespec32 *rem);
 
 #endif

@@ -24,6 +24,7 @@ struct k_itimer {
 	int armed;
 	int overrun;			/* expiries folded since the signal was queued */
 	int overrun_last;		/* what timer_getoverrun() reports */
+	int requeue_pending;		/* periodic, stopped: re-armed when its signal is dequeued */
 	int notify, signo;
 	u32 value;			/* sigev_value */
 	struct task *leader;		/* process the timer belongs to: its leader

@@ -31,6 +31,13 @@ void console_write(const char *s, size_t n);
 /* The same, formatted (at most 511 bytes a call): tables and dumps. */
 int console_printf(const char *fmt, ...) __printf(1, 2);
 
+/*
+ * printk_ratelimit(): 1 if a message a user can provoke at will may be
+ * printed now (10 per 5 s of kernel time, shared), 0 if suppressed.
+ */
+int __printk_ratelimit(const char *func);
+#define printk_ratelimit()	__printk_ratelimit(__func__)
+
 /* Timestamp source for printk, nanoseconds; returns 0 until set. */
 void printk_set_clock(u64 (*clock)(void));
 

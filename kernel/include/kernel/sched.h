@@ -159,6 +159,8 @@ int wake_up_process(struct task *p);
  * newly running task has need_resched set, as Linux does.
  */
 void schedule(void);
+/* Switch now if need_resched is set (a voluntary preemption point); 1 if it did. */
+int cond_resched(void);
 
 /*
  * Preemption from the interrupt-return path (need_resched set): as

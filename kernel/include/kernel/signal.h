@@ -102,7 +102,8 @@ void signal_state_put(struct signal_state *s);
  * preallocated entry to queue instead of allocating one.  Returns 0 if
  * queued, 1 if dropped because the signal is ignored or (standard signal)
  * already pending, -ENOMEM-like < 0 if no entry could be allocated (the
- * pending bit is still set).
+ * pending bit is still set), -EAGAIN if a real-time signal would exceed
+ * RLIMIT_SIGPENDING (nothing sent; see signal.c).
  */
 int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struct sigqueue *q);
 void send_signal(struct task *t, int sig);
@@ -112,7 +113,7 @@ void send_signal(struct task *t, int sig);
 void zap_thread(struct task *t);
 /* The thread of T's process that should take a process-directed SIG. */
 struct task *signal_target(struct task *t, int sig);
-/* kill(2) for a process id (pid > 0): 0, -ESRCH or -EINVAL. */
+/* kill(2) for a process id (pid > 0): 0, -ESRCH, -EINVAL or -EAGAIN (RLIMIT_SIGPENDING). */
 int kill_pid(int pid, int sig);
 /* Remove a still-queued preallocated entry (timer deleted). */
 void sigqueue_cancel(struct sigqueue *q);

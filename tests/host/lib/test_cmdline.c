@@ -427,6 +427,89 @@ static void test_unknown_cap(void **state)
 	assert_int_equal(poweroff, 0);
 }
 
+/* The first word past the unknown-word limit is named, once. */
+static void test_unknown_cap_reported(void **state)
+{
+	char line[40 * 4 + 1];
+	size_t n = 0;
+
+	for (int i = 0; i < 40; i++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "u%02d ", i);
+	capture_reset();
+	cmdline_parse(line);
+	const char *t = capture_text();
+	assert_non_null(strstr(t, "cmdline: more than 32 unknown words: 'u32' and later ones are "
+			       "not passed to init\n"));
+	assert_null(strstr(strstr(t, "more than 32") + 1, "more than 32"));
+}
+
+/*
+ * cmdline_clip(): a boot line longer than the buffer.  LINE is what fit,
+ * FULL the whole line's length, NEXT the first byte cut off.
+ */
+static void test_clip_fits(void **state)
+{
+	char line[] = "hz=100 run=x";
+
+	capture_reset();
+	assert_int_equal(cmdline_clip(line, strlen(line), '\0'), 0);
+	assert_string_equal(line, "hz=100 run=x");
+	EXPECT_QUIET();
+}
+
+static void test_clip_cut_in_word(void **state)
+{
+	/* sched_latency_ns=6000000 cut one digit short: it must not become
+	 * 600000 (a valid value). */
+	char line[] = "poweroff=0 sched_latency_ns=600000";
+	unsigned before = sched_latency_ns;
+
+	capture_reset();
+	assert_int_equal(cmdline_clip(line, 2000, '0'), 2000 - 11);
+	assert_string_equal(line, "poweroff=0 ");
+	EXPECT_LINES("cmdline: boot line too long (2000 bytes, limit 34): dropped the cut word "
+		     "'sched_latency_ns=600000' and the 1966 bytes after it");
+	assert_int_equal(cmdline_parse(line), 0);
+	assert_int_equal(sched_latency_ns, before);	/* untouched */
+}
+
+static void test_clip_cut_between_words(void **state)
+{
+	char line[] = "poweroff=0 hz=250";
+
+	capture_reset();
+	assert_int_equal(cmdline_clip(line, 30, ' '), 13);
+	assert_string_equal(line, "poweroff=0 hz=250");
+	EXPECT_LINES("cmdline: boot line too long (30 bytes, limit 17): dropped the last 13 bytes");
+	/* The cut after a blank: nothing of a word is lost. */
+	char line2[] = "poweroff=0 ";
+	capture_reset();
+	assert_int_equal(cmdline_clip(line2, 12, 'h'), 1);
+	assert_string_equal(line2, "poweroff=0 ");
+}
+
+static void test_clip_cut_in_quotes(void **state)
+{
+	/* The cut falls inside a quoted value: the blank in it does not end
+	 * the word, so the whole run="..." goes. */
+	char line[] = "poweroff=0 run=\"hello; spin 3";
+	char name_long[80];
+
+	capture_reset();
+	assert_int_equal(cmdline_clip(line, 40, ' '), 40 - 11);
+	assert_string_equal(line, "poweroff=0 ");
+	EXPECT_LINES("cmdline: boot line too long (40 bytes, limit 29): dropped the cut word "
+		     "'run=\"hello; spin 3' and the 11 bytes after it");
+	/* One word filling the whole buffer: all of it goes. */
+	memset(name_long, 'x', 79);
+	name_long[79] = '\0';
+	capture_reset();
+	assert_int_equal(cmdline_clip(name_long, 100, 'x'), 100);
+	assert_string_equal(name_long, "");
+	EXPECT_LINES("cmdline: boot line too long (100 bytes, limit 79): dropped the cut word "
+		     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' and the 21 bytes after it");
+}
+
 static void test_knobs_print(void **state)
 {
 	nice_lvl = -3;
@@ -478,6 +561,11 @@ int main(void)
 		cmocka_unit_test_setup(test_parse_sysctl_and_quotes, reset),
 		cmocka_unit_test_setup(test_parse_empty_and_dashes, reset),
 		cmocka_unit_test_setup(test_unknown_cap, reset),
+		cmocka_unit_test_setup(test_unknown_cap_reported, reset),
+		cmocka_unit_test_setup(test_clip_fits, reset),
+		cmocka_unit_test_setup(test_clip_cut_in_word, reset),
+		cmocka_unit_test_setup(test_clip_cut_between_words, reset),
+		cmocka_unit_test_setup(test_clip_cut_in_quotes, reset),
 		cmocka_unit_test_setup(test_knobs_print, reset),
 		cmocka_unit_test_setup(test_show, reset),
 	};

@@ -123,10 +123,16 @@ static void test_long_message_truncated(void **state)
 	memset(big, 'q', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	capture_reset();
-	int n = printk("%s", big);
+	int n = printk("%s\n", big);
 	assert_int_equal(n, 15 + 1023);
 	assert_int_equal(capture_len(), 15 + 1023);
-	printk("\n");
+	/* The cut line keeps its newline: 1022 q's, then '\n'. */
+	assert_int_equal(capture_text()[15 + 1021], 'q');
+	assert_int_equal(capture_text()[15 + 1022], '\n');
+	/* ... so the next printk starts a new stamped line. */
+	capture_reset();
+	printk("next\n");
+	assert_string_equal(capture_text(), "[    0.000000] next\n");
 }
 
 static void test_ring_keeps_last_16k(void **state)

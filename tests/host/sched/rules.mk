@@ -12,6 +12,7 @@ SCHED_HOST_SRC := \
 	kernel/lib/rbtree.c \
 	kernel/cmdline.c \
 	kernel/printk.c \
+	kernel/lib/ratelimit.c \
 	kernel/lib/vsprintf.c \
 	kernel/lib/string.c \
 	tests/host/sched/fake_arch.c

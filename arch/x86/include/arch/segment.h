@@ -24,6 +24,11 @@
 #define __USER_DS	((GDT_USER_DS << 3) | 3)	/* 0x23 */
 #define __TSS		(GDT_TSS << 3)			/* 0x28 */
 
+/* Selector bits (Linux's SEGMENT_RPL_MASK / SEGMENT_TI_MASK): TI=1 names
+ * the LDT, which Granule never has (LDTR is null: gdt.c). */
+#define SEGMENT_RPL_MASK	0x3
+#define SEGMENT_TI_MASK		0x4
+
 /*
  * What arch/x86/entry.asm pushes on every trap, interrupt and syscall,
  * lowest address first (pusha last, so it is at the bottom).  useresp/ss exist only when cs has RPL 3.

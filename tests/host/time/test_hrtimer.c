@@ -1,0 +1,142 @@
+/*
+ * tests/host/time/test_hrtimer.c - kernel/time/hrtimer.c in high-resolution
+ * mode on a fake clock: timers run in expiry order and the clock event is
+ * programmed for the next one; and Linux's hang protection - a timer that is
+ * due again every time the queue is run makes hrtimer_interrupt() give up
+ * after three passes, push the next event as far away as the last pass took
+ * (at most 100 ms) and say so once, instead of looping forever.
+ *
+ * The fake sched_clock() advances by clock_step ns at every read, standing
+ * in for the time the interrupt handler itself takes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <kernel/clockevent.h>
+#include <kernel/hrtimer.h>
+#include <kernel/printk.h>
+#include <kernel/tick.h>
+#include <kernel/time.h>
+#include "host_lib.h"
+
+#define TICK_NS	1000000ull
+
+unsigned int HZ = 1000;
+static u64 now_ns = 1000, clock_step;
+static u64 programmed;		/* last clockevent_program() delta */
+static int nr_programs, nr_ticks;
+
+u64 sched_clock(void)
+{
+	u64 t = now_ns;
+
+	now_ns += clock_step;
+	return t;
+}
+
+int clockevent_can_oneshot(void) { return 1; }
+void clockevent_set_oneshot(void) { }
+void clockevent_program(u64 delta_ns) { programmed = delta_ns; nr_programs++; }
+u64 clockevent_tick_ns(void) { return TICK_NS; }
+void timer_tick(void) { nr_ticks++; }
+
+static int order[8], nr_run;
+
+static enum hrtimer_restart record(struct hrtimer *t)
+{
+	order[nr_run++] = (int)(t->expires / 1000);
+	return HRTIMER_NORESTART;
+}
+
+/* Always due again: re-armed at the current time (a 0/1 ns interval). */
+static int storm_runs;
+static enum hrtimer_restart storm(struct hrtimer *t)
+{
+	storm_runs++;
+	t->expires = sched_clock();
+	return HRTIMER_RESTART;
+}
+
+static void setup_once(void)
+{
+	static int done;
+
+	if (!done) {
+		capture_register();
+		hrtimers_init();	/* highres: the tick timer at now + 1 ms */
+		done = 1;
+	}
+}
+
+static void test_expiry_order_and_program(void **state)
+{
+	struct hrtimer a, b, c;
+
+	setup_once();
+	clock_step = 0;
+	hrtimer_init(&a, record);
+	hrtimer_init(&b, record);
+	hrtimer_init(&c, record);
+	hrtimer_start(&c, now_ns + 30000);
+	hrtimer_start(&a, now_ns + 10000);
+	hrtimer_start(&b, now_ns + 20000);
+	assert_int_equal(programmed, 10000);	/* the earliest */
+	now_ns += 25000;
+	nr_run = 0;
+	hrtimer_interrupt();
+	assert_int_equal(nr_run, 2);
+	assert_true(order[0] < order[1]);
+	assert_int_equal(programmed, 5000);	/* c, 5 us away */
+	assert_true(c.queued && !a.queued && !b.queued);
+	hrtimer_cancel(&c);
+}
+
+static void test_storm_is_bounded(void **state)
+{
+	struct hrtimer s;
+
+	setup_once();
+	capture_reset();
+	clock_step = 700;		/* every clock read costs 700 ns */
+	hrtimer_init(&s, storm);
+	storm_runs = 0;
+	hrtimer_start(&s, now_ns);
+	hrtimer_interrupt();		/* must return */
+	assert_int_equal(storm_runs, 3);	/* one per pass, three passes */
+	/* The next event is as far away as the last pass took. */
+	assert_true(programmed > 0 && programmed < 100000000ull);
+	assert_non_null(strstr(capture_text(), "hrtimer: interrupt took "));
+	/* Said once only. */
+	capture_reset();
+	hrtimer_interrupt();
+	assert_string_equal(capture_text(), "");
+	hrtimer_cancel(&s);
+}
+
+static void test_hang_backoff_capped_at_100ms(void **state)
+{
+	struct hrtimer s;
+
+	setup_once();
+	clock_step = 60000000;		/* 60 ms per clock read: a pass takes > 100 ms */
+	hrtimer_init(&s, storm);
+	hrtimer_start(&s, now_ns);
+	hrtimer_interrupt();
+	assert_int_equal(programmed, 100000000ull);
+	hrtimer_cancel(&s);
+	clock_step = 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_expiry_order_and_program),
+		cmocka_unit_test(test_storm_is_bounded),
+		cmocka_unit_test(test_hang_backoff_capped_at_100ms),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
