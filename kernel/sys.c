@@ -12,6 +12,7 @@
 #include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <kernel/string.h>
+#include <kernel/trace.h>
 #include <kernel/sys.h>
 #include <kernel/uaccess.h>
 
@@ -84,6 +85,7 @@ long sys_granule_poweroff(int status)
 	if (current != init_task)
 		return -EPERM;
 	sched_report_at_end();		/* sched_debug=end and friends */
+	trace_report_at_end();		/* trace_event=: the ftrace text dump */
 	if (!poweroff_at_end) {
 		printk("init finished with status %d; system halted (poweroff=0)\n", status);
 		machine_halt();
