@@ -204,7 +204,7 @@ long trace_marker_write(const char *ubuf, int len)
 		if (text[i] == '\n' || text[i] == '\0')
 			text[i] = ' ';
 	local_irq_save(flags);
-	e = (struct ev_print *)trace_reserve(TRACE_PRINT, sizeof(*e) + (u32)n + 1, 0, current);
+	e = (struct ev_print *)trace_reserve(TRACE_PRINT, sizeof(*e) + (u32)n + 1, 0x200 /* IF */, current);
 	if (e) {
 		memcpy(e->buf, text, (size_t)n + 1);
 		trace_commit(&e->ent);
