@@ -22,7 +22,7 @@
 #include <kernel/string.h>
 #include <arch/irqflags.h>
 
-#define KPROBES_MAX	32
+#define KPROBES_MAX	32	/* = the slots in kprobes_entry.asm */
 #define KRET_DEPTH	32	/* nested return probes (task + interrupts) */
 #define INT3		0xcc
 #define PUSH_EBP	0x55
@@ -41,6 +41,7 @@ struct kret_instance {
 };
 
 extern const u32 vector_stubs[256];
+extern u8 kprobe_insn_slots[KPROBES_MAX][8];
 void kprobe_int3_entry(void);
 void kretprobe_trampoline(void);
 void idt_set_int3(u32 handler);
@@ -60,6 +61,7 @@ int register_kprobe(struct kprobe *p)
 		return code && code[0] == INT3 ? -EBUSY : -EINVAL;
 	if (nr_probes >= KPROBES_MAX)
 		return -ENOSPC;
+	p->insn = kprobe_insn_slots[nr_probes];
 	p->insn[0] = PUSH_EBP;
 	p->insn[1] = 0xe9;		/* jmp rel32 to the next instruction */
 	rel = (u32)(code + 1) - (u32)(p->insn + 6);

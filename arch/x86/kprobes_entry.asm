@@ -19,6 +19,7 @@ extern vector_stubs
 
 global kprobe_int3_entry
 global kretprobe_trampoline
+global kprobe_insn_slots
 
 section .trace.text progbits alloc exec nowrite align=16
 align 16
@@ -51,3 +52,11 @@ kretprobe_trampoline:
 	popad
 	popfd
 	ret
+
+; The out-of-line "push %ebp; jmp addr+1" of each probe (8 bytes each, one
+; per KPROBES_MAX in kprobes.c).  They live with the code, not with the
+; probes' data: QEMU retranslates a page of code at every store into it,
+; and the data (the return instances) is written at every probe hit.
+align 16
+kprobe_insn_slots:
+	times 32 * 8 db 0xcc

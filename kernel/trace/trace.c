@@ -215,9 +215,10 @@ long trace_marker_write(const char *ubuf, int len)
 
 /* ---- the dump ---------------------------------------------------------------- */
 
+/* The dump goes to the serial port only: the screen would scroll for ever. */
 static void out(const char *s)
 {
-	console_write(s, strlen(s));
+	console_write_only("ttyS0", s, strlen(s));
 }
 
 void trace_dump(void)
@@ -256,4 +257,6 @@ void trace_dump(void)
 	snprintf(line, sizeof(line), "==== granule trace end: %u entries, %llu lost ====\n",
 		 rb.entries, (unsigned long long)rb.overrun);
 	out(line);
+	printk("trace: %u events dumped on ttyS0 (%llu lost)\n", rb.entries,
+	       (unsigned long long)rb.overrun);
 }

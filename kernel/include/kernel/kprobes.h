@@ -37,7 +37,7 @@ struct kprobe {
 	void *addr;			/* function entry */
 	kprobe_pre_t pre;
 	kprobe_ret_t ret;		/* NULL: entry only */
-	u8 insn[8];			/* push %ebp; jmp addr + 1 (filled in) */
+	u8 *insn;			/* push %ebp; jmp addr + 1 (filled in) */
 };
 
 /* 0, -EINVAL (no push %ebp at ADDR), -EBUSY (probed already), -ENOSPC. */
