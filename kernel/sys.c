@@ -84,8 +84,8 @@ long sys_granule_poweroff(int status)
 {
 	if (current != init_task)
 		return -EPERM;
+	trace_report_at_end();		/* trace_event=: the ftrace text dump (first: it stops recording) */
 	sched_report_at_end();		/* sched_debug=end and friends */
-	trace_report_at_end();		/* trace_event=: the ftrace text dump */
 	if (!poweroff_at_end) {
 		printk("init finished with status %d; system halted (poweroff=0)\n", status);
 		machine_halt();
