@@ -191,3 +191,45 @@ def test_bad_knob_values():
         assert r.has_line("cmdline: trace_buf_size=%s: invalid (expected a size 4096..4194304 bytes, "
                           "with an optional K or M suffix); keeping 1441792" % v)
     assert "granule trace begin" not in r.output
+
+
+def test_tp_printk():
+    r = boot("trace_event=sched:sched_switch tp_printk run=hello", timeout=120)
+    check_clean(r)
+    printed = [l for l in r.lines if l.startswith("sched_switch: prev_comm=")]
+    dump = trace_text.find_dump(r.output)
+    assert len(printed) == dump.entries > 2
+    assert printed[-1] == "sched_switch: " + dump.events[-1]["text"]
+
+
+def test_attribution_names_start_debit(scenario):
+    """Under START_DEBIT (the default preset) the worst sample's thread was
+    placed one vslice right of min_vruntime, and every hog that ran before
+    it had started left of it."""
+    _, dump, out = scenario
+    text = (out / "latency.txt").read_text()
+    worst = text.split("\n\n")[1]
+    assert "(fork: START_DEBIT vslice)" in worst
+    rows = [l.split() for l in worst.splitlines()[3:]]
+    hogs = [r for r in rows if r[0].startswith("kbuild-load[")]
+    assert len(hogs) >= 2
+    assert all(float(r[2]) < 0 for r in hogs)
+
+
+def test_attribution_names_no_start_debit(tmp_path):
+    """The same scenario with NO_START_DEBIT: every sample's thread starts
+    at min_vruntime, and a typical sample waits only for the task that
+    was running (one line above the helper's)."""
+    r = boot(SCENARIO.replace("sched_debug=end", "sched_features=NO_START_DEBIT"), timeout=900)
+    check_clean(r)
+    (tmp_path / "serial.log").write_text(r.output)
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trace"), str(tmp_path / "serial.log"),
+                        "-o", str(tmp_path), "--worst", "100"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    blocks = (tmp_path / "latency.txt").read_text().strip().split("\n\n")[1:]
+    assert len(blocks) == 100
+    for b in blocks:
+        assert "(fork: no debit)" in b and "+0.000 ms" in b.splitlines()[1], b
+    hogs = [len([l for l in b.splitlines()[3:] if "kbuild-load[" in l and float(l.split()[1]) > 0.1])
+            for b in blocks]
+    assert sorted(hogs)[len(hogs) // 2] == 1
