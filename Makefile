@@ -59,7 +59,7 @@ KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) \
 $(KERNEL_OBJS): | $(SYSCALL_NR_H)
 $(BUILD)/arch/x86/initrd.o: $(INITRD)
 
-.PHONY: all iso run test bench clean deps usb
+.PHONY: all iso run test bench clean deps usb trace
 all: $(BUILD)/granule.elf
 
 $(BUILD)/%.o: %.c
@@ -102,6 +102,13 @@ run: deps all iso
 test: deps
 	$(MAKE) all iso $(HOST_TESTS)
 	tools/run-tests $(HOST_TESTS)
+
+# make trace CMDLINE='...': boot it with the tracer on (trace_event=sched:*,timer:*
+# unless CMDLINE names events) and write build/trace/: trace.txt, trace.dat,
+# latency.txt, sched_latency.txt (docs/TRACING.md).
+trace: deps all
+	tools/trace run -o $(BUILD)/trace -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
+	@echo "trace: files in $(BUILD)/trace/ (trace-cmd report -i $(BUILD)/trace/trace.dat; kernelshark $(BUILD)/trace/trace.dat)"
 
 bench: deps all
 	tools/bench $(if $(QUICK),--quick,--docs)

@@ -15,6 +15,7 @@
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/tick.h>
+#include <kernel/trace.h>
 #include <kernel/time.h>
 #include <arch/irqflags.h>
 #include <arch/pgtable.h>
@@ -54,8 +55,10 @@ static void tick_report(void)
 static u32 memory_init(void)
 {
 	struct mem_region usable[BOOT_MAX_REGIONS];
-	struct mem_region kernel = { (u32)__kernel_phys_start,
-				     (u32)(__kernel_phys_end - __kernel_phys_start) };
+	struct mem_region kernel[2] = {
+		{ (u32)__kernel_phys_start, (u32)(__kernel_phys_end - __kernel_phys_start) },
+		trace_image_region(),	/* reserved only with tracing on */
+	};
 	u64 top = 0;
 	unsigned n = 0;
 
@@ -69,9 +72,9 @@ static u32 memory_init(void)
 		}
 	}
 	printk("Memory: %lluK usable RAM\n", boot_usable_ram() >> 10);
-	pmm_init(usable, n, &kernel, 1);
+	pmm_init(usable, n, kernel, trace_on ? 2 : 1);
 	printk("Memory: %luK free in %lu frames, kernel image %uK\n",
-	       nr_free_frames() * 4, nr_free_frames(), (u32)kernel.len >> 10);
+	       nr_free_frames() * 4, nr_free_frames(), (u32)kernel[0].len >> 10);
 	return (u32)min(top, (u64)LOWMEM_LIMIT);
 }
 
@@ -89,6 +92,7 @@ void kmain(u32 magic, u32 info_phys)
 	knobs_init();			/* every registered knob to its default */
 	cmdline_clip(cmdline_copy, boot_info.cmdline_len, boot_info.cmdline_next);
 	cmdline_parse(cmdline_copy);	/* left to right; errors keep the default */
+	trace_early_init();		/* trace_event=: probe the traced functions */
 
 	arch_cpu_init();		/* CPUID: vendor, model, features */
 	time_init();			/* TSC calibration, APIC or PIT tick at HZ */
@@ -96,6 +100,7 @@ void kmain(u32 magic, u32 info_phys)
 	rtc_init();			/* CLOCK_REALTIME from the CMOS clock */
 	paging_init(memory_init());	/* frame allocator; map all lowmem at 3 GiB */
 	kmalloc_init();			/* kernel heap (size classes) */
+	trace_init();			/* trace_event=: the ring buffer */
 	sched_init();			/* runqueue; this context becomes the idle task */
 	proc_init();			/* task table, pid 0's kernel stack */
 	printk("Kernel parameters:\n");

@@ -161,6 +161,25 @@ void console_write(const char *s, size_t n)
 	local_irq_restore(flags);
 }
 
+/* Raw text to the console named NAME only, not the log: bulk output (the
+ * trace dump) that a screen cannot hold and would only slowly scroll. */
+void console_write_only(const char *name, const char *s, size_t n)
+{
+	struct console *con;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	for (con = console_drivers; con; con = con->next) {
+		const char *a = con->name, *b = name;
+
+		while (*a && *a == *b)
+			a++, b++;
+		if (*a == *b)
+			con->write(s, n);
+	}
+	local_irq_restore(flags);
+}
+
 /* Formatted raw output (tables, dumps): one line of at most 511 bytes. */
 int console_printf(const char *fmt, ...)
 {

@@ -12,6 +12,7 @@
 #include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <kernel/string.h>
+#include <kernel/trace.h>
 #include <kernel/sys.h>
 #include <kernel/uaccess.h>
 
@@ -83,6 +84,7 @@ long sys_granule_poweroff(int status)
 {
 	if (current != init_task)
 		return -EPERM;
+	trace_report_at_end();		/* trace_event=: the ftrace text dump (first: it stops recording) */
 	sched_report_at_end();		/* sched_debug=end and friends */
 	if (!poweroff_at_end) {
 		printk("init finished with status %d; system halted (poweroff=0)\n", status);

@@ -20,6 +20,7 @@
 #include <kernel/hrtimer.h>
 #include <kernel/posix_timers.h>
 #include <kernel/signal.h>
+#include <kernel/trace.h>
 #include <kernel/tty.h>
 #include <kernel/vm.h>
 
@@ -75,6 +76,7 @@ SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
 SYSCALL(granule_frames,   sys_granule_frames())
 SYSCALL(granule_sched_debug, sys_granule_sched_debug())
 SYSCALL(granule_sched_params, sys_granule_sched_params(P(char *, a1), (int)a2))
+SYSCALL(granule_trace_marker, sys_granule_trace_marker(P(const char *, a1), (int)a2))
 
 static const syscall_fn syscall_table[] = {
 	[__NR_exit] = sc_exit,

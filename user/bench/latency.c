@@ -139,6 +139,31 @@ static void summarise(struct wl_result *r)
 	}
 }
 
+/*
+ * With the kernel tracing (trace_event=), one trace_marker line per sample,
+ * so that tools/trace can tie each sample to the events around its expiry:
+ *	wakeup-latency: sample=K expiry=NS latency=NS
+ * (expiry on CLOCK_MONOTONIC, the trace clock; latency -1: missed).  The
+ * first call tells whether anyone listens: -ENOSYS (no tracer, or Linux)
+ * stops it.  Called after the measurement, so it cannot disturb it; only
+ * the wakeup-latency program calls it, so that the experiment driver's
+ * image (whose size sets the phase of its timer: exec copies it) stays as
+ * it was and tools/trace finds its samples from the timer events instead.
+ */
+void wl_trace_mark(const struct wl_result *r)
+{
+	char line[96];
+
+	for (int k = 0; k < r->expected; k++) {
+		int64_t lat = r->lat_ns[k] == UNRECORDED ? -1 : r->lat_ns[k];
+		int n = snprintf(line, sizeof(line), "wakeup-latency: sample=%d expiry=%lld latency=%lld",
+				 k, (long long)(wl.t0 + (int64_t)k * wl.period), (long long)lat);
+
+		if (sys_granule_trace_marker(L(line), n) < 0)
+			return;
+	}
+}
+
 int wl_run(const struct wl_config *c, struct wl_result *r)
 {
 	struct sigevent sev;

@@ -47,6 +47,8 @@ void wl_defaults(struct wl_config *c);
 int wl_run(const struct wl_config *c, struct wl_result *r);
 /* The seeds' three lines, percentiles, histogram (if asked), RESULT line. */
 void wl_report(const struct wl_config *c, const struct wl_result *r);
+/* One trace_marker line per sample if the kernel traces (see latency.c). */
+void wl_trace_mark(const struct wl_result *r);
 const char *wl_mode_name(enum wl_mode m);
 
 #endif

@@ -81,5 +81,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	wl_report(&c, &r);
+	wl_trace_mark(&r);
 	return 0;
 }

@@ -28,6 +28,8 @@ int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
 /* Write raw text with no timestamp processing (used by tables and dumps). */
 void console_write(const char *s, size_t n);
+/* The same to the console named NAME only ("serial"), not the log buffer. */
+void console_write_only(const char *name, const char *s, size_t n);
 /* The same, formatted (at most 511 bytes a call): tables and dumps. */
 int console_printf(const char *fmt, ...) __printf(1, 2);
 

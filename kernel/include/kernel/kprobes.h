@@ -1,0 +1,46 @@
+/*
+ * kernel/kprobes.h - breakpoint probes on function entry and return
+ * (Linux's kprobes/kretprobes, reduced to what the tracer needs).
+ *
+ * register_kprobe() replaces the first byte of a function, which must be
+ * the frame-pointer prologue's "push %ebp" (0x55; every kernel function
+ * has one: -fno-omit-frame-pointer), with int3 (0xcc).  The breakpoint
+ * calls ->pre with the function's stack arguments (cdecl: args[0] is the
+ * first), then resumes in p->insn, an out-of-line copy of "push %ebp"
+ * followed by a jump to the second instruction.  If ->pre returns non-zero
+ * the return address is swapped for a trampoline, and ->ret runs when the
+ * function returns, with the return value (eax) and the DATA words ->pre
+ * filled in.  Probes are never removed.
+ *
+ * Code that is not probed is not changed at all: a kernel with no probe
+ * registered runs exactly the instructions of one without this file,
+ * which is what keeps tracing free when it is off.
+ *
+ * Restrictions: a probed-for-return function must not sleep (return
+ * instances are a stack, matched by stack pointer; a task switch inside
+ * would interleave them); handlers run with interrupts off.
+ */
+#ifndef KERNEL_KPROBES_H
+#define KERNEL_KPROBES_H
+
+#include <kernel/types.h>
+
+#define KPROBE_DATA_WORDS	6
+
+struct kprobe;
+/* ARGS: the arguments; EFLAGS: the probed code's; fill DATA for ->ret. */
+typedef int (*kprobe_pre_t)(struct kprobe *p, const u32 *args, u32 eflags, u32 *data);
+typedef void (*kprobe_ret_t)(struct kprobe *p, const u32 *data, u32 retval);
+
+struct kprobe {
+	const char *symbol;		/* for messages */
+	void *addr;			/* function entry */
+	kprobe_pre_t pre;
+	kprobe_ret_t ret;		/* NULL: entry only */
+	u8 *insn;			/* push %ebp; jmp addr + 1 (filled in) */
+};
+
+/* 0, -EINVAL (no push %ebp at ADDR), -EBUSY (probed already), -ENOSPC. */
+int register_kprobe(struct kprobe *p);
+
+#endif

@@ -1,0 +1,242 @@
+"""The event tracer (trace_event=, kernel/trace/) and tools/trace.
+
+- Tracing off leaves nothing behind: the tracer's part of the image goes back
+  to the frame allocator (exactly its frames) and nothing is recorded.
+- The dump is ftrace's trace file; trace-cmd reads tools/trace's trace.dat
+  and reports the same events (times, pids, every field) as the dump.
+- The trace of a scheduling scenario obeys the scheduler's invariants.
+- A full buffer drops the oldest events, counts them, and the dump stays whole.
+- Bad values of the knobs are refused with one line each.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import boot, check_clean
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import trace_text  # noqa: E402
+
+SCENARIO = ("trace_event=sched:*,timer:* trace_buf_size=4M sched_debug=end "
+            "run=experiment mode=thread load=kbuild:4 duration=1")
+
+
+def trace_region_frames():
+    """Frames of the image's .trace part (__trace_phys_start .. __trace_phys_end)."""
+    out = subprocess.run(["nm", os.path.join(ROOT, "build", "granule.elf")], capture_output=True,
+                         text=True, check=True).stdout
+    sym = {n: int(a, 16) for a, _, n in (l.split() for l in out.splitlines() if len(l.split()) == 3)}
+    start, end = sym["__trace_phys_start"], sym["__trace_phys_end"]
+    assert start % 4096 == 0 and end > start
+    return (end - start + 4095) // 4096
+
+
+def free_frames(run):
+    m = run.find(r"^Memory: \d+K free in (\d+) frames")
+    assert m, run.output[-2000:]
+    return int(m.group(1))
+
+
+def test_tracing_off_hands_the_tracer_back_and_records_nothing():
+    """With tracing off the tracer is not there at all: its part of the image is free memory
+    (exactly its frames, against a traced boot) and nothing is recorded or dumped.  No hook
+    sits on any path (events come from breakpoints patched in only when on), so this is
+    what keeps every RESULT line of an untraced run the same as a kernel without a tracer."""
+    off, on = boot("run=hello"), boot("trace_event=sched:sched_switch run=hello")
+    check_clean(off)
+    check_clean(on)
+    assert "granule trace begin" not in off.output and "granule trace begin" in on.output
+    assert free_frames(off) - free_frames(on) == trace_region_frames()
+
+
+@pytest.fixture(scope="module")
+def scenario(tmp_path_factory):
+    r = boot(SCENARIO, timeout=900)
+    check_clean(r)
+    out = tmp_path_factory.mktemp("trace")
+    log = out / "serial.log"
+    log.write_text(r.output)
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trace"), str(log), "-o", str(out)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return r, trace_text.find_dump(r.output), out
+
+
+def test_dump_is_ftrace_text(scenario):
+    r, dump, out = scenario
+    assert dump.header[0] == "# tracer: nop"
+    assert dump.written == dump.entries + dump.lost
+    assert dump.lost == 0 and dump.entries > 1000
+    names = {e["name"] for e in dump.events}
+    for n in ("sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_process_fork",
+              "sched_process_exit", "sched_stat_runtime", "sched_place", "sched_preempt_check",
+              "hrtimer_expire_entry", "hrtimer_expire_exit", "posix_timer_expire"):
+        assert n in names, n
+    ts = [e["ts"] for e in dump.events]
+    assert ts == sorted(ts)
+    txt = (out / "trace.txt").read_text()
+    assert "function=posix_timer_fn" in txt and "function=tick_sched_timer" in txt
+
+
+RAW_RE = re.compile(r"^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+\[(?P<cpu>\d{3})\]\s+(?P<secs>\d+)\.(?P<usecs>\d{6}): "
+                    r"(?P<name>\w+):\s+(?P<rest>.*)$")
+
+
+@pytest.mark.skipif(not shutil.which("trace-cmd"), reason="trace-cmd not installed (tools/deps)")
+def test_trace_cmd_reads_the_same_events(scenario):
+    r, dump, out = scenario
+    p = subprocess.run(["trace-cmd", "report", "-R", "-i", str(out / "trace.dat")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    got = [RAW_RE.match(l) for l in p.stdout.splitlines() if RAW_RE.match(l)]
+    assert len(got) == len(dump.events)
+    states = {"R": 0, "S": 1, "D": 2, "T": 4, "X": 0x10, "Z": 0x20}
+    symbolic = {"reason": {"initial": 0, "wakeup": 1, "start_nice": 2}, "check": {"tick": 0, "wakeup": 1}}
+    for m, ev in zip(got, dump.events):
+        assert int(m["pid"]) == ev["pid"]
+        assert int(m["secs"]) * 10**9 + int(m["usecs"]) * 1000 == ev["ts"]
+        assert m["name"] == ev["name"]
+        raw = dict(re.findall(r"(\w+)=(\S*)", m["rest"]))
+        if ev["name"] == "print":
+            assert ev["fields"]["buf"] in m["rest"]
+            continue
+        for k, v in ev["fields"].items():
+            key = {"comm": "parent_comm", "pid": "parent_pid"}.get(k, k) \
+                if ev["name"] == "sched_process_fork" else k
+            if k == "prev_state":
+                want = states[v[0]] | (0x100 if v.endswith("+") else 0)
+                assert int(raw[key], 0) == want
+            elif k in symbolic:
+                assert int(raw[key]) == symbolic[k][v]
+            elif k in ("hrtimer", "function"):
+                continue          # pointers: trace-cmd prints them its own way
+            elif v.lstrip("-").isdigit():
+                assert int(raw[key]) == int(v), (k, m.group(0))
+            else:
+                assert raw[key] == v, (k, m.group(0))
+
+
+def test_switch_chain_and_wakeups(scenario):
+    """Every switch's prev is the previous switch's next; a task that went
+    to sleep (S/D) is woken before it is switched in again."""
+    _, dump, _ = scenario
+    prev_next, asleep = None, set()
+    switches = 0
+    for e in dump.events:
+        f = e["fields"]
+        if e["name"] == "sched_switch":
+            switches += 1
+            if prev_next is not None:
+                assert int(f["prev_pid"]) == prev_next, e["line"]
+            if f["prev_state"][0] in "SD":
+                asleep.add(int(f["prev_pid"]))
+            assert int(f["next_pid"]) not in asleep, e["line"]
+            prev_next = int(f["next_pid"])
+        elif e["name"] in ("sched_wakeup", "sched_wakeup_new"):
+            asleep.discard(int(f["pid"]))
+    assert switches > 100
+
+
+def test_runtime_sums_match_sum_exec_runtime(scenario):
+    """sched_stat_runtime adds up to each task's sum_exec_runtime (sched_debug=end):
+    exactly for an exited task, whose record is taken on its last switch-out
+    before the dequeue's final update_curr (the last event); no more for a
+    live one (its table is printed after the trace stopped)."""
+    r, dump, _ = scenario
+    sums, last = {}, {}
+    for e in dump.events:
+        if e["name"] == "sched_stat_runtime":
+            pid, rt = int(e["fields"]["pid"]), int(e["fields"]["runtime"])
+            sums[pid] = sums.get(pid, 0) + rt
+            last[pid] = rt
+    rows = re.findall(r"^\s*(\S+)\s+(\d+)\s+\d+ ([RQSX])\s+\d+\s+\d+\s+\d+\s+(\d+)\.(\d{6})", r.output, re.M)
+    assert len(rows) > 10
+    exited = 0
+    for comm, pid, state, ms, frac in rows:
+        pid, ns = int(pid), int(ms) * 10**6 + int(frac)
+        if state == "X":
+            exited += 1
+            assert sums[pid] - last[pid] == ns, (comm, pid)
+        else:
+            assert sums.get(pid, 0) <= ns, (comm, pid)
+    assert exited > 10
+
+
+def test_full_buffer_drops_oldest():
+    r = boot("trace_event=sched:*,timer:* trace_buf_size=4K run=hello", timeout=300)
+    check_clean(r)
+    dump = trace_text.find_dump(r.output)     # raises if a line is damaged
+    assert dump.lost > 0
+    assert dump.written == dump.entries + dump.lost
+    # the newest survive: the last event is hello's exit switch
+    assert dump.events[-1]["name"] == "sched_switch"
+    assert dump.events[-1]["fields"]["prev_comm"] == "hello"
+    assert r.has_line("trace: %d events dumped on ttyS0 (%d lost)" % (dump.entries, dump.lost))
+
+
+def test_markers_from_wakeup_latency():
+    r = boot('trace_event=sched:sched_switch run="wakeup-latency -d 1 -q"', timeout=300)
+    check_clean(r)
+    dump = trace_text.find_dump(r.output)
+    marks = [e["fields"]["buf"] for e in dump.events if e["name"] == "print"]
+    assert len(marks) == 100
+    assert marks[0].startswith("wakeup-latency: sample=0 expiry=")
+    assert all(" latency=" in m for m in marks)
+
+
+def test_bad_knob_values():
+    r = boot("trace_event=sched:nope trace_buf_size=12Q trace_buf_size=9M run=hello", timeout=120)
+    check_clean(r)
+    assert r.has_line('cmdline: trace_event=sched:nope: invalid (expected a list of SYSTEM:EVENT '
+                      '(sched, timer; EVENT or *)); keeping ""')
+    for v in ("12Q", "9M"):
+        assert r.has_line("cmdline: trace_buf_size=%s: invalid (expected a size 4096..4194304 bytes, "
+                          "with an optional K or M suffix); keeping 1441792" % v)
+    assert "granule trace begin" not in r.output
+
+
+def test_tp_printk():
+    r = boot("trace_event=sched:sched_switch tp_printk run=hello", timeout=120)
+    check_clean(r)
+    printed = [l for l in r.lines if l.startswith("sched_switch: prev_comm=")]
+    dump = trace_text.find_dump(r.output)
+    assert len(printed) == dump.entries > 2
+    assert printed[-1] == "sched_switch: " + dump.events[-1]["text"]
+
+
+def test_attribution_names_start_debit(scenario):
+    """Under START_DEBIT (the default preset) the worst sample's thread was
+    placed one vslice right of min_vruntime, and every hog that ran before
+    it had started left of it."""
+    _, dump, out = scenario
+    text = (out / "latency.txt").read_text()
+    worst = text.split("\n\n")[1]
+    assert "(fork: START_DEBIT vslice)" in worst
+    rows = [l.split() for l in worst.splitlines()[3:]]
+    hogs = [r for r in rows if r[0].startswith("kbuild-load[")]
+    assert len(hogs) >= 2
+    assert all(float(r[2]) < 0 for r in hogs)
+
+
+def test_attribution_names_no_start_debit(tmp_path):
+    """The same scenario with NO_START_DEBIT: every sample's thread starts
+    at min_vruntime, and a typical sample waits only for the task that
+    was running (one line above the helper's)."""
+    r = boot(SCENARIO.replace("sched_debug=end", "sched_features=NO_START_DEBIT"), timeout=900)
+    check_clean(r)
+    (tmp_path / "serial.log").write_text(r.output)
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trace"), str(tmp_path / "serial.log"),
+                        "-o", str(tmp_path), "--worst", "100"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    blocks = (tmp_path / "latency.txt").read_text().strip().split("\n\n")[1:]
+    assert len(blocks) == 100
+    for b in blocks:
+        assert "(fork: no debit)" in b and "+0.000 ms" in b.splitlines()[1], b
+    hogs = [len([l for l in b.splitlines()[3:] if "kbuild-load[" in l and float(l.split()[1]) > 0.1])
+            for b in blocks]
+    assert sorted(hogs)[len(hogs) // 2] == 1
