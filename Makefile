@@ -100,8 +100,8 @@ run: deps all iso
 		--interactive -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
 test: deps
-	$(MAKE) all iso $(HOST_TESTS)
-	tools/run-tests $(HOST_TESTS)
+	$(MAKE) all iso $(HOST_TESTS) $(FUZZ_TARGETS)
+	tools/run-tests $(HOST_TESTS) $(FUZZ_TARGETS)
 
 bench: deps all
 	tools/bench $(if $(QUICK),--quick,--docs)
