@@ -2,11 +2,12 @@
  * user/tests/fuzz.c - a random system-call fuzzer (trinity-style) that runs
  * inside the image.  Usage:
  *
- *	fuzz [-s SEED] [-n BATCHES] [-b BATCH] [-t SECONDS] [-c CALLS]
+ *	fuzz [-s SEED] [-n BATCHES] [-b BATCH] [-t SECONDS] [-c CALLS] [-v]
  *
  * -s the seed (default 1); -n how many batches (default 20, or unlimited
  * with -t); -b replay batch BATCH alone; -t stop starting batches after
- * SECONDS of guest time (CLOCK_MONOTONIC); -c calls per worker (48).
+ * SECONDS of guest time (CLOCK_MONOTONIC); -c calls per worker (48);
+ * -v prints every call that returns (number, arguments, result).
  *
  * A batch is one worker process (with 0-2 threads) and 0-2 more CLONE_VM
  * processes, each making CALLS random calls (user/tests/fuzz_gen.c) from
@@ -58,7 +59,7 @@ struct fuzz_state {
 	uint32_t seed_lo, seed_hi;
 	uint32_t next_batch, end_batch;		/* end_batch 0: no limit */
 	uint32_t deadline_lo, deadline_hi;	/* CLOCK_MONOTONIC ns, 0: none */
-	uint32_t ncalls;
+	uint32_t ncalls, verbose;
 	uint32_t frames_before;			/* 0: not read yet */
 	uint32_t batches, calls;
 	uint32_t outcome[FUZZ_NOUTCOMES];
@@ -277,7 +278,7 @@ static void stack_prefault(void)
 
 static int usage(void)
 {
-	printf("usage: fuzz [-s SEED] [-n BATCHES] [-b BATCH] [-t SECONDS] [-c CALLS]\n");
+	printf("usage: fuzz [-s SEED] [-n BATCHES] [-b BATCH] [-t SECONDS] [-c CALLS] [-v]\n");
 	return 2;
 }
 
@@ -300,13 +301,14 @@ int main(int argc, char **argv)
 		int c, n = -1, b = -1;
 
 		st.ncalls = DEFAULT_CALLS;
-		while ((c = getopt(argc, argv, "s:n:b:t:c:")) != -1) {
+		while ((c = getopt(argc, argv, "s:n:b:t:c:v")) != -1) {
 			switch (c) {
 			case 's': s = strtoull(optarg, NULL, 0); break;
 			case 'n': n = atoi(optarg); break;
 			case 'b': b = atoi(optarg); break;
 			case 't': secs = atoi(optarg); break;
 			case 'c': st.ncalls = atoi(optarg); break;
+			case 'v': st.verbose = 1; break;
 			default: return usage();
 			}
 		}
@@ -326,13 +328,17 @@ int main(int argc, char **argv)
 			st.deadline_lo = (uint32_t)d;
 			st.deadline_hi = (uint32_t)(d >> 32);
 		}
-		printf("fuzz: seed %llu, %s%u batches, %u calls per worker, %lld s\n", s,
-		       b >= 0 ? "replaying batch " : "", b >= 0 ? (uint32_t)b : st.end_batch,
-		       st.ncalls, secs);
+		if (b >= 0)
+			printf("fuzz: seed %llu, replaying batch %d, %u calls per worker\n", s, b,
+			       st.ncalls);
+		else
+			printf("fuzz: seed %llu, %u batches (0: no limit), %u calls per worker, %lld s\n",
+			       s, st.end_batch, st.ncalls, secs);
 		warm_up();
 		reexec(argv[0]);	/* the first batch starts from a fresh image too */
 		return 1;
 	}
+	fuzz_verbose = st.verbose;
 	fuzz_brk_edge = ((unsigned long)sbrk(0) + 4095) & ~4095ul;
 	if (!st.frames_before)
 		st.frames_before = (uint32_t)sys_granule_frames();

@@ -82,6 +82,7 @@ struct fuzz_worker {
 extern int fuzz_protected_pid[2];
 extern struct fuzz_worker fuzz_workers[FUZZ_MAX_WORKERS];
 extern int fuzz_nworkers;
+extern int fuzz_verbose;		/* -v: print every call */
 
 /* Name of counter slot I ("unknown" for the last). */
 const char *fuzz_slot_name(int i);

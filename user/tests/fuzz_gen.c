@@ -22,6 +22,7 @@
 #include <gen/user_syscalls.h>
 #include <sched.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define PAGE_SIZE	4096u
 #define SIGCHLD		17
@@ -34,6 +35,7 @@
 int fuzz_protected_pid[2];
 struct fuzz_worker fuzz_workers[FUZZ_MAX_WORKERS];
 int fuzz_nworkers;
+int fuzz_verbose;
 /* First page above the heap at startup: pointers just below it straddle
  * the end of the mapping (set by the driver). */
 unsigned long fuzz_brk_edge;
@@ -520,6 +522,14 @@ static void one_call(struct fuzz_worker *w)
 	else
 		ret = fuzz_raw(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	w->outcome[outcome(ret)]++;
+	if (fuzz_verbose) {	/* -v: one line per call that returned */
+		char line[160];
+		int n = snprintf(line, sizeof(line), "fuzz: w%d %s(%#lx) %x %x %x %x %x %x = %ld\n",
+				 (int)(w - fuzz_workers), fuzz_slot_name(s), nr, a[0], a[1], a[2],
+				 a[3], a[4], a[5], ret);
+
+		sys_write(1, (long)line, n);
+	}
 }
 
 /* Entry of every worker (from fuzz_clone_start, on its own stack). */
