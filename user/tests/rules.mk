@@ -1,7 +1,7 @@
 # user/tests - programs that test the kernel from inside the image:
 # usertests (the runner usertests.c + the ut_*.c tables, helpers in ut.h),
-# timertest (signals, POSIX timers, sleeps), ulibtest (the C library) and
-# fuzz (random system calls).
+# timertest (signals, POSIX timers, sleeps), ulibtest (the C library),
+# fuzz (random system calls) and frames (the free frame count).
 UT := $(BUILD)/user/tests
 $(eval $(call user_prog,usertests,$(addprefix $(UT)/,usertests.o ut_mem.o ut_proc.o \
 	ut_thread.o ut_sig.o ut_tls.o)))
@@ -15,3 +15,5 @@ INITRD_DATA_ARGS += notelf=user/tests/notelf.txt
 # fuzz: the random system-call fuzzer (driver fuzz.c, generator fuzz_gen.c);
 # docs/ROBUSTNESS.md.
 $(eval $(call user_prog,fuzz,$(UT)/fuzz.o $(UT)/fuzz_gen.o))
+# frames: prints the free frame count (tools/soak's leak check).
+$(eval $(call user_prog,frames,$(UT)/frames.o))
