@@ -105,3 +105,11 @@ def test_fuzz_bad_usage():
     check_clean(r, status=1)
     assert r.has_line("usage: fuzz [-s SEED] [-n BATCHES] [-b BATCH] [-t SECONDS] [-c CALLS] [-v]")
     assert r.has_line("init: fuzz (pid 2) exited with status 2")
+
+
+def test_frames_prints_the_free_frames():
+    # tools/soak's leak check: the same program at the same point reads the same count.
+    r = boot('run="frames 0; frames 0"', timeout=60)
+    check_clean(r, status=0)
+    counts = [int(m.group(1)) for l in r.lines for m in [re.match(r"^frames: (\d+) free$", l)] if m]
+    assert len(counts) == 2 and counts[0] == counts[1] > 30000, r.output[-2000:]
