@@ -7,7 +7,8 @@
  * -s the seed (default 1); -n how many batches (default 20, or unlimited
  * with -t); -b replay batch BATCH alone; -t stop starting batches after
  * SECONDS of guest time (CLOCK_MONOTONIC); -c calls per worker (48);
- * -v prints every call that returns (number, arguments, result).
+ * -v prints every call as it is made (name, number, arguments) and its
+ * result when it returns, so the last line before a hang names the call.
  *
  * A batch is one worker process (with 0-2 threads) and 0-2 more CLONE_VM
  * processes, each making CALLS random calls (user/tests/fuzz_gen.c) from

@@ -481,6 +481,20 @@ static void *sigframe(uint64_t *r, struct fuzz_worker *w)
 	return f;
 }
 
+/* -v: each call as it is made (so a hang names it), then its result. */
+static void trace(struct fuzz_worker *w, int s, long nr, const uint32_t *a, long ret, int done)
+{
+	char line[160];
+	int n, i = (int)(w - fuzz_workers);
+
+	if (done)
+		n = snprintf(line, sizeof(line), "fuzz: w%d %s = %ld\n", i, fuzz_slot_name(s), ret);
+	else
+		n = snprintf(line, sizeof(line), "fuzz: w%d %s(%#lx) %x %x %x %x %x %x\n", i,
+			     fuzz_slot_name(s), nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	sys_write(1, (long)line, n);
+}
+
 /* One call of worker W. */
 static void one_call(struct fuzz_worker *w)
 {
@@ -513,6 +527,8 @@ static void one_call(struct fuzz_worker *w)
 	if ((nr == __NR_write || nr == __NR_read) && a[0] <= 2 && a[2] > 64 && a[1] < 0xc0000000u)
 		a[2] &= 31;
 
+	if (fuzz_verbose)
+		trace(w, s, nr, a, 0, 0);
 	w->calls++;
 	w->per_slot[s]++;
 	if (nr == __NR_fork || nr == __NR_clone)
@@ -522,14 +538,8 @@ static void one_call(struct fuzz_worker *w)
 	else
 		ret = fuzz_raw(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	w->outcome[outcome(ret)]++;
-	if (fuzz_verbose) {	/* -v: one line per call that returned */
-		char line[160];
-		int n = snprintf(line, sizeof(line), "fuzz: w%d %s(%#lx) %x %x %x %x %x %x = %ld\n",
-				 (int)(w - fuzz_workers), fuzz_slot_name(s), nr, a[0], a[1], a[2],
-				 a[3], a[4], a[5], ret);
-
-		sys_write(1, (long)line, n);
-	}
+	if (fuzz_verbose)
+		trace(w, s, nr, a, ret, 1);
 }
 
 /* Entry of every worker (from fuzz_clone_start, on its own stack). */
