@@ -5,7 +5,7 @@
 #   HOST_TESTS             host unit-test binaries (see $(call host_test,...))
 # Outputs: build/granule.elf (kernel), build/granule.iso (GRUB multiboot2 ISO).
 #
-# Targets: all iso run test bench clean deps (see README.md).
+# Targets: all iso run test bench fuzz fuzz-host soak clean deps (see README.md).
 
 BUILD    := build
 CC       := gcc
@@ -100,8 +100,8 @@ run: deps all iso
 		--interactive -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
 test: deps
-	$(MAKE) all iso $(HOST_TESTS)
-	tools/run-tests $(HOST_TESTS)
+	$(MAKE) all iso $(HOST_TESTS) $(FUZZ_TARGETS)
+	tools/run-tests $(HOST_TESTS) $(FUZZ_TARGETS)
 
 # make trace CMDLINE='...': boot it with the tracer on (trace_event=sched:*,timer:*
 # unless CMDLINE names events) and write build/trace/: trace.txt, trace.dat,
@@ -112,6 +112,18 @@ trace: deps all
 
 bench: deps all
 	tools/bench $(if $(QUICK),--quick,--docs)
+
+# Robustness (docs/ROBUSTNESS.md): the in-image fuzzer for a long run, and
+# the experiment under every preset back to back; tests/fuzz/rules.mk has
+# make fuzz-host (the parsers under libFuzzer).
+FUZZ_SECONDS ?= 600
+FUZZ_SEED    ?= 1
+SOAK_SECONDS ?= 3600
+.PHONY: fuzz soak
+fuzz: deps all iso
+	tools/fuzz-image --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)
+soak: deps all iso
+	tools/soak --seconds $(SOAK_SECONDS)
 
 clean:
 	rm -rf $(BUILD)

@@ -1,6 +1,7 @@
 # user/tests - programs that test the kernel from inside the image:
 # usertests (the runner usertests.c + the ut_*.c tables, helpers in ut.h),
-# timertest (signals, POSIX timers, sleeps) and ulibtest (the C library).
+# timertest (signals, POSIX timers, sleeps), ulibtest (the C library),
+# fuzz (random system calls) and frames (the free frame count).
 UT := $(BUILD)/user/tests
 $(eval $(call user_prog,usertests,$(addprefix $(UT)/,usertests.o ut_mem.o ut_proc.o \
 	ut_thread.o ut_sig.o ut_tls.o ut_life.o ut_limits.o)))
@@ -10,3 +11,9 @@ $(eval $(call user_prog,ulibtest,$(UT)/ulibtest.o))
 # "notelf" is a shell script, for usertests' execve -> ENOEXEC test.
 INITRD_DATA      += user/tests/notelf.txt
 INITRD_DATA_ARGS += notelf=user/tests/notelf.txt
+
+# fuzz: the random system-call fuzzer (driver fuzz.c, generator fuzz_gen.c);
+# docs/ROBUSTNESS.md.
+$(eval $(call user_prog,fuzz,$(UT)/fuzz.o $(UT)/fuzz_gen.o))
+# frames: prints the free frame count (tools/soak's leak check).
+$(eval $(call user_prog,frames,$(UT)/frames.o))

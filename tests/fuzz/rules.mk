@@ -1,0 +1,51 @@
+# tests/fuzz - libFuzzer targets for the parsers of untrusted input, built
+# like the host tests (the unchanged kernel sources, -DHOST_TEST,
+# tests/host/shim) but with clang's -fsanitize=fuzzer,address,undefined.
+# Debian's clang-14 and libclang-rt-14-dev (tools/deps) provide them.
+#
+#   make fuzz-host [FUZZ_HOST_SECONDS=60]   fuzz each target (default 60 s)
+#   make test                               replays every corpus and regression
+#                                           input once (tools/run-tests)
+# Seed corpora: tests/fuzz/corpus/TARGET/ (tests/fuzz/mkcorpus writes them);
+# inputs that once crashed a target: tests/fuzz/regress/TARGET/.
+# docs/ROBUSTNESS.md tells the whole story.
+
+FUZZ_CC     := clang
+FUZZ_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
+               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+               -fno-omit-frame-pointer -Itests/host/shim -Ikernel/include -DHOST_TEST
+FUZZ_TARGETS :=
+FUZZ_HOST_SECONDS ?= 60
+
+# $(call fuzz_target,NAME,SOURCES[,LIBS]): build/fuzz/NAME.  SOURCES may
+# name variables of fragments included later ($$(VAR)): the recipe expands
+# them when it runs.
+define fuzz_target
+FUZZ_TARGETS += $(BUILD)/fuzz/$(1)
+$(BUILD)/fuzz/$(1): $(2) $(wildcard tests/host/shim/*/*.h kernel/include/kernel/*.h)
+	@mkdir -p $$(dir $$@)
+	@echo "  FUZZCC  $$@"
+	$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ $(2) $(3)
+endef
+
+FZ := tests/fuzz
+# The boot line, with the scheduler's knobs registered (as tests/host/sched).
+# (tests/host/sched/rules.mk, which defines SCHED_HOST_SRC, is read after
+# this file: the prerequisites name the directories' sources instead.)
+$(eval $(call fuzz_target,fuzz_cmdline,$(FZ)/fuzz_cmdline.c $$(SCHED_HOST_SRC),-lcmocka))
+# The ELF loader core, the initrd's ustar reader.
+$(eval $(call fuzz_target,fuzz_elf,$(FZ)/fuzz_elf.c kernel/proc/elf.c kernel/lib/string.c))
+$(eval $(call fuzz_target,fuzz_ustar,$(FZ)/fuzz_ustar.c kernel/lib/ustar.c kernel/lib/string.c))
+# The ACPI AML \_S5 parser and the user_desc conversion (arch/x86 headers).
+$(eval $(call fuzz_target,fuzz_acpi_s5,$(FZ)/fuzz_acpi_s5.c arch/x86/acpi_s5.c))
+$(eval $(call fuzz_target,fuzz_tls_desc,$(FZ)/fuzz_tls_desc.c arch/x86/tls_desc.c))
+
+$(BUILD)/fuzz/fuzz_acpi_s5 $(BUILD)/fuzz/fuzz_tls_desc: FUZZ_CFLAGS += -Iarch/x86/include
+# The kernel's sched_yield() would interpose libc's, which libFuzzer's
+# threads call at exit: rename it in this binary.
+$(BUILD)/fuzz/fuzz_cmdline: FUZZ_CFLAGS += -Dsched_yield=kernel_sched_yield
+$(BUILD)/fuzz/fuzz_cmdline: $(wildcard kernel/sched/*.[ch] kernel/*.c kernel/lib/*.c tests/host/sched/*.[ch])
+
+.PHONY: fuzz-host
+fuzz-host: deps $(FUZZ_TARGETS)
+	tools/fuzz-host --seconds $(FUZZ_HOST_SECONDS) $(FUZZ_TARGETS)
