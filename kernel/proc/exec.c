@@ -5,7 +5,8 @@
  * into the kernel (arch/x86/initrd.asm).  execve(path):
  *   1. copies path, argv and envp into the kernel (-EFAULT, -E2BIG,
  *      -ENAMETOOLONG) while the old image still exists;
- *   2. finds the file ("/bin/ls", "/ls" and "ls" all name "ls") (-ENOENT);
+ *   2. finds the file in the initrd's tree ("ls" names /bin/ls, which may be
+ *      a link to busybox) (-ENOENT, -EACCES for a directory);
  *   3. builds a new address space with elf_load() (-ENOEXEC for a bad ELF,
  *      -ENOMEM) - on any error so far the caller's image is untouched, and
  *      so are the other threads of its process;
@@ -18,6 +19,8 @@
  */
 #include <kernel/elf.h>
 #include <kernel/errno.h>
+#include <kernel/initrd.h>
+#include <kernel/ustar.h>
 #include <kernel/kmalloc.h>
 #include <kernel/posix_timers.h>
 #include <kernel/printk.h>
@@ -26,7 +29,6 @@
 #include <kernel/signal.h>
 #include <kernel/string.h>
 #include <kernel/uaccess.h>
-#include <kernel/ustar.h>
 #include <kernel/vm.h>
 #include <arch/irqflags.h>
 #include <arch/process.h>
@@ -37,8 +39,6 @@
 #define AT_NULL		0
 #define AT_PAGESZ	6
 #define AT_ENTRY	9
-
-extern const u8 initrd_start[], initrd_end[];
 
 /* The strings of argv and envp, packed, with their counts. */
 struct exec_args {
@@ -90,15 +90,31 @@ static int copy_strings(struct exec_args *a, char *const *vec, int from_user, in
 	return 0;
 }
 
+/*
+ * The file PATH names in the initrd's tree (symbolic links followed, as
+ * /bin/sh -> busybox).  A bare name ("hello", no '/') names /bin/NAME:
+ * run= and Granule's tests exec programs by name, with no PATH search (on
+ * Linux it would name a file in the current directory).  -ENOENT,
+ * -ENOTDIR, -ELOOP, -ENAMETOOLONG; -EACCES for a directory.
+ */
 static int find_program(const char *path, const void **image, size_t *size)
 {
-	const char *base = strrchr(path, '/');
+	char full[PATH_MAX + 4];
+	const struct initrd_node *n;
+	int err;
 
-	base = base ? base + 1 : path;
-	if (!*base)
+	if (!*path)
 		return -ENOENT;
-	if (ustar_find(initrd_start, initrd_end - initrd_start, base, image, size) < 0)
-		return -ENOENT;
+	if (!strchr(path, '/'))
+		snprintf(full, sizeof(full), "bin/%s", path);
+	else
+		strlcpy(full, path, sizeof(full));
+	if ((err = initrd_lookup(full, 1, &n)))
+		return err;
+	if (!n || n->type != USTAR_REG)
+		return -EACCES;
+	*image = n->data;
+	*size = n->size;
 	return 0;
 }
 

@@ -9,4 +9,6 @@ $(eval $(call user_prog,ulibtest,$(UT)/ulibtest.o))
 
 # "notelf" is a shell script, for usertests' execve -> ENOEXEC test.
 INITRD_DATA      += user/tests/notelf.txt
-INITRD_DATA_ARGS += notelf=user/tests/notelf.txt
+INITRD_DATA_ARGS += bin/notelf=user/tests/notelf.txt
+# Links for usertests' exec_paths: one to a program, a loop, a dangling one.
+INITRD_DATA_ARGS += bin/ut-link->../bin/usertests bin/ut-loop->ut-loop bin/ut-dangling->nosuch
