@@ -3,9 +3,13 @@
  *
  * fd 1 and 2 write to every console (serial, screen) without printk's
  * timestamps; fd 0 reads what the UART interrupt handed to tty_receive(),
- * blocking until at least one byte is there (or a signal comes).
+ * blocking until at least one byte is there (or a signal comes).  writev
+ * gathers into write; ioctl answers the terminal queries a C library makes
+ * at start-up (isatty's TCGETS, the window size).  The line discipline is
+ * still raw: TCSETS* keep the settings and report them back, nothing more.
  */
 #include <kernel/errno.h>
+#include <kernel/fs.h>
 #include <kernel/printk.h>
 #include <kernel/signal.h>
 #include <kernel/task.h>
@@ -84,4 +88,128 @@ long sys_read(int fd, char *ubuf, u32 count)
 	}
 	local_irq_restore(flags);
 	return n;
+}
+
+#define UIO_MAXIOV	1024
+#define MAX_RW_COUNT	0x7ffff000u
+
+/* writev(fd, iov, iovcnt): the buffers in order, as one write each; the
+ * bytes written, or -EINVAL (iovcnt outside 0..1024, a length above
+ * SSIZE_MAX), -EFAULT (a bad iov array or, before anything was written,
+ * a bad buffer), -EBADF. */
+long sys_writev(int fd, const struct iovec32 *uiov, int iovcnt)
+{
+	struct iovec32 iov[16];
+	u32 total = 0;
+	long done = 0;
+
+	if (iovcnt < 0 || iovcnt > UIO_MAXIOV)
+		return -EINVAL;
+	if (fd != 1 && fd != 2)
+		return -EBADF;
+	for (int i = 0; i < iovcnt; i += 16) {	/* validate every length first */
+		int n = min(iovcnt - i, 16);
+		if (copy_from_user(iov, uiov + i, n * sizeof(iov[0])))
+			return -EFAULT;
+		for (int j = 0; j < n; j++) {
+			if (iov[j].len > 0x7fffffffu)
+				return -EINVAL;
+			total += min(iov[j].len, MAX_RW_COUNT - total);
+		}
+	}
+	for (int i = 0; i < iovcnt && total; i++) {
+		struct iovec32 v;
+		if (copy_from_user(&v, uiov + i, sizeof(v)))
+			return done ? done : -EFAULT;
+		u32 len = min(v.len, total);
+		long r = len ? sys_write(fd, (const char *)v.base, len) : 0;
+		if (r < 0)
+			return done ? done : r;
+		done += r;
+		total -= r;
+		if ((u32)r < len)
+			break;
+	}
+	return done;
+}
+
+#define TCGETS		0x5401
+#define TCSETS		0x5402
+#define TCSETSW		0x5403
+#define TCSETSF		0x5404
+#define TIOCGWINSZ	0x5413
+#define TIOCSWINSZ	0x5414
+
+/* Linux i386's struct termios (TCGETS), and its tty_std_termios defaults:
+ * ICRNL|IXON, OPOST|ONLCR, B38400|CS8|CREAD|HUPCL, ISIG|ICANON|ECHO|ECHOE|
+ * ECHOK|ECHOCTL|ECHOKE|IEXTEN, and INIT_C_CC (^C ^\ DEL ^U ^D ...). */
+struct termios32 {
+	u32 c_iflag, c_oflag, c_cflag, c_lflag;
+	u8 c_line;
+	u8 c_cc[19];
+};
+struct winsize { u16 ws_row, ws_col, ws_xpixel, ws_ypixel; };
+
+static struct termios32 console_termios = {
+	0x0500, 0x0005, 0x04bf, 0x8a3b, 0,
+	{ 3, 28, 127, 21, 4, 0, 1, 0, 17, 19, 26, 0, 18, 15, 23, 22, 0, 0, 0 },
+};
+static struct winsize console_winsize = { 25, 80, 0, 0 };	/* the VGA text screen */
+
+/* ioctl(fd, cmd, arg) on the console: -EBADF for another fd, -ENOTTY for
+ * a command a tty does not know, -EFAULT for a bad ARG. */
+long sys_ioctl(int fd, u32 cmd, u32 arg)
+{
+	void *u = (void *)(unsigned long)arg;
+
+	if (!fd_is_console(fd))
+		return -EBADF;
+	switch (cmd) {
+	case TCGETS:
+		return copy_to_user(u, &console_termios, sizeof(console_termios)) ? -EFAULT : 0;
+	case TCSETS: case TCSETSW: case TCSETSF: {
+		struct termios32 t;
+		if (copy_from_user(&t, u, sizeof(t)))
+			return -EFAULT;
+		console_termios = t;
+		return 0;
+	}
+	case TIOCGWINSZ:
+		return copy_to_user(u, &console_winsize, sizeof(console_winsize)) ? -EFAULT : 0;
+	case TIOCSWINSZ: {
+		struct winsize w;
+		if (copy_from_user(&w, u, sizeof(w)))
+			return -EFAULT;
+		console_winsize = w;
+		return 0;
+	}
+	}
+	return -ENOTTY;
+}
+
+#define F_DUPFD		0
+#define F_GETFD		1
+#define F_SETFD		2
+#define F_GETFL		3
+#define F_SETFL		4
+#define O_RDWR		2
+
+/* fcntl64(fd, cmd, arg) on the console fds: no close-on-exec flag is
+ * kept (F_GETFD is 0, F_SETFD accepted), they are open read-write
+ * (F_GETFL: O_RDWR), F_SETFL is accepted and changes nothing; any other
+ * command is -EINVAL until there is an fd table (dup comes with it). */
+long sys_fcntl64(int fd, u32 cmd, u32 arg)
+{
+	if (!fd_is_console(fd))
+		return -EBADF;
+	switch (cmd) {
+	case F_GETFD:
+		return 0;
+	case F_SETFD:
+	case F_SETFL:
+		return 0;
+	case F_GETFL:
+		return O_RDWR;
+	}
+	return -EINVAL;
 }

@@ -47,6 +47,7 @@ static int build_index(void)
 		n->next = NULL;
 		n->data = e.data;
 		n->size = e.size;
+		n->ino = count + 2;
 		n->type = e.type;
 		strlcpy(n->link, e.linkname, sizeof(n->link));
 		memcpy(n->name, e.name, len + 1);

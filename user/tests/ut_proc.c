@@ -339,7 +339,7 @@ static void exec_ok(void)
 
 	CHECK(exec_status("usertests", argv, envp) == 42 << 8, "exec usertests --exit 42");
 	CHECK(exec_status("/bin/usertests", argv, noenv) == 42 << 8, "exec /bin/usertests");
-	CHECK(exec_status("/usertests", argv, NULL) == 42 << 8, "exec /usertests (envp NULL)");
+	CHECK(exec_status("/bin/./usertests", argv, NULL) == 42 << 8, "exec /bin/./usertests (envp NULL)");
 	long f1 = ut_frames_settle(f0, 5);
 	CHECK(f1 == f0, "fork+exec+exit changed the free frames by %ld", f1 - f0);
 }

@@ -26,6 +26,7 @@
 #define ENOTTY		25
 #define ENOSPC		28
 #define ESPIPE		29
+#define EROFS		30
 #define ERANGE		34
 #define ENAMETOOLONG	36
 #define ENOSYS		38

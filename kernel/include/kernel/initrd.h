@@ -18,6 +18,7 @@ struct initrd_node {
 	struct initrd_node *next;	/* index order = archive order */
 	const void *data;		/* a file's bytes, inside the archive */
 	u32 size;
+	u32 ino;			/* inode number for stat: 2, 3 ... (the root is 1) */
 	char type;			/* USTAR_REG, USTAR_DIR or USTAR_SYMLINK */
 	char link[101];			/* a link's target */
 	char name[];			/* "bin/ls": no leading or trailing '/' */
