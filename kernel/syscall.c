@@ -86,6 +86,18 @@ SYSCALL(prlimit64,    sys_prlimit64((int)a1, (int)a2, P(const struct rlimit64 *,
 SYSCALL(sysinfo,      sys_sysinfo(P(struct sysinfo32 *, a1)))
 SYSCALL(getgroups,    sys_getgroups((int)a1, P(u32 *, a2)))
 SYSCALL(fcntl64,      sys_fcntl64((int)a1, a2, a3))
+SYSCALL(open,         sys_open(P(const char *, a1), a2, a3))
+SYSCALL(openat,       sys_openat((int)a1, P(const char *, a2), a3, a4))
+SYSCALL(close,        sys_close((int)a1))
+SYSCALL(lseek,        sys_lseek((int)a1, (s32)a2, (int)a3))
+SYSCALL(_llseek,      sys_llseek((int)a1, a2, a3, P(long long *, a4), (int)a5))
+SYSCALL(getdents64,   sys_getdents64((int)a1, P(void *, a2), a3))
+SYSCALL(dup,          sys_dup((int)a1))
+SYSCALL(dup2,         sys_dup2((int)a1, (int)a2))
+SYSCALL(dup3,         sys_dup3((int)a1, (int)a2, a3))
+SYSCALL(chdir,        sys_chdir(P(const char *, a1)))
+SYSCALL(fchdir,       sys_fchdir((int)a1))
+SYSCALL(sendfile64,   sys_sendfile64((int)a1, (int)a2, P(void *, a3), a4))
 SYSCALL(prctl,        sys_prctl((int)a1, a2))
 SYSCALL(getrandom,    sys_getrandom(P(void *, a1), a2, a3))
 SYSCALL(mmap2,        sys_mmap2(a1, a2, a3, a4, (int)a5, a6))
@@ -168,6 +180,19 @@ static const syscall_fn syscall_table[] = {
 	[__NR_ugetrlimit] = sc_ugetrlimit,
 	[__NR_prlimit64] = sc_prlimit64,
 	[__NR_prctl] = sc_prctl,
+	[__NR_chdir] = sc_chdir,
+	[__NR_fchdir] = sc_fchdir,
+	[__NR_sendfile] = sc_sendfile64,
+	[__NR_sendfile64] = sc_sendfile64,
+	[__NR_open] = sc_open,
+	[__NR_openat] = sc_openat,
+	[__NR_close] = sc_close,
+	[__NR_lseek] = sc_lseek,
+	[__NR__llseek] = sc__llseek,
+	[__NR_getdents64] = sc_getdents64,
+	[__NR_dup] = sc_dup,
+	[__NR_dup2] = sc_dup2,
+	[__NR_dup3] = sc_dup3,
 	[__NR_sysinfo] = sc_sysinfo,
 	[__NR_getgroups] = sc_getgroups,
 	[__NR_getgroups32] = sc_getgroups,

@@ -1,14 +1,16 @@
 /*
  * kernel/tty.c - the console as file descriptors 0, 1 and 2.
  *
- * fd 1 and 2 write to every console (serial, screen) without printk's
- * timestamps; fd 0 reads what the UART interrupt handed to tty_receive(),
- * blocking until at least one byte is there (or a signal comes).  writev
- * gathers into write; ioctl answers the terminal queries a C library makes
- * at start-up (isatty's TCGETS, the window size).  The line discipline is
+ * The console as a file (/dev/console, /dev/tty, and init's fds 0, 1, 2):
+ * a write goes to every console (serial, screen) without printk's
+ * timestamps; a read takes what the UART interrupt handed to
+ * tty_receive(), blocking until at least one byte is there (or a signal
+ * comes).  ioctl answers the terminal queries a C library makes at
+ * start-up (isatty's TCGETS, the window size).  The line discipline is
  * still raw: TCSETS* keep the settings and report them back, nothing more.
  */
 #include <kernel/errno.h>
+#include <kernel/file.h>
 #include <kernel/fs.h>
 #include <kernel/printk.h>
 #include <kernel/signal.h>
@@ -35,15 +37,11 @@ void tty_receive(char c)
 	wake_up_all(&tty_readers);
 }
 
-long sys_write(int fd, const char *ubuf, u32 count)
+static long console_file_write(struct file *f, const char *ubuf, u32 count)
 {
 	char chunk[128];
 	u32 done = 0;
 
-	if (fd != 1 && fd != 2)
-		return -EBADF;
-	if (!access_ok((u32)ubuf, count))
-		return -EFAULT;
 	while (done < count) {
 		u32 n = min(count - done, (u32)sizeof(chunk));
 		if (copy_from_user(chunk, ubuf + done, n))
@@ -54,15 +52,11 @@ long sys_write(int fd, const char *ubuf, u32 count)
 	return done;
 }
 
-long sys_read(int fd, char *ubuf, u32 count)
+static long console_file_read(struct file *f, char *ubuf, u32 count)
 {
 	unsigned long flags;
 	u32 n = 0;
 
-	if (fd != 0)
-		return -EBADF;
-	if (!access_ok((u32)ubuf, count))
-		return -EFAULT;
 	if (!count)
 		return 0;
 	/* A bad buffer fails now, not after blocking for input that may never
@@ -90,49 +84,6 @@ long sys_read(int fd, char *ubuf, u32 count)
 	return n;
 }
 
-#define UIO_MAXIOV	1024
-#define MAX_RW_COUNT	0x7ffff000u
-
-/* writev(fd, iov, iovcnt): the buffers in order, as one write each; the
- * bytes written, or -EINVAL (iovcnt outside 0..1024, a length above
- * SSIZE_MAX), -EFAULT (a bad iov array or, before anything was written,
- * a bad buffer), -EBADF. */
-long sys_writev(int fd, const struct iovec32 *uiov, int iovcnt)
-{
-	struct iovec32 iov[16];
-	u32 total = 0;
-	long done = 0;
-
-	if (iovcnt < 0 || iovcnt > UIO_MAXIOV)
-		return -EINVAL;
-	if (fd != 1 && fd != 2)
-		return -EBADF;
-	for (int i = 0; i < iovcnt; i += 16) {	/* validate every length first */
-		int n = min(iovcnt - i, 16);
-		if (copy_from_user(iov, uiov + i, n * sizeof(iov[0])))
-			return -EFAULT;
-		for (int j = 0; j < n; j++) {
-			if (iov[j].len > 0x7fffffffu)
-				return -EINVAL;
-			total += min(iov[j].len, MAX_RW_COUNT - total);
-		}
-	}
-	for (int i = 0; i < iovcnt && total; i++) {
-		struct iovec32 v;
-		if (copy_from_user(&v, uiov + i, sizeof(v)))
-			return done ? done : -EFAULT;
-		u32 len = min(v.len, total);
-		long r = len ? sys_write(fd, (const char *)v.base, len) : 0;
-		if (r < 0)
-			return done ? done : r;
-		done += r;
-		total -= r;
-		if ((u32)r < len)
-			break;
-	}
-	return done;
-}
-
 #define TCGETS		0x5401
 #define TCSETS		0x5402
 #define TCSETSW		0x5403
@@ -156,14 +107,38 @@ static struct termios32 console_termios = {
 };
 static struct winsize console_winsize = { 25, 80, 0, 0 };	/* the VGA text screen */
 
-/* ioctl(fd, cmd, arg) on the console: -EBADF for another fd, -ENOTTY for
- * a command a tty does not know, -EFAULT for a bad ARG. */
+static const struct file_ops console_ops = {
+	.read = console_file_read, .write = console_file_write,
+};
+
+struct file *console_open(u32 flags)
+{
+	struct file *f = file_alloc(&console_ops, flags);
+
+	if (f) {
+		f->mode = S_IFCHR | 0600;
+		f->rdev = (5 << 8) | 1;		/* /dev/console */
+		f->ino = 3;
+	}
+	return f;
+}
+
+int file_is_tty(const struct file *f)
+{
+	return f->ops == &console_ops;
+}
+
+/* ioctl(fd, cmd, arg): -EBADF for no fd, -ENOTTY for a file that is not
+ * the console or a command a tty does not know, -EFAULT for a bad ARG. */
 long sys_ioctl(int fd, u32 cmd, u32 arg)
 {
 	void *u = (void *)(unsigned long)arg;
+	struct file *f = fget(fd);
 
-	if (!fd_is_console(fd))
+	if (!f)
 		return -EBADF;
+	if (!file_is_tty(f))
+		return -ENOTTY;
 	switch (cmd) {
 	case TCGETS:
 		return copy_to_user(u, &console_termios, sizeof(console_termios)) ? -EFAULT : 0;
@@ -185,31 +160,4 @@ long sys_ioctl(int fd, u32 cmd, u32 arg)
 	}
 	}
 	return -ENOTTY;
-}
-
-#define F_DUPFD		0
-#define F_GETFD		1
-#define F_SETFD		2
-#define F_GETFL		3
-#define F_SETFL		4
-#define O_RDWR		2
-
-/* fcntl64(fd, cmd, arg) on the console fds: no close-on-exec flag is
- * kept (F_GETFD is 0, F_SETFD accepted), they are open read-write
- * (F_GETFL: O_RDWR), F_SETFL is accepted and changes nothing; any other
- * command is -EINVAL until there is an fd table (dup comes with it). */
-long sys_fcntl64(int fd, u32 cmd, u32 arg)
-{
-	if (!fd_is_console(fd))
-		return -EBADF;
-	switch (cmd) {
-	case F_GETFD:
-		return 0;
-	case F_SETFD:
-	case F_SETFL:
-		return 0;
-	case F_GETFL:
-		return O_RDWR;
-	}
-	return -EINVAL;
 }

@@ -70,6 +70,11 @@ void initrd_init(void)
 		       (u32)(initrd_end - initrd_start) >> 10);
 }
 
+const struct initrd_node *initrd_first(void)
+{
+	return nodes;
+}
+
 static const struct initrd_node *find(const char *name)
 {
 	for (const struct initrd_node *n = nodes; n; n = n->next)

@@ -1,27 +1,18 @@
 /*
- * kernel/fs/stat.c - stat64, lstat64, fstat64, fstatat64 and statx over
- * what Granule has: the console as file descriptors 0..2 (a character
- * device, 5:1 as /dev/console) and the initrd's tree (kernel/initrd.h).
+ * kernel/fs/stat.c - stat64, lstat64, fstat64, fstatat64 and statx of
+ * open files and of names in the name space (kernel/fs.h).
  *
  * Both layouts are Linux i386's: struct stat64 (96 bytes,
  * arch/x86/include/uapi/asm/stat.h) and struct statx (256 bytes,
  * include/uapi/linux/stat.h).  Times are 0 (the initrd is packed with
- * mtime 0); uid and gid 0; the device of the initrd's files is 0:1.
+ * mtime 0); uid and gid 0; every file's device is 0:1.
  */
 #include <kernel/errno.h>
+#include <kernel/file.h>
 #include <kernel/fs.h>
-#include <kernel/initrd.h>
 #include <kernel/string.h>
 #include <kernel/uaccess.h>
-#include <kernel/ustar.h>
 
-#define S_IFLNK		0120000
-#define S_IFREG		0100000
-#define S_IFDIR		0040000
-#define S_IFCHR		0020000
-#define AT_SYMLINK_NOFOLLOW	0x100
-#define AT_NO_AUTOMOUNT		0x800
-#define AT_EMPTY_PATH		0x1000
 #define AT_STATX_SYNC_TYPE	0x6000
 #define STATX_BASIC_STATS	0x7ffu
 #define STATX__RESERVED		0x80000000u
@@ -62,52 +53,49 @@ _Static_assert(sizeof(struct statx) == 256, "Linux struct statx");
 
 static int stat_fd(int fd, struct kstat *st)
 {
-	if (!fd_is_console(fd))
+	struct file *f = fget(fd);
+
+	if (!f)
 		return -EBADF;
-	*st = (struct kstat){ .mode = S_IFCHR | 0620, .nlink = 1, .rdev_major = 5, .rdev_minor = 1,
-			      .dev_minor = 6, .ino = 3 };
+	*st = (struct kstat){ .mode = f->mode, .nlink = 1, .rdev_major = f->rdev >> 8,
+			      .rdev_minor = f->rdev & 0xff, .dev_minor = 1, .ino = f->ino,
+			      .size = (f->mode & S_IFMT) == S_IFREG ? f->len : 0 };
 	return 0;
+}
+
+static void node_stat(const struct fs_node *n, struct kstat *st)
+{
+	*st = (struct kstat){ .mode = n->mode, .nlink = S_ISDIR_MODE(n->mode) ? 2 : 1,
+			      .rdev_major = n->rdev >> 8, .rdev_minor = n->rdev & 0xff,
+			      .dev_minor = 1, .ino = n->ino, .size = n->size };
 }
 
 static int stat_path(const char *upath, int follow, struct kstat *st)
 {
-	char path[INITRD_PATH_MAX];
-	const struct initrd_node *n;
-	long len = strncpy_from_user(path, upath, sizeof(path));
-	int err;
+	struct fs_node n;
+	int err = fs_lookup_at(AT_FDCWD, upath, follow, &n);
 
-	if (len < 0)
-		return (int)len;
-	if ((err = initrd_lookup(path, follow, &n)))
-		return err;
-	*st = (struct kstat){ .mode = S_IFDIR | 0755, .nlink = 2, .dev_minor = 1, .ino = 1 };
-	if (!n)
-		return 0;		/* the root */
-	st->ino = n->ino;
-	st->nlink = n->type == USTAR_DIR ? 2 : 1;
-	st->mode = n->type == USTAR_DIR ? S_IFDIR | 0755 :
-		   n->type == USTAR_SYMLINK ? S_IFLNK | 0777 : S_IFREG | 0755;
-	st->size = n->type == USTAR_SYMLINK ? strlen(n->link) : n->type == USTAR_REG ? n->size : 0;
-	return 0;
+	if (!err)
+		node_stat(&n, st);
+	return err;
 }
 
-/* DIRFD + PATH as the *at() calls take them; only AT_FDCWD (or an absolute
- * PATH) for a path, any fd for AT_EMPTY_PATH with an empty PATH. */
+/* DIRFD + PATH as the *at() calls take them; AT_EMPTY_PATH with an empty
+ * PATH stats DIRFD itself. */
 static int stat_at(int dirfd, const char *upath, int flags, struct kstat *st)
 {
+	struct fs_node n;
 	char c;
+	int err;
 
-	if (flags & AT_EMPTY_PATH) {
-		if (get_user(c, upath))
-			return -EFAULT;
-		if (!c)
-			return stat_fd(dirfd, st);
-	}
 	if (get_user(c, upath))
 		return -EFAULT;
-	if (dirfd != AT_FDCWD && c != '/')
-		return fd_is_console(dirfd) ? -ENOTDIR : -EBADF;
-	return stat_path(upath, !(flags & AT_SYMLINK_NOFOLLOW), st);
+	if (!c && (flags & AT_EMPTY_PATH))
+		return stat_fd(dirfd, st);
+	if ((err = fs_lookup_at(dirfd, upath, !(flags & AT_SYMLINK_NOFOLLOW), &n)))
+		return err;
+	node_stat(&n, st);
+	return 0;
 }
 
 static long put_stat64(const struct kstat *k, struct stat64 *u)

@@ -13,12 +13,13 @@
  *   4. de_thread(): the other threads die and the caller becomes the
  *      process's only thread and its leader (pid = tgid);
  *   5. commits: switches to the new mm, drops the old one, resets signal
- *      handlers, names the task, lays out Linux's i386 initial stack
+ *      handlers, closes the O_CLOEXEC fds (exec_files), names the task, lays out Linux's i386 initial stack
  *      (argc, argv[], NULL, envp[], NULL, the auxiliary vector, strings;
  *      setup_stack) and points the user frame at the ELF entry.
  */
 #include <kernel/elf.h>
 #include <kernel/errno.h>
+#include <kernel/file.h>
 #include <kernel/initrd.h>
 #include <kernel/ustar.h>
 #include <kernel/kmalloc.h>
@@ -115,12 +116,13 @@ static int copy_strings(struct exec_args *a, char *const *vec, int from_user, in
  * The file PATH names in the initrd's tree (symbolic links followed, as
  * /bin/sh -> busybox).  A bare name ("hello", no '/') names /bin/NAME:
  * run= and Granule's tests exec programs by name, with no PATH search (on
- * Linux it would name a file in the current directory).  -ENOENT,
+ * Linux it would name a file in the current directory); "dir/prog" is
+ * relative to the current directory.  -ENOENT,
  * -ENOTDIR, -ELOOP, -ENAMETOOLONG; -EACCES for a directory.
  */
 static int find_program(const char *path, const void **image, size_t *size)
 {
-	char full[PATH_MAX + 4];
+	char full[PATH_MAX + 68];
 	const struct initrd_node *n;
 	int err;
 
@@ -128,6 +130,8 @@ static int find_program(const char *path, const void **image, size_t *size)
 		return -ENOENT;
 	if (!strchr(path, '/'))
 		snprintf(full, sizeof(full), "bin/%s", path);
+	else if (path[0] != '/' && current->files)	/* relative to the current directory */
+		snprintf(full, sizeof(full), "%s/%s", current->files->cwd, path);
 	else
 		strlcpy(full, path, sizeof(full));
 	if ((err = initrd_lookup(full, 1, &n)))
@@ -450,6 +454,10 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 	if (old)
 		mm_put(old);
 	flush_signal_handlers(current);
+	if (exec_files()) {			/* O_CLOEXEC fds; init's console */
+		kfree(a.buf);
+		do_exit(SIGKILL);
+	}
 	const char *base = strrchr(kpath, '/');
 	strlcpy(current->comm, base ? base + 1 : kpath, sizeof(current->comm));
 	if (setup_stack(&a, &im, &sp)) {

@@ -14,6 +14,7 @@
  * killed by signal S = S.
  */
 #include <kernel/errno.h>
+#include <kernel/file.h>
 #include <kernel/futex.h>
 #include <kernel/machine.h>
 #include <kernel/printk.h>
@@ -90,6 +91,7 @@ __attribute__((noreturn)) void do_exit(int code)
 		t->mm = NULL;
 		mm_put(mm);
 	}
+	exit_files(t);
 	if (execer)
 		signal_transfer_shared(t, execer);
 	flush_sigqueue(t);		/* before the timers that may own entries go */

@@ -7,6 +7,7 @@
  * path the 2010 SIGEV_THREAD latency debate is about.
  */
 #include <kernel/errno.h>
+#include <kernel/file.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
@@ -27,6 +28,7 @@ static void fork_cleanup(struct task *p)
 	local_irq_restore(flags);
 	if (p->mm)
 		mm_put(p->mm);
+	exit_files(p);
 	signal_state_put(p->sig);
 	free_task(p);
 }
@@ -74,6 +76,10 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_t
 		}
 	}
 	arch_set_pgdir(p, p->mm->pgdir);
+	if (copy_files(p, clone_flags)) {
+		fork_cleanup(p);
+		return -ENOMEM;
+	}
 	if (clone_flags & CLONE_SIGHAND) {
 		p->sig = current->sig;
 		p->sig->count++;

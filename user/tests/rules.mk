@@ -3,7 +3,7 @@
 # timertest (signals, POSIX timers, sleeps) and ulibtest (the C library).
 UT := $(BUILD)/user/tests
 $(eval $(call user_prog,usertests,$(addprefix $(UT)/,usertests.o ut_mem.o ut_proc.o \
-	ut_thread.o ut_sig.o ut_tls.o ut_abi.o)))
+	ut_thread.o ut_sig.o ut_tls.o ut_abi.o ut_fs.o)))
 $(eval $(call user_prog,timertest,$(UT)/timertest.o))
 $(eval $(call user_prog,ulibtest,$(UT)/ulibtest.o))
 

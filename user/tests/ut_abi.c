@@ -268,7 +268,7 @@ static void tty_calls(void)
 		EXPECT_RET(sys_ioctl(0, TCSETS, badp[i]), -EFAULT);
 		EXPECT_RET(sys_ioctl(0, TIOCGWINSZ, badp[i]), -EFAULT);
 	}
-	EXPECT_RET(sys_fcntl64(1, 3, 0), 2);	/* F_GETFL: O_RDWR */
+	EXPECT_RET(sys_fcntl64(1, 3, 0), 1);	/* F_GETFL: O_WRONLY */
 	EXPECT_RET(sys_fcntl64(1, 1, 0), 0);	/* F_GETFD */
 	EXPECT_RET(sys_fcntl64(1, 999, 0), -EINVAL);
 	EXPECT_RET(sys_fcntl64(7, 1, 0), -EBADF);

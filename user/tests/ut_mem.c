@@ -352,7 +352,7 @@ static void badsp(void)
 
 static void nosys(void)
 {
-	static const uint32_t nrs[] = { 0, 5, 6, 399, 499, 1000, 9999, 0x7fffffffu, 0x80000000u, 0xffffffffu };
+	static const uint32_t nrs[] = { 0, 17, 31, 399, 499, 1000, 9999, 0x7fffffffu, 0x80000000u, 0xffffffffu };
 
 	/* Twice: the kernel logs each unknown number once per program (the
 	 * numbers above Linux's range share one line); test_usertests.py

@@ -31,6 +31,7 @@
 #define ENAMETOOLONG	36
 #define ENOSYS		38
 #define ELOOP		40
+#define EOVERFLOW	75
 #define ETIMEDOUT	110
 #define ERESTARTSYS	512	/* kernel-internal: restart if SA_RESTART */
 #define ERESTARTNOINTR	513	/* kernel-internal: always restart */

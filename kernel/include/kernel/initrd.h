@@ -24,7 +24,8 @@ struct initrd_node {
 	char name[];			/* "bin/ls": no leading or trailing '/' */
 };
 
-void initrd_init(void);	/* index the archive, print one line (kmain) */
+void initrd_init(void);
+const struct initrd_node *initrd_first(void);	/* the index, in archive order */	/* index the archive, print one line (kmain) */
 
 /*
  * Resolve PATH, following symbolic links in every component (and in the

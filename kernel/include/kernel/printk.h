@@ -30,6 +30,7 @@ int vprintk(const char *fmt, va_list ap);
 void console_write(const char *s, size_t n);
 /* The same, formatted (at most 511 bytes a call): tables and dumps. */
 int console_printf(const char *fmt, ...) __printf(1, 2);
+int console_vprintf(const char *fmt, va_list ap);
 
 /* Timestamp source for printk, nanoseconds; returns 0 until set. */
 void printk_set_clock(u64 (*clock)(void));

@@ -62,7 +62,8 @@ struct task {
 	int exit_code;			/* wait status: (code << 8) | signal */
 	int exit_signal;		/* sent to the parent at exit (SIGCHLD); -1 for threads */
 	u32 clear_child_tid;		/* CLONE_CHILD_CLEARTID address (thread join) */
-	u32 robust_list;		/* set_robust_list head (recorded, not walked at exit) */
+	u32 robust_list;
+	struct files *files;		/* fd table (kernel/file.h); NULL for kernel threads */		/* set_robust_list head (recorded, not walked at exit) */
 	struct list_head wait_entry;	/* on a wait queue while sleeping */
 	struct wait_queue_head wait_chldexit; /* wait4() sleeps here (leaders) */
 	u64 sleep_until;		/* nanosleep deadline (sched_clock ns) */
