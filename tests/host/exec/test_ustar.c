@@ -226,6 +226,39 @@ static void test_member_sizes(void **state)
 	free(ar);
 }
 
+/* Directories, weak symbolic links and @argument files. */
+static void test_mkinitrd_dirs_and_links(void **state)
+{
+	char out[512], argf[512];
+	const char *want[][3] = {	/* name, type, link */
+		{ "bin/", "5", "" }, { "bin/a", "0", "" }, { "bin/l", "2", "a" },
+		{ "bin/sub/", "5", "" }, { "bin/sub/b", "0", "" },
+	};
+	struct ustar_iter it;
+	struct ustar_entry e;
+	size_t len, n = 0;
+	u8 *ar;
+
+	snprintf(argf, sizeof(argf), "%s/links.args", tmpdir);
+	write_file(argf, "bin/l->a\nbin/a->nosuch\n", strlen("bin/l->a\nbin/a->nosuch\n"));	/* bin/a: the file wins */
+	snprintf(out, sizeof(out), "%s/links.tar", tmpdir);
+	assert_int_equal(run("%s/tools/mkinitrd -o %s bin/a=%s/m1.elf bin/sub/b=%s/m512.elf @%s",
+			     REPO_DIR, out, tmpdir, tmpdir, argf), 0);
+	ar = read_file(out, &len);
+	ustar_iter_init(&it, ar, len);
+	while (ustar_next(&it, &e) == 1) {
+		assert_true(n < NELEM(want));
+		assert_string_equal(e.name, want[n][0]);	/* directories keep their '/' */
+		assert_int_equal(e.type, want[n][1][0]);
+		assert_string_equal(e.linkname, want[n][2]);
+		n++;
+	}
+	assert_int_equal(n, NELEM(want));
+	/* a bad link argument is refused */
+	assert_int_not_equal(run("%s/tools/mkinitrd -o %s/bad.tar '/abs->x' 2>/dev/null", REPO_DIR, tmpdir), 0);
+	free(ar);
+}
+
 static void test_mkinitrd_deterministic(void **state)
 {
 	size_t l1, l2;
@@ -469,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_real_initrd),
 		cmocka_unit_test(test_member_sizes),
 		cmocka_unit_test(test_mkinitrd_deterministic),
+		cmocka_unit_test(test_mkinitrd_dirs_and_links),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_corrupted_headers),
 		cmocka_unit_test(test_garbage_and_empty),
