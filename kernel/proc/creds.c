@@ -6,6 +6,7 @@
  * sequences (not supported: glibc then goes on without them).
  */
 #include <kernel/errno.h>
+#include <kernel/file.h>
 #include <kernel/limits.h>
 #include <kernel/proc.h>
 #include <kernel/string.h>
@@ -58,15 +59,14 @@ long sys_rseq(u32 rseq, u32 len, int flags, u32 sig)
 
 struct rlimit64 { u64 cur, max; };
 
-/* The limits Granule enforces (the stack window, the task table, the
- * fd table: fds 0..2 only, Linux's default soft limit is reported); the
- * others are unlimited. */
+/* The limits Granule enforces (the stack window, the task table, the fd
+ * table); the others are unlimited. */
 static struct rlimit64 limit_of(int resource)
 {
 	switch (resource) {
 	case RLIMIT_STACK:  return (struct rlimit64){ STACK_LIMIT, RLIM_INFINITY };
 	case RLIMIT_NPROC:  return (struct rlimit64){ TASK_MAX, TASK_MAX };
-	case RLIMIT_NOFILE: return (struct rlimit64){ 1024, 4096 };
+	case RLIMIT_NOFILE: return (struct rlimit64){ NR_OPEN, NR_OPEN };
 	}
 	return (struct rlimit64){ RLIM_INFINITY, RLIM_INFINITY };
 }
