@@ -237,8 +237,9 @@ static enum verdict parse_enum(const struct knob *k, const char *val, int *out)
 	return INVALID;
 }
 
-/* Parse VAL into K; SPELLED is the name as written, for messages. */
-static int knob_set(const struct knob *k, const char *spelled, const char *val)
+/* Parse VAL into K; SPELLED is the name as written, SRC where it came
+ * from ("cmdline", "sysctl"), for messages. */
+static int knob_set(const struct knob *k, const char *spelled, const char *val, const char *src)
 {
 	static const char *const what[] = {
 		[INVALID] = "invalid",
@@ -254,7 +255,7 @@ static int knob_set(const struct knob *k, const char *spelled, const char *val)
 		val = "1";
 	if (!val) {
 		knob_expect(k, expect, sizeof(expect));
-		printk("cmdline: %s: missing value (expected %s)\n", spelled,
+		printk("%s: %s: missing value (expected %s)\n", src, spelled,
 		       expect);
 		return -1;
 	}
@@ -298,8 +299,8 @@ static int knob_set(const struct knob *k, const char *spelled, const char *val)
 	if (v != OK) {
 		knob_expect(k, expect, sizeof(expect));
 		knob_show(k, old, sizeof(old));
-		printk("cmdline: %s=%s: %s (expected %s); keeping %s\n",
-		       spelled, val, what[v], expect, old[0] ? old : "\"\"");
+		printk("%s: %s=%s: %s (expected %s); keeping %s\n",
+		       src, spelled, val, what[v], expect, old[0] ? old : "\"\"");
 		return -1;
 	}
 	if (k->changed)
@@ -315,7 +316,12 @@ int knob_apply(const char *name, const char *value)
 		printk("cmdline: unknown parameter '%s' ignored\n", name);
 		return -1;
 	}
-	return knob_set(k, name, value);
+	return knob_set(k, name, value, "cmdline");
+}
+
+int knob_write(const struct knob *k, const char *value, const char *src)
+{
+	return knob_set(k, k->name, value, src);
 }
 
 void knobs_init(void)
@@ -450,7 +456,7 @@ int cmdline_parse(char *line)
 			errors++;
 			continue;
 		}
-		if (knob_set(k, name, eq ? eq + 1 : NULL))
+		if (knob_set(k, name, eq ? eq + 1 : NULL, "cmdline"))
 			errors++;
 	}
 	return errors;

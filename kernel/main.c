@@ -6,6 +6,7 @@
 #include <kernel/bootinfo.h>
 #include <kernel/cmdline.h>
 #include <kernel/hrtimer.h>
+#include <kernel/initrd.h>
 #include <kernel/kmalloc.h>
 #include <kernel/ktest.h>
 #include <kernel/machine.h>
@@ -103,6 +104,7 @@ void kmain(u32 magic, u32 info_phys)
 	trace_init();			/* trace_event=: the ring buffer */
 	sched_init();			/* runqueue; this context becomes the idle task */
 	proc_init();			/* task table, pid 0's kernel stack */
+	initrd_init();			/* index the initrd's files (kernel/fs/initrd.c) */
 	printk("Kernel parameters:\n");
 	knobs_print();			/* the effective value of every knob */
 	sched_print_tunables();		/* the sched sysctls in `sysctl -a` form */

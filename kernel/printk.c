@@ -181,18 +181,25 @@ void console_write_only(const char *name, const char *s, size_t n)
 }
 
 /* Formatted raw output (tables, dumps): one line of at most 511 bytes. */
-int console_printf(const char *fmt, ...)
+int console_vprintf(const char *fmt, va_list ap)
 {
 	char line[512];
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+
+	if (n > (int)sizeof(line) - 1)
+		n = (int)sizeof(line) - 1;
+	console_write(line, (size_t)n);
+	return n;
+}
+
+int console_printf(const char *fmt, ...)
+{
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	n = console_vprintf(fmt, ap);
 	va_end(ap);
-	if (n > (int)sizeof(line) - 1)
-		n = (int)sizeof(line) - 1;
-	console_write(line, (size_t)n);
 	return n;
 }
 

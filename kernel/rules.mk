@@ -11,3 +11,4 @@ KERNEL_C += kernel/tick.c                 # jiffies, timers, scheduler_tick at H
 KERNEL_C += kernel/ktest.c                # ktest=NAME in-kernel fault tests
 KERNEL_C += kernel/printk.c               # printk, consoles, 16 KiB log ring, panic
 KERNEL_C += kernel/cmdline.c              # boot knob registry: parse, apply, print
+KERNEL_C += kernel/random.c               # get_random_bytes (AT_RANDOM), getrandom

@@ -1,10 +1,11 @@
 /*
- * kernel/sys.c - small syscalls: identity, priority, uname, kill, and
+ * kernel/sys.c - small syscalls: identity, priority, uname, sysinfo, and
  * Granule's private calls (power off, free-frame count, sched_debug).
  */
 #include <kernel/cmdline.h>
 #include <kernel/errno.h>
 #include <kernel/kmalloc.h>
+#include <kernel/math64.h>
 #include <kernel/machine.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
@@ -13,6 +14,7 @@
 #include <kernel/signal.h>
 #include <kernel/string.h>
 #include <kernel/trace.h>
+#include <kernel/time.h>
 #include <kernel/sys.h>
 #include <kernel/uaccess.h>
 
@@ -67,6 +69,30 @@ long sys_uname(struct new_utsname *u)
 		.version = "#1 CFS 2.6.35", .machine = "i686", .domainname = "(none)",
 	};
 	return copy_to_user(u, &uts, sizeof(uts));
+}
+
+/* Linux i386's struct sysinfo (64 bytes); memory in pages (mem_unit). */
+struct sysinfo32 {
+	s32 uptime;
+	u32 loads[3];			/* 1, 5, 15 min load averages << 16 */
+	u32 totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+	u16 procs, pad;
+	u32 totalhigh, freehigh, mem_unit;
+	char reserved[8];
+};
+
+/*
+ * sysinfo(info): uptime in s, memory in frames, procs = tasks alive.  No
+ * load average is kept yet (Linux's calc_load), so loads[] are 0.
+ */
+long sys_sysinfo(struct sysinfo32 *u)
+{
+	struct sysinfo32 si = {
+		.uptime = (s32)div_u64(sched_clock(), NSEC_PER_SEC),
+		.totalram = nr_total_frames(), .freeram = nr_free_frames(),
+		.procs = (u16)nr_tasks(), .mem_unit = PAGE_SIZE,
+	};
+	return copy_to_user(u, &si, sizeof(si)) ? -EFAULT : 0;
 }
 
 long sys_sched_yield(void)

@@ -4,7 +4,8 @@
  *
  * Each entry is a small adapter that turns the six raw u32 register
  * arguments into the implementation's typed parameters, so every call is
- * type-checked.  Unknown numbers return -ENOSYS.
+ * type-checked.  Unknown numbers return -ENOSYS and are logged once per
+ * program (unknown_syscall).
  *
  * Two tables: Linux's numbers index syscall_table directly; Granule's
  * private calls live at GRANULE_NR_BASE + k (0x47520000 + k, far above any
@@ -14,11 +15,14 @@
 #include <gen/syscall_nr.h>
 #include <kernel/entry.h>
 #include <kernel/errno.h>
+#include <kernel/fs.h>
 #include <kernel/futex.h>
 #include <kernel/proc.h>
+#include <kernel/random.h>
 #include <kernel/sys.h>
 #include <kernel/hrtimer.h>
 #include <kernel/posix_timers.h>
+#include <kernel/printk.h>
 #include <kernel/signal.h>
 #include <kernel/trace.h>
 #include <kernel/tty.h>
@@ -72,6 +76,51 @@ SYSCALL(timer_delete, sys_timer_delete((int)a1))
 SYSCALL(set_thread_area, sys_set_thread_area(P(struct user_desc *, a1)))
 SYSCALL(get_thread_area, sys_get_thread_area(P(struct user_desc *, a1)))
 SYSCALL(futex,        sys_futex(a1, (int)a2, a3))
+SYSCALL(getuid,       sys_getuid())	/* and every other uid/gid getter: root */
+SYSCALL(getresuid,    sys_getresuid(P(u32 *, a1), P(u32 *, a2), P(u32 *, a3)))
+SYSCALL(set_tid_address, sys_set_tid_address(a1))
+SYSCALL(set_robust_list, sys_set_robust_list(a1, a2))
+SYSCALL(rseq,         sys_rseq(a1, a2, (int)a3, a4))
+SYSCALL(ugetrlimit,   sys_ugetrlimit((int)a1, P(u32 *, a2)))
+SYSCALL(prlimit64,    sys_prlimit64((int)a1, (int)a2, P(const struct rlimit64 *, a3),
+				    P(struct rlimit64 *, a4)))
+SYSCALL(sysinfo,      sys_sysinfo(P(struct sysinfo32 *, a1)))
+SYSCALL(getgroups,    sys_getgroups((int)a1, P(u32 *, a2)))
+SYSCALL(fcntl64,      sys_fcntl64((int)a1, a2, a3))
+SYSCALL(open,         sys_open(P(const char *, a1), a2, a3))
+SYSCALL(openat,       sys_openat((int)a1, P(const char *, a2), a3, a4))
+SYSCALL(close,        sys_close((int)a1))
+SYSCALL(lseek,        sys_lseek((int)a1, (s32)a2, (int)a3))
+SYSCALL(_llseek,      sys_llseek((int)a1, a2, a3, P(long long *, a4), (int)a5))
+SYSCALL(getdents64,   sys_getdents64((int)a1, P(void *, a2), a3))
+SYSCALL(dup,          sys_dup((int)a1))
+SYSCALL(dup2,         sys_dup2((int)a1, (int)a2))
+SYSCALL(dup3,         sys_dup3((int)a1, (int)a2, a3))
+SYSCALL(chdir,        sys_chdir(P(const char *, a1)))
+SYSCALL(fchdir,       sys_fchdir((int)a1))
+SYSCALL(sendfile64,   sys_sendfile64((int)a1, (int)a2, P(void *, a3), a4))
+SYSCALL(prctl,        sys_prctl((int)a1, a2))
+SYSCALL(getrandom,    sys_getrandom(P(void *, a1), a2, a3))
+SYSCALL(mmap2,        sys_mmap2(a1, a2, a3, a4, (int)a5, a6))
+SYSCALL(munmap,       sys_munmap(a1, a2))
+SYSCALL(mprotect,     sys_mprotect(a1, a2, a3))
+SYSCALL(writev,       sys_writev((int)a1, P(const struct iovec32 *, a2), (int)a3))
+SYSCALL(ioctl,        sys_ioctl((int)a1, a2, a3))
+SYSCALL(stat64,       sys_stat64(P(const char *, a1), P(struct stat64 *, a2)))
+SYSCALL(lstat64,      sys_lstat64(P(const char *, a1), P(struct stat64 *, a2)))
+SYSCALL(fstat64,      sys_fstat64((int)a1, P(struct stat64 *, a2)))
+SYSCALL(fstatat64,    sys_fstatat64((int)a1, P(const char *, a2), P(struct stat64 *, a3), (int)a4))
+SYSCALL(statx,        sys_statx((int)a1, P(const char *, a2), (int)a3, a4, P(struct statx *, a5)))
+SYSCALL(readlink,     sys_readlink(P(const char *, a1), P(char *, a2), (int)a3))
+SYSCALL(readlinkat,   sys_readlinkat((int)a1, P(const char *, a2), P(char *, a3), (int)a4))
+SYSCALL(access,       sys_access(P(const char *, a1), (int)a2))
+SYSCALL(faccessat,    sys_faccessat((int)a1, P(const char *, a2), (int)a3))
+SYSCALL(faccessat2,   sys_faccessat2((int)a1, P(const char *, a2), (int)a3, (int)a4))
+SYSCALL(getcwd,       sys_getcwd(P(char *, a1), a2))
+SYSCALL(clock_gettime64, sys_clock_gettime64((int)a1, P(struct kernel_timespec *, a2)))
+SYSCALL(clock_getres_time64, sys_clock_getres_time64((int)a1, P(struct kernel_timespec *, a2)))
+SYSCALL(clock_nanosleep_time64, sys_clock_nanosleep_time64((int)a1, (int)a2,
+				P(const struct kernel_timespec *, a3), P(struct kernel_timespec *, a4)))
 SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
 SYSCALL(granule_frames,   sys_granule_frames())
 SYSCALL(granule_sched_debug, sys_granule_sched_debug())
@@ -116,6 +165,62 @@ static const syscall_fn syscall_table[] = {
 	[__NR_timer_gettime] = sc_timer_gettime,
 	[__NR_timer_getoverrun] = sc_timer_getoverrun,
 	[__NR_timer_delete] = sc_timer_delete,
+	/* what glibc's static start-up and busybox's applets call */
+	[__NR_getuid] = sc_getuid,
+	[__NR_getgid] = sc_getuid,
+	[__NR_geteuid] = sc_getuid,
+	[__NR_getegid] = sc_getuid,
+	[__NR_getuid32] = sc_getuid,
+	[__NR_getgid32] = sc_getuid,
+	[__NR_geteuid32] = sc_getuid,
+	[__NR_getegid32] = sc_getuid,
+	[__NR_getresuid32] = sc_getresuid,
+	[__NR_getresgid32] = sc_getresuid,
+	[__NR_set_tid_address] = sc_set_tid_address,
+	[__NR_set_robust_list] = sc_set_robust_list,
+	[__NR_rseq] = sc_rseq,
+	[__NR_ugetrlimit] = sc_ugetrlimit,
+	[__NR_prlimit64] = sc_prlimit64,
+	[__NR_prctl] = sc_prctl,
+	[__NR_chdir] = sc_chdir,
+	[__NR_fchdir] = sc_fchdir,
+	[__NR_sendfile] = sc_sendfile64,
+	[__NR_sendfile64] = sc_sendfile64,
+	[__NR_open] = sc_open,
+	[__NR_openat] = sc_openat,
+	[__NR_close] = sc_close,
+	[__NR_lseek] = sc_lseek,
+	[__NR__llseek] = sc__llseek,
+	[__NR_getdents64] = sc_getdents64,
+	[__NR_dup] = sc_dup,
+	[__NR_dup2] = sc_dup2,
+	[__NR_dup3] = sc_dup3,
+	[__NR_sysinfo] = sc_sysinfo,
+	[__NR_getgroups] = sc_getgroups,
+	[__NR_getgroups32] = sc_getgroups,
+	[__NR_fcntl] = sc_fcntl64,
+	[__NR_fcntl64] = sc_fcntl64,
+	[__NR_getrandom] = sc_getrandom,
+	[__NR_mmap2] = sc_mmap2,
+	[__NR_munmap] = sc_munmap,
+	[__NR_mprotect] = sc_mprotect,
+	[__NR_writev] = sc_writev,
+	[__NR_ioctl] = sc_ioctl,
+	[__NR_stat64] = sc_stat64,
+	[__NR_lstat64] = sc_lstat64,
+	[__NR_fstat64] = sc_fstat64,
+	[__NR_fstatat64] = sc_fstatat64,
+	[__NR_statx] = sc_statx,
+	[__NR_readlink] = sc_readlink,
+	[__NR_readlinkat] = sc_readlinkat,
+	[__NR_access] = sc_access,
+	[__NR_faccessat] = sc_faccessat,
+	[__NR_faccessat2] = sc_faccessat2,
+	[__NR_getcwd] = sc_getcwd,
+	[__NR_clock_gettime64] = sc_clock_gettime64,
+	[__NR_clock_getres_time64] = sc_clock_getres_time64,
+	[__NR_clock_nanosleep_time64] = sc_clock_nanosleep_time64,
+	[__NR_futex_time64] = sc_futex,	/* the timeout is not used, as for futex */
 };
 
 /* Indexed by k = nr - GRANULE_NR_BASE. */
@@ -124,6 +229,25 @@ static const syscall_fn granule_syscall_table[NR_granule_syscalls] = {
 	GRANULE_SYSCALL_LIST(GRANULE_ENTRY)
 #undef GRANULE_ENTRY
 };
+
+/*
+ * -ENOSYS, and one line the first time the program (its mm: a new one at
+ * every exec; a forked child inherits what its parent logged) makes this
+ * call, so that what a real binary misses shows:
+ * "busybox[7]: unknown syscall 123".  Numbers outside
+ * Linux's range share one bit.
+ */
+static long unknown_syscall(u32 nr)
+{
+	struct mm *mm = current->mm;
+	u32 bit = nr < 1024 ? nr : 1024;
+
+	if (mm && !(mm->nosys_seen[bit / 32] & (1u << (bit % 32)))) {
+		mm->nosys_seen[bit / 32] |= 1u << (bit % 32);
+		printk("%s[%d]: unknown syscall %u\n", current->comm, current->tgid, nr);
+	}
+	return -ENOSYS;
+}
 
 long do_syscall(u32 nr, u32 a1, u32 a2, u32 a3, u32 a4, u32 a5, u32 a6,
 		struct trap_frame *tf)
@@ -135,6 +259,6 @@ long do_syscall(u32 nr, u32 a1, u32 a2, u32 a3, u32 a4, u32 a5, u32 a6,
 	else if (nr - GRANULE_NR_BASE < ARRAY_SIZE(granule_syscall_table))
 		fn = granule_syscall_table[nr - GRANULE_NR_BASE];
 	if (!fn)
-		return -ENOSYS;
+		return unknown_syscall(nr);
 	return fn(a1, a2, a3, a4, a5, a6, tf);
 }

@@ -4,6 +4,8 @@
  * The kernel starts it as  init [RUN]  where RUN is the run= boot parameter:
  * commands separated by ';', words by blanks, e.g.
  *	run="usertests; hello a b"
+ * and, as in a shell, single quotes make one word of what they enclose
+ * (blanks and ';' included): run="busybox sh -c 'echo hi > /dev/null'".
  * init forks and execs each command in turn, reports how it ended, then
  * reaps any orphans it inherited and powers the machine off with status 0
  * if every command exited 0, else 1.  Like any Unix init it also reaps
@@ -21,16 +23,42 @@
 
 extern char **environ;
 
+/*
+ * The next token of *S ended by a character of DELIMS outside single
+ * quotes (NUL-terminated in place; *S moves past it), or NULL at the end.
+ * With UNQUOTE the quotes are removed (words); without, they are kept
+ * (commands, split again into words).
+ */
+static char *next_token(char **s, const char *delims, int unquote)
+{
+	char *p = *s, *out, *tok;
+	int quoted = 0;
+
+	while (*p && strchr(delims, *p))
+		p++;
+	if (!*p)
+		return NULL;
+	tok = out = p;
+	for (; *p && (quoted || !strchr(delims, *p)); p++) {
+		if (*p == '\'')
+			quoted = !quoted;
+		if (*p != '\'' || !unquote)
+			*out++ = *p;
+	}
+	*s = *p ? p + 1 : p;
+	*out = '\0';
+	return tok;
+}
+
 /* Run one command; returns 0 if it exited 0. */
 static int run(char *cmd)
 {
 	char *argv[MAX_ARGS + 1];
 	int argc = 0, status;
 	pid_t pid, w;
-	char *save;
+	char *tok;
 
-	for (char *tok = strtok_r(cmd, " \t", &save); tok && argc < MAX_ARGS;
-	     tok = strtok_r(NULL, " \t", &save))
+	while (argc < MAX_ARGS && (tok = next_token(&cmd, " \t", 1)))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
 	if (!argc)
@@ -63,8 +91,8 @@ int main(int argc, char **argv)
 	if (argc < 2 || !argv[1][0]) {
 		printf("init: nothing to run (boot with run=\"program args\")\n");
 	} else {
-		char *save, *cmd = argv[1];
-		for (char *c = strtok_r(cmd, ";", &save); c; c = strtok_r(NULL, ";", &save))
+		char *cmds = argv[1], *c;
+		while ((c = next_token(&cmds, ";", 0)))
 			failed |= run(c);
 	}
 	while (waitpid(-1, NULL, WNOHANG) > 0)

@@ -5,8 +5,10 @@
 # (the in-image test programs).
 #
 # Products (variables the kernel build uses):
-#   INITRD        build/initrd.tar: every USER_PROGS ELF, packed by tools/mkinitrd
-#                 (member names = program names: "init", "hello" ...)
+#   INITRD        build/initrd.tar: every USER_PROGS ELF as bin/NAME, and
+#                 (unless BUSYBOX=0) Debian's busybox-static as bin/busybox
+#                 with a link bin/APPLET -> busybox per applet whose name
+#                 no Granule program has; packed by tools/mkinitrd
 #   SYSCALL_NR_H  build/gen/syscall_nr.h: __NR_* numbers, NR_syscalls and the
 #                 SYSCALL_LIST(X) X-macro; include it as <gen/syscall_nr.h>
 #                 with -I$(BUILD), and list it as a prerequisite of the
@@ -83,9 +85,32 @@ $(USER_CRT0): user/crt0.asm
 	@echo "  UNASM   $<"
 	$(Q)$(NASM) -f elf32 $< -o $@
 
-$(INITRD): $(USER_ELFS) $(INITRD_DATA) tools/mkinitrd
+# Debian's busybox-static for i386 (tools/fetch-busybox; GPL-2).  BUSYBOX=0
+# builds without it.  The binary, its version and its applet list land in
+# build/busybox/; busybox.args lists its initrd members for mkinitrd.
+BUSYBOX ?= 1
+BUSYBOX_DIR := $(BUILD)/busybox
+# The choice itself is a prerequisite: changing BUSYBOX rebuilds the initrd.
+BUSYBOX_STAMP := $(BUSYBOX_DIR)/enabled-$(BUSYBOX)
+$(BUSYBOX_STAMP):
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $(BUSYBOX_DIR)/enabled-* && touch $@
+ifeq ($(BUSYBOX),0)
+INITRD_BUSYBOX :=
+else
+INITRD_BUSYBOX := $(BUSYBOX_DIR)/busybox.args
+$(BUSYBOX_DIR)/busybox $(BUSYBOX_DIR)/applets &: tools/fetch-busybox
+	@echo "  FETCH   $(BUSYBOX_DIR)/busybox"
+	$(Q)tools/fetch-busybox $(BUSYBOX_DIR)
+$(INITRD_BUSYBOX): $(BUSYBOX_DIR)/busybox $(BUSYBOX_DIR)/applets
+	$(Q){ echo "bin/busybox=$(BUSYBOX_DIR)/busybox"; \
+	      sed 's|.*|bin/&->busybox|' $(BUSYBOX_DIR)/applets; } > $@
+endif
+
+$(INITRD): $(USER_ELFS) $(INITRD_DATA) $(INITRD_BUSYBOX) $(BUSYBOX_STAMP) tools/mkinitrd
 	@echo "  INITRD  $@"
-	$(Q)$(PYTHON) tools/mkinitrd -o $@ $(USER_ELFS) $(INITRD_DATA_ARGS) \
-		$(foreach a,$(USER_ALIASES),$(firstword $(subst =, ,$(a)))=$(BUILD)/user/$(lastword $(subst =, ,$(a))).elf)
+	$(Q)$(PYTHON) tools/mkinitrd -o $@ $(foreach p,$(USER_PROGS),bin/$(p)=$(BUILD)/user/$(p).elf) \
+		$(foreach a,$(INITRD_DATA_ARGS),'$(a)') $(addprefix @,$(INITRD_BUSYBOX)) \
+		$(foreach a,$(USER_ALIASES),bin/$(firstword $(subst =, ,$(a)))=$(BUILD)/user/$(lastword $(subst =, ,$(a))).elf)
 
 -include $(USER_OBJS:.o=.d)

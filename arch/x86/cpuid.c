@@ -89,3 +89,10 @@ void cpu_print(void)
 	}
 	printk("CPU flags:%s\n", buf);
 }
+
+/* AT_HWCAP for exec's auxiliary vector: CPUID.1 EDX, as Linux's ELF_HWCAP
+ * on i386 (arch/x86/include/asm/elf.h). */
+u32 elf_hwcap(void)
+{
+	return boot_cpu.edx;
+}

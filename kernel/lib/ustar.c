@@ -17,6 +17,8 @@
 #define H_SIZE		124
 #define H_CHKSUM	148
 #define H_TYPE		156
+#define H_LINK		157
+#define H_LINK_LEN	100
 #define H_MAGIC		257
 #define H_PREFIX	345
 #define H_PREFIX_LEN	155
@@ -151,6 +153,9 @@ int ustar_next(struct ustar_iter *it, struct ustar_entry *e)
 	e->size = (size_t)size;
 	e->mode = (u32)mode & 07777;
 	e->type = h[H_TYPE] ? (char)h[H_TYPE] : USTAR_REG;
+	size_t llen = strnlen((const char *)h + H_LINK, H_LINK_LEN);
+	memcpy(e->linkname, h + H_LINK, llen);
+	e->linkname[llen] = '\0';
 
 	/* Next header: data rounded up to a block; past len means "end". */
 	data_end = (data_end + USTAR_BLOCK - 1) & ~(u64)(USTAR_BLOCK - 1);

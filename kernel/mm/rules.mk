@@ -4,3 +4,4 @@ KERNEL_C += kernel/mm/pmm.c               # frame bitmap + struct page refcounts
 KERNEL_C += kernel/mm/kmalloc.c           # kmalloc/kfree: 16..2048-byte slab classes, frames above
 KERNEL_C += kernel/mm/vm.c                # user address spaces: COW fork, demand faults, brk
 KERNEL_C += kernel/mm/uaccess.c           # checked user copies (-EFAULT)
+KERNEL_C += kernel/mm/mmap.c              # mmap2 (anonymous), munmap, mprotect: area splits

@@ -66,6 +66,7 @@ struct mm *mm_dup(struct mm *old)
 	if (!mm)
 		return NULL;
 	memcpy(mm->areas, old->areas, sizeof(old->areas));
+	memcpy(mm->nosys_seen, old->nosys_seen, sizeof(old->nosys_seen));
 	mm->nr_areas = old->nr_areas;
 	mm->start_brk = old->start_brk;
 	mm->brk = old->brk;
@@ -192,7 +193,7 @@ int mm_fault(struct mm *mm, u32 addr, int write)
 }
 
 /* Unmap user pages in [start, end). */
-static void unmap_range(struct mm *mm, u32 start, u32 end)
+void mm_unmap_pages(struct mm *mm, u32 start, u32 end)
 {
 	for (u32 va = start; va < end; va += PAGE_SIZE) {
 		pte_t *pte = pte_lookup(mm->pgdir, va, 0);
@@ -207,7 +208,8 @@ static void unmap_range(struct mm *mm, u32 start, u32 end)
 
 /*
  * brk(addr): Linux semantics - returns the new break on success and the
- * old one on failure (below start_brk, or too close to the stack window).
+ * old one on failure (below start_brk, too close to the stack window, or
+ * into a mapping).
  */
 long sys_brk(u32 brk)
 {
@@ -217,8 +219,10 @@ long sys_brk(u32 brk)
 		return -ENOMEM;
 	if (brk < mm->start_brk || brk > STACK_TOP - STACK_LIMIT - STACK_GAP)
 		return mm->brk;
+	if (brk > mm->brk && mm_range_used(mm, ALIGN_UP(mm->brk, PAGE_SIZE), ALIGN_UP(brk, PAGE_SIZE)))
+		return mm->brk;		/* the heap would run into an mmap */
 	if (brk < mm->brk)
-		unmap_range(mm, ALIGN_UP(brk, PAGE_SIZE), ALIGN_UP(mm->brk, PAGE_SIZE));
+		mm_unmap_pages(mm, ALIGN_UP(brk, PAGE_SIZE), ALIGN_UP(mm->brk, PAGE_SIZE));
 	mm->brk = brk;
 	return brk;
 }

@@ -140,3 +140,23 @@ int elf_load(const void *image, size_t len, const struct elf_load_ops *ops,
 	*entry = eh.e_entry;
 	return 0;
 }
+
+u32 elf_phdr_vaddr(const void *image, size_t len, u32 *phnum)
+{
+	const u8 *img = image;
+	Elf32_Ehdr eh;
+	Elf32_Phdr ph;
+	u32 at = 0;
+
+	memcpy(&eh, img, sizeof(eh));
+	*phnum = eh.e_phnum;
+	for (unsigned int i = 0; i < eh.e_phnum; i++) {
+		read_phdr(img, &eh, i, &ph);
+		if (ph.p_type == PT_PHDR)
+			return ph.p_vaddr;
+		if (!at && ph.p_type == PT_LOAD && eh.e_phoff >= ph.p_offset &&
+		    (u64)eh.e_phoff + (u64)eh.e_phnum * sizeof(ph) <= (u64)ph.p_offset + ph.p_filesz)
+			at = ph.p_vaddr + (eh.e_phoff - ph.p_offset);
+	}
+	return at;
+}

@@ -5,28 +5,32 @@
  * into the kernel (arch/x86/initrd.asm).  execve(path):
  *   1. copies path, argv and envp into the kernel (-EFAULT, -E2BIG,
  *      -ENAMETOOLONG) while the old image still exists;
- *   2. finds the file ("/bin/ls", "/ls" and "ls" all name "ls") (-ENOENT);
+ *   2. finds the file in the initrd's tree ("ls" names /bin/ls, which may be
+ *      a link to busybox) (-ENOENT, -EACCES for a directory);
  *   3. builds a new address space with elf_load() (-ENOEXEC for a bad ELF,
  *      -ENOMEM) - on any error so far the caller's image is untouched, and
  *      so are the other threads of its process;
  *   4. de_thread(): the other threads die and the caller becomes the
  *      process's only thread and its leader (pid = tgid);
  *   5. commits: switches to the new mm, drops the old one, resets signal
- *      handlers, names the task, lays out the i386 SysV initial stack
- *      (argc, argv[], NULL, envp[], NULL, auxv, strings) and points the
- *      user frame at the ELF entry.
+ *      handlers, closes the O_CLOEXEC fds (exec_files), names the task, lays out Linux's i386 initial stack
+ *      (argc, argv[], NULL, envp[], NULL, the auxiliary vector, strings;
+ *      setup_stack) and points the user frame at the ELF entry.
  */
 #include <kernel/elf.h>
 #include <kernel/errno.h>
+#include <kernel/file.h>
+#include <kernel/initrd.h>
+#include <kernel/ustar.h>
 #include <kernel/kmalloc.h>
 #include <kernel/posix_timers.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
+#include <kernel/random.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <kernel/string.h>
 #include <kernel/uaccess.h>
-#include <kernel/ustar.h>
 #include <kernel/vm.h>
 #include <arch/irqflags.h>
 #include <arch/process.h>
@@ -34,11 +38,29 @@
 #define ARG_MAX		(32 * 1024)	/* bytes of argv + envp strings */
 #define ARGV_MAX	256		/* entries in argv (and in envp) */
 #define PATH_MAX	256
-#define AT_NULL		0
-#define AT_PAGESZ	6
-#define AT_ENTRY	9
+#define USER_HZ		100		/* AT_CLKTCK: times() and /proc count in 1/100 s */
+#define ELF_PLATFORM	"i686"		/* AT_PLATFORM, as uname's machine */
 
-extern const u8 initrd_start[], initrd_end[];
+/* Auxiliary vector types (Linux include/uapi/linux/auxvec.h). */
+#define AT_NULL		0
+#define AT_PHDR		3
+#define AT_PHENT	4
+#define AT_PHNUM	5
+#define AT_PAGESZ	6
+#define AT_BASE		7
+#define AT_FLAGS	8
+#define AT_ENTRY	9
+#define AT_UID		11
+#define AT_EUID		12
+#define AT_GID		13
+#define AT_EGID		14
+#define AT_PLATFORM	15
+#define AT_HWCAP	16
+#define AT_CLKTCK	17
+#define AT_SECURE	23
+#define AT_RANDOM	25
+#define AT_EXECFN	31
+#define AUXV_PAIRS	18		/* the entries setup_stack writes, AT_NULL included */
 
 /* The strings of argv and envp, packed, with their counts. */
 struct exec_args {
@@ -90,15 +112,34 @@ static int copy_strings(struct exec_args *a, char *const *vec, int from_user, in
 	return 0;
 }
 
+/*
+ * The file PATH names in the initrd's tree (symbolic links followed, as
+ * /bin/sh -> busybox).  A bare name ("hello", no '/') names /bin/NAME:
+ * run= and Granule's tests exec programs by name, with no PATH search (on
+ * Linux it would name a file in the current directory); "dir/prog" is
+ * relative to the current directory.  -ENOENT,
+ * -ENOTDIR, -ELOOP, -ENAMETOOLONG; -EACCES for a directory.
+ */
 static int find_program(const char *path, const void **image, size_t *size)
 {
-	const char *base = strrchr(path, '/');
+	char full[PATH_MAX + 68];
+	const struct initrd_node *n;
+	int err;
 
-	base = base ? base + 1 : path;
-	if (!*base)
+	if (!*path)
 		return -ENOENT;
-	if (ustar_find(initrd_start, initrd_end - initrd_start, base, image, size) < 0)
-		return -ENOENT;
+	if (!strchr(path, '/'))
+		snprintf(full, sizeof(full), "bin/%s", path);
+	else if (path[0] != '/' && current->files)	/* relative to the current directory */
+		snprintf(full, sizeof(full), "%s/%s", current->files->cwd, path);
+	else
+		strlcpy(full, path, sizeof(full));
+	if ((err = initrd_lookup(full, 1, &n)))
+		return err;
+	if (!n || n->type != USTAR_REG)
+		return -EACCES;
+	*image = n->data;
+	*size = n->size;
 	return 0;
 }
 
@@ -109,18 +150,46 @@ static int map_segment(void *ctx, u32 vaddr, u32 memsz, const void *data, u32 fi
 
 static const struct elf_load_ops exec_ops = { .map_segment = map_segment };
 
-/* Lay out the initial stack in the (current, new) address space:
- *   sp -> argc, argv[0..argc-1], NULL, envp[0..envc-1], NULL,
- *         AT_PAGESZ, 4096, AT_ENTRY, entry, AT_NULL, 0, ... strings */
-static int setup_stack(struct exec_args *a, u32 entry, u32 *sp_out)
+/* What the auxiliary vector tells the program about its image. */
+struct exec_image {
+	u32 entry;
+	u32 phdr, phnum;		/* AT_PHDR (0: not in a loaded segment), AT_PHNUM */
+	const char *execfn;		/* the path given to execve (AT_EXECFN) */
+};
+
+/* Copy N bytes of SRC just below *TOP (4-byte aligned); the user address. */
+static u32 push_bytes(u32 *top, const void *src, u32 n, int *err)
 {
-	u32 nwords = 1 + a->argc + 1 + a->envc + 1 + 6;
-	u32 strings = (STACK_TOP - ALIGN_UP(a->used, 16));
-	u32 sp = (strings - nwords * 4) & ~15u;
+	*top = (*top - n) & ~3u;
+	*err |= copy_to_user((void *)*top, src, n);
+	return *top;
+}
+
+/*
+ * Lay out Linux's i386 initial stack (fs/binfmt_elf.c create_elf_tables)
+ * in the (current, new) address space, from the top down:
+ *   argv and envp strings; the execve path (AT_EXECFN); "i686"
+ *   (AT_PLATFORM); 16 random bytes (AT_RANDOM); then, 16-byte aligned:
+ *   sp -> argc, argv[0..argc-1], NULL, envp[0..envc-1], NULL,
+ *         auxv: (type, value) pairs in Linux's order, ending AT_NULL.
+ * glibc's static start-up reads the auxv (AT_PHDR for its TLS block,
+ * AT_RANDOM for the stack guard, AT_PAGESZ, AT_HWCAP ...); Granule's own
+ * crt0 only reads argc, argv and envp.
+ */
+static int setup_stack(struct exec_args *a, const struct exec_image *im, u32 *sp_out)
+{
+	u32 strings = STACK_TOP - ALIGN_UP(a->used, 16), top = strings;
+	u8 random[16];
+	int err = copy_to_user((void *)strings, a->buf, a->used);
+	u32 execfn = push_bytes(&top, im->execfn, strlen(im->execfn) + 1, &err);
+	u32 platform = push_bytes(&top, ELF_PLATFORM, sizeof(ELF_PLATFORM), &err);
+	get_random_bytes(random, sizeof(random));
+	u32 at_random = push_bytes(&top, random, sizeof(random), &err);
+	u32 nwords = 1 + a->argc + 1 + a->envc + 1 + 2 * AUXV_PAIRS;
+	u32 sp = (top - nwords * 4) & ~15u;
 	u32 *out = (u32 *)sp;
 	const char *k = a->buf;
 	u32 u = strings;
-	int err = copy_to_user((void *)strings, a->buf, a->used);
 
 	err |= put_user((u32)a->argc, out++);
 	if (a->argc == 0)
@@ -133,8 +202,16 @@ static int setup_stack(struct exec_args *a, u32 entry, u32 *sp_out)
 		if (i == a->argc - 1)
 			err |= put_user(0u, out++);	/* end of argv */
 	}
-	const u32 tail[] = { 0, AT_PAGESZ, PAGE_SIZE, AT_ENTRY, entry, AT_NULL, 0 };
-	err |= copy_to_user(out, tail, sizeof(tail));	/* end of envp, auxv */
+	err |= put_user(0u, out++);		/* end of envp */
+	const u32 auxv[2 * AUXV_PAIRS] = {
+		AT_HWCAP, elf_hwcap(),	AT_PAGESZ, PAGE_SIZE,	AT_CLKTCK, USER_HZ,
+		AT_PHDR, im->phdr,	AT_PHENT, sizeof(Elf32_Phdr), AT_PHNUM, im->phnum,
+		AT_BASE, 0,		AT_FLAGS, 0,		AT_ENTRY, im->entry,
+		AT_UID, 0,		AT_EUID, 0,		AT_GID, 0,
+		AT_EGID, 0,		AT_SECURE, 0,		AT_RANDOM, at_random,
+		AT_EXECFN, execfn,	AT_PLATFORM, platform,	AT_NULL, 0,
+	};
+	err |= copy_to_user(out, auxv, sizeof(auxv));
 	*sp_out = sp;
 	return err ? -EFAULT : 0;
 }
@@ -330,7 +407,8 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 	char kpath[PATH_MAX];
 	const void *image;
 	size_t size;
-	u32 entry, sp;
+	struct exec_image im = { .execfn = kpath };
+	u32 sp;
 	struct mm *mm, *old;
 	long err;
 
@@ -356,7 +434,9 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 		err = -ENOMEM;
 		goto out;
 	}
-	err = elf_load(image, size, &exec_ops, mm, &entry);
+	err = elf_load(image, size, &exec_ops, mm, &im.entry);
+	if (!err)
+		im.phdr = elf_phdr_vaddr(image, size, &im.phnum);
 	if (!err)
 		err = de_thread();
 	if (err) {
@@ -376,13 +456,17 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 	if (old)
 		mm_put(old);
 	flush_signal_handlers(current);
+	if (exec_files()) {			/* O_CLOEXEC fds; init's console */
+		kfree(a.buf);
+		do_exit(SIGKILL);
+	}
 	const char *base = strrchr(kpath, '/');
 	strlcpy(current->comm, base ? base + 1 : kpath, sizeof(current->comm));
-	if (setup_stack(&a, entry, &sp)) {
+	if (setup_stack(&a, &im, &sp)) {
 		kfree(a.buf);
 		do_exit(SIGSEGV);	/* no memory for the stack: like Linux, kill it */
 	}
-	arch_exec_regs(task_pt_regs(current), entry, sp);
+	arch_exec_regs(task_pt_regs(current), im.entry, sp);
 	err = 0;
 out:
 	kfree(a.buf);

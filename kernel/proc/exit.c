@@ -24,6 +24,7 @@
  * killed by signal S = S.
  */
 #include <kernel/errno.h>
+#include <kernel/file.h>
 #include <kernel/futex.h>
 #include <kernel/machine.h>
 #include <kernel/posix_timers.h>
@@ -135,6 +136,7 @@ __attribute__((noreturn)) void do_exit(int code)
 		t->mm = NULL;
 		mm_put(mm);
 	}
+	exit_files(t);
 	if (execer)
 		signal_transfer_shared(t, execer);
 	/* The process's timers die with it (Linux's exit_itimers), not with

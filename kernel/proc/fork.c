@@ -15,6 +15,7 @@
  * through the bad_fork_* labels in the reverse order of the set-up.
  */
 #include <kernel/errno.h>
+#include <kernel/file.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
@@ -74,12 +75,14 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_t
 			goto bad_fork_cleanup_links;
 	}
 	arch_set_pgdir(p, p->mm->pgdir);
+	err = -ENOMEM;
+	if (copy_files(p, clone_flags))
+		goto bad_fork_cleanup_mm;
 	if (clone_flags & CLONE_SIGHAND) {
 		p->sig = current->sig;
 		p->sig->count++;
 	} else if (!(p->sig = signal_state_alloc(current->sig))) {
-		err = -ENOMEM;
-		goto bad_fork_cleanup_mm;
+		goto bad_fork_cleanup_files;
 	}
 	/* The child's registers and TLS descriptors (a copy of ours, one of them
 	 * replaced by CLONE_SETTLS), before any side effect in user memory. */
@@ -102,6 +105,8 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_t
 
 bad_fork_cleanup_signal:
 	signal_state_put(p->sig);
+bad_fork_cleanup_files:
+	exit_files(p);
 bad_fork_cleanup_mm:
 	mm_put(p->mm);
 bad_fork_cleanup_links:

@@ -7,3 +7,4 @@ KERNEL_C += kernel/proc/elf.c             # ELF32 i386 validation, one map_segme
 KERNEL_C += kernel/proc/wait.c            # wait queues
 KERNEL_C += kernel/proc/futex.c           # FUTEX_WAIT/WAKE for thread join
 KERNEL_C += kernel/proc/rusage.c          # process CPU time: wait4's rusage, getrusage
+KERNEL_C += kernel/proc/creds.c           # uid/gid (root), rlimits, set_tid_address, robust list, rseq

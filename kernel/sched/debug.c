@@ -33,7 +33,27 @@
 
 unsigned long sched_verify_failures;
 
-#define out console_printf	/* raw: no printk timestamps */
+/*
+ * Where the dumps go: the console (raw: no printk timestamps), or the
+ * buffer of sched_debug_snprint() (/proc/sched_debug's read).
+ */
+static char *out_buf;
+static size_t out_size, out_len;
+
+static __printf(1, 2) void out(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (!out_buf) {
+		console_vprintf(fmt, ap);
+	} else {
+		size_t room = out_size - out_len;
+		int n = vsnprintf(out_buf + out_len, room, fmt, ap);
+		out_len += min((size_t)n, room - 1);	/* full: cut */
+	}
+	va_end(ap);
+}
 
 /* SPLIT_NS(x): x ns as milliseconds "high.low" (nsec_high, nsec_low). */
 static long long nsec_high(u64 nsec)
@@ -198,6 +218,19 @@ void sched_debug_show(void)
 	print_cpu(rq);
 	out("\n");
 	local_irq_restore(flags);
+}
+
+/* sched_debug_show() into BUF (SIZE > 0 bytes, NUL-terminated, cut when
+ * full); returns the length. */
+size_t sched_debug_snprint(char *buf, size_t size)
+{
+	out_buf = buf;
+	out_size = size;
+	out_len = 0;
+	buf[0] = '\0';
+	sched_debug_show();
+	out_buf = NULL;
+	return out_len;
 }
 
 /* ---- /proc/PID/sched (subset) --------------------------------------------- */

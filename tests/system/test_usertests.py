@@ -9,7 +9,7 @@ import pytest
 from conftest import boot, check_clean
 
 # Every test name in the suite's tables (user/tests/ut_mem.c, ut_proc.c, ut_thread.c, ut_sig.c, ut_tls.c,
-# ut_life.c, ut_limits.c).
+# ut_life.c, ut_limits.c, ut_abi.c, ut_fs.c).
 ALL_TESTS = [
     "copyin", "copyout", "badfd", "exec_badptr", "wait_badptr", "time_badptr", "uname_badptr",
     "futex_badptr", "clone_badptr", "kernmem", "badaccess", "textwrite", "stackguard",
@@ -17,7 +17,7 @@ ALL_TESTS = [
     "brk_shrink", "brk_big", "cow", "oom", "fpu",
     "ids", "exitwait", "exitcodes", "waitnohang", "killstatus", "zombies", "orphans",
     "forklimit", "forkbomb", "nice", "exec_ok", "exec_noargs", "exec_bigarg", "exec_e2big",
-    "exec_enoent", "exec_enoexec", "sleeptime", "wait_rusage", "sighand_exit_group",
+    "exec_enoent", "exec_enoexec", "exec_paths", "sleeptime", "wait_rusage", "sighand_exit_group",
     "vm_cleartid_exec",
     "thread_stress", "thread_ids", "thread_exit", "exec_thread", "exec_thread_fail",
     "exec_thread_kill", "thread_rusage",
@@ -28,6 +28,9 @@ ALL_TESTS = [
     "fork_after_leader_exit", "kill_leaderless", "kill_exited_thread",
     "exec_after_leader_exit", "clone_exit_signal", "clone_child_settid",
     "timer_1ns_hog", "timer_1ns_overrun", "timer_1ns_ignored", "sigpending_limit", "tty_bigwrite",
+    "auxv", "thread_startup", "prctl_name", "rlimits", "getrandom", "mmap", "writev", "tty_ioctl",
+    "stat", "paths", "time64", "sysinfo",
+    "open", "dev_files", "getdents64", "dup", "chdir", "proc_sys",
 ]
 
 
@@ -127,3 +130,15 @@ def test_signal_fpu_without_fxsr():
     assert r.find(r"^CPU flags: (?!.*\bfxsr\b)"), r.output[-2000:]
     ran = [l for l in r.lines if l.startswith("test ")]
     assert ran == [f"test {n}: OK" for n in names.split()], r.output[-2000:]
+
+
+def test_unknown_syscalls_logged_once_per_program(full_run):
+    # nosys makes each call twice; the kernel logs each number once for the
+    # program (numbers beyond Linux's 0..1023 share one line: the first).
+    by_pid = {}
+    for line in full_run.lines:
+        m = re.search(r"\busertests\[(\d+)\]: unknown syscall (\d+)$", line)
+        if m:
+            by_pid.setdefault(m.group(1), []).append(int(m.group(2)))
+    nosys = [nrs for nrs in by_pid.values() if 499 in nrs]
+    assert nosys == [[0, 17, 31, 399, 499, 1000, 9999]], by_pid

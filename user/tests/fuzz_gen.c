@@ -12,7 +12,8 @@
  * a (seed, batch) pair always makes the same calls.
  *
  * The harness protects itself, nothing else: kill/tgkill/setpriority never
- * name init or the driver; the generator never calls granule_poweroff.
+ * name init or the driver, munmap/mprotect never touch its memory; the
+ * generator never calls granule_poweroff.
  * A fork or clone child exits at once (in assembly, touching no stack);
  * sigreturn runs on a random frame in the scratch buffer.
  */
@@ -495,6 +496,25 @@ static void trace(struct fuzz_worker *w, int s, long nr, const uint32_t *a, long
 	sys_write(1, (long)line, n);
 }
 
+/* The user stack's top and the floor of the harness's own memory: the
+ * image starts at 0x08048000, its heap ends at fuzz_brk_edge (+ what the
+ * workers' brk calls may add, bounded by the slack below). */
+#define HARNESS_IMAGE	0x08048000u
+#define HARNESS_BRK_SLACK	(64u << 20)
+#define HARNESS_STACK_LOW	0xbf000000u
+#define HARNESS_FREE_ADDR	0x60000000u
+
+/* Does [addr, addr + len) (wrapping lengths included) touch the harness? */
+static int harness_range(uint32_t addr, uint32_t len)
+{
+	uint64_t lo = addr, hi = (uint64_t)addr + len;
+
+	if (len == 0)
+		hi = lo + 1;
+	return (lo < fuzz_brk_edge + HARNESS_BRK_SLACK && hi > HARNESS_IMAGE) ||
+	       (hi > HARNESS_STACK_LOW && lo < 0xc0000000u);
+}
+
 /* One call of worker W. */
 static void one_call(struct fuzz_worker *w)
 {
@@ -522,6 +542,11 @@ static void one_call(struct fuzz_worker *w)
 		a[0] = w->tgid;
 		a[1] = w->pid;
 	}
+	/* munmap/mprotect never touch the harness's own image, heap or stack
+	 * (the workers share the driver's memory): such a range moves to an
+	 * address no one maps, where the call still runs its checks. */
+	if ((nr == __NR_munmap || nr == __NR_mprotect) && harness_range(a[0], a[1]))
+		a[0] = HARNESS_FREE_ADDR | (a[0] & 0xfff);
 	/* Console writes/reads of user memory stay short (the log); kernel
 	 * addresses keep their huge lengths (they must fail with EFAULT). */
 	if ((nr == __NR_write || nr == __NR_read) && a[0] <= 2 && a[2] > 64 && a[1] < 0xc0000000u)

@@ -4,13 +4,15 @@
 # fuzz (random system calls) and frames (the free frame count).
 UT := $(BUILD)/user/tests
 $(eval $(call user_prog,usertests,$(addprefix $(UT)/,usertests.o ut_mem.o ut_proc.o \
-	ut_thread.o ut_sig.o ut_tls.o ut_life.o ut_limits.o)))
+	ut_thread.o ut_sig.o ut_tls.o ut_life.o ut_limits.o ut_abi.o ut_fs.o)))
 $(eval $(call user_prog,timertest,$(UT)/timertest.o))
 $(eval $(call user_prog,ulibtest,$(UT)/ulibtest.o))
 
 # "notelf" is a shell script, for usertests' execve -> ENOEXEC test.
 INITRD_DATA      += user/tests/notelf.txt
-INITRD_DATA_ARGS += notelf=user/tests/notelf.txt
+INITRD_DATA_ARGS += bin/notelf=user/tests/notelf.txt
+# Links for usertests' exec_paths: one to a program, a loop, a dangling one.
+INITRD_DATA_ARGS += bin/ut-link->../bin/usertests bin/ut-loop->ut-loop bin/ut-dangling->nosuch
 
 # fuzz: the random system-call fuzzer (driver fuzz.c, generator fuzz_gen.c);
 # docs/ROBUSTNESS.md.

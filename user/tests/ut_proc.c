@@ -339,7 +339,7 @@ static void exec_ok(void)
 
 	CHECK(exec_status("usertests", argv, envp) == 42 << 8, "exec usertests --exit 42");
 	CHECK(exec_status("/bin/usertests", argv, noenv) == 42 << 8, "exec /bin/usertests");
-	CHECK(exec_status("/usertests", argv, NULL) == 42 << 8, "exec /usertests (envp NULL)");
+	CHECK(exec_status("/bin/./usertests", argv, NULL) == 42 << 8, "exec /bin/./usertests (envp NULL)");
 	long f1 = ut_frames_settle(f0, 5);
 	CHECK(f1 == f0, "fork+exec+exit changed the free frames by %ld", f1 - f0);
 }
@@ -407,8 +407,8 @@ static void exec_e2big(void)
 static void exec_enoent(void)
 {
 	char *argv[] = { "x", NULL };
-	static const char *const paths[] = { "nosuchprogram", "", "/", "/bin/", "usertests/", "usertest",
-					     "usertestsx" };
+	static const char *const paths[] = { "nosuchprogram", "", "usertests/", "usertest", "usertestsx",
+					     "/usertests", "/bin/nosuch", "/bin/nosuch/../usertests" };
 	char longpath[300];
 
 	for (unsigned i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
@@ -419,6 +419,27 @@ static void exec_enoent(void)
 	memset(longpath, 'a', sizeof(longpath) - 1);
 	longpath[sizeof(longpath) - 1] = 0;
 	EXPECT_RET(sys_execve((long)longpath, (long)argv, (long)noenv), -ENAMETOOLONG);
+}
+
+/* Paths through the initrd's tree: "/bin" is a directory, "." and ".."
+ * and repeated slashes work as on Linux, links are followed. */
+static void exec_paths(void)
+{
+	char *argv[] = { "usertests", "--exit", "9", NULL };
+	static const char *const ok[] = { "/bin/usertests", "bin/usertests", "/bin/./usertests",
+					  "/bin/../bin/usertests", "//bin//usertests", "/../bin/usertests",
+					  "/bin/ut-link" };
+	static const char *const dirs[] = { "/", "/bin", "/bin/", "/bin/..", "." };
+	static const char *const notdir[] = { "/bin/usertests/", "/bin/usertests/x", "/bin/usertests/.." };
+
+	for (unsigned i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		CHECK(exec_status(ok[i], argv, noenv) == 9 << 8, "execve(\"%s\") did not run usertests", ok[i]);
+	for (unsigned i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		EXPECT_RET(sys_execve((long)dirs[i], (long)argv, (long)noenv), -EACCES);
+	for (unsigned i = 0; i < sizeof(notdir) / sizeof(notdir[0]); i++)
+		EXPECT_RET(sys_execve((long)notdir[i], (long)argv, (long)noenv), -ENOTDIR);
+	EXPECT_RET(sys_execve((long)"/bin/ut-loop", (long)argv, (long)noenv), -ELOOP);
+	EXPECT_RET(sys_execve((long)"/bin/ut-dangling", (long)argv, (long)noenv), -ENOENT);
 }
 
 static void exec_enoexec(void)
@@ -633,6 +654,7 @@ const struct ut_test ut_proc_tests[] = {
 	{ exec_e2big, "exec_e2big" },
 	{ exec_enoent, "exec_enoent" },
 	{ exec_enoexec, "exec_enoexec" },
+	{ exec_paths, "exec_paths" },
 	{ sleeptime, "sleeptime" },
 	{ wait_rusage, "wait_rusage" },
 	{ sighand_exit_group, "sighand_exit_group" },

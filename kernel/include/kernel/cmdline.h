@@ -104,6 +104,13 @@ const struct knob *knob_find(const char *name);
 int knob_apply(const char *name, const char *value);
 
 /*
+ * The same for a run-time write (a /proc/sys file): SRC starts the error
+ * line ("sysctl: sched_latency_ns=5: out of range (expected ...); keeping
+ * 6000000").  0, or -1 with nothing changed.
+ */
+int knob_write(const struct knob *k, const char *value, const char *src);
+
+/*
  * Parse a whole command line in place (it is modified: words are split and
  * NUL-terminated).  Unknown words are reported and ignored.  Returns the
  * number of errors (unknown or refused words).

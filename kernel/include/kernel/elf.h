@@ -118,6 +118,17 @@ struct elf_load_ops {
 int elf_load(const void *image, size_t len, const struct elf_load_ops *ops,
 	     void *ctx, u32 *entry);
 
+/*
+ * Where a validated image's program headers are once loaded (AT_PHDR):
+ * PT_PHDR's p_vaddr, else inside the PT_LOAD whose file bytes hold them
+ * (Linux's load_elf_binary: load_addr + e_phoff); 0 if no segment does.
+ * *PHNUM gets e_phnum.
+ */
+u32 elf_phdr_vaddr(const void *image, size_t len, u32 *phnum);
+
+/* AT_HWCAP (arch): the CPU's feature word, CPUID.1 EDX on x86. */
+u32 elf_hwcap(void);
+
 /* Only the validation: 0, -ENOEXEC or -EINVAL, as elf_load() would return. */
 int elf_check(const void *image, size_t len);
 

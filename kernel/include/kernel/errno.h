@@ -18,14 +18,20 @@
 #define EBUSY		16
 #define EEXIST		17
 #define ENODEV		19
+#define ENOTDIR		20
+#define EISDIR		21
 #define EINVAL		22
 #define ENFILE		23
 #define EMFILE		24
+#define ENOTTY		25
 #define ENOSPC		28
 #define ESPIPE		29
+#define EROFS		30
 #define ERANGE		34
 #define ENAMETOOLONG	36
 #define ENOSYS		38
+#define ELOOP		40
+#define EOVERFLOW	75
 #define ETIMEDOUT	110
 #define ERESTARTSYS	512	/* kernel-internal: restart if SA_RESTART */
 #define ERESTARTNOINTR	513	/* kernel-internal: always restart */

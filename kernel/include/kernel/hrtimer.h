@@ -53,6 +53,12 @@ struct timespec32 {
 #define CLOCK_MONOTONIC			1
 #define CLOCK_PROCESS_CPUTIME_ID	2
 #define CLOCK_THREAD_CPUTIME_ID		3
+/* Read-only aliases (clock_gettime/getres only): no coarse or raw clock
+ * here, they read the exact ones; nothing suspends, so BOOTTIME is MONOTONIC. */
+#define CLOCK_MONOTONIC_RAW		4
+#define CLOCK_REALTIME_COARSE		5
+#define CLOCK_MONOTONIC_COARSE		6
+#define CLOCK_BOOTTIME			7
 #define TIMER_ABSTIME			1
 
 /* Realtime at boot in ns since the epoch (the RTC), 0 if unknown. */
@@ -72,5 +78,11 @@ long sys_nanosleep(const struct timespec32 *req, struct timespec32 *rem);
  * signal is pending (Linux's schedule_timeout_interruptible). */
 long sleep_ns(u64 ns);
 long sys_clock_nanosleep(int clock, int flags, const struct timespec32 *req, struct timespec32 *rem);
+/* The 64-bit time ABI (struct __kernel_timespec), kernel/time/clock.c. */
+struct kernel_timespec;
+long sys_clock_gettime64(int clock, struct kernel_timespec *ts);
+long sys_clock_getres_time64(int clock, struct kernel_timespec *ts);
+long sys_clock_nanosleep_time64(int clock, int flags, const struct kernel_timespec *req,
+				struct kernel_timespec *rem);
 
 #endif

@@ -32,6 +32,7 @@ void console_write(const char *s, size_t n);
 void console_write_only(const char *name, const char *s, size_t n);
 /* The same, formatted (at most 511 bytes a call): tables and dumps. */
 int console_printf(const char *fmt, ...) __printf(1, 2);
+int console_vprintf(const char *fmt, va_list ap);
 
 /*
  * printk_ratelimit(): 1 if a message a user can provoke at will may be

@@ -201,6 +201,7 @@ u64 task_sched_runtime(struct task *p);
 
 /* Print the /proc/sched_debug-style dump (2.6.35 layout) with printk. */
 void sched_debug_show(void);
+size_t sched_debug_snprint(char *buf, size_t size);	/* the same, into BUF: /proc/sched_debug */
 /* Print P's /proc/PID/sched-style statistics (2.6.35 layout, a subset). */
 void proc_sched_show_task(struct task *p);
 /*

@@ -17,10 +17,23 @@ long sys_getppid(void);
 long sys_getpriority(int which, int who);
 long sys_setpriority(int which, int who, int nice);
 long sys_uname(struct new_utsname *u);
+struct sysinfo32;
+long sys_sysinfo(struct sysinfo32 *u);
+long sys_getgroups(int size, u32 *list);
 long sys_sched_yield(void);
 /* arch/x86/tls.c: Linux i386 TLS descriptors (struct user_desc, <arch/tls.h>). */
 long sys_set_thread_area(struct user_desc *u_info);
 long sys_get_thread_area(struct user_desc *u_info);
+/* kernel/proc/creds.c: ids (root), limits, thread start-up calls. */
+struct rlimit64;
+long sys_getuid(void);
+long sys_getresuid(u32 *r, u32 *e, u32 *s);
+long sys_set_tid_address(u32 tidptr);
+long sys_set_robust_list(u32 head, u32 len);
+long sys_rseq(u32 rseq, u32 len, int flags, u32 sig);
+long sys_prlimit64(int pid, int resource, const struct rlimit64 *unew, struct rlimit64 *uold);
+long sys_ugetrlimit(int resource, u32 *urlim);
+long sys_prctl(int option, u32 arg2);
 long sys_granule_poweroff(int status);
 long sys_granule_frames(void);
 long sys_granule_sched_debug(void);

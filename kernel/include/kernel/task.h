@@ -64,6 +64,8 @@ struct task {
 	u32 clear_child_tid;		/* CLONE_CHILD_CLEARTID address (thread join) */
 	u32 set_child_tid;		/* CLONE_CHILD_SETTID address, written by the child
 					 * itself on its first run (fork_child_tail) */
+	u32 robust_list;		/* set_robust_list head (recorded, not walked at exit) */
+	struct files *files;		/* fd table (kernel/file.h); NULL for kernel threads */
 	struct list_head wait_entry;	/* on a wait queue while sleeping */
 	struct wait_queue_head wait_chldexit; /* wait4() sleeps here (leaders) */
 	u64 sleep_until;		/* nanosleep deadline (sched_clock ns) */

@@ -1,4 +1,4 @@
-/* kernel/tty.h - console file descriptors (see kernel/tty.c). */
+/* kernel/tty.h - the console's input side (see kernel/tty.c; the file side is kernel/file.h). */
 #ifndef KERNEL_TTY_H
 #define KERNEL_TTY_H
 
@@ -6,7 +6,5 @@
 
 /* A byte arrived from the keyboard/UART (interrupt context). */
 void tty_receive(char c);
-long sys_write(int fd, const char *ubuf, u32 count);
-long sys_read(int fd, char *ubuf, u32 count);
 
 #endif

@@ -6,7 +6,7 @@
  * by its data padded to a block multiple; the archive ends with a zero
  * block (normally two).  Header fields used (offsets in the block):
  *	name[100] @0, mode[8] @100, size[12] @124, chksum[8] @148,
- *	typeflag @156, magic[6] @257 ("ustar\0" POSIX or "ustar " GNU),
+ *	typeflag @156, linkname[100] @157, magic[6] @257 ("ustar\0" POSIX or "ustar " GNU),
  *	prefix[155] @345 (full name = prefix "/" name when prefix is set).
  * Numbers are octal ASCII, optionally led by spaces and ended by NUL or
  * space; the checksum is the byte sum of the header with chksum read as
@@ -28,6 +28,7 @@
 #define USTAR_NAME_MAX	256	/* prefix(155) + '/' + name(100), NUL included */
 
 #define USTAR_REG	'0'	/* regular file ('\0' too, old tar) */
+#define USTAR_SYMLINK	'2'
 #define USTAR_DIR	'5'
 
 struct ustar_entry {
@@ -36,6 +37,7 @@ struct ustar_entry {
 	size_t size;			/* bytes of data */
 	u32 mode;			/* permission bits */
 	char type;			/* typeflag; '\0' reported as USTAR_REG */
+	char linkname[101];		/* a link's target, NUL-terminated */
 };
 
 struct ustar_iter {

@@ -4,6 +4,7 @@
  * Layout of a process (Linux i386 conventions):
  *	0x08048000  text, data, bss          (areas from the ELF PT_LOADs)
  *	start_brk   heap, grows up with brk() (demand-zero pages)
+ *	   ...      mmap2 regions, placed top-down from MMAP_TOP (demand-zero)
  *	   ...      unmapped gap (at least STACK_GAP)
  *	STACK_TOP - STACK_LIMIT .. STACK_TOP  the stack window: pages appear on
  *	            first touch, so the stack "grows on fault" up to 8 MiB;
@@ -20,7 +21,8 @@
 #define STACK_TOP	TASK_SIZE		/* 0xC0000000 */
 #define STACK_LIMIT	(8u << 20)		/* RLIMIT_STACK default: 8 MiB */
 #define STACK_GAP	(1u << 20)		/* heap may not come closer */
-#define MM_MAX_AREAS	8
+#define MM_MAX_AREAS	32		/* ELF segments + mmap regions (Linux: 65530) */
+#define NOSYS_WORDS	(1024 / 32 + 1)	/* a bit per Linux number, one for the rest */
 
 #define VM_READ		0x1
 #define VM_WRITE	0x2
@@ -35,9 +37,10 @@ struct mm {
 	u32 pgdir;			/* physical page directory */
 	int users;			/* tasks sharing it (CLONE_VM threads) */
 	int nr_areas;
-	struct vm_area areas[MM_MAX_AREAS];	/* ELF segments */
+	struct vm_area areas[MM_MAX_AREAS];	/* ELF segments, mmap regions; unsorted */
 	u32 start_brk, brk;		/* heap [start_brk, brk) */
 	u32 nr_pages;			/* user pages mapped (RSS) */
+	u32 nosys_seen[NOSYS_WORDS];	/* unknown syscalls logged (kernel/syscall.c) */
 };
 
 struct mm *mm_create(void);		/* empty address space; NULL: -ENOMEM */
@@ -56,5 +59,13 @@ int mm_map_segment(struct mm *mm, u32 vaddr, u32 memsz, const void *data, u32 fi
 int mm_fault(struct mm *mm, u32 addr, int write);
 
 long sys_brk(u32 brk);
+
+/* kernel/mm/mmap.c */
+#define MMAP_TOP	(STACK_TOP - STACK_LIMIT - STACK_GAP)	/* mmap_base */
+void mm_unmap_pages(struct mm *mm, u32 start, u32 end);	/* drop the frames, keep the areas */
+int mm_range_used(struct mm *mm, u32 start, u32 end);	/* does an area overlap [start, end)? */
+long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff);
+long sys_munmap(u32 addr, u32 len);
+long sys_mprotect(u32 addr, u32 len, u32 prot);
 
 #endif

@@ -121,7 +121,7 @@ static int run(const char *fmt, ...)
 /* ---- the real initrd ---- */
 static void test_real_initrd(void **state)
 {
-	static const char *progs[] = { "hello", "init", "ulibtest" };
+	static const char *progs[] = { "bin/hello", "bin/init", "bin/ulibtest" };
 	struct ustar_iter it;
 	struct ustar_entry e;
 	size_t len, n = 0;
@@ -134,24 +134,27 @@ static void test_real_initrd(void **state)
 		size_t flen, size, off;
 		u8 *elf;
 
-		snprintf(path, sizeof(path), "%s/build/user/%s.elf", REPO_DIR, progs[i]);
+		snprintf(path, sizeof(path), "%s/build/user/%s.elf", REPO_DIR, progs[i] + 4);
 		elf = read_file(path, &flen);
 		assert_int_equal(find_in(ar, len, progs[i], &size, &off), 0);
 		assert_int_equal(size, flen);
 		assert_memory_equal(ar + off, elf, flen);
 		assert_int_equal(off % 512, 0);
 		free(elf);
-		/* "/hello" and "./hello" name the same member. */
+		/* "/bin/hello" and "./bin/hello" name the same member. */
 		snprintf(path, sizeof(path), "/%s", progs[i]);
 		assert_int_equal(find_in(ar, len, path, NULL, NULL), 0);
 		snprintf(path, sizeof(path), "./%s", progs[i]);
 		assert_int_equal(find_in(ar, len, path, NULL, NULL), 0);
 	}
-	assert_int_equal(find_in(ar, len, "hell", NULL, NULL), -ENOENT);
-	assert_int_equal(find_in(ar, len, "hello.elf", NULL, NULL), -ENOENT);
+	assert_int_equal(find_in(ar, len, "bin/hell", NULL, NULL), -ENOENT);
+	assert_int_equal(find_in(ar, len, "bin/hello.elf", NULL, NULL), -ENOENT);
+	assert_int_equal(find_in(ar, len, "hello", NULL, NULL), -ENOENT);	/* programs live in bin/ */
 	assert_int_equal(find_in(ar, len, "", NULL, NULL), -ENOENT);
 
-	/* Deterministic headers: sorted names, 0755, uid/gid/mtime 0. */
+	/* Deterministic headers: sorted names, 0755, uid/gid/mtime 0; the
+	 * directory bin/ first, then files and (busybox's applets) links to
+	 * "busybox" beside it, and usertests' bin/ut-* links. */
 	ustar_iter_init(&it, copy, len);
 	while (ustar_next(&it, &e) == 1) {
 		const u8 *h = (const u8 *)e.data - 512;
@@ -159,7 +162,14 @@ static void test_real_initrd(void **state)
 		assert_true(strcmp(prev, e.name) < 0);
 		strcpy(prev, e.name);
 		assert_int_equal(e.mode, 0755);
-		assert_int_equal(e.type, USTAR_REG);
+		if (strcmp(e.name, "bin/") == 0)
+			assert_int_equal(e.type, USTAR_DIR);
+		else if (e.type == USTAR_SYMLINK && strncmp(e.name, "bin/ut-", 7) != 0)
+			assert_string_equal(e.linkname, "busybox");
+		else if (e.type == USTAR_SYMLINK)	/* usertests' exec_paths links */
+			assert_true(e.linkname[0] != '\0');
+		else
+			assert_int_equal(e.type, USTAR_REG);
 		assert_memory_equal(h + 108, "0000000", 8);	/* uid */
 		assert_memory_equal(h + 116, "0000000", 8);	/* gid */
 		assert_memory_equal(h + 136, "00000000000", 12);	/* mtime */
@@ -213,6 +223,39 @@ static void test_member_sizes(void **state)
 		for (size_t b = 0; b < size; b++)
 			assert_int_equal(ar[off + b], (u8)(i * 37 + b));
 	}
+	free(ar);
+}
+
+/* Directories, weak symbolic links and @argument files. */
+static void test_mkinitrd_dirs_and_links(void **state)
+{
+	char out[512], argf[512];
+	const char *want[][3] = {	/* name, type, link */
+		{ "bin/", "5", "" }, { "bin/a", "0", "" }, { "bin/l", "2", "a" },
+		{ "bin/sub/", "5", "" }, { "bin/sub/b", "0", "" },
+	};
+	struct ustar_iter it;
+	struct ustar_entry e;
+	size_t len, n = 0;
+	u8 *ar;
+
+	snprintf(argf, sizeof(argf), "%s/links.args", tmpdir);
+	write_file(argf, "bin/l->a\nbin/a->nosuch\n", strlen("bin/l->a\nbin/a->nosuch\n"));	/* bin/a: the file wins */
+	snprintf(out, sizeof(out), "%s/links.tar", tmpdir);
+	assert_int_equal(run("%s/tools/mkinitrd -o %s bin/a=%s/m1.elf bin/sub/b=%s/m512.elf @%s",
+			     REPO_DIR, out, tmpdir, tmpdir, argf), 0);
+	ar = read_file(out, &len);
+	ustar_iter_init(&it, ar, len);
+	while (ustar_next(&it, &e) == 1) {
+		assert_true(n < NELEM(want));
+		assert_string_equal(e.name, want[n][0]);	/* directories keep their '/' */
+		assert_int_equal(e.type, want[n][1][0]);
+		assert_string_equal(e.linkname, want[n][2]);
+		n++;
+	}
+	assert_int_equal(n, NELEM(want));
+	/* a bad link argument is refused */
+	assert_int_not_equal(run("%s/tools/mkinitrd -o %s/bad.tar '/abs->x' 2>/dev/null", REPO_DIR, tmpdir), 0);
 	free(ar);
 }
 
@@ -459,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_real_initrd),
 		cmocka_unit_test(test_member_sizes),
 		cmocka_unit_test(test_mkinitrd_deterministic),
+		cmocka_unit_test(test_mkinitrd_dirs_and_links),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_corrupted_headers),
 		cmocka_unit_test(test_garbage_and_empty),

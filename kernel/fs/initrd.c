@@ -1,0 +1,158 @@
+/*
+ * kernel/fs/initrd.c - the initrd as a tree: path lookup with directories
+ * and symbolic links over the ustar archive the kernel image embeds
+ * (arch/x86/initrd.asm).  See kernel/initrd.h.
+ *
+ * The index is a list of nodes, one per archive member, built once at boot
+ * (initrd_init, before the tick report's wait, so that its cost moves no
+ * later event): the archive's headers are checked (checksums, bounds)
+ * there, and a lookup afterwards costs one strcmp per member.
+ *
+ * Lookup follows Linux's path walk (fs/namei.c) in miniature: components
+ * are taken left to right; "" and "." are skipped, ".." goes up (and stays
+ * at the root); a symbolic link met in the middle of a path - or at its
+ * end when FOLLOW - is replaced by its target (relative to the link's
+ * directory, or to the root if it starts with '/') and the walk goes on.
+ */
+#include <kernel/errno.h>
+#include <kernel/initrd.h>
+#include <kernel/kmalloc.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include <kernel/ustar.h>
+
+extern const u8 initrd_start[], initrd_end[];
+
+static struct initrd_node *nodes;
+static int indexed;		/* 1 once built; -errno if it failed */
+
+static int build_index(void)
+{
+	int count = 0;
+	struct initrd_node **tail = &nodes;
+	struct ustar_iter it;
+	struct ustar_entry e;
+	int ret;
+
+	ustar_iter_init(&it, initrd_start, initrd_end - initrd_start);
+	while ((ret = ustar_next(&it, &e)) > 0) {
+		size_t len = strlen(e.name);
+		while (len && e.name[len - 1] == '/')	/* "bin/" -> "bin" */
+			e.name[--len] = '\0';
+		if (!len)
+			continue;
+		struct initrd_node *n = kmalloc(sizeof(*n) + len + 1);
+		if (!n)
+			return -ENOMEM;
+		n->next = NULL;
+		n->data = e.data;
+		n->size = e.size;
+		n->ino = count + 2;
+		n->type = e.type;
+		strlcpy(n->link, e.linkname, sizeof(n->link));
+		memcpy(n->name, e.name, len + 1);
+		*tail = n;
+		tail = &n->next;
+		count++;
+	}
+	return ret < 0 ? ret : count;
+}
+
+void initrd_init(void)
+{
+	int ret = build_index();
+
+	indexed = ret < 0 ? ret : 1;
+	if (ret < 0)
+		printk("initrd: corrupt or out of memory (%d): no programs\n", ret);
+	else
+		printk("initrd: %d files, directories and links in %uK\n", ret,
+		       (u32)(initrd_end - initrd_start) >> 10);
+}
+
+const struct initrd_node *initrd_first(void)
+{
+	return nodes;
+}
+
+static const struct initrd_node *find(const char *name)
+{
+	for (const struct initrd_node *n = nodes; n; n = n->next)
+		if (strcmp(n->name, name) == 0)
+			return n;
+	return NULL;
+}
+
+/* Drop the last component of the resolved prefix CUR ("bin/ls" -> "bin"). */
+static void up(char *cur)
+{
+	char *slash = strrchr(cur, '/');
+
+	if (slash)
+		*slash = '\0';
+	else
+		cur[0] = '\0';
+}
+
+int initrd_lookup(const char *path, int follow, const struct initrd_node **node)
+{
+	char cur[INITRD_PATH_MAX], rest[INITRD_PATH_MAX];
+	const struct initrd_node *n = NULL;	/* NULL: the root */
+	int links = 0;
+
+	if (!indexed)
+		initrd_init();
+	if (indexed < 0)
+		return indexed;
+	if (!path[0])
+		return -ENOENT;
+	if (strlcpy(rest, path, sizeof(rest)) >= sizeof(rest))
+		return -ENAMETOOLONG;
+	cur[0] = '\0';
+	char *p = rest;
+	while (*p) {
+		char *comp = p, *end = strchr(p, '/');
+		size_t clen = end ? (size_t)(end - p) : strlen(p);
+		p = end ? end + 1 : p + clen;
+		if (clen == 0 || (clen == 1 && comp[0] == '.'))
+			continue;
+		if (n && n->type != USTAR_DIR)
+			return -ENOTDIR;
+		if (clen == 2 && comp[0] == '.' && comp[1] == '.') {
+			up(cur);
+			n = cur[0] ? find(cur) : NULL;
+			continue;
+		}
+		size_t used = strlen(cur);
+		if (used + (used > 0) + clen >= sizeof(cur))
+			return -ENAMETOOLONG;
+		if (used)
+			cur[used++] = '/';
+		memcpy(cur + used, comp, clen);
+		cur[used + clen] = '\0';
+		if (!(n = find(cur)))
+			return -ENOENT;
+		if (n->type != USTAR_SYMLINK || (!*p && !follow))
+			continue;
+		/* A link: its target, then what was left of the path. */
+		char tmp[INITRD_PATH_MAX];
+		if (++links > INITRD_MAX_LINKS)
+			return -ELOOP;
+		size_t llen = strlen(n->link), plen = strlen(p);
+		if (llen + 1 + plen >= sizeof(tmp))
+			return -ENAMETOOLONG;
+		memcpy(tmp, n->link, llen);
+		tmp[llen] = '/';
+		memcpy(tmp + llen + 1, p, plen + 1);
+		memcpy(rest, tmp, llen + 1 + plen + 1);
+		p = rest;
+		up(cur);
+		if (rest[0] == '/')
+			cur[0] = '\0';
+		n = cur[0] ? find(cur) : NULL;
+	}
+	if (n && n->type != USTAR_DIR && path[strlen(path) - 1] == '/')
+		return -ENOTDIR;	/* "bin/hello/" */
+	*node = n;
+	return 0;
+}

@@ -1,0 +1,258 @@
+/*
+ * kernel/fs/pseudo.c - the files under /dev, /proc and /sys: devices
+ * (the console, null) and generated text files, with Linux's paths and
+ * layouts so that Linux's tools (busybox's cat, sysctl ...) read and
+ * write them unchanged.
+ *
+ *	/proc/sys/kernel/NAME	every scheduler knob (the sched_* boot
+ *				parameters but sched_features and sched_preset):
+ *				read gives the value and a newline; a write
+ *				goes through the boot knob's parser and range
+ *				check and its ->changed hook - for the CFS
+ *				sysctls sched_proc_update_handler(), as
+ *				Linux's proc handler - and a bad value fails
+ *				with EINVAL and changes nothing (one line on
+ *				the console names the knob, the value and the range)
+ *	/proc/sched_debug	sched_debug_show()'s dump
+ *	/proc/version		one line, as Linux's
+ *	/sys/kernel/debug/sched_features
+ *				Linux 2.6.35's debugfs file: read gives every
+ *				feature, NO_ before the clear ones; writing NAME
+ *				or NO_NAME sets or clears that bit
+ *
+ * A generated file is produced whole when it is opened (Linux's seq_file
+ * does it at the first read) and read from that snapshot; lseek works on it.
+ */
+#include <kernel/cmdline.h>
+#include <kernel/errno.h>
+#include <kernel/file.h>
+#include <kernel/fs.h>
+#include <kernel/kmalloc.h>
+#include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/string.h>
+#include <kernel/uaccess.h>
+
+#define KNOB_DIR	"proc/sys/kernel/"
+#define SHOW_SIZE	4096		/* a generated file's buffer; sched_debug's below */
+#define SCHED_DEBUG_SIZE (64 * 1024)
+#define WRITE_MAX	256		/* bytes a write may bring (Linux: a page) */
+#define PSEUDO_INO	0x1000		/* inode numbers: PSEUDO_INO + index, knobs above */
+
+int sched_feat_parse(const char *list);
+int sched_feat_snprint(char *buf, size_t len);
+
+struct pseudo_file {
+	const char *path;
+	u32 mode, rdev;
+	u32 size;					/* a generated file's buffer */
+	size_t (*show)(char *buf, size_t size);		/* generated: the text */
+	int (*store)(const char *val);			/* writable: 0 or -errno */
+	struct file *(*open)(u32 flags);		/* a device */
+};
+
+/* ---- devices ---- */
+
+static long null_read(struct file *f, char *ubuf, u32 count) { return 0; }
+static long null_write(struct file *f, const char *ubuf, u32 count) { return count; }
+static const struct file_ops null_ops = { .read = null_read, .write = null_write };
+
+static struct file *null_open(u32 flags)
+{
+	return file_alloc(&null_ops, flags);
+}
+
+/* ---- generated files ---- */
+
+static size_t version_show(char *buf, size_t size)
+{
+	return snprintf(buf, size, "Granule version %s (granule@granule) #1 CFS 2.6.35\n",
+			GRANULE_VERSION);
+}
+
+static size_t features_show(char *buf, size_t size)
+{
+	size_t n = (size_t)sched_feat_snprint(buf, size - 1);
+
+	n = min(n, size - 2);
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	return n;
+}
+
+static int features_store(const char *val)
+{
+	return sched_feat_parse(val) ? -EINVAL : 0;
+}
+
+static const struct pseudo_file files[] = {
+	{ .path = "dev", .mode = S_IFDIR | 0755 },
+	{ .path = "dev/console", .mode = S_IFCHR | 0600, .rdev = (5 << 8) | 1, .open = console_open },
+	{ .path = "dev/null", .mode = S_IFCHR | 0666, .rdev = (1 << 8) | 3, .open = null_open },
+	{ .path = "dev/tty", .mode = S_IFCHR | 0666, .rdev = (5 << 8) | 0, .open = console_open },
+	{ .path = "proc", .mode = S_IFDIR | 0555 },
+	{ .path = "proc/sched_debug", .mode = S_IFREG | 0444, .size = SCHED_DEBUG_SIZE,
+	  .show = sched_debug_snprint },
+	{ .path = "proc/sys", .mode = S_IFDIR | 0555 },
+	{ .path = "proc/sys/kernel", .mode = S_IFDIR | 0555 },
+	{ .path = "proc/version", .mode = S_IFREG | 0444, .size = SHOW_SIZE, .show = version_show },
+	{ .path = "sys", .mode = S_IFDIR | 0755 },
+	{ .path = "sys/kernel", .mode = S_IFDIR | 0755 },
+	{ .path = "sys/kernel/debug", .mode = S_IFDIR | 0700 },
+	{ .path = "sys/kernel/debug/sched_features", .mode = S_IFREG | 0644, .size = SHOW_SIZE,
+	  .show = features_show, .store = features_store },
+};
+
+/* The knobs /proc/sys/kernel shows: the scheduler's. */
+static int knob_listed(const struct knob *k)
+{
+	return !strncmp(k->name, "sched_", 6) && strcmp(k->name, "sched_features") &&
+	       strcmp(k->name, "sched_preset");
+}
+
+static const struct knob *knob_at(int index)
+{
+	for (const struct knob *k = __start_knobs; k < __stop_knobs; k++)
+		if (knob_listed(k) && index-- == 0)
+			return k;
+	return NULL;
+}
+
+int pseudo_lookup(const char *path, struct fs_node *n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		if (!strcmp(files[i].path, path)) {
+			n->pf = &files[i];
+			n->mode = files[i].mode;
+			n->rdev = files[i].rdev;
+			n->ino = PSEUDO_INO + i;
+			return 0;
+		}
+	if (!strncmp(path, KNOB_DIR, strlen(KNOB_DIR))) {
+		const struct knob *k;
+		for (int i = 0; (k = knob_at(i)); i++)
+			if (!strcmp(k->name, path + strlen(KNOB_DIR))) {
+				n->knob = k;
+				n->mode = S_IFREG | 0644;
+				n->ino = PSEUDO_INO + ARRAY_SIZE(files) + i;
+				return 0;
+			}
+	}
+	return -ENOENT;
+}
+
+/* Entry INDEX of pseudo directory DIR ("" = the root's dev, proc, sys). */
+int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *mode, u32 *ino)
+{
+	size_t dlen = strlen(dir);
+
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		const char *p = files[i].path, *rest = p;
+		if (dlen) {
+			if (strncmp(p, dir, dlen) || p[dlen] != '/')
+				continue;
+			rest = p + dlen + 1;
+		}
+		if (strchr(rest, '/') || index-- > 0)
+			continue;
+		strlcpy(name, rest, size);
+		*mode = files[i].mode;
+		*ino = PSEUDO_INO + i;
+		return 1;
+	}
+	if (strcmp(dir, "proc/sys/kernel"))
+		return 0;
+	const struct knob *k = knob_at(index);
+	if (!k)
+		return 0;
+	strlcpy(name, k->name, size);
+	*mode = S_IFREG | 0644;
+	*ino = PSEUDO_INO + ARRAY_SIZE(files) + index;
+	return 1;
+}
+
+static long text_read(struct file *f, char *ubuf, u32 count)
+{
+	if (f->pos >= f->len)
+		return 0;
+	u32 n = min(count, (u32)(f->len - f->pos));
+	if (copy_to_user(ubuf, f->buf + f->pos, n))
+		return -EFAULT;
+	f->pos += n;
+	return n;
+}
+
+/* A write: the bytes up to WRITE_MAX, trailing blanks and newline dropped. */
+static long text_write(struct file *f, const char *ubuf, u32 count)
+{
+	const struct fs_node *n = f->node;
+	char val[WRITE_MAX + 1];
+	u32 len = min(count, (u32)WRITE_MAX);
+	int err;
+
+	if (count > WRITE_MAX)
+		return -EINVAL;
+	if (copy_from_user(val, ubuf, len))
+		return -EFAULT;
+	val[len] = '\0';
+	while (len && (val[len - 1] == '\n' || val[len - 1] == ' ' || val[len - 1] == '\t'))
+		val[--len] = '\0';
+	if (n->knob)
+		err = knob_write(n->knob, val, "sysctl") ? -EINVAL : 0;
+	else
+		err = n->pf->store(val);
+	if (err)
+		return err;
+	f->pos += count;
+	return count;
+}
+
+static void text_release(struct file *f)
+{
+	kfree((void *)f->node);
+}
+
+static const struct file_ops text_ops = {
+	.read = text_read, .write = text_write, .release = text_release,
+};
+
+/* Open N with FLAGS: a device's own file, or a snapshot of the text. */
+int pseudo_open(const struct fs_node *n, u32 flags, struct file **out)
+{
+	const struct pseudo_file *pf = n->pf;
+	int writable = pf ? pf->store != NULL : 1;
+	struct fs_node *copy;
+	struct file *f;
+
+	if (pf && pf->open) {
+		*out = pf->open(flags);
+		return *out ? 0 : -ENOMEM;
+	}
+	if ((flags & O_ACCMODE) != O_RDONLY && !writable)
+		return -EACCES;
+	if (!(copy = kmalloc(sizeof(*copy))))
+		return -ENOMEM;
+	*copy = *n;
+	if (!(f = file_alloc(&text_ops, flags))) {
+		kfree(copy);
+		return -ENOMEM;
+	}
+	f->node = copy;
+	if ((flags & O_ACCMODE) != O_WRONLY) {
+		u32 size = pf ? pf->size : 128;
+		if (!(f->buf = kmalloc(size))) {
+			fput(f);
+			return -ENOMEM;
+		}
+		if (pf) {
+			f->len = pf->show(f->buf, size);
+		} else {
+			knob_show(n->knob, f->buf, size - 1);
+			f->len = strlen(f->buf);
+			f->buf[f->len++] = '\n';
+		}
+		f->len = min(f->len, size);
+	}
+	*out = f;
+	return 0;
+}

@@ -1,0 +1,7 @@
+# kernel/fs - the file name space (no disk): the initrd's tree.
+KERNEL_C += kernel/fs/initrd.c            # initrd index, path walk with directories and symlinks
+KERNEL_C += kernel/fs/stat.c              # stat64, fstat64, fstatat64, statx (console fds, initrd files)
+KERNEL_C += kernel/fs/namei.c             # path lookup (initrd + pseudo), readlink, access/faccessat, getcwd
+KERNEL_C += kernel/fs/file.c              # open files, fd tables; read, write(v), close, lseek, dup*, fcntl64
+KERNEL_C += kernel/fs/open.c              # open/openat over the name space, initrd files, getdents64
+KERNEL_C += kernel/fs/pseudo.c            # /dev, /proc/sys/kernel/sched_*, /proc/sched_debug, /sys/.../sched_features

@@ -1,0 +1,101 @@
+/*
+ * kernel/fs.h - Granule's file name space (no disk): the initrd's tree
+ * (/bin ...) with /dev, /proc and /sys beside it, and the file calls.
+ *
+ *	/bin/...		the initrd (kernel/fs/initrd.c), read-only
+ *	/dev/console, /dev/tty	the console (kernel/tty.c)
+ *	/dev/null
+ *	/proc/sys/kernel/NAME	every scheduler knob, read and write (kernel/fs/pseudo.c)
+ *	/proc/sched_debug, /proc/version
+ *	/sys/kernel/debug/sched_features
+ *
+ * A relative path starts at the current directory (chdir).
+ */
+#ifndef KERNEL_FS_H
+#define KERNEL_FS_H
+
+#include <kernel/types.h>
+#include <kernel/initrd.h>
+
+#define AT_FDCWD	(-100)		/* the *at() calls' "current directory" */
+#define AT_SYMLINK_NOFOLLOW	0x100
+#define AT_EACCESS		0x200
+#define AT_NO_AUTOMOUNT		0x800
+#define AT_EMPTY_PATH		0x1000
+
+#define S_IFMT		0170000
+#define S_IFLNK		0120000
+#define S_IFREG		0100000
+#define S_IFDIR		0040000
+#define S_IFCHR		0020000
+#define S_ISDIR_MODE(m)	(((m) & S_IFMT) == S_IFDIR)
+
+struct file;
+struct knob;
+struct pseudo_file;
+struct stat64;
+struct statx;
+struct iovec32 { u32 base, len; };
+
+/* What a path names. */
+struct fs_node {
+	const struct initrd_node *in;	/* an initrd member (NULL: the root, or not initrd) */
+	const struct pseudo_file *pf;	/* a /dev, /proc or /sys entry */
+	const struct knob *knob;	/* /proc/sys/kernel/NAME */
+	char path[INITRD_PATH_MAX];	/* canonical, no leading '/' ("" = the root) */
+	u32 mode, ino, rdev;
+	u64 size;
+};
+
+/* kernel/fs/namei.c: resolve PATH (kernel memory).  0 or -errno. */
+int fs_lookup(const char *path, int follow, struct fs_node *n);
+/* DIRFD + user PATH as the *at() calls take them (AT_FDCWD or a directory fd). */
+int fs_lookup_at(int dirfd, const char *upath, int follow, struct fs_node *n);
+/* Entry INDEX of directory DIR: 1 with NAME, D_TYPE, INO; 0 past the end. */
+int fs_dir_entry(const char *dir, int index, char *name, size_t size, u8 *d_type, u32 *ino);
+
+/* kernel/fs/pseudo.c */
+int pseudo_lookup(const char *path, struct fs_node *n);	/* 0 or -ENOENT */
+int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *mode, u32 *ino);
+int pseudo_open(const struct fs_node *n, u32 flags, struct file **out);
+
+/* kernel/fs/file.c */
+long sys_read(int fd, char *ubuf, u32 count);
+long sys_write(int fd, const char *ubuf, u32 count);
+long sys_close(int fd);
+long sys_lseek(int fd, s32 off, int whence);
+long sys_llseek(int fd, u32 hi, u32 lo, long long *uresult, int whence);
+long sys_dup(int oldfd);
+long sys_dup2(int oldfd, int newfd);
+long sys_dup3(int oldfd, int newfd, u32 flags);
+long sys_fcntl64(int fd, u32 cmd, u32 arg);
+long sys_writev(int fd, const struct iovec32 *uiov, int iovcnt);
+
+/* kernel/fs/open.c */
+long sys_open(const char *path, u32 flags, u32 mode);
+long sys_openat(int dirfd, const char *path, u32 flags, u32 mode);
+long sys_getdents64(int fd, void *udirp, u32 count);
+
+/* kernel/tty.c */
+long sys_ioctl(int fd, u32 cmd, u32 arg);
+int file_is_tty(const struct file *f);
+
+/* kernel/fs/stat.c */
+long sys_stat64(const char *path, struct stat64 *u);
+long sys_lstat64(const char *path, struct stat64 *u);
+long sys_fstat64(int fd, struct stat64 *u);
+long sys_fstatat64(int dirfd, const char *path, struct stat64 *u, int flags);
+long sys_statx(int dirfd, const char *path, int flags, u32 mask, struct statx *u);
+
+/* kernel/fs/namei.c */
+long sys_readlink(const char *path, char *buf, int size);
+long sys_readlinkat(int dirfd, const char *path, char *buf, int size);
+long sys_getcwd(char *buf, u32 size);
+long sys_chdir(const char *path);
+long sys_fchdir(int fd);
+long sys_sendfile64(int out_fd, int in_fd, void *offset, u32 count);
+long sys_access(const char *path, int mode);
+long sys_faccessat(int dirfd, const char *path, int mode);
+long sys_faccessat2(int dirfd, const char *path, int mode, int flags);
+
+#endif

@@ -1,0 +1,215 @@
+/*
+ * kernel/mm/mmap.c - mmap2, munmap and mprotect over the areas of an mm.
+ *
+ * What glibc's static start-up and malloc need: anonymous private memory
+ * (MAP_PRIVATE|MAP_ANONYMOUS; pages appear zeroed on first touch, through
+ * mm_fault's demand-zero path) and mprotect of any mapping (glibc makes
+ * its RELRO data read-only).  Files cannot be mapped yet: an fd gives
+ * -EBADF or -ENODEV, as for a Linux file without an mmap operation; a
+ * shared anonymous mapping gives -EINVAL (it would need pages that fork
+ * does not copy on write).
+ *
+ * Areas are kept unsorted in mm->areas (MM_MAX_AREAS of them; -ENOMEM
+ * beyond, as Linux at vm.max_map_count).  A range operation first splits
+ * the areas that straddle its ends, so every area is then wholly inside
+ * or wholly outside the range.  New mappings go top-down below MMAP_TOP,
+ * like Linux's legacy-free mmap layout (mm/util.c arch_pick_mmap_layout).
+ */
+#include <kernel/errno.h>
+#include <kernel/task.h>
+#include <kernel/vm.h>
+#include <arch/pgtable.h>
+
+#define PROT_READ	0x1
+#define PROT_WRITE	0x2
+#define PROT_EXEC	0x4
+#define PROT_SEM	0x8
+#define PROT_GROWSDOWN	0x01000000
+#define PROT_GROWSUP	0x02000000
+#define MAP_SHARED	0x01
+#define MAP_PRIVATE	0x02
+#define MAP_TYPE	0x0f
+#define MAP_FIXED	0x10
+#define MAP_ANONYMOUS	0x20
+#define MAP_FIXED_NOREPLACE 0x100000
+
+static u32 prot_to_vm(u32 prot)
+{
+	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE | VM_READ : 0) |
+	       (prot & PROT_EXEC ? VM_EXEC | VM_READ : 0);	/* x86: write and exec imply read */
+}
+
+int mm_range_used(struct mm *mm, u32 start, u32 end)
+{
+	for (int i = 0; i < mm->nr_areas; i++)
+		if (mm->areas[i].start < end && start < mm->areas[i].end)
+			return 1;
+	return 0;
+}
+
+/* The area containing ADDR strictly inside is cut in two at ADDR. */
+static int split_at(struct mm *mm, u32 addr)
+{
+	for (int i = 0; i < mm->nr_areas; i++) {
+		struct vm_area *a = &mm->areas[i];
+		if (addr <= a->start || addr >= a->end)
+			continue;
+		if (mm->nr_areas >= MM_MAX_AREAS)
+			return -ENOMEM;
+		mm->areas[mm->nr_areas++] = (struct vm_area){ addr, a->end, a->flags };
+		a->end = addr;
+		return 0;
+	}
+	return 0;
+}
+
+static int split_range(struct mm *mm, u32 start, u32 end)
+{
+	int err = split_at(mm, start);
+
+	return err ? err : split_at(mm, end);
+}
+
+/* Bytes of [start, end) that areas cover (after split_range: exact). */
+static u32 covered(struct mm *mm, u32 start, u32 end)
+{
+	u32 n = 0;
+
+	for (int i = 0; i < mm->nr_areas; i++)
+		if (mm->areas[i].start >= start && mm->areas[i].end <= end)
+			n += mm->areas[i].end - mm->areas[i].start;
+	return n;
+}
+
+/* Remove the areas inside [start, end) and their pages. */
+static void unmap_areas(struct mm *mm, u32 start, u32 end)
+{
+	for (int i = 0; i < mm->nr_areas; ) {
+		struct vm_area *a = &mm->areas[i];
+		if (a->start >= start && a->end <= end)
+			*a = mm->areas[--mm->nr_areas];
+		else
+			i++;
+	}
+	mm_unmap_pages(mm, start, end);
+}
+
+/* Highest free [addr, addr + len) below MMAP_TOP and above the heap; 0 if none. */
+static u32 find_free(struct mm *mm, u32 len)
+{
+	u32 floor = ALIGN_UP(mm->brk, PAGE_SIZE) + STACK_GAP;
+	u32 top = MMAP_TOP;
+
+	while (top >= floor + len) {
+		u32 start = top - len, lowest = top;
+		for (int i = 0; i < mm->nr_areas; i++)
+			if (mm->areas[i].start < top && start < mm->areas[i].end)
+				lowest = min(lowest, mm->areas[i].start);
+		if (lowest == top)
+			return start;
+		top = lowest;		/* below the lowest area in the way */
+	}
+	return 0;
+}
+
+/*
+ * mmap2(addr, len, prot, flags, fd, pgoff): the new mapping's address, or
+ * -EINVAL (len 0, bad flags or prot, MAP_FIXED at an unaligned or kernel
+ * address, MAP_SHARED), -EBADF/-ENODEV (an fd), -EEXIST
+ * (MAP_FIXED_NOREPLACE over a mapping), -ENOMEM (no room, or too many
+ * areas).  ADDR without MAP_FIXED is only a hint, and ignored.
+ */
+long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff)
+{
+	struct mm *mm = current->mm;
+	u32 type = flags & MAP_TYPE, fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
+	int err;
+
+	if (!mm || !len || (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM)))
+		return -EINVAL;
+	if (type != MAP_PRIVATE && type != MAP_SHARED)
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS))
+		return fd >= 0 && fd <= 2 ? -ENODEV : -EBADF;
+	if (type == MAP_SHARED)
+		return -EINVAL;
+	if (len > TASK_SIZE)
+		return -ENOMEM;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (fixed) {
+		if (addr & ~PAGE_MASK)
+			return -EINVAL;
+		if (addr < PAGE_SIZE || addr > TASK_SIZE - len)
+			return -ENOMEM;
+		if ((flags & MAP_FIXED_NOREPLACE) && mm_range_used(mm, addr, addr + len))
+			return -EEXIST;
+		if ((err = split_range(mm, addr, addr + len)))
+			return err;
+		unmap_areas(mm, addr, addr + len);
+	} else if (!(addr = find_free(mm, len))) {
+		return -ENOMEM;
+	}
+	if (mm->nr_areas >= MM_MAX_AREAS)
+		return -ENOMEM;
+	mm->areas[mm->nr_areas++] = (struct vm_area){ addr, addr + len, prot_to_vm(prot) };
+	return addr;
+}
+
+/* munmap(addr, len): 0; -EINVAL for len 0, an unaligned or kernel range. */
+long sys_munmap(u32 addr, u32 len)
+{
+	struct mm *mm = current->mm;
+	int err;
+
+	if (!mm || (addr & ~PAGE_MASK) || !len || len > TASK_SIZE || addr > TASK_SIZE - len)
+		return -EINVAL;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if ((err = split_range(mm, addr, addr + len)))
+		return err;
+	unmap_areas(mm, addr, addr + len);
+	return 0;
+}
+
+/*
+ * mprotect(addr, len, prot): 0; -EINVAL (unaligned, bad prot), -ENOMEM
+ * (part of the range is not mapped: the heap and the stack window are not
+ * areas here, so they count as unmapped).  Present pages lose PTE_W when
+ * the area becomes read-only; when it becomes writable they get PTE_COW,
+ * so that the first write goes through mm_fault (which takes the frame if
+ * it is the only user, copies it if fork shares it).
+ */
+long sys_mprotect(u32 addr, u32 len, u32 prot)
+{
+	struct mm *mm = current->mm;
+	u32 end, vm = prot_to_vm(prot);
+	int err;
+
+	if (!mm || (addr & ~PAGE_MASK) ||
+	    (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM | PROT_GROWSDOWN | PROT_GROWSUP)))
+		return -EINVAL;
+	if ((prot & PROT_GROWSDOWN) && (prot & PROT_GROWSUP))
+		return -EINVAL;
+	if (!len)
+		return 0;
+	if (len > TASK_SIZE || addr > TASK_SIZE - ALIGN_UP(len, PAGE_SIZE))
+		return -ENOMEM;
+	end = addr + ALIGN_UP(len, PAGE_SIZE);
+	if ((err = split_range(mm, addr, end)))
+		return err;
+	if (covered(mm, addr, end) != end - addr)
+		return -ENOMEM;
+	for (int i = 0; i < mm->nr_areas; i++)
+		if (mm->areas[i].start >= addr && mm->areas[i].end <= end)
+			mm->areas[i].flags = vm;
+	for (u32 va = addr; va < end; va += PAGE_SIZE) {
+		pte_t *pte = pte_lookup(mm->pgdir, va, 0);
+		if (!pte || !(*pte & PTE_P))
+			continue;
+		if (!(vm & VM_WRITE) && (*pte & PTE_W))
+			*pte = (*pte & ~PTE_W) | PTE_COW;
+		else if ((vm & VM_WRITE) && !(*pte & PTE_W))
+			*pte |= PTE_COW;
+		flush_tlb_page(mm->pgdir, va);
+	}
+	return 0;
+}
