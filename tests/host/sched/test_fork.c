@@ -32,8 +32,8 @@
 
 /* ---- fakes of what do_fork() calls outside the scheduler ---- */
 static struct {
-	int fail_alloc, fail_mm, fail_sig, fail_tls;	/* make that step fail */
-	int frees, mm_dups, mm_puts, sig_allocs, sig_puts;
+	int fail_alloc, fail_mm, fail_files, fail_sig, fail_tls;	/* make that step fail */
+	int frees, mm_dups, mm_puts, sig_allocs, sig_puts, files, files_puts;
 } f;
 static struct mm parent_mm, child_mm;
 static struct signal_state parent_sig, child_sig;
@@ -86,6 +86,19 @@ void signal_state_put(struct signal_state *s)
 {
 	s->count--;
 	f.sig_puts++;
+}
+
+int copy_files(struct task *p, u32 clone_flags)
+{
+	if (f.fail_files)
+		return -ENOMEM;
+	f.files++;
+	return 0;
+}
+
+void exit_files(struct task *t)
+{
+	f.files_puts++;
 }
 
 void arch_set_pgdir(struct task *t, u32 pgdir) { }
@@ -204,29 +217,40 @@ static void test_fork_unwinds_each_failure(void **state)
 	assert_int_equal(f.mm_puts, 0);
 	f.fail_mm = 0;
 
-	f.fail_sig = 1;					/* bad_fork_cleanup_mm */
+	f.fail_files = 1;				/* bad_fork_cleanup_mm */
 	assert_int_equal(do_fork(17, 0, 0, 0, 0, NULL), -ENOMEM);
 	check_nothing_left(p, nr, 2);
 	assert_int_equal(child_mm.users, 0);
+	assert_int_equal(f.files_puts, 0);
+	f.fail_files = 0;
+
+	f.fail_sig = 1;					/* bad_fork_cleanup_files */
+	assert_int_equal(do_fork(17, 0, 0, 0, 0, NULL), -ENOMEM);
+	check_nothing_left(p, nr, 3);
+	assert_int_equal(child_mm.users, 0);
 	assert_int_equal(f.sig_puts, 0);
+	assert_int_equal(f.files_puts, 1);
 	f.fail_sig = 0;
 
 	f.fail_tls = 1;					/* bad_fork_cleanup_signal */
 	assert_int_equal(do_fork(17 | CLONE_SETTLS, 0, 0, 1, 0, NULL), -EINVAL);
-	check_nothing_left(p, nr, 3);
+	check_nothing_left(p, nr, 4);
 	assert_int_equal(child_sig.count, 0);
 	assert_int_equal(child_mm.users, 0);
+	assert_int_equal(f.files_puts, 2);
 	f.fail_tls = 0;
 
 	/* a thread: shared mm and signal state get their references back */
 	assert_int_equal(do_fork(CLONE_VM | CLONE_SIGHAND | CLONE_THREAD |
 				 CLONE_PARENT_SETTID, 0, 0, 0, 0, NULL), -EFAULT);
-	check_nothing_left(p, nr, 4);
+	check_nothing_left(p, nr, 5);
+	assert_int_equal(f.files_puts, 3);
 
 	/* and a good fork still works afterwards */
 	assert_true(do_fork(17, 0, 0, 0, 0, NULL) > 0);
 	assert_int_equal(CFS->nr_running, nr + 1);
-	assert_int_equal(f.frees, 4);
+	assert_int_equal(f.frees, 5);
+	assert_int_equal(f.files, 4);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, sched_test_setup, sched_test_teardown)
