@@ -221,20 +221,22 @@ class GdbSession:
 
 
 def gdb_session(cmdline="", gdb_args=(), batch=True, boot="kernel", cpu=None, icount=True,
-                timeout=600, memory="128M", serial_log=None):
+                timeout=600, memory="128M", serial_log=None, extra=(), watch=None):
     """Boot QEMU paused with its gdb stub listening on a unix socket (never
     a TCP port), attach `gdb -x tools/granule.gdb build/granule-debug.elf`,
     run it with GDB_ARGS (e.g. ["-ex", "break scheduler_tick", ...]) in
     batch mode (output captured) or interactively (BATCH=False, on this
     terminal), then stop QEMU.  The serial output goes to SERIAL_LOG (or a
-    temporary file) and comes back in GdbSession.serial.  Under -icount the
-    guest's virtual clock stands still while gdb holds it, so a session
-    sees the same instructions as a plain run of the same command line."""
+    temporary file) and comes back in GdbSession.serial.  Under -icount a
+    session is deterministic, but each gdb stop lets QEMU's icount clock skip
+    to the next timer deadline: after a stop the guest's figures differ from
+    a plain run's (the same on every session).  EXTRA: more QEMU arguments; WATCH(qemu):
+    called with the QEMU Popen once it runs (tools/measure-paths)."""
     with tempfile.TemporaryDirectory(prefix="granule-gdb-") as tmp:
         sock = os.path.join(tmp, "gdb.sock")
         log = serial_log or os.path.join(tmp, "serial.log")
         iso = make_iso(cmdline, os.path.join(tmp, "run.iso")) if boot != "kernel" else None
-        argv = qemu_argv(boot, cmdline, cpu, icount, memory, iso=iso)
+        argv = qemu_argv(boot, cmdline, cpu, icount, memory, iso=iso, extra=extra)
         argv += ["-S", "-gdb", f"unix:{sock},server=on,wait=off", "-serial", f"file:{log}"]
         # Its own session: gdb's Ctrl-C (interrupt the guest) must not reach QEMU.
         qemu = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -243,6 +245,8 @@ def gdb_session(cmdline="", gdb_args=(), batch=True, boot="kernel", cpu=None, ic
             deadline = time.monotonic() + 30
             while not os.path.exists(sock) and qemu.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.05)
+            if watch:
+                watch(qemu)
             gdb = ["gdb", "-q", "-nx", "-x", GDB_SCRIPT, "-ex", f"target remote {sock}"]
             gdb += list(gdb_args)
             if batch:
