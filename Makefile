@@ -43,7 +43,8 @@ LIBGCC    = $(shell $(CC) -m32 -print-libgcc-file-name)
 # Host unit tests: native build with sanitizers; arch/ headers come from the shim.
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
                -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-               -fno-omit-frame-pointer -Itests/host/shim -Ikernel/include -DHOST_TEST
+               -fno-omit-frame-pointer -Itests/host/shim -Ikernel/include -DHOST_TEST \
+               -DGRANULE_VERSION='"$(VERSION)"'
 HOST_LIBS   := -lcmocka
 
 KERNEL_C   :=

@@ -180,8 +180,3 @@ void reap_dead_tasks(void)
 	}
 	local_irq_restore(flags);
 }
-
-int nr_tasks(void)
-{
-	return nr_live;
-}

@@ -30,10 +30,7 @@
  * "sched_preset=linux-2.6.35 sched_min_granularity_ns=1000000" gives the
  * 2.6.35 preset with 1 ms and sched_nr_latency 6.
  */
-#ifdef HOST_TEST
-#define vsnprintf kvsnprintf
-#define snprintf ksnprintf
-#endif
+#include <kernel/host_test.h>	/* first: HOST_TEST renames vsnprintf/snprintf */
 
 #include "sched.h"
 #include <kernel/cmdline.h>
@@ -433,7 +430,7 @@ static const struct sched_preset sched_presets[] = {
 
 static char sched_preset_buf[32] = "commit-0bf377bbb0be";
 
-const char *sched_preset_name(void)
+__host_test_only const char *sched_preset_name(void)
 {
 	return sched_preset_buf;
 }
