@@ -35,3 +35,9 @@ $(eval $(call host_test,sched_rbtree,kernel/lib/rbtree.c tests/host/sched/test_r
 
 $(BUILD)/host/sched_fair $(BUILD)/host/sched_preempt $(BUILD)/host/sched_knobs $(BUILD)/host/sched_sim \
 $(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree: $(SCHED_HOST_HDRS)
+
+# tunables.c includes the presets generated from tools/presets (kernel/sched/rules.mk).
+SCHED_HOST_BINS := $(addprefix $(BUILD)/host/,sched_fair sched_preempt sched_knobs sched_sim \
+			     sched_variants)
+$(SCHED_HOST_BINS): $(SCHED_PRESETS_H)
+$(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)
