@@ -159,10 +159,13 @@ def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir):
             except (ConnectionRefusedError, FileNotFoundError):
                 pass                        # QEMU already left: the guest powered off
             else:
-                hmp(s, "")                  # read the banner up to the prompt
-                for c in monitor_cmds:
-                    hmp(s, c)
-                s.sendall(b"quit\n")
+                try:
+                    hmp(s, "")              # read the banner up to the prompt
+                    for c in monitor_cmds:
+                        hmp(s, c)
+                    s.sendall(b"quit\n")
+                except (ConnectionResetError, BrokenPipeError):
+                    pass                    # QEMU left meanwhile: the guest powered off
                 try:                        # keep the socket open until QEMU is gone
                     p.wait(timeout=10)
                 except subprocess.TimeoutExpired:
