@@ -3,9 +3,11 @@
 # Each directory contributes a rules.mk fragment that appends to:
 #   KERNEL_C, KERNEL_ASM   kernel sources (one per line, with a purpose comment)
 #   HOST_TESTS             host unit-test binaries (see $(call host_test,...))
-# Outputs: build/granule.elf (kernel), build/granule.iso (GRUB multiboot2 ISO).
+# Outputs: build/granule.elf (kernel), build/granule.iso (GRUB multiboot2 ISO),
+# build/granule-debug.elf (the same kernel with DWARF debug info, for gdb) and
+# build/granule.asm (objdump -S: the kernel's disassembly interleaved with its source).
 #
-# Targets: all iso run test bench fuzz fuzz-host soak clean deps (see README.md).
+# Targets: all iso run gdb asm test bench trace fuzz fuzz-host soak clean deps (see README.md).
 
 BUILD    := build
 CC       := gcc
@@ -19,13 +21,20 @@ PYTHON   := /usr/bin/python3
 VERSION  := $(shell cat VERSION)
 Q        ?= @
 
+# Debug info (KDEBUG= turns it off).  -g never changes the generated code, and
+# the kernel that boots is build/granule-debug.elf with its debug sections
+# stripped: its loadable segments are byte for byte those of a build without -g
+# (tests/system/test_gdb.py checks), so -icount trajectories are unchanged.
+KDEBUG     ?= -g
+KDEBUG_ASM ?= $(if $(KDEBUG),-g -F dwarf)
+
 # Kernel: i686, freestanding, higher half (see linker.ld and docs/ARCHITECTURE.md).
 KCFLAGS  := -m32 -march=i686 -std=gnu11 -ffreestanding -fno-pic -fno-pie \
             -fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
             -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
             -Ikernel/include -Iarch/x86/include -I$(BUILD) -MMD -MP \
-            -DGRANULE_VERSION='"$(VERSION)"'
-KASFLAGS := -f elf32 -Iboot/ -Iarch/x86/
+            -DGRANULE_VERSION='"$(VERSION)"' $(KDEBUG)
+KASFLAGS := -f elf32 -Iboot/ -Iarch/x86/ $(KDEBUG_ASM)
 KLDFLAGS := -m elf_i386 -T linker.ld -nostdlib -z noexecstack
 # 64-bit division helpers (__udivdi3 ...) come from 32-bit libgcc
 # (Debian lib32gcc-12-dev, installed by tools/deps).
@@ -34,7 +43,8 @@ LIBGCC    = $(shell $(CC) -m32 -print-libgcc-file-name)
 # Host unit tests: native build with sanitizers; arch/ headers come from the shim.
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
                -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-               -fno-omit-frame-pointer -Itests/host/shim -Ikernel/include -DHOST_TEST
+               -fno-omit-frame-pointer -Itests/host/shim -Ikernel/include -DHOST_TEST \
+               -DGRANULE_VERSION='"$(VERSION)"'
 HOST_LIBS   := -lcmocka
 
 KERNEL_C   :=
@@ -59,8 +69,9 @@ KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) \
 $(KERNEL_OBJS): | $(SYSCALL_NR_H)
 $(BUILD)/arch/x86/initrd.o: $(INITRD)
 
-.PHONY: all iso run test bench clean deps usb trace
-all: $(BUILD)/granule.elf
+.PHONY: all iso run gdb asm test bench clean deps usb trace
+all: $(BUILD)/granule.elf $(BUILD)/granule.asm
+asm: $(BUILD)/granule.asm
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -72,9 +83,19 @@ $(BUILD)/%.o: %.asm
 	@echo "  NASM    $<"
 	$(Q)$(NASM) $(KASFLAGS) -MD $(@:.o=.d) $< -o $@
 
-$(BUILD)/granule.elf: $(KERNEL_OBJS) linker.ld
+$(BUILD)/granule-debug.elf: $(KERNEL_OBJS) linker.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS) $(LIBGCC)
+
+# The booted image: the same link without the .debug_* sections.
+$(BUILD)/granule.elf: $(BUILD)/granule-debug.elf
+	@echo "  STRIP   $@"
+	$(Q)objcopy --strip-debug $< $@
+
+# Source-interleaved disassembly, as xv6's kernel.asm.
+$(BUILD)/granule.asm: $(BUILD)/granule-debug.elf
+	@echo "  OBJDUMP $@"
+	$(Q)objdump -S --no-show-raw-insn $< > $@
 
 $(BUILD)/host:
 	@mkdir -p $@
@@ -98,6 +119,13 @@ DEFAULT_CMDLINE := run=experiment mode=thread load=kbuild:10 duration=10
 run: deps all iso
 	tools/run-qemu --boot $(or $(BOOT),iso) $(if $(filter 0,$(ICOUNT)),--no-icount) \
 		--interactive -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
+
+# make gdb [CMDLINE='...']: boot QEMU paused with its gdb stub on a unix
+# socket and attach gdb to build/granule-debug.elf with tools/granule.gdb's
+# helpers (gr-current, gr-rq, gr-min-vruntime); serial output goes to
+# build/serial.log.  Quitting gdb stops QEMU.
+gdb: deps all
+	tools/run-qemu --gdb --boot kernel -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
 test: deps
 	$(MAKE) all iso $(HOST_TESTS) $(FUZZ_TARGETS)

@@ -39,11 +39,7 @@
  * Hooks: ->changed runs after every successful knob_apply() (not from
  * knobs_init(): defaults need no recomputation).
  */
-#ifdef HOST_TEST
-/* host unit tests: the kernel's vsnprintf is kvsnprintf (see vsprintf.c) */
-#define vsnprintf kvsnprintf
-#define snprintf ksnprintf
-#endif
+#include <kernel/host_test.h>	/* first: HOST_TEST renames vsnprintf/snprintf */
 
 #include <kernel/cmdline.h>
 #include <kernel/printk.h>

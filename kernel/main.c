@@ -25,10 +25,6 @@ extern const u8 __kernel_phys_start[], __kernel_phys_end[];
 void start_init(void);
 __attribute__((noreturn)) void cpu_idle(void);
 
-#ifndef GRANULE_VERSION
-#define GRANULE_VERSION "0.1"
-#endif
-
 static char cmdline_copy[BOOT_CMDLINE_MAX];	/* cmdline_parse() splits it in place */
 
 

@@ -19,11 +19,7 @@
  *
  * Only arch dependency: <arch/irqflags.h>; panic() ends in machine.h.
  */
-#ifdef HOST_TEST
-/* host unit tests: the kernel's vsnprintf is kvsnprintf (see vsprintf.c) */
-#define vsnprintf kvsnprintf
-#define snprintf ksnprintf
-#endif
+#include <kernel/host_test.h>	/* first: HOST_TEST renames vsnprintf/snprintf */
 
 #include <kernel/printk.h>
 #include <kernel/machine.h>

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """tools/fontgen.py - Granule's own 8x16 console font, drawn here as 5x9 art.
 
 Every printable ASCII glyph (0x20..0x7e) is designed below on a 5-wide,

@@ -18,11 +18,16 @@ The guest leaves through isa-debug-exit at 0xf4: QEMU exits with
 debug_exit=False leaves the device out: the kernel then powers off through
 ACPI S5 and QEMU exits with 0 (`Run.status` is None).  machine= picks the
 QEMU machine type (pc: i440FX/PIIX4, q35: ICH9).
+gdb_session() boots paused (-S) with QEMU's gdb stub on a unix socket and
+runs Debian's gdb on build/granule-debug.elf with tools/granule.gdb loaded
+(`make gdb`, tools/run-qemu --gdb, tools/measure-paths, the gdb test).
 """
 import os
 import re
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -31,6 +36,8 @@ from dataclasses import dataclass, field
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
 KERNEL = os.path.join(BUILD, "granule.elf")
+KERNEL_DEBUG = os.path.join(BUILD, "granule-debug.elf")    # same loadable bytes + DWARF
+GDB_SCRIPT = os.path.join(ROOT, "tools", "granule.gdb")
 ISO = os.path.join(BUILD, "granule.iso")
 OVMF = "/usr/share/ovmf/OVMF.fd"
 
@@ -152,10 +159,13 @@ def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir):
             except (ConnectionRefusedError, FileNotFoundError):
                 pass                        # QEMU already left: the guest powered off
             else:
-                hmp(s, "")                  # read the banner up to the prompt
-                for c in monitor_cmds:
-                    hmp(s, c)
-                s.sendall(b"quit\n")
+                try:
+                    hmp(s, "")              # read the banner up to the prompt
+                    for c in monitor_cmds:
+                        hmp(s, c)
+                    s.sendall(b"quit\n")
+                except (ConnectionResetError, BrokenPipeError):
+                    pass                    # QEMU left meanwhile: the guest powered off
                 try:                        # keep the socket open until QEMU is gone
                     p.wait(timeout=10)
                 except subprocess.TimeoutExpired:
@@ -203,3 +213,69 @@ def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
     # Firmware and GRUB paint the screen with ANSI sequences and bare CRs.
     text = ANSI.sub("", text).replace("\r", "")
     return Run(cmdline, rc, text, to, argv)
+
+
+@dataclass
+class GdbSession:
+    returncode: int             # gdb's exit status
+    gdb_output: str             # what gdb printed (stdout + stderr), or "" if it was interactive
+    serial: str                 # the guest's serial output, cleaned as Run.output
+    timed_out: bool = False
+
+
+def gdb_session(cmdline="", gdb_args=(), batch=True, boot="kernel", cpu=None, icount=True,
+                timeout=600, memory="128M", serial_log=None, extra=(), watch=None):
+    """Boot QEMU paused with its gdb stub listening on a unix socket (never
+    a TCP port), attach `gdb -x tools/granule.gdb build/granule-debug.elf`,
+    run it with GDB_ARGS (e.g. ["-ex", "break scheduler_tick", ...]) in
+    batch mode (output captured) or interactively (BATCH=False, on this
+    terminal), then stop QEMU.  The serial output goes to SERIAL_LOG (or a
+    temporary file) and comes back in GdbSession.serial.  Under -icount a
+    session is deterministic, but each gdb stop lets QEMU's icount clock skip
+    to the next timer deadline: after a stop the guest's figures differ from
+    a plain run's (the same on every session).  EXTRA: more QEMU arguments; WATCH(qemu):
+    called with the QEMU Popen once it runs (tools/measure-paths)."""
+    with tempfile.TemporaryDirectory(prefix="granule-gdb-") as tmp:
+        sock = os.path.join(tmp, "gdb.sock")
+        log = serial_log or os.path.join(tmp, "serial.log")
+        iso = make_iso(cmdline, os.path.join(tmp, "run.iso")) if boot != "kernel" else None
+        argv = qemu_argv(boot, cmdline, cpu, icount, memory, iso=iso, extra=extra)
+        argv += ["-S", "-gdb", f"unix:{sock},server=on,wait=off", "-serial", f"file:{log}"]
+        # Its own session: gdb's Ctrl-C (interrupt the guest) must not reach QEMU.
+        qemu = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 30
+            while not os.path.exists(sock) and qemu.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if watch:
+                watch(qemu)
+            gdb = ["gdb", "-q", "-nx", "-x", GDB_SCRIPT, "-ex", f"target remote {sock}"]
+            gdb += list(gdb_args)
+            if batch:
+                gdb.insert(1, "-batch")
+            gdb.append(KERNEL_DEBUG)
+            timed_out = False
+            if batch:
+                try:
+                    p = subprocess.run(gdb, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                       stdin=subprocess.DEVNULL, timeout=timeout)
+                    rc, out = p.returncode, p.stdout.decode("utf-8", "replace")
+                except subprocess.TimeoutExpired as e:
+                    rc, out, timed_out = -1, (e.stdout or b"").decode("utf-8", "replace"), True
+            else:
+                print(f"gdb: serial output in {log}", file=sys.stderr)
+                old = signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is gdb's
+                try:
+                    rc, out = subprocess.call(gdb), ""
+                finally:
+                    signal.signal(signal.SIGINT, old)
+        finally:
+            if qemu.poll() is None:
+                qemu.kill()
+            qemu.wait()
+        text = ""
+        if os.path.exists(log):
+            with open(log, "rb") as f:
+                text = ANSI.sub("", f.read().decode("utf-8", "replace")).replace("\r", "")
+        return GdbSession(rc, out, text, timed_out)

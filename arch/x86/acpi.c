@@ -84,7 +84,6 @@ static struct {
 	u32 dsdt;	/* physical address */
 } fadt_pm1;
 
-u32 acpi_rsdp(void) { return rsdp_phys; }
 const struct acpi_pm_timer *acpi_pm_timer(void) { return &pm_timer; }
 
 u32 acpi_pm_read(void)

@@ -5,7 +5,7 @@
  *   0xC0000000 + [0, lowmem_end)  all RAM below 768 MiB, read/write, global;
  *                                 4 MiB PSE pages where CPUID has PSE,
  *                                 4 KiB page tables otherwise
- *   KSTACK_AREA .. KSTACK_AREA_END  page tables only (kstack.c fills them)
+ *   KSTACK_AREA .. KSTACK_AREA_END  page tables only (kernel/proc/task.c fills them)
  *   0xFE000000 .. 0xFFFFFFFF      the ioremap fixmap (PDEs 1016..1023)
  * User directories copy PDEs 768..1023, so all of this is shared.
  */

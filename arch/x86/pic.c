@@ -39,14 +39,7 @@ void pic_init(void)
 	pic_write_mask();
 }
 
-void pic_mask(int irq)   { irq_mask |= (u16)(1u << irq); pic_write_mask(); }
 void pic_unmask(int irq) { irq_mask &= (u16)~(1u << irq); pic_write_mask(); }
-
-void pic_disable_all(void)
-{
-	irq_mask = 0xffff;
-	pic_write_mask();
-}
 
 /* Returns 1 if IRQ 7/15 was spurious (not in service). */
 static int pic_spurious(int irq)

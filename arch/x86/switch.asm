@@ -9,6 +9,7 @@
 bits 32
 section .text
 extern ret_from_trap
+extern schedule_tail
 
 ; void __switch_stacks(u32 *prev_esp, u32 next_esp)
 global __switch_stacks
@@ -32,12 +33,14 @@ __switch_stacks:
 extern fork_child_tail
 global ret_from_fork
 ret_from_fork:
+	call schedule_tail                  ; finish the switch (Linux's ret_from_fork)
 	call fork_child_tail                ; CLONE_CHILD_SETTID (kernel/proc/fork.c)
 	jmp ret_from_trap
 
 ; First run of a kernel thread: [esp] = fn, [esp+4] = arg.
 global kthread_trampoline
 kthread_trampoline:
+	call schedule_tail                  ; finish the switch
 	sti
 	pop eax
 	call eax                            ; fn(arg); fn never returns

@@ -3,7 +3,9 @@
  *
  *   clock source (sched_clock):  tsc  - calibrated TSC (default when present)
  *                                pit  - jiffies * tick + PIT interpolation
- *   clock event (the HZ tick):   apic - local APIC timer, periodic (default)
+ *   clock event (the HZ tick):   apic - local APIC timer (default): one-shot with
+ *                                       highres=on (the default; the tick is an hrtimer,
+ *                                       kernel/time/hrtimer.c), periodic with highres=off
  *                                pit  - 8254 channel 0 on IRQ 0
  * Boot knobs: hz=100|250|300|1000 (default 1000), clockevent=apic|pit,
  * clocksource=tsc|pit.  The boot log says what was chosen and why.

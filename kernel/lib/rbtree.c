@@ -271,7 +271,7 @@ struct rb_node *rb_next(const struct rb_node *node)
 	return parent;
 }
 
-struct rb_node *rb_prev(const struct rb_node *node)
+__host_test_only struct rb_node *rb_prev(const struct rb_node *node)
 {
 	struct rb_node *parent;
 

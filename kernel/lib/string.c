@@ -302,7 +302,7 @@ int kstrtos64(const char *s, unsigned int base, s64 *out)
 	return 0;
 }
 
-int kstrtou32(const char *s, unsigned int base, u32 *out)
+__host_test_only int kstrtou32(const char *s, unsigned int base, u32 *out)
 {
 	u64 v;
 	int err = kstrtou64(s, base, &v);
@@ -315,7 +315,7 @@ int kstrtou32(const char *s, unsigned int base, u32 *out)
 	return 0;
 }
 
-int kstrtos32(const char *s, unsigned int base, s32 *out)
+__host_test_only int kstrtos32(const char *s, unsigned int base, s32 *out)
 {
 	s64 v;
 	int err = kstrtos64(s, base, &v);

@@ -27,10 +27,7 @@
  * own vsnprintf/snprintf (used by cmocka, the sanitizers and the tests'
  * reference output).
  */
-#ifdef HOST_TEST
-#define vsnprintf kvsnprintf
-#define snprintf ksnprintf
-#endif
+#include <kernel/host_test.h>	/* first: HOST_TEST renames vsnprintf/snprintf */
 
 #include <kernel/printk.h>
 
@@ -187,6 +184,90 @@ static u64 get_unsigned(va_list *ap, enum length len)
 	}
 }
 
+/*
+ * Decode one directive's flags, width, precision and length (Linux's
+ * format_decode()).  FMT points just past the '%'; a '*' width or
+ * precision takes an int from AP.  Fills *SP and *LEN and returns a pointer
+ * to the conversion character (which may be the terminating NUL).
+ */
+static const char *format_decode(const char *fmt, struct spec *sp, enum length *len,
+				 va_list *ap)
+{
+	/* flags */
+	for (;; fmt++) {
+		if (*fmt == '-')
+			sp->flags |= F_LEFT;
+		else if (*fmt == '0')
+			sp->flags |= F_ZERO;
+		else if (*fmt == '+')
+			sp->flags |= F_PLUS;
+		else if (*fmt == ' ')
+			sp->flags |= F_SPACE;
+		else if (*fmt == '#')
+			sp->flags |= F_ALT;
+		else
+			break;
+	}
+	/* width */
+	if (*fmt == '*') {
+		int w = va_arg(*ap, int);
+
+		fmt++;
+		if (w < 0) {
+			sp->flags |= F_LEFT;
+			w = w == INT32_MIN ? INT32_MAX : -w;
+		}
+		sp->width = w;
+	} else {
+		while (*fmt >= '0' && *fmt <= '9')
+			sp->width = sp->width * 10 + (*fmt++ - '0');
+	}
+	/* precision */
+	if (*fmt == '.') {
+		fmt++;
+		if (*fmt == '*') {
+			int p = va_arg(*ap, int);
+
+			fmt++;
+			sp->prec = p < 0 ? -1 : p;
+		} else {
+			sp->prec = 0;
+			while (*fmt >= '0' && *fmt <= '9')
+				sp->prec = sp->prec * 10 + (*fmt++ - '0');
+		}
+	}
+	/* length */
+	if (*fmt == 'h') {
+		fmt++;
+		*len = LEN_H;
+		if (*fmt == 'h') {
+			fmt++;
+			*len = LEN_HH;
+		}
+	} else if (*fmt == 'l') {
+		fmt++;
+		*len = LEN_L;
+		if (*fmt == 'l') {
+			fmt++;
+			*len = LEN_LL;
+		}
+	} else if (*fmt == 'z') {
+		fmt++;
+		*len = LEN_Z;
+	} else if (*fmt == 'j') {
+		fmt++;
+		*len = LEN_J;
+	} else if (*fmt == 't') {
+		fmt++;
+		*len = LEN_T;
+	}
+	return fmt;
+}
+
+/*
+ * The loop: copy plain characters, decode each directive (format_decode)
+ * and emit its conversion.
+ */
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
 {
 	struct sink o = { .buf = buf, .size = size, .len = 0 };
@@ -202,76 +283,7 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
 			put(&o, *fmt++);
 			continue;
 		}
-		fmt++;
-
-		/* flags */
-		for (;; fmt++) {
-			if (*fmt == '-')
-				sp.flags |= F_LEFT;
-			else if (*fmt == '0')
-				sp.flags |= F_ZERO;
-			else if (*fmt == '+')
-				sp.flags |= F_PLUS;
-			else if (*fmt == ' ')
-				sp.flags |= F_SPACE;
-			else if (*fmt == '#')
-				sp.flags |= F_ALT;
-			else
-				break;
-		}
-		/* width */
-		if (*fmt == '*') {
-			int w = va_arg(ap, int);
-
-			fmt++;
-			if (w < 0) {
-				sp.flags |= F_LEFT;
-				w = w == INT32_MIN ? INT32_MAX : -w;
-			}
-			sp.width = w;
-		} else {
-			while (*fmt >= '0' && *fmt <= '9')
-				sp.width = sp.width * 10 + (*fmt++ - '0');
-		}
-		/* precision */
-		if (*fmt == '.') {
-			fmt++;
-			if (*fmt == '*') {
-				int p = va_arg(ap, int);
-
-				fmt++;
-				sp.prec = p < 0 ? -1 : p;
-			} else {
-				sp.prec = 0;
-				while (*fmt >= '0' && *fmt <= '9')
-					sp.prec = sp.prec * 10 + (*fmt++ - '0');
-			}
-		}
-		/* length */
-		if (*fmt == 'h') {
-			fmt++;
-			len = LEN_H;
-			if (*fmt == 'h') {
-				fmt++;
-				len = LEN_HH;
-			}
-		} else if (*fmt == 'l') {
-			fmt++;
-			len = LEN_L;
-			if (*fmt == 'l') {
-				fmt++;
-				len = LEN_LL;
-			}
-		} else if (*fmt == 'z') {
-			fmt++;
-			len = LEN_Z;
-		} else if (*fmt == 'j') {
-			fmt++;
-			len = LEN_J;
-		} else if (*fmt == 't') {
-			fmt++;
-			len = LEN_T;
-		}
+		fmt = format_decode(fmt + 1, &sp, &len, &ap);
 
 		switch (*fmt) {
 		case 'd':

@@ -310,7 +310,7 @@ void kfree(const void *ptr)
 	local_irq_restore(flags);
 }
 
-size_t ksize(const void *ptr)
+__host_test_only size_t ksize(const void *ptr)
 {
 	struct page *pg;
 
@@ -341,7 +341,7 @@ void kmalloc_shrink(void)
 	local_irq_restore(flags);
 }
 
-void kmalloc_get_stats(struct kmalloc_stats *st)
+__host_test_only void kmalloc_get_stats(struct kmalloc_stats *st)
 {
 	unsigned long flags;
 	unsigned int i;

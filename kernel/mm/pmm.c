@@ -315,7 +315,7 @@ unsigned long nr_free_frames(void)
 	return nr_free;
 }
 
-unsigned long nr_total_frames(void)
+__host_test_only unsigned long nr_total_frames(void)
 {
 	return nr_managed;
 }

@@ -181,6 +181,7 @@ void reap_dead_tasks(void)
 	local_irq_restore(flags);
 }
 
+/* Tasks alive now (sysinfo's procs). */
 int nr_tasks(void)
 {
 	return nr_live;

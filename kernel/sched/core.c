@@ -442,10 +442,18 @@ void preempt_schedule_irq(void)
 	__schedule(1);
 }
 
-/* A new task's first instructions: the switch is done, interrupts back on. */
+/*
+ * A new task's first call (Linux's schedule_tail(), from ret_from_fork and
+ * here also from the kernel-thread trampoline): finish the switch that
+ * started it, as __schedule() finishes one for a task switched out there -
+ * the runqueue invariant check.  Deliberate difference: Linux's
+ * finish_task_switch() enables interrupts here and syscall_exit disables
+ * them again; Granule leaves them off until the task's first iret (or the
+ * trampoline's sti), so no interrupt lands in between.
+ */
 void schedule_tail(void)
 {
-	local_irq_enable();
+	sched_verify_hook();
 }
 
 /* ---- Priorities, policy, yield ----------------------------------------------- */

@@ -13,10 +13,7 @@
  * Times print as Linux's SPLIT_NS: milliseconds "%Ld.%06ld" (so a
  * negative value between -1 ms and 0 loses its sign, as in Linux).
  */
-#ifdef HOST_TEST
-#define vsnprintf kvsnprintf
-#define snprintf ksnprintf
-#endif
+#include <kernel/host_test.h>	/* first: HOST_TEST renames vsnprintf/snprintf */
 
 #include "sched.h"
 #include <kernel/printk.h>
@@ -27,9 +24,6 @@
 #include <kernel/string.h>
 #include <arch/irqflags.h>
 
-#ifndef GRANULE_VERSION
-#define GRANULE_VERSION "host"
-#endif
 
 unsigned long sched_verify_failures;
 
@@ -294,42 +288,40 @@ static int entity_queued(struct cfs_rq *cfs_rq, struct sched_entity *se)
 }
 
 /*
- * Invariants (each violation printed and counted):
- *  - the tree is a valid red-black tree, ordered by key (vruntime -
- *    min_vruntime), and holds neither curr nor unqueued entities;
- *  - the cached leftmost is rb_first();
- *  - cfs_rq nr_running and load.weight equal the sums over the tree plus
- *    a queued curr; rq nr_running and load equal them (no other class);
- *  - rq->curr is current; a running fair task is cfs_rq->curr;
- *  - buddies (next, last) are queued entities;
- *  - min_vruntime never decreases between calls;
- *  - the idle task is never queued;
- *  - DEADLINE's list is sorted and holds queued, unrun entities.
- * A spread beyond 3 x latency is only counted (nr_spread_over), as Linux.
+ * The invariants, one helper each; every helper prints and returns its
+ * violations.  sched_verify() runs them all with interrupts masked.
  */
-int sched_verify(void)
+
+/*
+ * The tree is a valid red-black tree (*BROKEN says it is not, so that it
+ * is not walked) and its cached leftmost is rb_first().
+ */
+static int verify_rbtree(struct cfs_rq *cfs_rq, int *broken)
 {
-	struct rq *rq = this_rq();
-	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *se, *prev = NULL;
-	struct rb_node *node, *first;
-	unsigned long flags;
-	u64 load = 0;
-	u32 nr = 0;
-	int bad = 0, count;
+	struct rb_node *first;
+	int bad = 0;
 
-	local_irq_save(flags);
-
-	count = rb_check(&cfs_rq->tasks_timeline);
-	if (count < 0)
+	*broken = rb_check(&cfs_rq->tasks_timeline) < 0;
+	if (*broken)
 		VIOLATION("the red-black tree is broken\n");
-
 	first = rb_first(&cfs_rq->tasks_timeline);
 	if (cfs_rq->rb_leftmost != first)
 		VIOLATION("cached leftmost %p is not the tree's first %p\n",
 			  (void *)cfs_rq->rb_leftmost, (void *)first);
+	return bad;
+}
 
-	for (node = first; count >= 0 && node; node = rb_next(node)) {
+/*
+ * The tree is ordered by key (vruntime - min_vruntime) and holds only
+ * queued fair entities, never curr.  Adds its entities to *NR and *LOAD.
+ */
+static int verify_tree_entities(struct cfs_rq *cfs_rq, u32 *nr, u64 *load)
+{
+	struct sched_entity *se, *prev = NULL;
+	int bad = 0;
+
+	for (struct rb_node *node = rb_first(&cfs_rq->tasks_timeline); node;
+	     node = rb_next(node)) {
 		struct task *p;
 
 		se = rb_entry(node, struct sched_entity, run_node);
@@ -344,22 +336,44 @@ int sched_verify(void)
 		if (p->sched_class != &fair_sched_class)
 			VIOLATION("%s/%d in the tree is not a fair task\n",
 				  p->comm, p->pid);
-		nr++;
-		load += se->load.weight;
+		(*nr)++;
+		*load += se->load.weight;
 		prev = se;
 	}
+	return bad;
+}
+
+/*
+ * A running fair task is cfs_rq->curr, and cfs_rq->curr is the running
+ * task's entity.  Adds a queued curr to *NR and *LOAD.
+ */
+static int verify_curr(struct rq *rq, u32 *nr, u64 *load)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	int bad = 0;
 
 	if (cfs_rq->curr) {
 		if (cfs_rq->curr != &rq->curr->se)
 			VIOLATION("cfs_rq->curr is not the running task's entity\n");
 		if (cfs_rq->curr->on_rq) {
-			nr++;
-			load += cfs_rq->curr->load.weight;
+			(*nr)++;
+			*load += cfs_rq->curr->load.weight;
 		}
 	} else if (rq->curr->sched_class == &fair_sched_class) {
 		VIOLATION("fair task %s/%d runs but cfs_rq->curr is NULL\n",
 			  rq->curr->comm, rq->curr->pid);
 	}
+	return bad;
+}
+
+/*
+ * cfs_rq nr_running and load.weight equal NR and LOAD (the tree plus a
+ * queued curr); rq's equal cfs_rq's (no other class); current is rq->curr.
+ */
+static int verify_counts(struct rq *rq, u32 nr, u64 load)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	int bad = 0;
 
 	if (nr != cfs_rq->nr_running)
 		VIOLATION("cfs nr_running %u, counted %u\n",
@@ -375,6 +389,13 @@ int sched_verify(void)
 			  (unsigned)rq->load.weight, (unsigned)cfs_rq->load.weight);
 	if (current != rq->curr)
 		VIOLATION("current is not rq->curr\n");
+	return bad;
+}
+
+/* The buddies (next, last) are queued entities. */
+static int verify_buddies(struct cfs_rq *cfs_rq)
+{
+	int bad = 0;
 
 	if (cfs_rq->next && !entity_queued(cfs_rq, cfs_rq->next))
 		VIOLATION("next buddy %s/%d is not queued\n",
@@ -382,6 +403,13 @@ int sched_verify(void)
 	if (cfs_rq->last && !entity_queued(cfs_rq, cfs_rq->last))
 		VIOLATION("last buddy %s/%d is not queued\n",
 			  task_of(cfs_rq->last)->comm, task_of(cfs_rq->last)->pid);
+	return bad;
+}
+
+/* min_vruntime never decreases between calls. */
+static int verify_min_vruntime(struct cfs_rq *cfs_rq)
+{
+	int bad = 0;
 
 	if (verify_have_last &&
 	    (s64)(cfs_rq->min_vruntime - verify_last_min_vruntime) < 0)
@@ -389,20 +417,60 @@ int sched_verify(void)
 			  (long long)(verify_last_min_vruntime - cfs_rq->min_vruntime));
 	verify_last_min_vruntime = cfs_rq->min_vruntime;
 	verify_have_last = 1;
+	return bad;
+}
+
+/* The idle task is never queued. */
+static int verify_idle(struct rq *rq)
+{
+	int bad = 0;
 
 	if (rq->idle && (rq->idle->on_rq || rq->idle->se.on_rq))
 		VIOLATION("the idle task is queued\n");
+	return bad;
+}
 
-	prev = NULL;
+/* DEADLINE's list is sorted by deadline and holds queued, unrun entities. */
+static int verify_deadline_list(struct rq *rq)
+{
+	struct sched_entity *se, *prev = NULL;
+	int bad = 0;
+
 	list_for_each_entry(se, &rq->deadline_list, deadline_node) {
-		if (!se->deadline || !entity_queued(cfs_rq, se) || se == cfs_rq->curr)
+		if (!se->deadline || !entity_queued(&rq->cfs, se) || se == rq->cfs.curr)
 			VIOLATION("bad DEADLINE entry %s/%d\n",
 				  task_of(se)->comm, task_of(se)->pid);
 		if (prev && (s64)(se->deadline - prev->deadline) < 0)
 			VIOLATION("DEADLINE list out of order\n");
 		prev = se;
 	}
+	return bad;
+}
 
+/*
+ * Check every runqueue invariant above (each violation printed and
+ * counted in sched_verify_failures); returns the number of violations.
+ * A spread beyond 3 x latency is only counted (nr_spread_over), as Linux.
+ */
+int sched_verify(void)
+{
+	struct rq *rq = this_rq();
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	unsigned long flags;
+	u64 load = 0;
+	u32 nr = 0;
+	int bad, broken;
+
+	local_irq_save(flags);
+	bad = verify_rbtree(cfs_rq, &broken);
+	if (!broken)
+		bad += verify_tree_entities(cfs_rq, &nr, &load);
+	bad += verify_curr(rq, &nr, &load);
+	bad += verify_counts(rq, nr, load);
+	bad += verify_buddies(cfs_rq);
+	bad += verify_min_vruntime(cfs_rq);
+	bad += verify_idle(rq);
+	bad += verify_deadline_list(rq);
 	sched_verify_failures += (unsigned long)bad;
 	local_irq_restore(flags);
 	return bad;

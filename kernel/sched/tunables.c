@@ -30,10 +30,7 @@
  * "sched_preset=linux-2.6.35 sched_min_granularity_ns=1000000" gives the
  * 2.6.35 preset with 1 ms and sched_nr_latency 6.
  */
-#ifdef HOST_TEST
-#define vsnprintf kvsnprintf
-#define snprintf ksnprintf
-#endif
+#include <kernel/host_test.h>	/* first: HOST_TEST renames vsnprintf/snprintf */
 
 #include "sched.h"
 #include <kernel/cmdline.h>
@@ -382,58 +379,32 @@ DEFINE_KNOB_BOOL(sched_fork_update_clock, sysctl_sched_fork_update_clock, 1,
 /* ---- Presets -------------------------------------------------------------- */
 
 #define FEAT(x)		(1U << __SCHED_FEAT_##x)
-#define MS(x)		((u32)(x) * 1000000U)	/* whole milliseconds, ns */
-#define GRAN_0BF	750000U			/* [0bf] min_granularity, ns */
 
 /*
  * A preset writes a whole configuration: the normalized times (then
  * scaled by the CPU factor, as Linux does at boot), sched_nr_latency as
  * compiled (not recomputed), the feature mask = default | set & ~clear,
  * and the variant knobs.  It leaves child_runs_first, compat_yield,
- * tunable_scaling and sched_verify alone.  tools/presets lists the names.
+ * tunable_scaling and sched_verify alone.  The presets themselves are the
+ * lines of tools/presets, the one source of truth.
  */
 struct sched_preset {
 	const char *name;
-	const char *alias;		/* an older spelling, if different */
+	const char *alias;		/* a second accepted spelling, or NULL */
 	u32 latency, min_gran, wakeup_gran, nr_latency;
 	unsigned int feat_set, feat_clear;
 	u32 std_gran, nr_latency_max, sleeper_slice;
 	int fork_update_clock;
 };
 
+/* One initializer per line of tools/presets (tools/genpresets, at build time). */
 static const struct sched_preset sched_presets[] = {
-	/* (e)1: Linux 2.6.35 as released */
-	{ "linux-2.6.35", NULL, MS(6), MS(2), MS(1), 3,
-	  0, 0, MS(2), 8, 0, 0 },
-	/* (e)2: 2.6.36 = [0bf] 0.75 ms / 8 + the task_fork_fair clock refresh */
-	{ "commit-0bf377bbb0be", NULL, MS(6), GRAN_0BF, MS(1), 8,
-	  0, 0, MS(2), 8, 0, 1 },
-	/* (e)6: [0bf] without START_DEBIT */
-	{ "no-start-debit", NULL, MS(6), GRAN_0BF, MS(1), 8,
-	  0, FEAT(START_DEBIT), MS(2), 8, 0, 1 },
-	/* (e)3: [M1/2] on 2.6.35: min_gran 0.75, std 2 ms, nr_latency 3, max 8 */
-	{ "dyn-gran", NULL, MS(6), GRAN_0BF, MS(1), 3,
-	  FEAT(DYN_GRAN), 0, MS(2), 8, 0, 0 },
-	/* (e)4: [M1/2] + [M2/2] sleeper wakeup slice 2 ms */
-	{ "dyn-gran-sleeper", "dyn-gran+sleeper-slice", MS(6), GRAN_0BF, MS(1), 3,
-	  FEAT(DYN_GRAN), 0, MS(2), 8, MS(2), 0 },
-	/* (e)5: [0bf] + START_NICE + NO_START_DEBIT */
-	{ "start-nice", NULL, MS(6), GRAN_0BF, MS(1), 8,
-	  FEAT(START_NICE), FEAT(START_DEBIT), MS(2), 8, 0, 1 },
-	/* (e)5: [0bf] + START_NICE, START_DEBIT kept */
-	{ "start-nice-debit", "start-nice+debit", MS(6), GRAN_0BF, MS(1), 8,
-	  FEAT(START_NICE), 0, MS(2), 8, 0, 1 },
-	/* (e)7: [0bf] + DEADLINE (our reconstruction) */
-	{ "deadline", NULL, MS(6), GRAN_0BF, MS(1), 8,
-	  FEAT(DEADLINE), 0, MS(2), 8, 0, 1 },
-	/* (e)8: [0bf] + CPT_FIX (a guess) */
-	{ "cpt-fix", NULL, MS(6), GRAN_0BF, MS(1), 8,
-	  FEAT(CPT_FIX), 0, MS(2), 8, 0, 1 },
+#include <gen/sched_presets.h>
 };
 
 static char sched_preset_buf[32] = "commit-0bf377bbb0be";
 
-const char *sched_preset_name(void)
+__host_test_only const char *sched_preset_name(void)
 {
 	return sched_preset_buf;
 }

@@ -15,6 +15,13 @@
 #define __section(s)	__attribute__((section(s)))
 #define __used		__attribute__((used))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
+/*
+ * Marks a function that only the host unit tests (tests/host/) call: the
+ * kernel links it but never reaches it (a library API kept whole, or a
+ * statistic only a test reads); it goes on the definition.  Expands to
+ * nothing, so the image is unchanged; `git grep __host_test_only` lists them.
+ */
+#define __host_test_only
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

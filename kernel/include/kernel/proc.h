@@ -31,6 +31,7 @@ void free_task(struct task *t);
 void reap_dead_tasks(void);
 /* T (exited, EXIT_DEAD) is freed by reap_dead_tasks() once off the CPU. */
 void task_autoreap(struct task *t);
+/* Tasks alive now (sysinfo's procs). */
 int nr_tasks(void);
 
 struct task *find_task_by_pid(int pid);

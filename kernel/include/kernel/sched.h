@@ -171,9 +171,9 @@ int cond_resched(void);
 void preempt_schedule_irq(void);
 
 /*
- * To be called first by a new task on its first run (the arch's thread
- * entry trampoline): finishes the switch that started it and enables
- * interrupts (Linux's schedule_tail()).
+ * Called first by a new task on its first run (arch/x86/switch.asm:
+ * ret_from_fork, kthread_trampoline): finishes the switch that started it
+ * (Linux's schedule_tail()); interrupts stay off.
  */
 void schedule_tail(void);
 

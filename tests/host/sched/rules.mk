@@ -43,3 +43,9 @@ $(eval $(call host_test,sched_rbtree,kernel/lib/rbtree.c tests/host/sched/test_r
 $(BUILD)/host/sched_fair $(BUILD)/host/sched_preempt $(BUILD)/host/sched_knobs $(BUILD)/host/sched_sim \
 $(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree $(BUILD)/host/sched_fork \
 $(BUILD)/host/sched_worked: $(SCHED_HOST_HDRS)
+
+# tunables.c includes the presets generated from tools/presets (kernel/sched/rules.mk).
+SCHED_HOST_BINS := $(addprefix $(BUILD)/host/,sched_fair sched_preempt sched_knobs sched_sim \
+			     sched_variants sched_fork sched_worked)
+$(SCHED_HOST_BINS): $(SCHED_PRESETS_H)
+$(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)

@@ -393,7 +393,7 @@ static void test_report_at_end(void **state)
 	capture_reset();
 	sched_report_at_end();
 	assert_true(capture_contains("sched_verify: 0 violations\n"));
-	assert_true(capture_contains("Sched Debug Version: v0.09, granule host\n"));
+	assert_true(capture_contains("Sched Debug Version: v0.09, granule " GRANULE_VERSION "\n"));
 	assert_true(capture_contains("\nrunnable tasks:\n"));
 	assert_true(capture_contains("\nschedstats: (times in ms;"));
 	assert_true(capture_contains("         swapper     0     0 R   120 "));

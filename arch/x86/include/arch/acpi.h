@@ -20,8 +20,6 @@ struct acpi_pm_timer {
 /* Find the tables once (idempotent); 0 if an FADT was found, -1 otherwise.
  * Prints one line saying what was found or what is missing. */
 int acpi_init(void);
-/* Physical address of the RSDP, or 0. */
-u32 acpi_rsdp(void);
 /* The FADT's PM timer (port 0 if none, or if it never ticked in a bounded probe). */
 const struct acpi_pm_timer *acpi_pm_timer(void);
 /* Read the PM timer's counter (masked to its width). */

@@ -18,10 +18,7 @@ void request_irq(int irq, irq_handler_t handler);
 void set_vector_handler(int vector, irq_handler_t handler);
 
 void pic_init(void);
-void pic_mask(int irq);
 void pic_unmask(int irq);
 void pic_eoi(int irq);
-/* Mask every 8259 line (when the APIC timer replaces the PIT). */
-void pic_disable_all(void);
 
 #endif

@@ -27,7 +27,7 @@ typedef u32 pte_t;
 #define PTE_COW		0x200	/* software bit: copy-on-write page */
 #define PTE_ADDR(e)	((e) & 0xfffff000u)
 
-#define KSTACK_AREA	0xF0000000u	/* guarded kernel stacks, see kstack.c */
+#define KSTACK_AREA	0xF0000000u	/* guarded kernel stacks, see kernel/proc/task.c */
 #define KSTACK_AREA_END	0xF1000000u	/* 16 MiB: 1024 slots of 16 KiB */
 
 /* Build the kernel's own page directory and switch to it. */
