@@ -315,6 +315,8 @@ int knob_apply(const char *name, const char *value)
 		printk("cmdline: unknown parameter '%s' ignored\n", name);
 		return -1;
 	}
+	if (k->check && k->check(k) < 0)
+		return -1;
 	return knob_set(k, name, value);
 }
 

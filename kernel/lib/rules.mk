@@ -4,3 +4,4 @@ KERNEL_C += kernel/lib/string.c           # mem*/str*, strlcpy, kstrto* number p
 KERNEL_C += kernel/lib/vsprintf.c         # vsnprintf/snprintf (shared with user libc)
 KERNEL_C += kernel/lib/rbtree.c           # red-black tree (the CFS timeline, hrtimers)
 KERNEL_C += kernel/lib/ustar.c            # ustar initrd lookup/iteration
+KERNEL_C += kernel/lib/rbtree_augmented.c # subtree values on rbtree.c (EEVDF min_vruntime)

@@ -38,6 +38,11 @@ extern const u32 prio_to_wmult[40];	/* 2^32 / weight */
 #define ENQUEUE_WAKING		2	/* SMP: vruntime was made relative */
 #define ENQUEUE_HEAD		4	/* rt only */
 #define DEQUEUE_SLEEP		1	/* a sleep: keep vruntime absolute */
+/* Linux 6.12 flags used by EEVDF (CFS ignores them): */
+#define DEQUEUE_SPECIAL		0x10	/* TASK_DEAD: never DELAY_DEQUEUE */
+#define DEQUEUE_DELAYED		0x200	/* finish a DELAY_DEQUEUE */
+#define ENQUEUE_INITIAL		0x80	/* first enqueue after fork */
+#define ENQUEUE_DELAYED		0x200	/* wakeup of a delayed (still queued) task */
 
 #define CPU_LOAD_IDX_MAX	5
 
@@ -57,6 +62,18 @@ struct cfs_rq {
 	struct sched_entity *curr, *next, *last;
 
 	u32 nr_spread_over;		/* |vruntime - min_vruntime| > 3 latency */
+
+	/*
+	 * EEVDF (Linux 6.12, Debian's stable): the tree above is keyed by
+	 * deadline instead, and V is kept relative to zero_vruntime:
+	 *	avg_vruntime = sum over the tree of w_i * (v_i - zero_vruntime)
+	 *	avg_load     = sum over the tree of w_i
+	 * (curr is added in by avg_vruntime()).  Unused by CFS.
+	 */
+	s64 avg_vruntime;
+	u64 avg_load;
+	u64 zero_vruntime;
+	u32 h_nr_delayed;		/* DELAY_DEQUEUE sleepers still queued */
 };
 
 /* The (only) CPU runqueue. */
@@ -134,12 +151,25 @@ struct sched_class {
 	void (*switched_to)(struct rq *rq, struct task *p, int running);
 	void (*prio_changed)(struct rq *rq, struct task *p, int oldprio,
 			     int running);
+	/* optional (EEVDF): P's weight went from OLD_WEIGHT to se.load */
+	void (*reweight_task)(struct rq *rq, struct task *p, u32 old_weight);
 	const char *name;		/* for messages: "fair", "idle" */
 };
 
+/*
+ * Two fair classes are built in and exactly one runs, chosen at boot by
+ * sched_preset= (tunables.c): CFS (Linux 2.6.35, fair.c) by default,
+ * EEVDF (Linux 6.12, eevdf*.c) under sched_preset=linux-6.12.
+ */
 extern const struct sched_class fair_sched_class;
+extern const struct sched_class eevdf_sched_class;
 extern const struct sched_class idle_sched_class;
-#define sched_class_highest	(&fair_sched_class)
+extern const struct sched_class *sched_fair_class;	/* the one that runs */
+#define sched_class_highest	(sched_fair_class)
+static inline int sched_eevdf(void)
+{
+	return sched_fair_class == &eevdf_sched_class;
+}
 #define for_each_class(class) \
 	for (class = sched_class_highest; class; class = class->next)
 
@@ -218,6 +248,10 @@ void sched_verify_reset(void);	/* forget the min_vruntime history */
 extern int sysctl_sched_debug;		/* 0 off, 1 end */
 void sched_debug_task_dead(struct task *p);
 void sched_debug_show_stats(void);	/* the per-task schedstats table */
+/* SPLIT_NS(x): x ns as Linux prints it, milliseconds "%lld.%06lu" */
+long long nsec_high(u64 nsec);
+unsigned long nsec_low(u64 nsec);
+#define SPLIT_NS(x) nsec_high((u64)(x)), nsec_low((u64)(x))
 
 /* ---- fair.c (non-static so debug.c and the host tests can reach them) --- */
 
@@ -247,6 +281,32 @@ int wakeup_preempt_entity(struct sched_entity *curr, struct sched_entity *se);
 struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq);
 void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev);
+
+/* ---- eevdf*.c (EEVDF; the rest of its interface is eevdf.h) --------------- */
+
+extern u32 sysctl_sched_base_slice, normalized_sysctl_sched_base_slice;
+extern unsigned int sysctl_sched_features_eevdf;	/* Linux 6.12's bits */
+void eevdf_init_cfs_rq(struct cfs_rq *cfs_rq);
+void __block_task(struct rq *rq, struct task *p);	/* core.c */
+#define EEVDF_PRESET	"linux-6.12"
+void eevdf_preset_apply(void);				/* eevdf_tunables.c */
+/* A feature set: CFS's or EEVDF's (sched_features= edits the running one). */
+struct feat_table {
+	const char *const *names;
+	int nr;
+	unsigned int *mask;
+	unsigned int def;
+	const char *list;		/* " NAME NAME ..." for messages */
+};
+struct feat_table eevdf_feat_table(void);
+void eevdf_print_tunables(void);
+int eevdf_params_snprint(char *buf, size_t len);
+struct knob;
+int sched_knob_cfs_only(const struct knob *k);		/* tunables.c */
+int sched_verify_eevdf(void);			/* eevdf_debug.c */
+void eevdf_print_cfs_rq(struct cfs_rq *cfs_rq);		/* eevdf_debug.c */
+void eevdf_print_rq(struct rq *rq);
+void proc_sched_show_task_eevdf(struct task *p);	/* eevdf_debug.c */
 
 /* ---- deadline.c (DEADLINE, our reconstruction of (e)7) ------------------ */
 

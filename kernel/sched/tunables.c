@@ -145,11 +145,25 @@ static const char sched_feat_list[] =		/* " GENTLE_FAIR_SLEEPERS ..." */
 	;
 #undef SCHED_FEAT
 
-static int feat_lookup(const char *name, size_t len)
+/*
+ * The feature set of the fair class that runs: CFS's (features.h) or,
+ * under sched_preset=linux-6.12, EEVDF's (features_eevdf.h, Linux 6.12's
+ * names).  The functions below work on either.
+ */
+
+static struct feat_table feat_table(void)
 {
-	for (int i = 0; i < __SCHED_FEAT_NR; i++)
-		if (strlen(sched_feat_names[i]) == len &&
-		    !strncmp(sched_feat_names[i], name, len))
+	if (sched_eevdf())
+		return eevdf_feat_table();
+	return (struct feat_table){ sched_feat_names, __SCHED_FEAT_NR,
+				    &sysctl_sched_features,
+				    sched_features_default(), sched_feat_list };
+}
+
+static int feat_lookup(const struct feat_table *t, const char *name, size_t len)
+{
+	for (int i = 0; i < t->nr; i++)
+		if (strlen(t->names[i]) == len && !strncmp(t->names[i], name, len))
 			return i;
 	return -1;
 }
@@ -162,7 +176,8 @@ static int feat_lookup(const char *name, size_t len)
  */
 int sched_feat_parse(const char *list)
 {
-	unsigned int mask = sysctl_sched_features;
+	struct feat_table t = feat_table();
+	unsigned int mask = *t.mask;
 	const char *p = list;
 
 	while (*p) {
@@ -183,10 +198,10 @@ int sched_feat_parse(const char *list)
 			w += 3;
 			len -= 3;
 		}
-		i = feat_lookup(w, len);
+		i = feat_lookup(&t, w, len);
 		if (i < 0) {
 			printk("sched_features: unknown feature '%.*s'; known:%s\n",
-			       (int)len, w, sched_feat_list);
+			       (int)len, w, t.list);
 			return -1;
 		}
 		if (neg)
@@ -194,22 +209,22 @@ int sched_feat_parse(const char *list)
 		else
 			mask |= 1U << i;
 	}
-	sysctl_sched_features = mask;
+	*t.mask = mask;
 	return 0;
 }
 
 /* "GENTLE_FAIR_SLEEPERS START_DEBIT ... NO_NEXT_BUDDY ..." (no newline). */
 int sched_feat_snprint(char *buf, size_t len)
 {
+	struct feat_table t = feat_table();
 	size_t n = 0;
 
 	if (len)
 		buf[0] = '\0';
-	for (int i = 0; i < __SCHED_FEAT_NR; i++) {
+	for (int i = 0; i < t.nr; i++) {
 		int w = snprintf(buf + (n < len ? n : len),
 				 n < len ? len - n : 0, "%s%s%s", i ? " " : "",
-				 sysctl_sched_features & (1U << i) ? "" : "NO_",
-				 sched_feat_names[i]);
+				 *t.mask & (1U << i) ? "" : "NO_", t.names[i]);
 		n += (size_t)w;
 	}
 	return (int)n;
@@ -227,19 +242,17 @@ static int features_set(const struct knob *k, const char *val)
  */
 static void features_show(const struct knob *k, char *buf, size_t len)
 {
-	unsigned int def = sched_features_default();
-	unsigned int diff = sysctl_sched_features ^ def;
+	struct feat_table t = feat_table();
+	unsigned int diff = *t.mask ^ t.def;
 	size_t n;
 
-	n = (size_t)snprintf(buf, len, "0x%X (%s", sysctl_sched_features,
-			     diff ? "" : "default");
-	for (int i = 0; i < __SCHED_FEAT_NR && n < len; i++) {
+	n = (size_t)snprintf(buf, len, "0x%X (%s", *t.mask, diff ? "" : "default");
+	for (int i = 0; i < t.nr && n < len; i++) {
 		if (!(diff & (1U << i)))
 			continue;
 		n += (size_t)snprintf(buf + n, len - n, "%s%s%s",
 				      (diff & ((1U << i) - 1)) ? "," : "",
-				      sysctl_sched_features & (1U << i) ? "" : "NO_",
-				      sched_feat_names[i]);
+				      *t.mask & (1U << i) ? "" : "NO_", t.names[i]);
 	}
 	if (n < len)
 		snprintf(buf + n, len - n, ")");
@@ -301,6 +314,7 @@ void update_sysctl(void)
 	SET_SYSCTL(sched_latency);
 	SET_SYSCTL(sched_wakeup_granularity);
 	SET_SYSCTL(sched_shares_ratelimit);
+	SET_SYSCTL(sched_base_slice);		/* EEVDF (Linux 6.12) */
 #undef SET_SYSCTL
 }
 
@@ -330,8 +344,27 @@ static void sched_sysctl_changed(const struct knob *k)
 	sched_proc_update_handler();
 }
 
+/*
+ * A CFS knob under EEVDF: one line, nothing changes (the check hook of
+ * the registry).  "see" names the 6.12 knob that took over, if any.
+ */
+int sched_knob_cfs_only(const struct knob *k)
+{
+	if (!sched_eevdf())
+		return 0;
+	if (!strcmp(k->name, "sched_latency_ns") ||
+	    !strcmp(k->name, "sched_min_granularity_ns") ||
+	    !strcmp(k->name, "sched_wakeup_granularity_ns"))
+		printk("%s has no effect under %s (EEVDF); see sched_base_slice_ns\n",
+		       k->name, sched_preset_name());
+	else
+		printk("%s has no effect under %s (EEVDF)\n", k->name,
+		       sched_preset_name());
+	return -1;
+}
+
 __KNOB(sched_latency_ns) = {
-	.name = "sched_latency_ns", .type = KNOB_UINT,
+	.name = "sched_latency_ns", .type = KNOB_UINT, .check = sched_knob_cfs_only,
 	.ptr = &sysctl_sched_latency, .def = 6000000,
 	.min = MIN_SCHED_GRAN_NS, .max = NSEC_PER_SEC_32,
 	.changed = sched_sysctl_changed,
@@ -339,7 +372,7 @@ __KNOB(sched_latency_ns) = {
 };
 
 __KNOB(sched_min_granularity_ns) = {
-	.name = "sched_min_granularity_ns", .type = KNOB_UINT,
+	.name = "sched_min_granularity_ns", .type = KNOB_UINT, .check = sched_knob_cfs_only,
 	.ptr = &sysctl_sched_min_granularity, .def = 750000,
 	.min = MIN_SCHED_GRAN_NS, .max = NSEC_PER_SEC_32,
 	.changed = sched_sysctl_changed,
@@ -347,7 +380,7 @@ __KNOB(sched_min_granularity_ns) = {
 };
 
 __KNOB(sched_wakeup_granularity_ns) = {
-	.name = "sched_wakeup_granularity_ns", .type = KNOB_UINT,
+	.name = "sched_wakeup_granularity_ns", .type = KNOB_UINT, .check = sched_knob_cfs_only,
 	.ptr = &sysctl_sched_wakeup_granularity, .def = 1000000,
 	.min = 0, .max = NSEC_PER_SEC_32,
 	.changed = sched_sysctl_changed,
@@ -362,22 +395,27 @@ __KNOB(sched_tunable_scaling) = {
 	.help = "CPU-count scaling of the CFS times: 0 none, 1 log, 2 linear",
 };
 
-DEFINE_KNOB_BOOL(sched_child_runs_first, sysctl_sched_child_runs_first, 0,
-		 "after fork the child runs first (swaps vruntimes with the parent)");
-DEFINE_KNOB_BOOL(sched_compat_yield, sysctl_sched_compat_yield, 0,
-		 "sched_yield() moves the task behind every other queued task");
+/* The CFS-only knobs below refuse writes under EEVDF (sched_knob_cfs_only). */
+#define DEFINE_KNOB_CFS(id, typ, var, d, lo, hi, h) \
+	__KNOB(id) = { .name = #id, .type = typ, .ptr = &(var), .def = (d), \
+		       .min = (lo), .max = (hi), .help = (h), \
+		       .check = sched_knob_cfs_only }
+DEFINE_KNOB_CFS(sched_child_runs_first, KNOB_BOOL, sysctl_sched_child_runs_first, 0, 0, 1,
+		"after fork the child runs first (swaps vruntimes with the parent)");
+DEFINE_KNOB_CFS(sched_compat_yield, KNOB_BOOL, sysctl_sched_compat_yield, 0, 0, 1,
+		"sched_yield() moves the task behind every other queued task");
 DEFINE_KNOB_BOOL(sched_verify, sysctl_sched_verify, 0,
 		 "check the runqueue invariants after every schedule/tick/wakeup");
-DEFINE_KNOB_UINT(sched_std_granularity_ns, sysctl_sched_std_granularity,
-		 2000000, MIN_SCHED_GRAN_NS, NSEC_PER_SEC_32,
-		 "[M1/2] DYN_GRAN: tick gate while nr_running <= sched_nr_latency, ns");
-DEFINE_KNOB_UINT(sched_nr_latency_max, sched_nr_latency_max, 8, 1, 1000,
-		 "[M1/2] DYN_GRAN: the period stretches beyond this many tasks");
-DEFINE_KNOB_UINT(sched_sleeper_wakeup_slice_ns, sysctl_sched_sleeper_wakeup_slice,
-		 0, 0, NSEC_PER_SEC_32,
-		 "[M2/2] run a woken sleeper is shielded from the vruntime test, ns (0 = off)");
-DEFINE_KNOB_BOOL(sched_fork_update_clock, sysctl_sched_fork_update_clock, 1,
-		 "2.6.36: refresh the rq clock at the start of task_fork_fair");
+DEFINE_KNOB_CFS(sched_std_granularity_ns, KNOB_UINT, sysctl_sched_std_granularity,
+		2000000, MIN_SCHED_GRAN_NS, NSEC_PER_SEC_32,
+		"[M1/2] DYN_GRAN: tick gate while nr_running <= sched_nr_latency, ns");
+DEFINE_KNOB_CFS(sched_nr_latency_max, KNOB_UINT, sched_nr_latency_max, 8, 1, 1000,
+		"[M1/2] DYN_GRAN: the period stretches beyond this many tasks");
+DEFINE_KNOB_CFS(sched_sleeper_wakeup_slice_ns, KNOB_UINT, sysctl_sched_sleeper_wakeup_slice,
+		0, 0, NSEC_PER_SEC_32,
+		"[M2/2] run a woken sleeper is shielded from the vruntime test, ns (0 = off)");
+DEFINE_KNOB_CFS(sched_fork_update_clock, KNOB_BOOL, sysctl_sched_fork_update_clock, 1, 0, 1,
+		"2.6.36: refresh the rq clock at the start of task_fork_fair");
 
 /* ---- Presets -------------------------------------------------------------- */
 
@@ -442,6 +480,11 @@ int sched_preset_apply(const char *name)
 {
 	const struct sched_preset *ps = NULL;
 
+	if (!strcmp(name, EEVDF_PRESET)) {		/* eevdf_tunables.c */
+		eevdf_preset_apply();
+		strlcpy(sched_preset_buf, EEVDF_PRESET, sizeof(sched_preset_buf));
+		return 0;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(sched_presets); i++)
 		if (!strcmp(name, sched_presets[i].name) ||
 		    (sched_presets[i].alias && !strcmp(name, sched_presets[i].alias)))
@@ -449,6 +492,7 @@ int sched_preset_apply(const char *name)
 	if (!ps)
 		return -1;
 
+	sched_fair_class = &fair_sched_class;		/* CFS */
 	normalized_sysctl_sched_latency = ps->latency;
 	normalized_sysctl_sched_min_granularity = ps->min_gran;
 	normalized_sysctl_sched_wakeup_granularity = ps->wakeup_gran;
@@ -480,7 +524,7 @@ __KNOB(sched_preset) = {
 	.def_str = "commit-0bf377bbb0be",
 	.expect = "one of linux-2.6.35|commit-0bf377bbb0be|no-start-debit|"
 		  "dyn-gran|dyn-gran-sleeper|start-nice|start-nice-debit|"
-		  "deadline|cpt-fix",
+		  "deadline|cpt-fix|" EEVDF_PRESET,
 	.set = preset_set, .show = preset_show,
 	.help = "a whole scheduler configuration (tools/presets); later knobs override",
 };
@@ -497,6 +541,10 @@ void sched_print_tunables(void)
 {
 	char feats[512];
 
+	if (sched_eevdf()) {
+		eevdf_print_tunables();
+		return;
+	}
 	out("kernel.sched_child_runs_first = %d\n", sysctl_sched_child_runs_first);
 	out("kernel.sched_compat_yield = %d\n", sysctl_sched_compat_yield);
 	out("kernel.sched_latency_ns = %u\n", sysctl_sched_latency);
@@ -531,6 +579,8 @@ int sched_params_snprint(char *buf, size_t len)
 	char feats[512];
 	size_t n = 0;
 
+	if (sched_eevdf())
+		return eevdf_params_snprint(buf, len);
 #define EMIT(...) (n += (size_t)snprintf(buf + (n < len ? n : len),	\
 					 n < len ? len - n : 0, __VA_ARGS__))
 	sched_feat_snprint(feats, sizeof(feats));

@@ -104,8 +104,25 @@ struct sched_entity {
 	u32 sleeper_wakeup_slice;	/* [M2/2] run shielded after wakeup, ns */
 	u64 fork_nice_timeout;		/* [SN] penalty ends at this sum_exec */
 	unsigned int fork_nice_penality; /* [SN] vruntime shift (patch spelling) */
-	u64 deadline;			/* DEADLINE (ours): rq clock, 0 = none */
 	struct list_head deadline_node;	/* in rq's deadline-ordered list */
+
+	/*
+	 * deadline has two meanings, one per fair class (exactly one runs):
+	 *  - CFS + the DEADLINE variant (ours): rq clock by which an unrun
+	 *    fork must run, 0 = none;
+	 *  - EEVDF (Linux 6.12): the virtual deadline vd = v + slice/w, ns
+	 *    of virtual time, the tree's key.
+	 */
+	u64 deadline;
+
+	/* EEVDF (kernel/sched/eevdf*.c), Linux 6.12's fields; unused by CFS: */
+	u64 min_vruntime;		/* min vruntime of the subtree (augmented) */
+	u64 min_slice;			/* min slice of the subtree (augmented) */
+	unsigned char sched_delayed;	/* DELAY_DEQUEUE: asleep but queued */
+	unsigned char rel_deadline;	/* deadline holds deadline - vruntime */
+	unsigned char custom_slice;	/* slice set by sched_setattr(2) */
+	s64 vlag;			/* V - v at dequeue; the deadline while picked */
+	u64 slice;			/* requested run, ns (base slice or custom) */
 };
 
 /* sched_info (2.6.35 CONFIG_SCHEDSTATS), per task, ns. */

@@ -9,7 +9,12 @@ SCHED_HOST_SRC := \
 	kernel/sched/deadline.c \
 	kernel/sched/tunables.c \
 	kernel/sched/debug.c \
+	kernel/sched/eevdf.c \
+	kernel/sched/eevdf_class.c \
+	kernel/sched/eevdf_tunables.c \
+	kernel/sched/eevdf_debug.c \
 	kernel/lib/rbtree.c \
+	kernel/lib/rbtree_augmented.c \
 	kernel/cmdline.c \
 	kernel/printk.c \
 	kernel/lib/vsprintf.c \
@@ -35,3 +40,11 @@ $(eval $(call host_test,sched_rbtree,kernel/lib/rbtree.c tests/host/sched/test_r
 
 $(BUILD)/host/sched_fair $(BUILD)/host/sched_preempt $(BUILD)/host/sched_knobs $(BUILD)/host/sched_sim \
 $(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree: $(SCHED_HOST_HDRS)
+
+# EEVDF (Linux 6.12): V, lag, eligibility, picks, placement, DELAY_DEQUEUE,
+# RUN_TO_PARITY/PREEMPT_SHORT, knobs, and the simulator under linux-6.12
+$(eval $(call host_test,sched_eevdf,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/test_eevdf.c))
+# the augmented red-black tree (subtree minima) against brute force
+$(eval $(call host_test,sched_rbtree_aug,kernel/lib/rbtree.c kernel/lib/rbtree_augmented.c \
+	tests/host/sched/test_rbtree_augmented.c))
+$(BUILD)/host/sched_eevdf $(BUILD)/host/sched_rbtree_aug: $(SCHED_HOST_HDRS)
