@@ -24,8 +24,6 @@
 #include <arch/thread.h>
 
 struct rq runqueue;		/* the one CPU's runqueue */
-/* The fair class that runs: CFS, or EEVDF under sched_preset=linux-6.12. */
-const struct sched_class *sched_fair_class = &fair_sched_class;
 struct task *current;		/* == runqueue.curr outside schedule() */
 static struct task init_task;	/* the boot context, later the idle task */
 
@@ -101,9 +99,6 @@ void dequeue_task(struct rq *rq, struct task *p, int flags)
 	update_rq_clock(rq);
 	sched_info_dequeued(p);
 	p->sched_class->dequeue_task(rq, p, flags);
-	/* EEVDF's DELAY_DEQUEUE: the sleeper stays queued (see __block_task) */
-	if (unlikely(p->se.sched_delayed) && p->se.on_rq)
-		return;
 	p->se.on_rq = 0;
 	p->on_rq = 0;
 }
@@ -121,26 +116,11 @@ void activate_task(struct rq *rq, struct task *p, int flags)
 /* Unqueue P and uncount it (sleep, exit, policy change). */
 void deactivate_task(struct rq *rq, struct task *p, int flags)
 {
+	if (task_contributes_to_load(p))
+		rq->nr_uninterruptible++;
+
 	dequeue_task(rq, p, flags);
-	if (unlikely(p->on_rq))		/* delayed (EEVDF): still counted */
-		return;
-
-	if (task_contributes_to_load(p))
-		rq->nr_uninterruptible++;
 	rq->nr_running--;		/* dec_nr_running */
-}
-
-/*
- * Linux 6.12: a task whose dequeue was delayed (EEVDF's DELAY_DEQUEUE)
- * leaves the runqueue for good: the accounting deactivate_task() skipped.
- */
-void __block_task(struct rq *rq, struct task *p)
-{
-	if (task_contributes_to_load(p))
-		rq->nr_uninterruptible++;
-	rq->nr_running--;
-	p->se.on_rq = 0;
-	p->on_rq = 0;
 }
 
 /* A wakeup or fork of P: does it preempt rq->curr?  (current's class decides) */
@@ -226,12 +206,10 @@ int try_to_wake_up(struct task *p, unsigned int state, int wake_flags)
 	if (!(p->state & state))
 		goto out;
 
-	if (p->se.on_rq) {
-		/* ttwu_runnable(): a delayed sleeper is still queued (EEVDF) */
-		if (unlikely(p->se.sched_delayed))
-			enqueue_task(rq, p, ENQUEUE_DELAYED);
+	/* EEVDF: a delayed sleeper is still queued; check_preempt_curr or
+	 * the next pick requeues it (eevdf_class.c, ttwu_delayed) */
+	if (p->se.on_rq)
 		goto out_running;
-	}
 
 	rq->ttwu_count++;		/* ttwu_stat() */
 	rq->ttwu_local++;
@@ -288,7 +266,7 @@ void sched_fork(struct task *p)
 	p->prio = current->normal_prio;	/* the unboosted priority */
 	set_load_weight(p);
 
-	p->sched_class = sched_fair_class;	/* !rt_prio(p->prio) */
+	p->sched_class = &fair_sched_class;	/* !rt_prio(p->prio) */
 	if (p->sched_class->task_fork)
 		p->sched_class->task_fork(p);
 	local_irq_restore(flags);
@@ -349,7 +327,7 @@ static struct task *pick_next_task(struct rq *rq)
 	struct task *p;
 
 	if (likely(rq->nr_running == rq->cfs.nr_running)) {
-		p = sched_fair_class->pick_next_task(rq);
+		p = fair_sched_class.pick_next_task(rq);
 		if (likely(p))
 			return p;
 	}
@@ -464,7 +442,6 @@ void set_user_nice(struct task *p, long nice)
 	struct rq *rq = task_rq(p);
 	int old_prio, delta, on_rq;
 	unsigned long flags;
-	u32 old_weight;
 
 	if (task_nice(p) == nice || nice < -20 || nice > 19)
 		return;
@@ -479,10 +456,7 @@ void set_user_nice(struct task *p, long nice)
 		dequeue_task(rq, p, 0);
 
 	p->static_prio = NICE_TO_PRIO(nice);
-	old_weight = p->se.load.weight;
 	set_load_weight(p);
-	if (p->sched_class->reweight_task)	/* EEVDF: rescale the lag */
-		p->sched_class->reweight_task(rq, p, old_weight);
 	old_prio = p->prio;
 	p->normal_prio = p->static_prio;	/* normal_prio(): no rt */
 	p->prio = p->normal_prio;		/* effective_prio(): no PI */
@@ -509,7 +483,6 @@ int sched_setscheduler(struct task *p, int policy)
 	struct rq *rq = task_rq(p);
 	int on_rq, running, oldprio;
 	unsigned long flags;
-	u32 old_weight;
 
 	if (policy != SCHED_NORMAL && policy != SCHED_BATCH &&
 	    policy != SCHED_IDLE)
@@ -531,11 +504,8 @@ int sched_setscheduler(struct task *p, int policy)
 	p->policy = (unsigned int)policy;		/* __setscheduler() */
 	p->normal_prio = p->static_prio;
 	p->prio = p->normal_prio;
-	p->sched_class = sched_fair_class;
-	old_weight = p->se.load.weight;
+	p->sched_class = &fair_sched_class;
 	set_load_weight(p);
-	if (p->sched_class->reweight_task)	/* EEVDF: rescale the lag */
-		p->sched_class->reweight_task(rq, p, old_weight);
 
 	if (running)
 		p->sched_class->set_curr_task(rq);

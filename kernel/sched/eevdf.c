@@ -111,7 +111,7 @@ int entity_before(const struct sched_entity *a, const struct sched_entity *b)
 /* v_i - v0, with v0 = zero_vruntime: small (about two lag bounds). */
 s64 entity_key(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	return (s64)(se->vruntime - cfs_rq->zero_vruntime);
+	return (s64)(se->vruntime - eevdf_rq(cfs_rq)->zero_vruntime);
 }
 
 /*
@@ -126,8 +126,8 @@ static void avg_vruntime_add(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	u32 weight = se->load.weight;		/* scale_load_down() */
 	s64 key = entity_key(cfs_rq, se);
 
-	cfs_rq->avg_vruntime += key * weight;
-	cfs_rq->avg_load += weight;
+	eevdf_rq(cfs_rq)->avg_vruntime += key * weight;
+	eevdf_rq(cfs_rq)->avg_load += weight;
 }
 
 static void avg_vruntime_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
@@ -135,15 +135,15 @@ static void avg_vruntime_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	u32 weight = se->load.weight;
 	s64 key = entity_key(cfs_rq, se);
 
-	cfs_rq->avg_vruntime -= key * weight;
-	cfs_rq->avg_load -= weight;
+	eevdf_rq(cfs_rq)->avg_vruntime -= key * weight;
+	eevdf_rq(cfs_rq)->avg_load -= weight;
 }
 
 /* Move v0 by DELTA: v0' = v0 + d  =>  avg_vruntime' = avg_vruntime - d * W. */
 static inline void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta)
 {
-	cfs_rq->avg_vruntime -= (s64)cfs_rq->avg_load * delta;
-	cfs_rq->zero_vruntime += delta;
+	eevdf_rq(cfs_rq)->avg_vruntime -= (s64)eevdf_rq(cfs_rq)->avg_load * delta;
+	eevdf_rq(cfs_rq)->zero_vruntime += delta;
 }
 
 /*
@@ -154,14 +154,14 @@ static inline void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta)
 u64 avg_vruntime(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
-	long weight = (long)cfs_rq->avg_load;	/* 32 bits on i686 */
+	long weight = (long)eevdf_rq(cfs_rq)->avg_load;	/* 32 bits on i686 */
 	s64 delta = 0;
 
 	if (curr && !curr->on_rq)
 		curr = NULL;
 
 	if (weight) {
-		s64 runtime = cfs_rq->avg_vruntime;
+		s64 runtime = eevdf_rq(cfs_rq)->avg_vruntime;
 
 		if (curr) {
 			u32 w = curr->load.weight;
@@ -177,12 +177,12 @@ u64 avg_vruntime(struct cfs_rq *cfs_rq)
 		delta = div_s64(runtime, (s32)weight);
 	} else if (curr) {
 		/* when there is but one element, it is the average */
-		delta = (s64)(curr->vruntime - cfs_rq->zero_vruntime);
+		delta = (s64)(curr->vruntime - eevdf_rq(cfs_rq)->zero_vruntime);
 	}
 
 	update_zero_vruntime(cfs_rq, delta);
 
-	return cfs_rq->zero_vruntime;
+	return eevdf_rq(cfs_rq)->zero_vruntime;
 }
 
 /*
@@ -195,7 +195,7 @@ s64 entity_lag(u64 avruntime, struct sched_entity *se)
 	s64 vlag, limit;
 
 	vlag = (s64)(avruntime - se->vruntime);
-	limit = (s64)calc_delta_fair(max(2 * se->slice, TICK_NSEC), se);
+	limit = (s64)calc_delta_fair(max(2 * (u64)se->slice, TICK_NSEC), se);
 
 	return clamp(vlag, -limit, limit);
 }
@@ -214,8 +214,8 @@ void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se)
 int vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime)
 {
 	struct sched_entity *curr = cfs_rq->curr;
-	s64 avg = cfs_rq->avg_vruntime;
-	long load = (long)cfs_rq->avg_load;
+	s64 avg = eevdf_rq(cfs_rq)->avg_vruntime;
+	long load = (long)eevdf_rq(cfs_rq)->avg_load;
 
 	if (curr && curr->on_rq) {
 		u32 weight = curr->load.weight;
@@ -224,7 +224,7 @@ int vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime)
 		load += (long)weight;
 	}
 
-	return avg >= (s64)(vruntime - cfs_rq->zero_vruntime) * load;
+	return avg >= (s64)(vruntime - eevdf_rq(cfs_rq)->zero_vruntime) * load;
 }
 
 int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se)
@@ -232,55 +232,37 @@ int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	return vruntime_eligible(cfs_rq, se->vruntime);
 }
 
-/* The smallest slice among curr and the tree (the root's min_slice). */
-u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq)
-{
-	struct sched_entity *root = __pick_root_entity(cfs_rq);
-	struct sched_entity *curr = cfs_rq->curr;
-	u64 min_slice = ~0ULL;
-
-	if (curr && curr->on_rq)
-		min_slice = curr->slice;
-
-	if (root)
-		min_slice = min(min_slice, root->min_slice);
-
-	return min_slice;
-}
-
 /* **************************************************************************
  * The tree: ordered by deadline, a heap on vruntime through min_vruntime
  */
 
+static inline void __min_vruntime_update(struct sched_entity *se,
+					 struct rb_node *node)
+{
+	if (node) {
+		struct sched_entity *rse = __node_2_se(node);
+
+		if ((s64)(se->min_vruntime - rse->min_vruntime) > 0)	/* vruntime_gt */
+			se->min_vruntime = rse->min_vruntime;
+	}
+}
+
 /*
  * The augment compute (Linux's min_vruntime_update):
  *	se->min_vruntime = min(se->vruntime, children's min_vruntime)
- *	se->min_slice    = min(se->slice, children's min_slice)
- * Returns true if neither changed.
+ * Returns true if it did not change.  (Linux 6.12 also keeps min_slice
+ * this way, for group entities' slices only: not kept here, no cgroups.)
  */
 bool min_vruntime_update(struct rb_node *node)
 {
 	struct sched_entity *se = __node_2_se(node);
 	u64 old_min_vruntime = se->min_vruntime;
-	u64 old_min_slice = se->min_slice;
-	struct rb_node *child[2] = { node->rb_right, node->rb_left };
 
 	se->min_vruntime = se->vruntime;
-	se->min_slice = se->slice;
-	for (int i = 0; i < 2; i++) {
-		struct sched_entity *rse;
+	__min_vruntime_update(se, node->rb_right);
+	__min_vruntime_update(se, node->rb_left);
 
-		if (!child[i])
-			continue;
-		rse = __node_2_se(child[i]);
-		if ((s64)(se->min_vruntime - rse->min_vruntime) > 0)
-			se->min_vruntime = rse->min_vruntime;
-		if (rse->min_slice < se->min_slice)
-			se->min_slice = rse->min_slice;
-	}
-
-	return se->min_vruntime == old_min_vruntime &&
-	       se->min_slice == old_min_slice;
+	return se->min_vruntime == old_min_vruntime;
 }
 
 /* Insert SE by deadline (equal deadlines stay FIFO) and count it in V. */
@@ -292,7 +274,6 @@ void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 	avg_vruntime_add(cfs_rq, se);
 	se->min_vruntime = se->vruntime;
-	se->min_slice = se->slice;
 
 	while (*link) {
 		parent = *link;
@@ -536,7 +517,7 @@ void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 		lag = se->vlag;
 
 		/* vl_i = (W + w_i) * vl'_i / W */
-		load = (u32)cfs_rq->avg_load;
+		load = (u32)eevdf_rq(cfs_rq)->avg_load;
 		if (curr && curr->on_rq)
 			load += curr->load.weight;
 
@@ -572,8 +553,9 @@ void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 /* The runqueue's EEVDF state: v0 starts at -2^20 to exercise the wrap. */
 void eevdf_init_cfs_rq(struct cfs_rq *cfs_rq)
 {
-	cfs_rq->zero_vruntime = (u64)(-(1LL << 20));
-	cfs_rq->avg_vruntime = 0;
-	cfs_rq->avg_load = 0;
-	cfs_rq->h_nr_delayed = 0;
+	eevdf_rq(cfs_rq)->zero_vruntime = (u64)(-(1LL << 20));
+	eevdf_rq(cfs_rq)->avg_vruntime = 0;
+	eevdf_rq(cfs_rq)->avg_load = 0;
+	eevdf_rq(cfs_rq)->h_nr_delayed = 0;
+	eevdf_rq(cfs_rq)->reweight_se = NULL;
 }

@@ -56,7 +56,6 @@ s64 entity_lag(u64 avruntime, struct sched_entity *se);
 void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);
 int vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime);
 int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se);
-u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq);
 void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 struct sched_entity *__pick_root_entity(struct cfs_rq *cfs_rq);
@@ -82,6 +81,12 @@ void entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued);
 
 /* ---- eevdf_debug.c ---- */
 int eevdf_verify_tree(struct cfs_rq *cfs_rq);	/* violations printed, counted */
+
+/* EEVDF's fields of the cfs_rq (kept at the end of struct rq, see sched.h). */
+static inline struct eevdf_cfs_rq *eevdf_rq(struct cfs_rq *cfs_rq)
+{
+	return &rq_of(cfs_rq)->eevdf;
+}
 
 static inline struct sched_entity *__node_2_se(struct rb_node *node)
 {

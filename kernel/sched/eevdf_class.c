@@ -5,12 +5,24 @@
  * kernel/sched/fair.c on one CPU without cgroups or bandwidth control
  * (eevdf.c has V, lag, eligibility, deadlines and placement).
  *
- * Differences from Linux forced by Granule's core (docs/SCHEDULER.md):
+ * Differences from Linux forced by Granule's core, which must run CFS
+ * instruction for instruction as before (docs/SCHEDULER.md):
  *  - core.c calls put_prev_task() before pick_next_task(); Linux picks
  *    while prev is still cfs_rq->curr (RUN_TO_PARITY depends on that).
  *    So put_prev_task_eevdf() leaves a still-queued prev as curr and the
  *    pick does put_prev_entity()/set_next_entity() itself, as Linux's
  *    put_prev_set_next_task() (nothing at all when prev is picked again);
+ *  - DELAY_DEQUEUE: core.c's deactivate_task() counts the sleeper out of
+ *    rq->nr_running (and into nr_uninterruptible) and clears its on_rq
+ *    flags at once, as for any sleep; put_prev_task_eevdf() sets the flags
+ *    back (it is still queued here), and ttwu_delayed() counts it in again
+ *    when it wakes.  So rq->nr_running excludes delayed sleepers, which
+ *    Linux's includes until they really leave;
+ *  - ttwu_runnable's requeue of a delayed sleeper (ttwu_delayed()) is done
+ *    by check_preempt_wakeup_eevdf() when an EEVDF task runs, or by the
+ *    next pick when the CPU was idle, not by try_to_wake_up();
+ *  - reweight_entity()'s lag rescaling for a dequeued task happens at its
+ *    re-enqueue (the weight at the dequeue is remembered in the cfs_rq);
  *  - DEQUEUE_SPECIAL is derived here from the task state (TASK_DEAD,
  *    TASK_STOPPED), since core.c passes only DEQUEUE_SLEEP;
  *  - no PELT, util_est, hrtick or fair_server (dl_server).
@@ -71,6 +83,17 @@ void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
 	bool curr = cfs_rq->curr == se;
 
+	/*
+	 * reweight_entity() of a dequeued entity (nice, policy): lag_i =
+	 * w_i * vlag_i is what is owed, so keep it:  vlag' = vlag * w / w'.
+	 */
+	if (eevdf_rq(cfs_rq)->reweight_se == se) {
+		if (se->load.weight != eevdf_rq(cfs_rq)->reweight_weight)
+			se->vlag = div_s64(se->vlag * eevdf_rq(cfs_rq)->reweight_weight,
+					   (s32)se->load.weight);
+		eevdf_rq(cfs_rq)->reweight_se = NULL;
+	}
+
 	if (curr)
 		place_entity(cfs_rq, se, flags);
 
@@ -92,13 +115,13 @@ void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 static void set_delayed(struct sched_entity *se)
 {
 	se->sched_delayed = 1;
-	cfs_rq_of(se)->h_nr_delayed++;
+	eevdf_rq(cfs_rq_of(se))->h_nr_delayed++;
 }
 
 static void clear_delayed(struct sched_entity *se)
 {
 	se->sched_delayed = 0;
-	cfs_rq_of(se)->h_nr_delayed--;
+	eevdf_rq(cfs_rq_of(se))->h_nr_delayed--;
 }
 
 /* DELAY_ZERO: a delayed sleeper leaves with its positive lag dropped. */
@@ -156,6 +179,10 @@ bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 	if (sched_feat(PLACE_REL_DEADLINE) && !sleep) {
 		se->deadline -= se->vruntime;
 		se->rel_deadline = 1;
+	}
+	if (!sleep) {			/* the weight may change before the enqueue */
+		eevdf_rq(cfs_rq)->reweight_se = se;
+		eevdf_rq(cfs_rq)->reweight_weight = se->load.weight;
 	}
 
 	if (se != cfs_rq->curr)
@@ -226,6 +253,7 @@ void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 }
 
 static int dequeue_entities(struct rq *rq, struct sched_entity *se, int flags);
+static void ttwu_delayed(struct rq *rq, struct task *p);
 
 /*
  * The next entity: the next buddy if PICK_BUDDY and it is eligible, else
@@ -242,13 +270,16 @@ struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq)
 
 	se = pick_eevdf(cfs_rq);
 	if (se->sched_delayed) {
-		dequeue_entities(rq, se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+		if (task_of(se)->state == TASK_RUNNING)	/* woken while idle */
+			ttwu_delayed(rq, task_of(se));
+		else
+			dequeue_entities(rq, se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
 		return NULL;
 	}
 	return se;
 }
 
-/* PREV stops running; if still queued it goes back into the tree. */
+/* PREV stops running; if still queued (or delayed) it goes back into the tree. */
 void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
 {
 	if (prev->on_rq)
@@ -300,12 +331,13 @@ static void enqueue_task_eevdf(struct rq *rq, struct task *p, int flags)
 		return;
 	}
 	enqueue_entity(cfs_rq, se, flags);
-	cfs_rq->h_nr_delayed += (u32)h_nr_delayed;
+	eevdf_rq(cfs_rq)->h_nr_delayed += (u32)h_nr_delayed;
 }
 
 /*
  * Returns -1 if the dequeue was delayed, 1 if done.  With DEQUEUE_DELAYED
- * the task finally leaves the runqueue (__block_task(), core.c).
+ * the sleeper finally leaves the runqueue (core.c counted it out already,
+ * when it blocked: only the flags are left to clear, __block_task()).
  */
 static int dequeue_entities(struct rq *rq, struct sched_entity *se, int flags)
 {
@@ -320,18 +352,41 @@ static int dequeue_entities(struct rq *rq, struct sched_entity *se, int flags)
 	if (!dequeue_entity(cfs_rq, se, flags))
 		return -1;
 
-	cfs_rq->h_nr_delayed -= (u32)h_nr_delayed;
+	eevdf_rq(cfs_rq)->h_nr_delayed -= (u32)h_nr_delayed;
 
 	if (task_delayed)
-		__block_task(rq, task_of(se));
+		task_of(se)->on_rq = 0;
 	return 1;
 }
 
+/*
+ * A delayed dequeue (only a sleep, from deactivate_task()) leaves the
+ * entity queued here; core.c then clears the flags and counts the task
+ * out as for any sleep, which put_prev_task_eevdf() and ttwu_delayed()
+ * square (see the top of the file).  Whether deactivate_task() counted it
+ * in nr_uninterruptible is remembered for the wakeup.
+ */
 static void dequeue_task_eevdf(struct rq *rq, struct task *p, int flags)
 {
 	if (p->state & (TASK_DEAD | TASK_STOPPED))
 		flags |= DEQUEUE_SPECIAL;	/* is_special_task_state() */
-	dequeue_entities(rq, &p->se, flags);
+	if (dequeue_entities(rq, &p->se, flags) < 0)
+		p->se.sched_contributes_to_load =
+			!!(p->state & TASK_UNINTERRUPTIBLE);
+}
+
+/*
+ * A delayed sleeper wakes (ttwu_runnable()): requeue it, and count it in
+ * rq->nr_running again (out of nr_uninterruptible), as activate_task()
+ * would have, had core.c not seen it still queued.
+ */
+static void ttwu_delayed(struct rq *rq, struct task *p)
+{
+	enqueue_task(rq, p, ENQUEUE_DELAYED);
+	rq->nr_running++;
+	if (p->se.sched_contributes_to_load)
+		rq->nr_uninterruptible--;
+	p->se.sched_contributes_to_load = 0;
 }
 
 /*
@@ -394,7 +449,7 @@ static inline bool do_preempt_short(struct cfs_rq *cfs_rq,
  * would now choose P.  No wakeup granularity; SCHED_IDLE current loses
  * to any non-idle task; BATCH and IDLE wakees never preempt.
  */
-static void check_preempt_wakeup_eevdf(struct rq *rq, struct task *p, int wake_flags)
+static void __check_preempt_wakeup(struct rq *rq, struct task *p, int wake_flags)
 {
 	struct task *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
@@ -446,6 +501,18 @@ preempt:
 }
 
 /*
+ * The class hook: try_to_wake_up() (or a fork) asks.  A delayed sleeper
+ * that wakes is still queued: first requeue it (ttwu_runnable()'s
+ * enqueue_task(ENQUEUE_DELAYED)), then decide.
+ */
+static void check_preempt_wakeup_eevdf(struct rq *rq, struct task *p, int wake_flags)
+{
+	if (p->se.sched_delayed && p->se.on_rq)
+		ttwu_delayed(rq, p);
+	__check_preempt_wakeup(rq, p, wake_flags);
+}
+
+/*
  * Pick the next task (pick_task_fair + put_prev_set_next_task).  PREV's
  * put was deferred by put_prev_task_eevdf() if it is still queued: it is
  * still cfs_rq->curr, so the pick sees it as Linux's does.
@@ -486,8 +553,12 @@ static void put_prev_task_eevdf(struct rq *rq, struct task *prev)
 {
 	struct sched_entity *se = &prev->se;
 
-	if (se->on_rq && rq->curr == prev)
-		return;
+	if (se->sched_delayed) {	/* just delayed: still queued here */
+		se->on_rq = 1;
+		prev->on_rq = 1;
+	} else if (se->on_rq && rq->curr == prev) {
+		return;			/* deferred to the pick */
+	}
 	put_prev_entity(cfs_rq_of(se), se);
 }
 
@@ -517,6 +588,20 @@ static void task_fork_eevdf(struct task *p)
 		p->se.slice = sysctl_sched_base_slice;
 }
 
+/*
+ * wakeup_preempt() for a queued P that did not wake (priority or class
+ * change); a delayed sleeper is left alone (it is not woken by this).
+ */
+static void wakeup_preempt_queued(struct rq *rq, struct task *p)
+{
+	if (p->se.sched_delayed)
+		return;
+	if (rq->curr->sched_class == &fair_sched_class)
+		__check_preempt_wakeup(rq, p, 0);
+	else
+		check_preempt_curr(rq, p, 0);
+}
+
 /* The priority changed: preempt as a wakeup would, or resched if worse. */
 static void prio_changed_eevdf(struct rq *rq, struct task *p, int oldprio,
 			       int running)
@@ -531,7 +616,7 @@ static void prio_changed_eevdf(struct rq *rq, struct task *p, int oldprio,
 		if (p->prio > oldprio)
 			resched_task(rq->curr);
 	} else {
-		check_preempt_curr(rq, p, 0);
+		wakeup_preempt_queued(rq, p);
 	}
 }
 
@@ -542,21 +627,7 @@ static void switched_to_eevdf(struct rq *rq, struct task *p, int running)
 	if (running)
 		resched_task(rq->curr);
 	else
-		check_preempt_curr(rq, p, 0);
-}
-
-/*
- * reweight_entity() for a task that is not queued (core.c dequeues before
- * changing the weight): vlag = V - v is virtual, lag = w * vlag is what is
- * owed, so keep lag:  vlag' = vlag * w / w'.
- */
-static void reweight_task_eevdf(struct rq *rq, struct task *p, u32 old_weight)
-{
-	struct sched_entity *se = &p->se;
-
-	if (se->on_rq || !p->se.load.weight)
-		return;
-	se->vlag = div_s64(se->vlag * old_weight, (s32)se->load.weight);
+		wakeup_preempt_queued(rq, p);
 }
 
 const struct sched_class eevdf_sched_class = {
@@ -572,6 +643,5 @@ const struct sched_class eevdf_sched_class = {
 	.task_fork		= task_fork_eevdf,
 	.switched_to		= switched_to_eevdf,
 	.prio_changed		= prio_changed_eevdf,
-	.reweight_task		= reweight_task_eevdf,
-	.name			= "eevdf",
+	.name			= "fair",		/* Linux 6.12's name for it */
 };

@@ -36,7 +36,7 @@ void eevdf_print_cfs_rq(struct cfs_rq *cfs_rq)
 	last = __pick_last_entity(cfs_rq);
 	if (last)
 		right_vruntime = (s64)last->vruntime;
-	zero_vruntime = (s64)cfs_rq->zero_vruntime;
+	zero_vruntime = (s64)eevdf_rq(cfs_rq)->zero_vruntime;
 
 	out("  .%-30s: %lld.%06lu\n", "left_deadline", SPLIT_NS(left_deadline));
 	out("  .%-30s: %lld.%06lu\n", "left_vruntime", SPLIT_NS(left_vruntime));
@@ -47,9 +47,9 @@ void eevdf_print_cfs_rq(struct cfs_rq *cfs_rq)
 	out("  .%-30s: %lld.%06lu\n", "spread", SPLIT_NS(spread));
 	out("  .%-30s: %d\n", "nr_running", (int)cfs_rq->nr_running);
 	out("  .%-30s: %d\n", "h_nr_runnable",
-	    (int)(cfs_rq->nr_running - cfs_rq->h_nr_delayed));
+	    (int)(cfs_rq->nr_running - eevdf_rq(cfs_rq)->h_nr_delayed));
 	out("  .%-30s: %d\n", "h_nr_queued", (int)cfs_rq->nr_running);
-	out("  .%-30s: %d\n", "h_nr_delayed", (int)cfs_rq->h_nr_delayed);
+	out("  .%-30s: %d\n", "h_nr_delayed", (int)eevdf_rq(cfs_rq)->h_nr_delayed);
 	out("  .%-30s: %ld\n", "load", (long)cfs_rq->load.weight);
 }
 
@@ -116,34 +116,30 @@ void proc_sched_show_task_eevdf(struct task *p)
 		bad++;					\
 	} while (0)
 
-/* Recompute NODE's subtree minima; count mismatches with the stored ones. */
-static int check_augment(struct rb_node *node, u64 *min_v, u64 *min_s)
+/* Recompute NODE's subtree minimum; count mismatches with the stored ones. */
+static int check_augment(struct rb_node *node, u64 *min_v)
 {
 	struct sched_entity *se;
-	u64 v, s, cv, cs;
+	u64 v, cv;
 	int bad = 0;
 
 	if (!node)
 		return 0;
 	se = __node_2_se(node);
 	v = se->vruntime;
-	s = se->slice;
 	if (node->rb_left) {
-		bad += check_augment(node->rb_left, &cv, &cs);
+		bad += check_augment(node->rb_left, &cv);
 		if ((s64)(v - cv) > 0)
 			v = cv;
-		s = min(s, cs);
 	}
 	if (node->rb_right) {
-		bad += check_augment(node->rb_right, &cv, &cs);
+		bad += check_augment(node->rb_right, &cv);
 		if ((s64)(v - cv) > 0)
 			v = cv;
-		s = min(s, cs);
 	}
-	if (se->min_vruntime != v || se->min_slice != s)
+	if (se->min_vruntime != v)
 		bad++;
 	*min_v = v;
-	*min_s = s;
 	return bad;
 }
 
@@ -151,20 +147,22 @@ static int check_augment(struct rb_node *node, u64 *min_v, u64 *min_s)
  * EEVDF's invariants (each violation printed and counted):
  *  - the tree is a valid red-black tree ordered by deadline, holding
  *    queued EEVDF entities other than curr; the cached leftmost is first;
- *  - the augmented minima: every node's min_vruntime and min_slice are the
- *    minima of its subtree;
+ *  - the augmented minima: every node's min_vruntime is the minimum of
+ *    its subtree;
  *  - avg_vruntime = sum w_i (v_i - v0) and avg_load = sum w_i over the
  *    tree, exactly; with curr added, S = sum w_i (v_i - v0) and W:
  *	0 <= S - W * (V - v0) < W,  i.e.  sum w_i (v_i - V) = 0 within the
  *    floor of V = v0 + floor(S / W);
- *  - nr_running, load.weight, rq->nr_running and rq->load are the counts
- *    and sums over the tree plus a queued curr;
+ *  - nr_running and load.weight are the count and sum over the tree plus
+ *    a queued curr, rq->load is the same and rq->nr_running the same less
+ *    the delayed sleepers (core.c counts them out when they block);
  *  - some queued entity is eligible (the one with the smallest vruntime),
  *    and, with two or more queued, the entity the pick would choose now
  *    is eligible (RUN_TO_PARITY keeps only an eligible curr);
- *  - a delayed entity (DELAY_DEQUEUE) belongs to a sleeping task, is
- *    queued and not running; h_nr_delayed counts them.  (Its lag was
- *    negative when it was delayed: dequeue_entity() tests exactly that.)
+ *  - a delayed entity (DELAY_DEQUEUE) is queued and not running, and its
+ *    task is asleep, or was woken while the CPU was idle (then the next
+ *    pick requeues it); h_nr_delayed counts them.  (Its lag was negative
+ *    when it was delayed: dequeue_entity() tests exactly that.)
  */
 /*
  * The tree alone (also used by the host tests on hand-built trees): shape,
@@ -176,7 +174,7 @@ int eevdf_verify_tree(struct cfs_rq *cfs_rq)
 	struct sched_entity *se, *prev = NULL;
 	struct rb_node *node, *first;
 	s64 sum = 0;
-	u64 load = 0, mv, ms;
+	u64 load = 0, mv;
 	int bad = 0, count;
 
 	count = rb_check(&cfs_rq->tasks_timeline);
@@ -187,8 +185,8 @@ int eevdf_verify_tree(struct cfs_rq *cfs_rq)
 	first = rb_first(&cfs_rq->tasks_timeline);
 	if (cfs_rq->rb_leftmost != first)
 		VIOLATION("cached leftmost is not the tree's first\n");
-	if (check_augment(cfs_rq->tasks_timeline.rb_node, &mv, &ms))
-		VIOLATION("augmented min_vruntime/min_slice inconsistent\n");
+	if (check_augment(cfs_rq->tasks_timeline.rb_node, &mv))
+		VIOLATION("augmented min_vruntime inconsistent\n");
 	for (node = first; node; node = rb_next(node)) {
 		se = __node_2_se(node);
 		if (prev && entity_before(se, prev))
@@ -198,10 +196,10 @@ int eevdf_verify_tree(struct cfs_rq *cfs_rq)
 		load += se->load.weight;
 		prev = se;
 	}
-	if (sum != cfs_rq->avg_vruntime || load != cfs_rq->avg_load)
+	if (sum != eevdf_rq(cfs_rq)->avg_vruntime || load != eevdf_rq(cfs_rq)->avg_load)
 		VIOLATION("avg_vruntime %lld / avg_load %llu, summed %lld / %llu\n",
-			  (long long)cfs_rq->avg_vruntime,
-			  (unsigned long long)cfs_rq->avg_load,
+			  (long long)eevdf_rq(cfs_rq)->avg_vruntime,
+			  (unsigned long long)eevdf_rq(cfs_rq)->avg_load,
 			  (long long)sum, (unsigned long long)load);
 	return bad;
 }
@@ -212,8 +210,8 @@ int sched_verify_eevdf(void)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se, *curr = cfs_rq->curr, *minv = NULL;
 	struct rb_node *node;
-	s64 S = cfs_rq->avg_vruntime, vkey;
-	u64 load = 0, W = cfs_rq->avg_load;
+	s64 S = eevdf_rq(cfs_rq)->avg_vruntime, vkey;
+	u64 load = 0, W = eevdf_rq(cfs_rq)->avg_load;
 	u32 nr = 0, delayed = 0;
 	unsigned long flags;
 	int bad;
@@ -230,11 +228,11 @@ int sched_verify_eevdf(void)
 			VIOLATION("curr %s/%d is in the tree\n", p->comm, p->pid);
 		if (!se->on_rq || !p->on_rq)
 			VIOLATION("%s/%d is in the tree but not on_rq\n", p->comm, p->pid);
-		if (p->sched_class != &eevdf_sched_class)
+		if (p->sched_class != &fair_sched_class)
 			VIOLATION("%s/%d in the tree is not an EEVDF task\n", p->comm, p->pid);
 		if (se->sched_delayed) {
 			delayed++;
-			if (p->state == TASK_RUNNING)
+			if (p->state == TASK_RUNNING && rq->curr != rq->idle)
 				VIOLATION("delayed %s/%d is TASK_RUNNING\n", p->comm, p->pid);
 		}
 		nr++;
@@ -258,7 +256,7 @@ int sched_verify_eevdf(void)
 			if (!minv || (s64)(curr->vruntime - minv->vruntime) < 0)
 				minv = curr;
 		}
-	} else if (rq->curr->sched_class == &eevdf_sched_class) {
+	} else if (rq->curr->sched_class == &fair_sched_class) {
 		VIOLATION("EEVDF task %s/%d runs but cfs_rq->curr is NULL\n",
 			  rq->curr->comm, rq->curr->pid);
 	}
@@ -276,15 +274,17 @@ int sched_verify_eevdf(void)
 	if (load != cfs_rq->load.weight)
 		VIOLATION("cfs load %u, summed %llu\n", (unsigned)cfs_rq->load.weight,
 			  (unsigned long long)load);
-	if (rq->nr_running != cfs_rq->nr_running)
-		VIOLATION("rq nr_running %u != cfs nr_running %u\n",
-			  (unsigned)rq->nr_running, (unsigned)cfs_rq->nr_running);
+	/* core.c counted delayed sleepers out when they blocked */
+	if (rq->nr_running != cfs_rq->nr_running - delayed)
+		VIOLATION("rq nr_running %u != cfs nr_running %u - %u delayed\n",
+			  (unsigned)rq->nr_running, (unsigned)cfs_rq->nr_running,
+			  (unsigned)delayed);
 	if (rq->load.weight != cfs_rq->load.weight)
 		VIOLATION("rq load %u != cfs load %u\n",
 			  (unsigned)rq->load.weight, (unsigned)cfs_rq->load.weight);
-	if (delayed != cfs_rq->h_nr_delayed)
+	if (delayed != eevdf_rq(cfs_rq)->h_nr_delayed)
 		VIOLATION("h_nr_delayed %u, counted %u\n",
-			  (unsigned)cfs_rq->h_nr_delayed, (unsigned)delayed);
+			  (unsigned)eevdf_rq(cfs_rq)->h_nr_delayed, (unsigned)delayed);
 	if (current != rq->curr)
 		VIOLATION("current is not rq->curr\n");
 	if (cfs_rq->next && !cfs_rq->next->on_rq)

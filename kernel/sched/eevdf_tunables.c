@@ -54,11 +54,86 @@ static const char eevdf_feat_list[] =
 	;
 #undef SCHED_FEAT
 
-struct feat_table eevdf_feat_table(void)
+static int feat_lookup(const char *name, size_t len)
 {
-	return (struct feat_table){ eevdf_feat_names, __EEVDF_FEAT_NR,
-				    &sysctl_sched_features_eevdf,
-				    sched_features_eevdf_default(), eevdf_feat_list };
+	for (int i = 0; i < __EEVDF_FEAT_NR; i++)
+		if (strlen(eevdf_feat_names[i]) == len &&
+		    !strncmp(eevdf_feat_names[i], name, len))
+			return i;
+	return -1;
+}
+
+/*
+ * sched_features= under EEVDF: as CFS's sched_feat_parse() (tunables.c),
+ * on Linux 6.12's names and mask.  (CFS keeps its own copy of these three
+ * functions so that its run-time path stays exactly what it was.)
+ */
+int eevdf_feat_parse(const char *list)
+{
+	unsigned int mask = sysctl_sched_features_eevdf;
+	const char *p = list;
+
+	while (*p) {
+		const char *w;
+		size_t len;
+		int neg = 0, i;
+
+		while (*p == ',' || *p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		w = p;
+		while (*p && *p != ',' && *p != ' ' && *p != '\t')
+			p++;
+		len = (size_t)(p - w);
+		if (len > 3 && !strncmp(w, "NO_", 3)) {
+			neg = 1;
+			w += 3;
+			len -= 3;
+		}
+		i = feat_lookup(w, len);
+		if (i < 0) {
+			printk("sched_features: unknown feature '%.*s'; known:%s\n",
+			       (int)len, w, eevdf_feat_list);
+			return -1;
+		}
+		mask = neg ? mask & ~(1U << i) : mask | 1U << i;
+	}
+	sysctl_sched_features_eevdf = mask;
+	return 0;
+}
+
+/* "PLACE_LAG PLACE_DEADLINE_INITIAL ... NO_NEXT_BUDDY ..." (no newline). */
+int eevdf_feat_snprint(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < __EEVDF_FEAT_NR; i++)
+		n += (size_t)snprintf(buf + (n < len ? n : len), n < len ? len - n : 0,
+				      "%s%s%s", i ? " " : "",
+				      sysctl_sched_features_eevdf & (1U << i) ? "" : "NO_",
+				      eevdf_feat_names[i]);
+	return (int)n;
+}
+
+/* The boot table's "0xBE5C7DF (default)" or "0x... (NO_PLACE_LAG)". */
+void eevdf_features_show(char *buf, size_t len)
+{
+	unsigned int mask = sysctl_sched_features_eevdf;
+	unsigned int diff = mask ^ sched_features_eevdf_default();
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "0x%X (%s", mask, diff ? "" : "default");
+	for (int i = 0; i < __EEVDF_FEAT_NR && n < len; i++)
+		if (diff & (1U << i))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s%s",
+					      (diff & ((1U << i) - 1)) ? "," : "",
+					      mask & (1U << i) ? "" : "NO_",
+					      eevdf_feat_names[i]);
+	if (n < len)
+		snprintf(buf + n, len - n, ")");
 }
 
 /* ---- The base slice --------------------------------------------------------- */
@@ -95,7 +170,7 @@ __KNOB(sched_base_slice_ns) = {
  */
 void eevdf_preset_apply(void)
 {
-	sched_fair_class = &eevdf_sched_class;
+	sched_select_fair_class(1);
 	normalized_sysctl_sched_base_slice = 700000U;
 	update_sysctl();
 	sysctl_sched_features_eevdf = sched_features_eevdf_default();
@@ -114,7 +189,7 @@ void eevdf_print_tunables(void)
 {
 	char feats[768];
 
-	sched_feat_snprint(feats, sizeof(feats));
+	eevdf_feat_snprint(feats, sizeof(feats));
 	out("sched_class = eevdf (Linux 6.12 fair.c: EEVDF, lag placement, delayed dequeue)\n");
 	out("sched_base_slice_ns = %u\n", sysctl_sched_base_slice);
 	out("sched_tunable_scaling = %u\n", sysctl_sched_tunable_scaling);
@@ -131,7 +206,7 @@ int eevdf_params_snprint(char *buf, size_t len)
 
 #define EMIT(...) (n += (size_t)snprintf(buf + (n < len ? n : len),	\
 					 n < len ? len - n : 0, __VA_ARGS__))
-	sched_feat_snprint(feats, sizeof(feats));
+	eevdf_feat_snprint(feats, sizeof(feats));
 	EMIT("sched_preset=%s\n", sched_preset_name());
 	EMIT("sched_class=eevdf\n");
 	EMIT("sched_base_slice_ns=%u\n", sysctl_sched_base_slice);

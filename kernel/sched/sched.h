@@ -63,17 +63,6 @@ struct cfs_rq {
 
 	u32 nr_spread_over;		/* |vruntime - min_vruntime| > 3 latency */
 
-	/*
-	 * EEVDF (Linux 6.12, Debian's stable): the tree above is keyed by
-	 * deadline instead, and V is kept relative to zero_vruntime:
-	 *	avg_vruntime = sum over the tree of w_i * (v_i - zero_vruntime)
-	 *	avg_load     = sum over the tree of w_i
-	 * (curr is added in by avg_vruntime()).  Unused by CFS.
-	 */
-	s64 avg_vruntime;
-	u64 avg_load;
-	u64 zero_vruntime;
-	u32 h_nr_delayed;		/* DELAY_DEQUEUE sleepers still queued */
 };
 
 /* The (only) CPU runqueue. */
@@ -101,6 +90,27 @@ struct rq {
 	u32 sched_goidle;		/* times the idle task was picked */
 	u32 ttwu_count;			/* try_to_wake_up() calls */
 	u32 ttwu_local;			/* ... that woke a task here (all, on UP) */
+
+	/*
+	 * EEVDF's part of the fair runqueue: Linux 6.12 has these fields in
+	 * struct cfs_rq; here they follow everything CFS uses, so that CFS's
+	 * layout (and code) is unchanged.  eevdf.h: eevdf_rq(cfs_rq).
+	 */
+	struct eevdf_cfs_rq {
+		/*
+		 * cfs.tasks_timeline is keyed by deadline instead, and V is
+		 * kept relative to zero_vruntime (v0):
+		 *	avg_vruntime = sum over the tree of w_i * (v_i - v0)
+		 *	avg_load     = sum over the tree of w_i
+		 * (curr is added in by avg_vruntime()).
+		 */
+		s64 avg_vruntime;
+		u64 avg_load;
+		u64 zero_vruntime;
+		u32 h_nr_delayed;		/* DELAY_DEQUEUE sleepers still queued */
+		struct sched_entity *reweight_se; /* dequeued (not asleep) with ... */
+		u32 reweight_weight;		/* ... this weight: see enqueue_entity */
+	} eevdf;
 };
 
 extern struct rq runqueue;
@@ -151,25 +161,27 @@ struct sched_class {
 	void (*switched_to)(struct rq *rq, struct task *p, int running);
 	void (*prio_changed)(struct rq *rq, struct task *p, int oldprio,
 			     int running);
-	/* optional (EEVDF): P's weight went from OLD_WEIGHT to se.load */
-	void (*reweight_task)(struct rq *rq, struct task *p, u32 old_weight);
 	const char *name;		/* for messages: "fair", "idle" */
 };
 
 /*
  * Two fair classes are built in and exactly one runs, chosen at boot by
  * sched_preset= (tunables.c): CFS (Linux 2.6.35, fair.c) by default,
- * EEVDF (Linux 6.12, eevdf*.c) under sched_preset=linux-6.12.
+ * EEVDF (Linux 6.12, eevdf*.c) under sched_preset=linux-6.12.  Every fair
+ * task points to fair_sched_class, a copy of the running one's table.
  */
-extern const struct sched_class fair_sched_class;
-extern const struct sched_class eevdf_sched_class;
+extern const struct sched_class fair_sched_class;	/* the one that runs */
+extern struct sched_class fair_sched_class_rw __asm__("fair_sched_class"); /* writable */
+extern const struct sched_class cfs_sched_class;	/* fair.c */
+extern const struct sched_class eevdf_sched_class;	/* eevdf_class.c */
 extern const struct sched_class idle_sched_class;
-extern const struct sched_class *sched_fair_class;	/* the one that runs */
-#define sched_class_highest	(sched_fair_class)
+#define sched_class_highest	(&fair_sched_class)
+extern int sched_eevdf_running;			/* tunables.c */
 static inline int sched_eevdf(void)
 {
-	return sched_fair_class == &eevdf_sched_class;
+	return sched_eevdf_running;
 }
+void sched_select_fair_class(int eevdf);	/* tunables.c */
 #define for_each_class(class) \
 	for (class = sched_class_highest; class; class = class->next)
 
@@ -287,18 +299,11 @@ void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev);
 extern u32 sysctl_sched_base_slice, normalized_sysctl_sched_base_slice;
 extern unsigned int sysctl_sched_features_eevdf;	/* Linux 6.12's bits */
 void eevdf_init_cfs_rq(struct cfs_rq *cfs_rq);
-void __block_task(struct rq *rq, struct task *p);	/* core.c */
 #define EEVDF_PRESET	"linux-6.12"
 void eevdf_preset_apply(void);				/* eevdf_tunables.c */
-/* A feature set: CFS's or EEVDF's (sched_features= edits the running one). */
-struct feat_table {
-	const char *const *names;
-	int nr;
-	unsigned int *mask;
-	unsigned int def;
-	const char *list;		/* " NAME NAME ..." for messages */
-};
-struct feat_table eevdf_feat_table(void);
+int eevdf_feat_parse(const char *list);
+int eevdf_feat_snprint(char *buf, size_t len);
+void eevdf_features_show(char *buf, size_t len);
 void eevdf_print_tunables(void);
 int eevdf_params_snprint(char *buf, size_t len);
 struct knob;

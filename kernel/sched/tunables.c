@@ -145,25 +145,11 @@ static const char sched_feat_list[] =		/* " GENTLE_FAIR_SLEEPERS ..." */
 	;
 #undef SCHED_FEAT
 
-/*
- * The feature set of the fair class that runs: CFS's (features.h) or,
- * under sched_preset=linux-6.12, EEVDF's (features_eevdf.h, Linux 6.12's
- * names).  The functions below work on either.
- */
-
-static struct feat_table feat_table(void)
+static int feat_lookup(const char *name, size_t len)
 {
-	if (sched_eevdf())
-		return eevdf_feat_table();
-	return (struct feat_table){ sched_feat_names, __SCHED_FEAT_NR,
-				    &sysctl_sched_features,
-				    sched_features_default(), sched_feat_list };
-}
-
-static int feat_lookup(const struct feat_table *t, const char *name, size_t len)
-{
-	for (int i = 0; i < t->nr; i++)
-		if (strlen(t->names[i]) == len && !strncmp(t->names[i], name, len))
+	for (int i = 0; i < __SCHED_FEAT_NR; i++)
+		if (strlen(sched_feat_names[i]) == len &&
+		    !strncmp(sched_feat_names[i], name, len))
 			return i;
 	return -1;
 }
@@ -176,10 +162,11 @@ static int feat_lookup(const struct feat_table *t, const char *name, size_t len)
  */
 int sched_feat_parse(const char *list)
 {
-	struct feat_table t = feat_table();
-	unsigned int mask = *t.mask;
+	unsigned int mask = sysctl_sched_features;
 	const char *p = list;
 
+	if (sched_eevdf())		/* Linux 6.12's names (eevdf_tunables.c) */
+		return eevdf_feat_parse(list);
 	while (*p) {
 		const char *w;
 		size_t len;
@@ -198,10 +185,10 @@ int sched_feat_parse(const char *list)
 			w += 3;
 			len -= 3;
 		}
-		i = feat_lookup(&t, w, len);
+		i = feat_lookup(w, len);
 		if (i < 0) {
 			printk("sched_features: unknown feature '%.*s'; known:%s\n",
-			       (int)len, w, t.list);
+			       (int)len, w, sched_feat_list);
 			return -1;
 		}
 		if (neg)
@@ -209,22 +196,26 @@ int sched_feat_parse(const char *list)
 		else
 			mask |= 1U << i;
 	}
-	*t.mask = mask;
+	sysctl_sched_features = mask;
 	return 0;
 }
 
-/* "GENTLE_FAIR_SLEEPERS START_DEBIT ... NO_NEXT_BUDDY ..." (no newline). */
+/*
+ * "GENTLE_FAIR_SLEEPERS START_DEBIT ... NO_NEXT_BUDDY ..." (no newline).
+ * CFS's list only: granule_sched_params(2) reaches it at run time, so it
+ * has no EEVDF test (eevdf_feat_snprint() is EEVDF's).
+ */
 int sched_feat_snprint(char *buf, size_t len)
 {
-	struct feat_table t = feat_table();
 	size_t n = 0;
 
 	if (len)
 		buf[0] = '\0';
-	for (int i = 0; i < t.nr; i++) {
+	for (int i = 0; i < __SCHED_FEAT_NR; i++) {
 		int w = snprintf(buf + (n < len ? n : len),
 				 n < len ? len - n : 0, "%s%s%s", i ? " " : "",
-				 *t.mask & (1U << i) ? "" : "NO_", t.names[i]);
+				 sysctl_sched_features & (1U << i) ? "" : "NO_",
+				 sched_feat_names[i]);
 		n += (size_t)w;
 	}
 	return (int)n;
@@ -242,17 +233,23 @@ static int features_set(const struct knob *k, const char *val)
  */
 static void features_show(const struct knob *k, char *buf, size_t len)
 {
-	struct feat_table t = feat_table();
-	unsigned int diff = *t.mask ^ t.def;
+	unsigned int def = sched_features_default();
+	unsigned int diff = sysctl_sched_features ^ def;
 	size_t n;
 
-	n = (size_t)snprintf(buf, len, "0x%X (%s", *t.mask, diff ? "" : "default");
-	for (int i = 0; i < t.nr && n < len; i++) {
+	if (sched_eevdf()) {
+		eevdf_features_show(buf, len);
+		return;
+	}
+	n = (size_t)snprintf(buf, len, "0x%X (%s", sysctl_sched_features,
+			     diff ? "" : "default");
+	for (int i = 0; i < __SCHED_FEAT_NR && n < len; i++) {
 		if (!(diff & (1U << i)))
 			continue;
 		n += (size_t)snprintf(buf + n, len - n, "%s%s%s",
 				      (diff & ((1U << i) - 1)) ? "," : "",
-				      *t.mask & (1U << i) ? "" : "NO_", t.names[i]);
+				      sysctl_sched_features & (1U << i) ? "" : "NO_",
+				      sched_feat_names[i]);
 	}
 	if (n < len)
 		snprintf(buf + n, len - n, ")");
@@ -471,6 +468,20 @@ static const struct sched_preset sched_presets[] = {
 
 static char sched_preset_buf[32] = "commit-0bf377bbb0be";
 
+/* Which fair class runs: copy its table into fair_sched_class. */
+int sched_eevdf_running;
+
+/* granule_sched_params(2)'s text: CFS's or EEVDF's (a pointer, not a test,
+ * so that CFS's run-time path is the instructions it was). */
+static int (*sched_params_snprint_fn)(char *buf, size_t len) = sched_params_snprint;
+
+void sched_select_fair_class(int eevdf)
+{
+	fair_sched_class_rw = eevdf ? eevdf_sched_class : cfs_sched_class;
+	sched_eevdf_running = eevdf;
+	sched_params_snprint_fn = eevdf ? eevdf_params_snprint : sched_params_snprint;
+}
+
 const char *sched_preset_name(void)
 {
 	return sched_preset_buf;
@@ -492,7 +503,7 @@ int sched_preset_apply(const char *name)
 	if (!ps)
 		return -1;
 
-	sched_fair_class = &fair_sched_class;		/* CFS */
+	sched_select_fair_class(0);			/* CFS */
 	normalized_sysctl_sched_latency = ps->latency;
 	normalized_sysctl_sched_min_granularity = ps->min_gran;
 	normalized_sysctl_sched_wakeup_granularity = ps->wakeup_gran;
@@ -578,9 +589,6 @@ int sched_params_snprint(char *buf, size_t len)
 	struct rq *rq = this_rq();
 	char feats[512];
 	size_t n = 0;
-
-	if (sched_eevdf())
-		return eevdf_params_snprint(buf, len);
 #define EMIT(...) (n += (size_t)snprintf(buf + (n < len ? n : len),	\
 					 n < len ? len - n : 0, __VA_ARGS__))
 	sched_feat_snprint(feats, sizeof(feats));
@@ -622,7 +630,7 @@ long sys_granule_sched_params(char *ubuf, int len)
 	if (len < 0)
 		return -EINVAL;
 	local_irq_save(flags);
-	n = sched_params_snprint(text, sizeof(text));
+	n = sched_params_snprint_fn(text, sizeof(text));
 	local_irq_restore(flags);
 	if (n > (int)sizeof(text) - 1)
 		n = (int)sizeof(text) - 1;

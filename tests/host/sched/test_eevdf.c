@@ -58,8 +58,8 @@ static int teardown_raw(void **state)
 /* V - v0 = floor(S / W) over the tree and a queued curr, without side effects. */
 static s64 V_key(void)
 {
-	s64 S = cfs->avg_vruntime;
-	s64 W = (s64)cfs->avg_load;
+	s64 S = eevdf_rq(cfs)->avg_vruntime;
+	s64 W = (s64)eevdf_rq(cfs)->avg_load;
 
 	if (cfs->curr && cfs->curr->on_rq) {
 		S += entity_key(cfs, cfs->curr) * cfs->curr->load.weight;
@@ -125,9 +125,9 @@ static struct task *mk(const char *name, int nice, s64 vkey, s64 dkey)
 	t->policy = SCHED_NORMAL;
 	t->static_prio = t->normal_prio = t->prio = NICE_TO_PRIO(nice);
 	set_load_weight(t);
-	t->sched_class = &eevdf_sched_class;
-	t->se.vruntime = cfs->zero_vruntime + (u64)vkey;
-	t->se.deadline = cfs->zero_vruntime + (u64)dkey;
+	t->sched_class = &fair_sched_class;
+	t->se.vruntime = eevdf_rq(cfs)->zero_vruntime + (u64)vkey;
+	t->se.deadline = eevdf_rq(cfs)->zero_vruntime + (u64)dkey;
 	t->se.slice = sysctl_sched_base_slice;
 	return t;
 }
@@ -156,14 +156,14 @@ static void test_eligibility_mixed_weights(void **state)
 	put(a);
 	put(b);
 	put(c);
-	assert_int_equal(cfs->avg_vruntime, 6471000);
-	assert_int_equal(cfs->avg_load, 4480);
+	assert_int_equal(eevdf_rq(cfs)->avg_vruntime, 6471000);
+	assert_int_equal(eevdf_rq(cfs)->avg_load, 4480);
 	assert_int_equal(V_key(), 1444);
 	assert_true(entity_eligible(cfs, &a->se));
 	assert_true(entity_eligible(cfs, &b->se));
 	assert_false(entity_eligible(cfs, &c->se));
-	assert_true(vruntime_eligible(cfs, cfs->zero_vruntime + 1444));
-	assert_false(vruntime_eligible(cfs, cfs->zero_vruntime + 1445));
+	assert_true(vruntime_eligible(cfs, eevdf_rq(cfs)->zero_vruntime + 1444));
+	assert_false(vruntime_eligible(cfs, eevdf_rq(cfs)->zero_vruntime + 1445));
 	/* lag w (V - v): 1024*1444 + 3121*444 + 335*(-8556) = sum 0 within W */
 	{
 		s64 sum = 1024 * lag_of(a) + 3121 * lag_of(b) + 335 * lag_of(c);
@@ -173,11 +173,11 @@ static void test_eligibility_mixed_weights(void **state)
 	}
 	/* avg_vruntime() returns V and makes it the new base v0 */
 	{
-		u64 z0 = cfs->zero_vruntime;
+		u64 z0 = eevdf_rq(cfs)->zero_vruntime;
 
 		assert_int_equal(avg_vruntime(cfs), z0 + 1444);
-		assert_int_equal(cfs->zero_vruntime, z0 + 1444);
-		assert_int_equal(cfs->avg_vruntime, 6471000 - 4480LL * 1444);
+		assert_int_equal(eevdf_rq(cfs)->zero_vruntime, z0 + 1444);
+		assert_int_equal(eevdf_rq(cfs)->avg_vruntime, 6471000 - 4480LL * 1444);
 		assert_true(entity_eligible(cfs, &b->se));
 		assert_false(entity_eligible(cfs, &c->se));
 	}
@@ -214,12 +214,12 @@ static void test_pick_constructed(void **state)
 
 	/* a running curr with an earlier deadline wins (step 5) */
 	__dequeue_entity(cfs, &s->se);
-	s->se.deadline = cfs->zero_vruntime + 4500;
+	s->se.deadline = eevdf_rq(cfs)->zero_vruntime + 4500;
 	cfs->curr = &s->se;
 	assert_ptr_equal(pick_eevdf(cfs), &s->se);
 	/* ... unless it is not eligible: V rose to (3000 + 500 - 2000 +
 	 * 100000) / 4 = 25375, and now p is eligible, with the earliest deadline */
-	s->se.vruntime = cfs->zero_vruntime + 100000;
+	s->se.vruntime = eevdf_rq(cfs)->zero_vruntime + 100000;
 	assert_int_equal(V_key(), 25375);
 	assert_ptr_equal(pick_eevdf(cfs), &p->se);
 	cfs->curr = NULL;
@@ -352,8 +352,8 @@ static void test_place_woken_task(void **state)
 	assert_int_equal(x->se.on_rq, 0);
 
 	for (size_t i = 0; i < sizeof(lags) / sizeof(lags[0]); i++) {
-		u64 V0 = cfs->zero_vruntime + (u64)V_key();
-		s64 W = (s64)cfs->avg_load + (cfs->curr && cfs->curr->on_rq ?
+		u64 V0 = eevdf_rq(cfs)->zero_vruntime + (u64)V_key();
+		s64 W = (s64)eevdf_rq(cfs)->avg_load + (cfs->curr && cfs->curr->on_rq ?
 					      cfs->curr->load.weight : 0);
 		s64 inflated = lags[i] * (W + 1024) / W;
 
@@ -382,7 +382,7 @@ static void test_place_woken_task(void **state)
 	knob_set_ok("sched_features", "NO_PLACE_LAG");
 	x->se.vlag = 300000;
 	{
-		u64 V0 = cfs->zero_vruntime + (u64)V_key();
+		u64 V0 = eevdf_rq(cfs)->zero_vruntime + (u64)V_key();
 
 		wake_up_process(x);
 		assert_int_equal(x->se.vruntime, V0);
@@ -448,8 +448,9 @@ static void test_delay_dequeue(void **state)
 	assert_int_equal(a->se.sched_delayed, 1);
 	assert_int_equal(a->se.on_rq, 1);
 	assert_int_equal(a->on_rq, 1);
-	assert_int_equal(cfs->h_nr_delayed, 1);
-	assert_int_equal(this_rq()->nr_running, 2);
+	assert_int_equal(eevdf_rq(cfs)->h_nr_delayed, 1);
+	assert_int_equal(cfs->nr_running, 2);		/* still competing ... */
+	assert_int_equal(this_rq()->nr_running, 1);	/* ... but counted out by core.c */
 	assert_true(lag_of(a) < 0);
 
 	while (a->se.sched_delayed && delayed_ticks < 50) {
@@ -466,7 +467,7 @@ static void test_delay_dequeue(void **state)
 	assert_int_equal(a->on_rq, 0);
 	assert_int_equal(a->se.vlag, 0);		/* DELAY_ZERO: >= 0 clipped */
 	assert_int_equal(this_rq()->nr_running, 1);
-	assert_int_equal(cfs->h_nr_delayed, 0);
+	assert_int_equal(eevdf_rq(cfs)->h_nr_delayed, 0);
 	assert_true(delayed_ticks >= 1);
 	assert_int_equal(sched_verify(), 0);
 }
@@ -481,7 +482,7 @@ static void test_delayed_task_woken(void **state)
 	assert_int_equal(wake_up_process(a), 0);	/* it was still queued */
 	assert_int_equal(a->state, TASK_RUNNING);
 	assert_int_equal(a->se.sched_delayed, 0);
-	assert_int_equal(cfs->h_nr_delayed, 0);
+	assert_int_equal(eevdf_rq(cfs)->h_nr_delayed, 0);
 	assert_int_equal(this_rq()->nr_running, 2);
 	assert_int_equal(lag_of(a), -500000);		/* still owes: not re-placed */
 }
@@ -607,7 +608,8 @@ static void test_knobs(void **state)
 {
 	u32 lat = sysctl_sched_latency;
 
-	assert_ptr_equal(sched_fair_class, &eevdf_sched_class);
+	assert_true(sched_eevdf());
+	assert_ptr_equal(fair_sched_class_rw.pick_next_task, eevdf_sched_class.pick_next_task);
 	assert_int_equal(sysctl_sched_base_slice, 700000);
 	assert_int_equal(sysctl_sched_features_eevdf, sched_features_eevdf_default());
 	assert_true(sched_feat(PLACE_LAG) && sched_feat(DELAY_DEQUEUE) &&
@@ -636,7 +638,8 @@ static void test_knobs(void **state)
 
 	/* back to CFS: the EEVDF knob is refused there */
 	knob_set_ok("sched_preset", "commit-0bf377bbb0be");
-	assert_ptr_equal(sched_fair_class, &fair_sched_class);
+	assert_false(sched_eevdf());
+	assert_ptr_equal(fair_sched_class_rw.pick_next_task, cfs_sched_class.pick_next_task);
 	capture_reset();
 	assert_int_equal(knob_apply("sched_base_slice_ns", "1000000"), -1);
 	assert_true(capture_contains("sched_base_slice_ns has no effect under "
@@ -705,7 +708,7 @@ static void test_random_workloads(void **state)
 		forks += sim.forks;
 		exits += sim.exits;
 		events += sim.events;
-		delayed += cfs->h_nr_delayed;
+		delayed += eevdf_rq(cfs)->h_nr_delayed;
 	}
 	print_message("300 EEVDF random workloads: %lu events, %lu forks, %lu exits\n",
 		      events, forks, exits);
