@@ -250,6 +250,8 @@ static int knob_set(const struct knob *k, const char *spelled, const char *val)
 	u64 num = 0;
 	int idx = 0;
 
+	if (k->check && k->check(k) < 0)	/* refused as a whole: one line */
+		return -1;
 	if (!val && k->type == KNOB_BOOL)
 		val = "1";
 	if (!val) {
@@ -315,8 +317,6 @@ int knob_apply(const char *name, const char *value)
 		printk("cmdline: unknown parameter '%s' ignored\n", name);
 		return -1;
 	}
-	if (k->check && k->check(k) < 0)
-		return -1;
 	return knob_set(k, name, value);
 }
 
