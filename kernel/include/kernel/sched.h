@@ -105,7 +105,7 @@ struct sched_entity {
 
 	union {
 		/*
-		 * CFS: seed variants (cfs-2010.md (e)); all zero unless a
+		 * CFS: the 2010 seed variants (docs/VARIANTS.md); all zero unless a
 		 * preset or feature turns them on.
 		 */
 		struct {
