@@ -44,7 +44,10 @@ $(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree: $(SCHED_HOST_HDRS)
 # EEVDF (Linux 6.12): V, lag, eligibility, picks, placement, DELAY_DEQUEUE,
 # RUN_TO_PARITY/PREEMPT_SHORT, knobs, and the simulator under linux-6.12
 $(eval $(call host_test,sched_eevdf,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/test_eevdf.c))
+$(eval $(call host_test,sched_eevdf_class,$(SCHED_HOST_SRC) tests/host/sched/sim.c \
+	tests/host/sched/test_eevdf_class.c))
 # the augmented red-black tree (subtree minima) against brute force
 $(eval $(call host_test,sched_rbtree_aug,kernel/lib/rbtree.c kernel/lib/rbtree_augmented.c \
 	tests/host/sched/test_rbtree_augmented.c))
-$(BUILD)/host/sched_eevdf $(BUILD)/host/sched_rbtree_aug: $(SCHED_HOST_HDRS)
+$(BUILD)/host/sched_eevdf $(BUILD)/host/sched_eevdf_class $(BUILD)/host/sched_rbtree_aug: \
+	$(SCHED_HOST_HDRS)
