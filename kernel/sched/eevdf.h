@@ -79,6 +79,25 @@ struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq);
 void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev);
 void entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued);
 
+void ttwu_delayed(struct rq *rq, struct task *p);	/* a delayed sleeper wakes */
+
+/* ---- eevdf_wakeup.c: wakeup preemption, yield, priority changes ---- */
+void check_preempt_wakeup_eevdf(struct rq *rq, struct task *p, int wake_flags);
+void yield_task_eevdf(struct rq *rq);
+void prio_changed_eevdf(struct rq *rq, struct task *p, int oldprio, int running);
+void switched_to_eevdf(struct rq *rq, struct task *p, int running);
+
+static inline int task_has_idle_policy(struct task *p)
+{
+	return p->policy == SCHED_IDLE;
+}
+
+/* se_is_idle() without groups: a SCHED_IDLE task. */
+static inline int se_is_idle(struct sched_entity *se)
+{
+	return task_has_idle_policy(task_of(se));
+}
+
 /* ---- eevdf_debug.c ---- */
 int eevdf_verify_tree(struct cfs_rq *cfs_rq);	/* violations printed, counted */
 

@@ -3,7 +3,8 @@
  * dequeue (with DELAY_DEQUEUE), the pick, the tick, wakeup preemption,
  * yield, fork, reweighting and the class hooks.  Linux 6.12's
  * kernel/sched/fair.c on one CPU without cgroups or bandwidth control
- * (eevdf.c has V, lag, eligibility, deadlines and placement).
+ * (eevdf.c has V, lag, eligibility, deadlines and placement; eevdf_wakeup.c
+ * wakeup preemption, yield and priority changes).
  *
  * Differences from Linux forced by Granule's core, which must run CFS
  * instruction for instruction as before (docs/SCHEDULER.md):
@@ -31,17 +32,6 @@
 #include "stats.h"
 #include <kernel/printk.h>
 #include <kernel/math64.h>
-
-static inline int task_has_idle_policy(struct task *p)
-{
-	return p->policy == SCHED_IDLE;
-}
-
-/* se_is_idle() without groups: a SCHED_IDLE task. */
-static inline int se_is_idle(struct sched_entity *se)
-{
-	return task_has_idle_policy(task_of(se));
-}
 
 static inline void update_load_add(struct load_weight *lw, u32 inc)
 {
@@ -253,7 +243,6 @@ void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 }
 
 static int dequeue_entities(struct rq *rq, struct sched_entity *se, int flags);
-static void ttwu_delayed(struct rq *rq, struct task *p);
 
 /*
  * The next entity: the next buddy if PICK_BUDDY and it is eligible, else
@@ -380,136 +369,13 @@ static void dequeue_task_eevdf(struct rq *rq, struct task *p, int flags)
  * rq->nr_running again (out of nr_uninterruptible), as activate_task()
  * would have, had core.c not seen it still queued.
  */
-static void ttwu_delayed(struct rq *rq, struct task *p)
+void ttwu_delayed(struct rq *rq, struct task *p)
 {
 	enqueue_task(rq, p, ENQUEUE_DELAYED);
 	rq->nr_running++;
 	if (p->se.sched_contributes_to_load)
 		rq->nr_uninterruptible--;
 	p->se.sched_contributes_to_load = 0;
-}
-
-/*
- * sched_yield(): forfeit the rest of the request if eligible: v jumps to
- * the deadline and a new deadline follows.
- */
-static void yield_task_eevdf(struct rq *rq)
-{
-	struct task *curr = rq->curr;
-	struct cfs_rq *cfs_rq = task_cfs_rq(curr);
-	struct sched_entity *se = &curr->se;
-
-	if (unlikely(rq->nr_running == 1))
-		return;
-
-	clear_buddies(cfs_rq, se);
-
-	update_rq_clock(rq);
-	update_curr(cfs_rq);
-
-	if (entity_eligible(cfs_rq, se)) {
-		se->vruntime = se->deadline;
-		update_deadline(cfs_rq, se);
-	}
-}
-
-static void set_next_buddy(struct sched_entity *se)
-{
-	if (WARN_ON(!se->on_rq))
-		return;
-	if (se_is_idle(se))
-		return;
-	cfs_rq_of(se)->next = se;
-}
-
-/* PREEMPT_SHORT at wakeup: does the wakee's shorter slice cancel curr's? */
-static inline bool do_preempt_short(struct cfs_rq *cfs_rq,
-				    struct sched_entity *pse, struct sched_entity *se)
-{
-	if (!sched_feat(PREEMPT_SHORT))
-		return false;
-
-	if (pse->slice >= se->slice)
-		return false;
-
-	if (!entity_eligible(cfs_rq, pse))
-		return false;
-
-	if (entity_before(pse, se))
-		return true;
-
-	if (!entity_eligible(cfs_rq, se))
-		return true;
-
-	return false;
-}
-
-/*
- * A wakeup (or fork) of P: preempt current if and only if the EEVDF pick
- * would now choose P.  No wakeup granularity; SCHED_IDLE current loses
- * to any non-idle task; BATCH and IDLE wakees never preempt.
- */
-static void __check_preempt_wakeup(struct rq *rq, struct task *p, int wake_flags)
-{
-	struct task *curr = rq->curr;
-	struct sched_entity *se = &curr->se, *pse = &p->se;
-	struct cfs_rq *cfs_rq = task_cfs_rq(curr);
-	int cse_is_idle, pse_is_idle;
-
-	if (unlikely(se == pse))
-		return;
-
-	if (sched_feat(NEXT_BUDDY) && !(wake_flags & WF_FORK) && !pse->sched_delayed)
-		set_next_buddy(pse);
-
-	/* already rescheduling (e.g. from the new task's wakeup path) */
-	if (curr->need_resched)
-		return;
-
-	if (!sched_feat(WAKEUP_PREEMPTION))
-		return;
-
-	cse_is_idle = se_is_idle(se);
-	pse_is_idle = se_is_idle(pse);
-
-	/* a non-idle entity preempts an idle one, with no slice protection */
-	if (cse_is_idle && !pse_is_idle) {
-		cancel_protect_slice(se);
-		goto preempt;
-	}
-
-	if (cse_is_idle != pse_is_idle)
-		return;
-
-	/* BATCH and IDLE tasks do not preempt others */
-	if (unlikely(p->policy != SCHED_NORMAL))	/* !normal_policy() */
-		return;
-
-	update_curr(cfs_rq);
-	/* a shorter, eligible slice overrides current's protection */
-	if (do_preempt_short(cfs_rq, pse, se))
-		cancel_protect_slice(se);
-
-	/* p has become the most eligible task: preempt */
-	if (pick_eevdf(cfs_rq) == pse)
-		goto preempt;
-
-	return;
-
-preempt:
-	resched_task(curr);
-}
-
-/*
- * The class hook: try_to_wake_up() (or a fork) asks.  A delayed sleeper
- * that wakes is still queued: first requeue it (ttwu_runnable()'s
- * enqueue_task(ENQUEUE_DELAYED)), then decide.
- */
-static void check_preempt_wakeup_eevdf(struct rq *rq, struct task *p, int wake_flags)
-{
-	if (p->se.sched_delayed && p->se.on_rq)
-		ttwu_delayed(rq, p);
-	__check_preempt_wakeup(rq, p, wake_flags);
 }
 
 /*
@@ -586,48 +452,6 @@ static void task_fork_eevdf(struct task *p)
 	p->se.custom_slice = current->se.custom_slice;
 	if (!p->se.custom_slice)
 		p->se.slice = sysctl_sched_base_slice;
-}
-
-/*
- * wakeup_preempt() for a queued P that did not wake (priority or class
- * change); a delayed sleeper is left alone (it is not woken by this).
- */
-static void wakeup_preempt_queued(struct rq *rq, struct task *p)
-{
-	if (p->se.sched_delayed)
-		return;
-	if (rq->curr->sched_class == &fair_sched_class)
-		__check_preempt_wakeup(rq, p, 0);
-	else
-		check_preempt_curr(rq, p, 0);
-}
-
-/* The priority changed: preempt as a wakeup would, or resched if worse. */
-static void prio_changed_eevdf(struct rq *rq, struct task *p, int oldprio,
-			       int running)
-{
-	if (!p->se.on_rq)
-		return;
-
-	if (rq->cfs.nr_running == 1)
-		return;
-
-	if (running) {
-		if (p->prio > oldprio)
-			resched_task(rq->curr);
-	} else {
-		wakeup_preempt_queued(rq, p);
-	}
-}
-
-static void switched_to_eevdf(struct rq *rq, struct task *p, int running)
-{
-	if (!p->se.on_rq)
-		return;
-	if (running)
-		resched_task(rq->curr);
-	else
-		wakeup_preempt_queued(rq, p);
 }
 
 const struct sched_class eevdf_sched_class = {

@@ -11,6 +11,7 @@ SCHED_HOST_SRC := \
 	kernel/sched/debug.c \
 	kernel/sched/eevdf.c \
 	kernel/sched/eevdf_class.c \
+	kernel/sched/eevdf_wakeup.c \
 	kernel/sched/eevdf_tunables.c \
 	kernel/sched/eevdf_debug.c \
 	kernel/lib/rbtree.c \
