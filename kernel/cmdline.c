@@ -247,6 +247,8 @@ static int knob_set(const struct knob *k, const char *spelled, const char *val, 
 	u64 num = 0;
 	int idx = 0;
 
+	if (k->check && k->check(k) < 0)	/* refused as a whole: one line */
+		return -1;
 	if (!val && k->type == KNOB_BOOL)
 		val = "1";
 	if (!val) {

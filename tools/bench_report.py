@@ -324,8 +324,8 @@ def fidelity_table(runs):
     import linux_peer  # only when Linux runs exist (tools/ is on the path)
     lines = ["## Granule beside Linux (same binaries, same QEMU, HZ=250)", "",
              "Linux runs come from `tools/linux-peer` (docs/EXPERIMENT.md, \"Granule beside Linux\"): "
-             "Debian's Linux 6.1 set to the 2.6.35 knobs through debugfs. Each row pairs a Linux run "
-             "with Granule's run of the same preset, mode, load and seed at `hz=250`. "
+             "Debian's Linux 6.1 set to the 2.6.35 knobs through debugfs, and Linux 6.12 (EEVDF) beside "
+             "Granule's EEVDF class. Each row pairs a Linux run with Granule's run of the same preset, mode, load and seed at `hz=250`. "
              "Ratio = Granule / Linux.", "",
              "| preset | mode | seed | Granule max / avg / p99 µs | Linux max / avg / p99 µs "
              "| ratio max | ratio avg | ratio p99 |",

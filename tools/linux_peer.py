@@ -75,6 +75,7 @@ GRANULE_TWIN = {
     "commit-0bf377bbb0be": "commit-0bf377bbb0be",
     "no-start-debit": "no-start-debit",
     "commit-0bf377bbb0be+hrtick": "commit-0bf377bbb0be",
+    "linux-6.12": "linux-6.12",     # Granule's EEVDF class (kernel/sched/eevdf*.c)
 }
 LINUX_HZ = 250
 

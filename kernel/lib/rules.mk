@@ -5,3 +5,4 @@ KERNEL_C += kernel/lib/vsprintf.c         # vsnprintf/snprintf (shared with user
 KERNEL_C += kernel/lib/rbtree.c           # red-black tree (the CFS timeline, hrtimers)
 KERNEL_C += kernel/lib/ustar.c            # ustar initrd lookup/iteration
 KERNEL_C += kernel/lib/ratelimit.c         # ___ratelimit (printk_ratelimit, as Linux's lib/ratelimit.c)
+KERNEL_C += kernel/lib/rbtree_augmented.c # subtree values on rbtree.c (EEVDF min_vruntime)

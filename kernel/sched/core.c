@@ -208,6 +208,8 @@ int try_to_wake_up(struct task *p, unsigned int state, int wake_flags)
 	if (!(p->state & state))
 		goto out;
 
+	/* EEVDF: a delayed sleeper is still queued; check_preempt_curr or
+	 * the next pick requeues it (eevdf_class.c, ttwu_delayed) */
 	if (p->se.on_rq)
 		goto out_running;
 
@@ -287,7 +289,7 @@ void wake_up_new_task(struct task *p)
 		       p->comm, p->pid);
 	p->state = TASK_RUNNING;
 	update_rq_clock(rq);
-	activate_task(rq, p, 0);
+	activate_task(rq, p, ENQUEUE_INITIAL);	/* CFS: as 0 */
 	check_preempt_curr(rq, p, WF_FORK);
 	sched_verify_hook();
 	local_irq_restore(flags);
@@ -615,6 +617,7 @@ void sched_init(void)
 
 	memset(rq, 0, sizeof(*rq));
 	init_cfs_rq(&rq->cfs);
+	eevdf_init_cfs_rq(&rq->cfs);		/* EEVDF's part of the cfs_rq */
 	INIT_LIST_HEAD(&rq->deadline_list);
 
 	/* the scaled tunables = factor * normalized (factor 1 on UP) */

@@ -50,14 +50,14 @@ static __printf(1, 2) void out(const char *fmt, ...)
 }
 
 /* SPLIT_NS(x): x ns as milliseconds "high.low" (nsec_high, nsec_low). */
-static long long nsec_high(u64 nsec)
+long long nsec_high(u64 nsec)
 {
 	if ((s64)nsec < 0)
 		return -(long long)div_u64(0 - nsec, 1000000);
 	return (long long)div_u64(nsec, 1000000);
 }
 
-static unsigned long nsec_low(u64 nsec)
+unsigned long nsec_low(u64 nsec)
 {
 	u32 rem;
 
@@ -66,8 +66,6 @@ static unsigned long nsec_low(u64 nsec)
 	div_u64_rem(nsec, 1000000, &rem);
 	return rem;
 }
-
-#define SPLIT_NS(x) nsec_high((u64)(x)), nsec_low((u64)(x))
 
 /* ---- /proc/sched_debug ------------------------------------------------------ */
 
@@ -168,6 +166,11 @@ static void print_cpu(struct rq *rq)
 	P(ttwu_count);
 	P(ttwu_local);
 #undef P
+	if (sched_eevdf()) {			/* Linux 6.12's fields */
+		eevdf_print_cfs_rq(&rq->cfs);
+		eevdf_print_rq(rq);
+		return;
+	}
 	print_cfs_rq(&rq->cfs);
 	print_rq(rq);
 }
@@ -189,6 +192,15 @@ void sched_debug_show(void)
 #define P(x) out("  .%-40s: %lld\n", #x, (long long)(x))
 #define PN(x) out("  .%-40s: %lld.%06lu\n", #x, SPLIT_NS(x))
 	P(jiffies);
+	if (sched_eevdf()) {			/* Linux 6.12's header */
+		PN(sysctl_sched_base_slice);
+		P(sysctl_sched_features_eevdf);
+		out("  .%-40s: %d (%s)\n", "sysctl_sched_tunable_scaling",
+		    (int)sysctl_sched_tunable_scaling,
+		    sysctl_sched_tunable_scaling < SCHED_TUNABLESCALING_END ?
+		    sched_tunable_scaling_names[sysctl_sched_tunable_scaling] : "?");
+		goto cpu;
+	}
 	PN(sysctl_sched_latency);
 	PN(sysctl_sched_min_granularity);
 	PN(sysctl_sched_wakeup_granularity);
@@ -206,6 +218,7 @@ void sched_debug_show(void)
 	}
 	if (sysctl_sched_sleeper_wakeup_slice)
 		PN(sysctl_sched_sleeper_wakeup_slice);	/* as [M2/2] */
+cpu:
 #undef P
 #undef PN
 
@@ -262,6 +275,8 @@ void proc_sched_show_task(struct task *p)
 	P(prio);
 #undef PN
 #undef P
+	if (sched_eevdf())
+		proc_sched_show_task_eevdf(p);
 	local_irq_restore(flags);
 }
 
@@ -461,6 +476,8 @@ int sched_verify(void)
 	u32 nr = 0;
 	int bad, broken;
 
+	if (sched_eevdf())			/* eevdf_debug.c */
+		return sched_verify_eevdf();
 	local_irq_save(flags);
 	bad = verify_rbtree(cfs_rq, &broken);
 	if (!broken)

@@ -1019,18 +1019,30 @@ void init_cfs_rq(struct cfs_rq *cfs_rq)
 }
 
 /* The fair class; next in the chain is the idle class. */
-const struct sched_class fair_sched_class = {
-	.next			= &idle_sched_class,
-	.enqueue_task		= enqueue_task_fair,
-	.dequeue_task		= dequeue_task_fair,
-	.yield_task		= yield_task_fair,
-	.check_preempt_curr	= check_preempt_wakeup,
-	.pick_next_task		= pick_next_task_fair,
-	.put_prev_task		= put_prev_task_fair,
-	.set_curr_task		= set_curr_task_fair,
-	.task_tick		= task_tick_fair,
-	.task_fork		= task_fork_fair,
-	.prio_changed		= prio_changed_fair,
-	.switched_to		= switched_to_fair,
-	.name			= "fair",
-};
+/*
+ * CFS's hooks.  fair_sched_class, the class every fair task points to, is
+ * a copy of one of two tables, made by sched_preset= at boot: this one
+ * (cfs_sched_class) or EEVDF's (eevdf_sched_class, eevdf_class.c).  A copy
+ * rather than a pointer keeps CFS's paths instruction for instruction as
+ * they were (Granule's tests compare exact timings under -icount), and so
+ * does declaring it const to its users (sched.h): it is written only by
+ * sched_select_fair_class(), at boot, before any task exists.  Its
+ * definition here is writable, under the same symbol.
+ */
+#define CFS_SCHED_CLASS {						\
+	.next			= &idle_sched_class,			\
+	.enqueue_task		= enqueue_task_fair,			\
+	.dequeue_task		= dequeue_task_fair,			\
+	.yield_task		= yield_task_fair,			\
+	.check_preempt_curr	= check_preempt_wakeup,			\
+	.pick_next_task		= pick_next_task_fair,			\
+	.put_prev_task		= put_prev_task_fair,			\
+	.set_curr_task		= set_curr_task_fair,			\
+	.task_tick		= task_tick_fair,			\
+	.task_fork		= task_fork_fair,			\
+	.prio_changed		= prio_changed_fair,			\
+	.switched_to		= switched_to_fair,			\
+	.name			= "fair",				\
+}
+const struct sched_class cfs_sched_class = CFS_SCHED_CLASS;
+struct sched_class fair_sched_class_rw __asm__("fair_sched_class") = CFS_SCHED_CLASS;

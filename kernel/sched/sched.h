@@ -38,6 +38,11 @@ extern const u32 prio_to_wmult[40];	/* 2^32 / weight */
 #define ENQUEUE_WAKING		2	/* SMP: vruntime was made relative */
 #define ENQUEUE_HEAD		4	/* rt only */
 #define DEQUEUE_SLEEP		1	/* a sleep: keep vruntime absolute */
+/* Linux 6.12 flags used by EEVDF (CFS ignores them): */
+#define DEQUEUE_SPECIAL		0x10	/* TASK_DEAD: never DELAY_DEQUEUE */
+#define DEQUEUE_DELAYED		0x200	/* finish a DELAY_DEQUEUE */
+#define ENQUEUE_INITIAL		0x80	/* first enqueue after fork */
+#define ENQUEUE_DELAYED		0x200	/* wakeup of a delayed (still queued) task */
 
 #define CPU_LOAD_IDX_MAX	5
 
@@ -57,6 +62,7 @@ struct cfs_rq {
 	struct sched_entity *curr, *next, *last;
 
 	u32 nr_spread_over;		/* |vruntime - min_vruntime| > 3 latency */
+
 };
 
 /* The (only) CPU runqueue. */
@@ -84,6 +90,27 @@ struct rq {
 	u32 sched_goidle;		/* times the idle task was picked */
 	u32 ttwu_count;			/* try_to_wake_up() calls */
 	u32 ttwu_local;			/* ... that woke a task here (all, on UP) */
+
+	/*
+	 * EEVDF's part of the fair runqueue: Linux 6.12 has these fields in
+	 * struct cfs_rq; here they follow everything CFS uses, so that CFS's
+	 * layout (and code) is unchanged.  eevdf.h: eevdf_rq(cfs_rq).
+	 */
+	struct eevdf_cfs_rq {
+		/*
+		 * cfs.tasks_timeline is keyed by deadline instead, and V is
+		 * kept relative to zero_vruntime (v0):
+		 *	avg_vruntime = sum over the tree of w_i * (v_i - v0)
+		 *	avg_load     = sum over the tree of w_i
+		 * (curr is added in by avg_vruntime()).
+		 */
+		s64 avg_vruntime;
+		u64 avg_load;
+		u64 zero_vruntime;
+		u32 h_nr_delayed;		/* DELAY_DEQUEUE sleepers still queued */
+		struct sched_entity *reweight_se; /* dequeued (not asleep) with ... */
+		u32 reweight_weight;		/* ... this weight: see enqueue_entity */
+	} eevdf;
 };
 
 extern struct rq runqueue;
@@ -137,9 +164,24 @@ struct sched_class {
 	const char *name;		/* for messages: "fair", "idle" */
 };
 
-extern const struct sched_class fair_sched_class;
+/*
+ * Two fair classes are built in and exactly one runs, chosen at boot by
+ * sched_preset= (tunables.c): CFS (Linux 2.6.35, fair.c) by default,
+ * EEVDF (Linux 6.12, eevdf*.c) under sched_preset=linux-6.12.  Every fair
+ * task points to fair_sched_class, a copy of the running one's table.
+ */
+extern const struct sched_class fair_sched_class;	/* the one that runs */
+extern struct sched_class fair_sched_class_rw __asm__("fair_sched_class"); /* writable */
+extern const struct sched_class cfs_sched_class;	/* fair.c */
+extern const struct sched_class eevdf_sched_class;	/* eevdf_class.c */
 extern const struct sched_class idle_sched_class;
 #define sched_class_highest	(&fair_sched_class)
+extern int sched_eevdf_running;			/* tunables.c */
+static inline int sched_eevdf(void)
+{
+	return sched_eevdf_running;
+}
+void sched_select_fair_class(int eevdf);	/* tunables.c */
 #define for_each_class(class) \
 	for (class = sched_class_highest; class; class = class->next)
 
@@ -218,6 +260,10 @@ void sched_verify_reset(void);	/* forget the min_vruntime history */
 extern int sysctl_sched_debug;		/* 0 off, 1 end */
 void sched_debug_task_dead(struct task *p);
 void sched_debug_show_stats(void);	/* the per-task schedstats table */
+/* SPLIT_NS(x): x ns as Linux prints it, milliseconds "%lld.%06lu" */
+long long nsec_high(u64 nsec);
+unsigned long nsec_low(u64 nsec);
+#define SPLIT_NS(x) nsec_high((u64)(x)), nsec_low((u64)(x))
 
 /* ---- fair.c (non-static so debug.c and the host tests can reach them) --- */
 
@@ -247,6 +293,25 @@ int wakeup_preempt_entity(struct sched_entity *curr, struct sched_entity *se);
 struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq);
 void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev);
+
+/* ---- eevdf*.c (EEVDF; the rest of its interface is eevdf.h) --------------- */
+
+extern u32 sysctl_sched_base_slice, normalized_sysctl_sched_base_slice;
+extern unsigned int sysctl_sched_features_eevdf;	/* Linux 6.12's bits */
+void eevdf_init_cfs_rq(struct cfs_rq *cfs_rq);
+#define EEVDF_PRESET	"linux-6.12"
+void eevdf_preset_apply(void);				/* eevdf_tunables.c */
+int eevdf_feat_parse(const char *list);
+int eevdf_feat_snprint(char *buf, size_t len);
+void eevdf_features_show(char *buf, size_t len);
+void eevdf_print_tunables(void);
+int eevdf_params_snprint(char *buf, size_t len);
+struct knob;
+int sched_knob_cfs_only(const struct knob *k);		/* tunables.c */
+int sched_verify_eevdf(void);			/* eevdf_debug.c */
+void eevdf_print_cfs_rq(struct cfs_rq *cfs_rq);		/* eevdf_debug.c */
+void eevdf_print_rq(struct rq *rq);
+void proc_sched_show_task_eevdf(struct task *p);	/* eevdf_debug.c */
 
 /* ---- deadline.c (DEADLINE, our reconstruction of (e)7) ------------------ */
 

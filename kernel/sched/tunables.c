@@ -162,6 +162,8 @@ int sched_feat_parse(const char *list)
 	unsigned int mask = sysctl_sched_features;
 	const char *p = list;
 
+	if (sched_eevdf())		/* Linux 6.12's names (eevdf_tunables.c) */
+		return eevdf_feat_parse(list);
 	while (*p) {
 		const char *w;
 		size_t len;
@@ -195,7 +197,11 @@ int sched_feat_parse(const char *list)
 	return 0;
 }
 
-/* "GENTLE_FAIR_SLEEPERS START_DEBIT ... NO_NEXT_BUDDY ..." (no newline). */
+/*
+ * "GENTLE_FAIR_SLEEPERS START_DEBIT ... NO_NEXT_BUDDY ..." (no newline).
+ * CFS's list only: granule_sched_params(2) reaches it at run time, so it
+ * has no EEVDF test (eevdf_feat_snprint() is EEVDF's).
+ */
 int sched_feat_snprint(char *buf, size_t len)
 {
 	size_t n = 0;
@@ -228,6 +234,10 @@ static void features_show(const struct knob *k, char *buf, size_t len)
 	unsigned int diff = sysctl_sched_features ^ def;
 	size_t n;
 
+	if (sched_eevdf()) {
+		eevdf_features_show(buf, len);
+		return;
+	}
 	n = (size_t)snprintf(buf, len, "0x%X (%s", sysctl_sched_features,
 			     diff ? "" : "default");
 	for (int i = 0; i < __SCHED_FEAT_NR && n < len; i++) {
@@ -298,6 +308,7 @@ void update_sysctl(void)
 	SET_SYSCTL(sched_latency);
 	SET_SYSCTL(sched_wakeup_granularity);
 	SET_SYSCTL(sched_shares_ratelimit);
+	SET_SYSCTL(sched_base_slice);		/* EEVDF (Linux 6.12) */
 #undef SET_SYSCTL
 }
 
@@ -327,8 +338,27 @@ static void sched_sysctl_changed(const struct knob *k)
 	sched_proc_update_handler();
 }
 
+/*
+ * A CFS knob under EEVDF: one line, nothing changes (the check hook of
+ * the registry).  "see" names the 6.12 knob that took over, if any.
+ */
+int sched_knob_cfs_only(const struct knob *k)
+{
+	if (!sched_eevdf())
+		return 0;
+	if (!strcmp(k->name, "sched_latency_ns") ||
+	    !strcmp(k->name, "sched_min_granularity_ns") ||
+	    !strcmp(k->name, "sched_wakeup_granularity_ns"))
+		printk("%s has no effect under %s (EEVDF); see sched_base_slice_ns\n",
+		       k->name, sched_preset_name());
+	else
+		printk("%s has no effect under %s (EEVDF)\n", k->name,
+		       sched_preset_name());
+	return -1;
+}
+
 __KNOB(sched_latency_ns) = {
-	.name = "sched_latency_ns", .type = KNOB_UINT,
+	.name = "sched_latency_ns", .type = KNOB_UINT, .check = sched_knob_cfs_only,
 	.ptr = &sysctl_sched_latency, .def = 6000000,
 	.min = MIN_SCHED_GRAN_NS, .max = NSEC_PER_SEC_32,
 	.changed = sched_sysctl_changed,
@@ -336,7 +366,7 @@ __KNOB(sched_latency_ns) = {
 };
 
 __KNOB(sched_min_granularity_ns) = {
-	.name = "sched_min_granularity_ns", .type = KNOB_UINT,
+	.name = "sched_min_granularity_ns", .type = KNOB_UINT, .check = sched_knob_cfs_only,
 	.ptr = &sysctl_sched_min_granularity, .def = 750000,
 	.min = MIN_SCHED_GRAN_NS, .max = NSEC_PER_SEC_32,
 	.changed = sched_sysctl_changed,
@@ -344,7 +374,7 @@ __KNOB(sched_min_granularity_ns) = {
 };
 
 __KNOB(sched_wakeup_granularity_ns) = {
-	.name = "sched_wakeup_granularity_ns", .type = KNOB_UINT,
+	.name = "sched_wakeup_granularity_ns", .type = KNOB_UINT, .check = sched_knob_cfs_only,
 	.ptr = &sysctl_sched_wakeup_granularity, .def = 1000000,
 	.min = 0, .max = NSEC_PER_SEC_32,
 	.changed = sched_sysctl_changed,
@@ -359,22 +389,27 @@ __KNOB(sched_tunable_scaling) = {
 	.help = "CPU-count scaling of the CFS times: 0 none, 1 log, 2 linear",
 };
 
-DEFINE_KNOB_BOOL(sched_child_runs_first, sysctl_sched_child_runs_first, 0,
-		 "after fork the child runs first (swaps vruntimes with the parent)");
-DEFINE_KNOB_BOOL(sched_compat_yield, sysctl_sched_compat_yield, 0,
-		 "sched_yield() moves the task behind every other queued task");
+/* The CFS-only knobs below refuse writes under EEVDF (sched_knob_cfs_only). */
+#define DEFINE_KNOB_CFS(id, typ, var, d, lo, hi, h) \
+	__KNOB(id) = { .name = #id, .type = typ, .ptr = &(var), .def = (d), \
+		       .min = (lo), .max = (hi), .help = (h), \
+		       .check = sched_knob_cfs_only }
+DEFINE_KNOB_CFS(sched_child_runs_first, KNOB_BOOL, sysctl_sched_child_runs_first, 0, 0, 1,
+		"after fork the child runs first (swaps vruntimes with the parent)");
+DEFINE_KNOB_CFS(sched_compat_yield, KNOB_BOOL, sysctl_sched_compat_yield, 0, 0, 1,
+		"sched_yield() moves the task behind every other queued task");
 DEFINE_KNOB_BOOL(sched_verify, sysctl_sched_verify, 0,
 		 "check the runqueue invariants after every schedule/tick/wakeup");
-DEFINE_KNOB_UINT(sched_std_granularity_ns, sysctl_sched_std_granularity,
-		 2000000, MIN_SCHED_GRAN_NS, NSEC_PER_SEC_32,
-		 "[M1/2] DYN_GRAN: tick gate while nr_running <= sched_nr_latency, ns");
-DEFINE_KNOB_UINT(sched_nr_latency_max, sched_nr_latency_max, 8, 1, 1000,
-		 "[M1/2] DYN_GRAN: the period stretches beyond this many tasks");
-DEFINE_KNOB_UINT(sched_sleeper_wakeup_slice_ns, sysctl_sched_sleeper_wakeup_slice,
-		 0, 0, NSEC_PER_SEC_32,
-		 "[M2/2] run a woken sleeper is shielded from the vruntime test, ns (0 = off)");
-DEFINE_KNOB_BOOL(sched_fork_update_clock, sysctl_sched_fork_update_clock, 1,
-		 "2.6.36: refresh the rq clock at the start of task_fork_fair");
+DEFINE_KNOB_CFS(sched_std_granularity_ns, KNOB_UINT, sysctl_sched_std_granularity,
+		2000000, MIN_SCHED_GRAN_NS, NSEC_PER_SEC_32,
+		"[M1/2] DYN_GRAN: tick gate while nr_running <= sched_nr_latency, ns");
+DEFINE_KNOB_CFS(sched_nr_latency_max, KNOB_UINT, sched_nr_latency_max, 8, 1, 1000,
+		"[M1/2] DYN_GRAN: the period stretches beyond this many tasks");
+DEFINE_KNOB_CFS(sched_sleeper_wakeup_slice_ns, KNOB_UINT, sysctl_sched_sleeper_wakeup_slice,
+		0, 0, NSEC_PER_SEC_32,
+		"[M2/2] run a woken sleeper is shielded from the vruntime test, ns (0 = off)");
+DEFINE_KNOB_CFS(sched_fork_update_clock, KNOB_BOOL, sysctl_sched_fork_update_clock, 1, 0, 1,
+		"2.6.36: refresh the rq clock at the start of task_fork_fair");
 
 /* ---- Presets -------------------------------------------------------------- */
 
@@ -404,6 +439,20 @@ static const struct sched_preset sched_presets[] = {
 
 static char sched_preset_buf[32] = "commit-0bf377bbb0be";
 
+/* Which fair class runs: copy its table into fair_sched_class. */
+int sched_eevdf_running;
+
+/* granule_sched_params(2)'s text: CFS's or EEVDF's (a pointer, not a test,
+ * so that CFS's run-time path is the instructions it was). */
+static int (*sched_params_snprint_fn)(char *buf, size_t len) = sched_params_snprint;
+
+void sched_select_fair_class(int eevdf)
+{
+	fair_sched_class_rw = eevdf ? eevdf_sched_class : cfs_sched_class;
+	sched_eevdf_running = eevdf;
+	sched_params_snprint_fn = eevdf ? eevdf_params_snprint : sched_params_snprint;
+}
+
 __host_test_only const char *sched_preset_name(void)
 {
 	return sched_preset_buf;
@@ -413,6 +462,11 @@ int sched_preset_apply(const char *name)
 {
 	const struct sched_preset *ps = NULL;
 
+	if (!strcmp(name, EEVDF_PRESET)) {		/* eevdf_tunables.c */
+		eevdf_preset_apply();
+		strlcpy(sched_preset_buf, EEVDF_PRESET, sizeof(sched_preset_buf));
+		return 0;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(sched_presets); i++)
 		if (!strcmp(name, sched_presets[i].name) ||
 		    (sched_presets[i].alias && !strcmp(name, sched_presets[i].alias)))
@@ -420,6 +474,7 @@ int sched_preset_apply(const char *name)
 	if (!ps)
 		return -1;
 
+	sched_select_fair_class(0);			/* CFS */
 	normalized_sysctl_sched_latency = ps->latency;
 	normalized_sysctl_sched_min_granularity = ps->min_gran;
 	normalized_sysctl_sched_wakeup_granularity = ps->wakeup_gran;
@@ -451,7 +506,7 @@ __KNOB(sched_preset) = {
 	.def_str = "commit-0bf377bbb0be",
 	.expect = "one of linux-2.6.35|commit-0bf377bbb0be|no-start-debit|"
 		  "dyn-gran|dyn-gran-sleeper|start-nice|start-nice-debit|"
-		  "deadline|cpt-fix",
+		  "deadline|cpt-fix|" EEVDF_PRESET,
 	.set = preset_set, .show = preset_show,
 	.help = "a whole scheduler configuration (tools/presets); later knobs override",
 };
@@ -468,6 +523,10 @@ void sched_print_tunables(void)
 {
 	char feats[512];
 
+	if (sched_eevdf()) {
+		eevdf_print_tunables();
+		return;
+	}
 	out("kernel.sched_child_runs_first = %d\n", sysctl_sched_child_runs_first);
 	out("kernel.sched_compat_yield = %d\n", sysctl_sched_compat_yield);
 	out("kernel.sched_latency_ns = %u\n", sysctl_sched_latency);
@@ -501,7 +560,6 @@ int sched_params_snprint(char *buf, size_t len)
 	struct rq *rq = this_rq();
 	char feats[512];
 	size_t n = 0;
-
 #define EMIT(...) (n += (size_t)snprintf(buf + (n < len ? n : len),	\
 					 n < len ? len - n : 0, __VA_ARGS__))
 	sched_feat_snprint(feats, sizeof(feats));
@@ -543,7 +601,7 @@ long sys_granule_sched_params(char *ubuf, int len)
 	if (len < 0)
 		return -EINVAL;
 	local_irq_save(flags);
-	n = sched_params_snprint(text, sizeof(text));
+	n = sched_params_snprint_fn(text, sizeof(text));
 	local_irq_restore(flags);
 	if (n > (int)sizeof(text) - 1)
 		n = (int)sizeof(text) - 1;

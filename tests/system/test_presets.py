@@ -32,6 +32,8 @@ def presets():
         if not line.strip() or line.startswith("#"):
             continue
         name, _desc, words = line.rstrip("\n").split("\t")
+        if words == "class=eevdf":
+            continue    # EEVDF: no CFS settings (tests/system/test_eevdf.py)
         settings, fset, fclear, alias = {}, set(), set(), None
         for word in words.split():
             key, value = word.split("=")

@@ -130,7 +130,7 @@ static void jl_put(struct jline *j, const char *fmt, const char *key, const char
 
 void jl_str(struct jline *j, const char *key, const char *val)
 {
-	char esc[256];
+	char esc[512];		/* the longest value: EEVDF's feature list */
 	size_t o = 0;
 
 	for (; val && *val && o < sizeof(esc) - 3; val++) {

@@ -43,6 +43,9 @@ typedef int (*knob_set_fn)(const struct knob *k, const char *val);
 typedef void (*knob_show_fn)(const struct knob *k, char *buf, size_t len);
 /* Called after every successful write (Linux's sysctl proc_handler role). */
 typedef void (*knob_changed_fn)(const struct knob *k);
+/* Before a write: return -1 (after printing one line) to refuse it, e.g.
+ * a knob of a scheduler that is not the one running. */
+typedef int (*knob_check_fn)(const struct knob *k);
 
 struct knob {
 	const char *name;		/* Linux sysctl name where one exists */
@@ -57,6 +60,7 @@ struct knob {
 	knob_set_fn set;		/* KNOB_CUSTOM */
 	knob_show_fn show;		/* KNOB_CUSTOM */
 	knob_changed_fn changed;	/* optional, any type */
+	knob_check_fn check;		/* optional, any type */
 	int flags;			/* KNOB_F_* */
 };
 

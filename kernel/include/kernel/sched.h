@@ -85,7 +85,13 @@ struct sched_statistics {
 	u64 nr_wakeups;		/* successful try_to_wake_up()s */
 };
 
-/* A schedulable entity: on our UP kernel without groups, always a task. */
+/*
+ * A schedulable entity: on our UP kernel without groups, always a task.
+ * Two fair classes share it (exactly one runs, see kernel/sched/sched.h):
+ * CFS (2.6.35) and EEVDF (6.12).  EEVDF's own fields overlap CFS's variant
+ * fields in unions, so that CFS's layout, and with it every instruction
+ * CFS executes, is what it was (and struct task stays 1024 bytes).
+ */
 struct sched_entity {
 	struct load_weight load;	/* from prio_to_weight[] */
 	struct rb_node run_node;	/* in cfs_rq->tasks_timeline unless curr */
@@ -98,15 +104,40 @@ struct sched_entity {
 
 	struct sched_statistics statistics;
 
+	union {
+		/*
+		 * CFS: the 2010 seed variants (docs/VARIANTS.md); all zero unless a
+		 * preset or feature turns them on.
+		 */
+		struct {
+			u32 sleeper_wakeup_slice; /* [M2/2] run shielded after wakeup, ns */
+			u64 fork_nice_timeout;	/* [SN] penalty ends at this sum_exec */
+			unsigned int fork_nice_penality; /* [SN] vruntime shift (patch spelling) */
+		};
+		/* EEVDF (Linux 6.12's sched_entity fields) */
+		struct {
+			s64 vlag;		/* V - v at dequeue; the deadline while picked */
+			u32 slice;		/* requested run, ns (Linux: u64; <= 1 s here) */
+			unsigned char sched_delayed; /* DELAY_DEQUEUE: asleep, still queued */
+			unsigned char rel_deadline;  /* deadline holds deadline - vruntime */
+			unsigned char custom_slice;  /* slice set by sched_setattr(2) */
+			unsigned char sched_contributes_to_load; /* delayed in D state */
+		};
+	};
 	/*
-	 * The variants (docs/VARIANTS.md); all zero unless a preset or
-	 * feature turns them on:
+	 * CFS + DEADLINE (ours): rq clock by which an unrun fork must run,
+	 * 0 = none.  EEVDF: the virtual deadline v + slice/w, the tree's key.
 	 */
-	u32 sleeper_wakeup_slice;	/* [M2/2] run shielded after wakeup, ns */
-	u64 fork_nice_timeout;		/* [SN] penalty ends at this sum_exec */
-	unsigned int fork_nice_penality; /* [SN] vruntime shift (patch spelling) */
-	u64 deadline;			/* DEADLINE (ours): rq clock, 0 = none */
-	struct list_head deadline_node;	/* in rq's deadline-ordered list */
+	u64 deadline;
+	union {
+		struct list_head deadline_node;	/* CFS DEADLINE: in rq's deadline list */
+		/*
+		 * EEVDF: min vruntime of the subtree (augmented).  Only
+		 * meaningful in the tree (set by __enqueue_entity), so it may
+		 * share the bytes __sched_fork() initialises as a list head.
+		 */
+		u64 min_vruntime;
+	};
 };
 
 /* sched_info (2.6.35 CONFIG_SCHEDSTATS), per task, ns. */

@@ -9,7 +9,13 @@ SCHED_HOST_SRC := \
 	kernel/sched/deadline.c \
 	kernel/sched/tunables.c \
 	kernel/sched/debug.c \
+	kernel/sched/eevdf.c \
+	kernel/sched/eevdf_class.c \
+	kernel/sched/eevdf_wakeup.c \
+	kernel/sched/eevdf_tunables.c \
+	kernel/sched/eevdf_debug.c \
 	kernel/lib/rbtree.c \
+	kernel/lib/rbtree_augmented.c \
 	kernel/cmdline.c \
 	kernel/printk.c \
 	kernel/lib/ratelimit.c \
@@ -46,6 +52,18 @@ $(BUILD)/host/sched_worked: $(SCHED_HOST_HDRS)
 
 # tunables.c includes the presets generated from tools/presets (kernel/sched/rules.mk).
 SCHED_HOST_BINS := $(addprefix $(BUILD)/host/,sched_fair sched_preempt sched_knobs sched_sim \
-			     sched_variants sched_fork sched_worked)
+			     sched_variants sched_fork sched_worked sched_eevdf sched_eevdf_class)
 $(SCHED_HOST_BINS): $(SCHED_PRESETS_H)
 $(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)
+
+
+# EEVDF (Linux 6.12): V, lag, eligibility, picks, placement, DELAY_DEQUEUE,
+# RUN_TO_PARITY/PREEMPT_SHORT, knobs, and the simulator under linux-6.12
+$(eval $(call host_test,sched_eevdf,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/test_eevdf.c))
+$(eval $(call host_test,sched_eevdf_class,$(SCHED_HOST_SRC) tests/host/sched/sim.c \
+	tests/host/sched/test_eevdf_class.c))
+# the augmented red-black tree (subtree minima) against brute force
+$(eval $(call host_test,sched_rbtree_aug,kernel/lib/rbtree.c kernel/lib/rbtree_augmented.c \
+	tests/host/sched/test_rbtree_augmented.c))
+$(BUILD)/host/sched_eevdf $(BUILD)/host/sched_eevdf_class $(BUILD)/host/sched_rbtree_aug: \
+	$(SCHED_HOST_HDRS)

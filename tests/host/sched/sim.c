@@ -286,12 +286,28 @@ static struct sim_task *random_live(struct sim *s)
 	return NULL;
 }
 
+/* EEVDF's knob (the CFS ones refuse writes under sched_preset=linux-6.12). */
+static void eevdf_knob(struct sim *s)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%llu",
+		 (unsigned long long)rnd_range(s, 100000, 6000000));
+	assert_int_equal(knob_apply("sched_base_slice_ns", val), 0);
+}
+
 /* Something happens from outside the running task (irq context). */
 static void random_event(struct sim *s)
 {
 	static const char *const feats[] = {
 		"GENTLE_FAIR_SLEEPERS", "START_DEBIT", "WAKEUP_PREEMPT",
 		"NEXT_BUDDY", "LAST_BUDDY", "HRTICK", "DOUBLE_TICK",
+	};
+	/* under sched_preset=linux-6.12 (EEVDF): Linux 6.12's bits and knob */
+	static const char *const feats_eevdf[] = {
+		"PLACE_LAG", "PLACE_DEADLINE_INITIAL", "PLACE_REL_DEADLINE",
+		"RUN_TO_PARITY", "PREEMPT_SHORT", "NEXT_BUDDY", "PICK_BUDDY",
+		"DELAY_DEQUEUE", "DELAY_ZERO", "WAKEUP_PREEMPTION",
 	};
 	struct sim_task *st = random_live(s);
 	char val[64];
@@ -315,6 +331,9 @@ static void random_event(struct sim *s)
 			sched_setscheduler(&st->t, (int[]){ SCHED_NORMAL, SCHED_BATCH,
 							    SCHED_IDLE }[sim_rand(s) % 3]);
 		break;
+	case 10:
+		fake_hrtick.available = (int)(sim_rand(s) % 2);
+		break;
 	case 5: case 6:
 		if (st && st->wake_at) {	/* an early wakeup */
 			st->wake_at = 0;
@@ -324,25 +343,39 @@ static void random_event(struct sim *s)
 		}
 		break;
 	case 7:
-		snprintf(val, sizeof(val), "%s%s", sim_rand(s) % 2 ? "NO_" : "",
-			 feats[sim_rand(s) % (sizeof(feats) / sizeof(feats[0]))]);
+		if (sched_eevdf())
+			snprintf(val, sizeof(val), "%s%s", sim_rand(s) % 2 ? "NO_" : "",
+				 feats_eevdf[sim_rand(s) % (sizeof(feats_eevdf) /
+							    sizeof(feats_eevdf[0]))]);
+		else
+			snprintf(val, sizeof(val), "%s%s", sim_rand(s) % 2 ? "NO_" : "",
+				 feats[sim_rand(s) % (sizeof(feats) / sizeof(feats[0]))]);
 		assert_int_equal(knob_apply("sched_features", val), 0);
 		break;
 	case 8:
+		if (sched_eevdf()) {
+			eevdf_knob(s);
+			break;
+		}
 		snprintf(val, sizeof(val), "%llu",
 			 (unsigned long long)rnd_range(s, 100000, 20000000));
 		assert_int_equal(knob_apply(sim_rand(s) % 2 ? "sched_latency_ns" :
 					    "sched_min_granularity_ns", val), 0);
 		break;
 	case 9:
+		if (sched_eevdf()) {
+			eevdf_knob(s);
+			break;
+		}
 		snprintf(val, sizeof(val), "%u", sim_rand(s) % 2);
 		assert_int_equal(knob_apply(sim_rand(s) % 2 ? "sched_child_runs_first" :
 					    "sched_compat_yield", val), 0);
 		break;
-	case 10:
-		fake_hrtick.available = (int)(sim_rand(s) % 2);
-		break;
 	default:
+		if (sched_eevdf()) {
+			eevdf_knob(s);
+			break;
+		}
 		snprintf(val, sizeof(val), "%llu",
 			 (unsigned long long)rnd_range(s, 0, 5000000));
 		assert_int_equal(knob_apply("sched_wakeup_granularity_ns", val), 0);

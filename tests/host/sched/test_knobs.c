@@ -275,6 +275,7 @@ static void test_tools_presets_file(void **state)
 	char path[512], line[512];
 	const char *src = __FILE__;	/* tests/host/sched/test_knobs.c */
 	size_t i = 0;
+	int eevdf = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%.*stools/presets",
@@ -292,6 +293,12 @@ static void test_tools_presets_file(void **state)
 		*tab = '\0';
 		assert_true(strlen(tab + 1) > 10);		/* a description */
 		assert_null(strchr(tab + 1, '\''));		/* grub.cfg quoting */
+		if (!strcmp(line, "linux-6.12")) {	/* EEVDF, last: test_eevdf.c */
+			assert_int_equal(i, sizeof(presets) / sizeof(presets[0]));
+			assert_int_equal(sched_preset_apply(line), 0);
+			eevdf = 1;
+			continue;
+		}
 		assert_true(i < sizeof(presets) / sizeof(presets[0]));
 		assert_string_equal(line, presets[i].name);
 		assert_int_equal(sched_preset_apply(line), 0);
@@ -299,6 +306,7 @@ static void test_tools_presets_file(void **state)
 	}
 	fclose(f);
 	assert_int_equal(i, sizeof(presets) / sizeof(presets[0]));
+	assert_true(eevdf);
 }
 
 /* ---- printing ------------------------------------------------------------------- */

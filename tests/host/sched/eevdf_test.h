@@ -1,0 +1,79 @@
+/*
+ * tests/host/sched/eevdf_test.h - helpers shared by the EEVDF host tests
+ * (test_eevdf.c, test_eevdf_class.c): reset under sched_preset=linux-6.12,
+ * V and lag computed without side effects, tick until a task runs.
+ * Included once per test binary (static definitions).
+ */
+#ifndef TESTS_HOST_SCHED_EEVDF_TEST_H
+#define TESTS_HOST_SCHED_EEVDF_TEST_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake.h"
+#include "sim.h"
+#include <kernel/cmdline.h>
+#include "../../../kernel/sched/eevdf.h"
+
+#define SEC		1000000000ULL
+#define MSEC		1000000ULL
+
+static struct cfs_rq *cfs;
+
+static void eevdf_reset(void)
+{
+	sched_test_reset();
+	knob_set_ok("sched_preset", "linux-6.12");
+	cfs = &this_rq()->cfs;
+}
+
+static int setup(void **state)
+{
+	eevdf_reset();
+	return 0;
+}
+
+/* For tests that build trees by hand: only clean up afterwards. */
+static __attribute__((unused)) int teardown_raw(void **state)
+{
+	sched_test_reset();
+	return 0;
+}
+
+/* V - v0 = floor(S / W) over the tree and a queued curr, without side effects. */
+static s64 V_key(void)
+{
+	s64 S = eevdf_rq(cfs)->avg_vruntime;
+	s64 W = (s64)eevdf_rq(cfs)->avg_load;
+
+	if (cfs->curr && cfs->curr->on_rq) {
+		S += entity_key(cfs, cfs->curr) * cfs->curr->load.weight;
+		W += cfs->curr->load.weight;
+	}
+	if (!W)
+		return 0;
+	if (S < 0)
+		S -= W - 1;
+	return S / W;
+}
+
+static s64 lag_of(struct task *t)		/* V - v, virtual ns */
+{
+	return V_key() - entity_key(cfs, &t->se);
+}
+
+/* Tick until T runs (the pick reaches it). */
+static void run_until(struct task *t)
+{
+	for (int i = 0; i < 1000 && current != t; i++)
+		tick();
+	assert_ptr_equal(current, t);
+}
+
+
+#endif

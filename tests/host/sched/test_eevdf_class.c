@@ -1,0 +1,340 @@
+/*
+ * tests/host/sched/test_eevdf_class.c - the EEVDF class (kernel/sched/
+ * eevdf*.c), compiled unchanged, under sched_preset=linux-6.12, part 2:
+ *   - DELAY_DEQUEUE: a sleeper with negative lag stays queued until the
+ *     pick reaches it, and DELAY_ZERO clips what it leaves with;
+ *   - RUN_TO_PARITY and PREEMPT_SHORT at wakeup; the tick's resched when
+ *     the deadline passes;
+ *   - knobs: the preset, sched_base_slice_ns, the 6.12 feature names, a
+ *     CFS knob under EEVDF (one line, nothing changes) and vice versa;
+ *   - the simulator: nice shares, and seeded random workloads with the
+ *     invariant checker (sched_verify_eevdf) on after every event.
+ */
+#include "eevdf_test.h"
+
+/* ---- DELAY_DEQUEUE ------------------------------------------------------------ */
+
+/*
+ * Two nice-0 hogs with a 3 ms base slice: the first one picked (A) runs a
+ * whole tick (1 ms) ahead of B, so V = (vA + vB) / 2 and A's lag is
+ * -0.5 ms (virtual) when it blocks, still inside its slice.
+ */
+static struct task *ahead_of_V(struct task **other)
+{
+	struct task *x, *y;
+
+	knob_set_ok("sched_base_slice_ns", "3000000");
+	x = spawn("a", 0);
+	y = spawn("b", 0);
+	resched_if_needed();
+	*other = current == x ? y : x;
+	x = current;
+	tick();
+	assert_ptr_equal(current, x);
+	assert_int_equal(lag_of(x), -500000);
+	return x;
+}
+
+/*
+ * A blocks with negative lag: instead of leaving (to come back later at
+ * V - lag, or, after a sleep long enough to clamp or forget it, not
+ * repaying it at all), it stays queued, delayed.  B runs; A stays queued
+ * while its lag is negative; when the pick reaches it, it leaves, and
+ * DELAY_ZERO clips its positive lag to 0.
+ */
+static void test_delay_dequeue(void **state)
+{
+	struct task *b, *a = ahead_of_V(&b);
+	int delayed_ticks = 0;
+
+	block_current(TASK_INTERRUPTIBLE);
+	assert_ptr_equal(current, b);
+	assert_int_equal(a->se.sched_delayed, 1);
+	assert_int_equal(a->se.on_rq, 1);
+	assert_int_equal(a->on_rq, 1);
+	assert_int_equal(eevdf_rq(cfs)->h_nr_delayed, 1);
+	assert_int_equal(cfs->nr_running, 2);		/* still competing ... */
+	assert_int_equal(this_rq()->nr_running, 1);	/* ... but counted out by core.c */
+	assert_true(lag_of(a) < 0);
+
+	while (a->se.sched_delayed && delayed_ticks < 50) {
+		s64 lag = lag_of(a);
+
+		tick();
+		delayed_ticks++;
+		/* it cannot have left while its lag was still negative */
+		if (lag < 0 && lag_of(a) < 0)
+			assert_int_equal(a->se.sched_delayed, 1);
+	}
+	assert_int_equal(a->se.sched_delayed, 0);
+	assert_int_equal(a->se.on_rq, 0);
+	assert_int_equal(a->on_rq, 0);
+	assert_int_equal(a->se.vlag, 0);		/* DELAY_ZERO: >= 0 clipped */
+	assert_int_equal(this_rq()->nr_running, 1);
+	assert_int_equal(eevdf_rq(cfs)->h_nr_delayed, 0);
+	assert_true(delayed_ticks >= 1);
+	assert_int_equal(sched_verify(), 0);
+}
+
+/* A delayed sleeper woken early is simply requeued (ttwu_runnable). */
+static void test_delayed_task_woken(void **state)
+{
+	struct task *b, *a = ahead_of_V(&b);
+
+	block_current(TASK_INTERRUPTIBLE);
+	assert_int_equal(a->se.sched_delayed, 1);
+	assert_int_equal(wake_up_process(a), 0);	/* it was still queued */
+	assert_int_equal(a->state, TASK_RUNNING);
+	assert_int_equal(a->se.sched_delayed, 0);
+	assert_int_equal(eevdf_rq(cfs)->h_nr_delayed, 0);
+	assert_int_equal(this_rq()->nr_running, 2);
+	assert_int_equal(lag_of(a), -500000);		/* still owes: not re-placed */
+}
+
+/* NO_DELAY_DEQUEUE: it leaves at once with its negative lag stored. */
+static void test_no_delay_dequeue(void **state)
+{
+	struct task *b, *a = ahead_of_V(&b);
+
+	knob_set_ok("sched_features", "NO_DELAY_DEQUEUE");
+	block_current(TASK_INTERRUPTIBLE);
+	assert_int_equal(a->se.on_rq, 0);
+	assert_int_equal(a->se.vlag, -500000);
+	assert_int_equal(this_rq()->nr_running, 1);
+}
+
+/* ---- preemption ----------------------------------------------------------------- */
+
+/*
+ * a hogs alone; it has just been picked (its slice protected).  w wakes
+ * at V (lag 0): eligible, with an earlier deadline than a's.  The
+ * pick would choose w, but RUN_TO_PARITY keeps a until its deadline;
+ * NO_RUN_TO_PARITY preempts; PREEMPT_SHORT preempts if w asks for a
+ * shorter slice (0.1 ms).
+ */
+static struct task *parity_setup(void)
+{
+	struct task *a = spawn("a", 0), *w = spawn("w", 0);
+
+	resched_if_needed();
+	run_until(w);				/* put w to sleep */
+	knob_set_ok("sched_features", "NO_DELAY_DEQUEUE");
+	block_current(TASK_INTERRUPTIBLE);
+	knob_set_ok("sched_features", "DELAY_DEQUEUE");
+	run_until(a);
+	/* a has just been picked with a long request (10 ms to its deadline) */
+	a->se.deadline = a->se.vruntime + 10 * MSEC;
+	set_protect_slice(&a->se);
+	assert_true(entity_eligible(cfs, &a->se));
+	w->se.vlag = 0;				/* w joins at V */
+	return w;
+}
+
+static void test_run_to_parity(void **state)
+{
+	struct task *w = parity_setup();
+
+	wake_up_process(w);
+	assert_int_equal(current->need_resched, 0);
+	assert_true(entity_eligible(cfs, &w->se));
+	assert_true(entity_before(&w->se, &current->se));
+}
+
+static void test_no_run_to_parity(void **state)
+{
+	struct task *w;
+
+	knob_set_ok("sched_features", "NO_RUN_TO_PARITY");
+	w = parity_setup();
+	wake_up_process(w);
+	assert_int_equal(current->need_resched, 1);
+	resched_if_needed();
+	assert_ptr_equal(current, w);
+}
+
+static void test_preempt_short(void **state)
+{
+	struct task *w = parity_setup(), *a = current;
+
+	w->se.custom_slice = 1;
+	w->se.slice = 100000;
+	wake_up_process(w);
+	assert_int_equal(a->need_resched, 1);
+	assert_false(protect_slice(&a->se));
+	resched_if_needed();
+	assert_ptr_equal(current, w);
+}
+
+static void test_no_preempt_short(void **state)
+{
+	struct task *w;
+
+	knob_set_ok("sched_features", "NO_PREEMPT_SHORT");
+	w = parity_setup();
+	w->se.custom_slice = 1;
+	w->se.slice = 100000;
+	wake_up_process(w);
+	assert_int_equal(current->need_resched, 0);
+}
+
+/*
+ * The tick: update_curr() charges curr; once vruntime >= deadline a new
+ * deadline (v + vslice) is set and, with others queued, curr is
+ * rescheduled; before that, no tick preempts.
+ */
+static void test_tick_resched_at_deadline(void **state)
+{
+	struct task *a = spawn("a", 0), *b = spawn("b", 0);
+	u64 dl;
+
+	knob_set_ok("sched_base_slice_ns", "3000000");	/* 3 ms: several ticks */
+	resched_if_needed();
+	run_until(a);
+	a->se.deadline = a->se.vruntime + 3000000;	/* just picked, 3 ms request */
+	set_protect_slice(&a->se);
+	dl = a->se.deadline;
+	for (int i = 0; i < 2; i++) {
+		fake_clock_advance(MSEC);
+		scheduler_tick();
+		assert_int_equal(a->need_resched, 0);
+	}
+	fake_clock_advance(MSEC);
+	scheduler_tick();
+	assert_true(a->se.vruntime >= dl);
+	assert_int_equal(a->need_resched, 1);
+	assert_int_equal(a->se.deadline, a->se.vruntime + 3000000);
+	(void)b;
+}
+
+/* ---- knobs ---------------------------------------------------------------------- */
+
+static void test_knobs(void **state)
+{
+	u32 lat = sysctl_sched_latency;
+
+	assert_true(sched_eevdf());
+	assert_ptr_equal(fair_sched_class_rw.pick_next_task, eevdf_sched_class.pick_next_task);
+	assert_int_equal(sysctl_sched_base_slice, 700000);
+	assert_int_equal(sysctl_sched_features_eevdf, sched_features_eevdf_default());
+	assert_true(sched_feat(PLACE_LAG) && sched_feat(DELAY_DEQUEUE) &&
+		    !sched_feat(NEXT_BUDDY));
+
+	capture_reset();
+	assert_int_equal(knob_apply("sched_min_granularity_ns", "1000000"), -1);
+	assert_true(capture_contains("sched_min_granularity_ns has no effect under "
+				     "linux-6.12 (EEVDF); see sched_base_slice_ns\n"));
+	assert_int_equal(knob_apply("sched_latency_ns", "1000000"), -1);
+	assert_int_equal(sysctl_sched_latency, lat);
+	assert_int_equal(knob_apply("sched_child_runs_first", "1"), -1);
+	assert_true(capture_contains("sched_child_runs_first has no effect under "
+				     "linux-6.12 (EEVDF)\n"));
+
+	knob_set_ok("sched_base_slice_ns", "3000000");
+	assert_int_equal(sysctl_sched_base_slice, 3000000);
+	assert_int_equal(normalized_sysctl_sched_base_slice, 3000000);
+	assert_int_equal(knob_apply("sched_base_slice_ns", "99999"), -1);
+	assert_int_equal(sysctl_sched_base_slice, 3000000);
+
+	knob_set_ok("sched_features", "NO_PLACE_LAG,NO_RUN_TO_PARITY");
+	assert_false(sched_feat(PLACE_LAG) || sched_feat(RUN_TO_PARITY));
+	assert_int_equal(knob_apply("sched_features", "START_DEBIT"), -1);	/* CFS's */
+	assert_false(sched_feat(PLACE_LAG));
+
+	/* back to CFS: the EEVDF knob is refused there */
+	knob_set_ok("sched_preset", "commit-0bf377bbb0be");
+	assert_false(sched_eevdf());
+	assert_ptr_equal(fair_sched_class_rw.pick_next_task, cfs_sched_class.pick_next_task);
+	capture_reset();
+	assert_int_equal(knob_apply("sched_base_slice_ns", "1000000"), -1);
+	assert_true(capture_contains("sched_base_slice_ns has no effect under "
+				     "commit-0bf377bbb0be (CFS); see sched_min_granularity_ns\n"));
+	knob_set_ok("sched_min_granularity_ns", "1000000");
+}
+
+/* ---- the simulator ------------------------------------------------------------- */
+
+static struct sim sim;
+static struct sim_task storage[96];
+
+static void test_sim_nice_shares(void **state)
+{
+	static const int pairs[][2] = { { 0, 1 }, { 0, 5 }, { -5, 5 } };
+
+	for (size_t k = 0; k < 3; k++) {
+		struct sim_task *h0, *h1;
+		double w0 = prio_to_weight[pairs[k][0] + 20];
+		double w1 = prio_to_weight[pairs[k][1] + 20];
+		double got;
+
+		eevdf_reset();
+		sim_init(&sim, storage, 96, 1);
+		h0 = sim_spawn(&sim, SIM_HOG, "h0", pairs[k][0], 0, 0);
+		h1 = sim_spawn(&sim, SIM_HOG, "h1", pairs[k][1], 0, 0);
+		sim_run(&sim, 10 * SEC);
+		got = (double)h0->cpu_ns / (double)(h0->cpu_ns + h1->cpu_ns);
+		if (got < w0 / (w0 + w1) - 0.01 || got > w0 / (w0 + w1) + 0.01)
+			fail_msg("nice %d vs %d: %.4f, want %.4f", pairs[k][0], pairs[k][1],
+				 got, w0 / (w0 + w1));
+		assert_int_equal(sim_check_runtimes(&sim), 0);
+		assert_int_equal(sched_verify_failures, 0);
+	}
+}
+
+static void random_workload(u32 seed)
+{
+	static const unsigned int hzs[] = { 100, 250, 300, 1000 };
+	int n;
+
+	eevdf_reset();
+	sim_init(&sim, storage, 48, seed);
+	HZ = hzs[sim_rand(&sim) % 4];
+	sim_init(&sim, storage, 48, seed);
+	sim.random = 1;
+	sim.max_live = 40;
+	n = 1 + (int)(sim_rand(&sim) % 12);
+	for (int i = 0; i < n; i++)
+		sim_spawn(&sim, (enum sim_kind)(sim_rand(&sim) % 3 ? SIM_RANDOM :
+				sim_rand(&sim) % 2 ? SIM_HOG : SIM_SLEEPER), "w",
+			  (int)(sim_rand(&sim) % 40) - 20,
+			  1 + sim_rand(&sim) % 5000000, 1 + sim_rand(&sim) % 20000000);
+	sim_run(&sim, 1 * SEC);
+	if (sched_verify_failures || switches.bad || sim_check_runtimes(&sim))
+		fail_msg("seed %u: %lu invariant violations, %lu bad switches",
+			 seed, sched_verify_failures, switches.bad);
+}
+
+static void test_random_workloads(void **state)
+{
+	unsigned long forks = 0, exits = 0, events = 0, delayed = 0;
+
+	for (u32 seed = 1; seed <= 300; seed++) {
+		random_workload(seed);
+		forks += sim.forks;
+		exits += sim.exits;
+		events += sim.events;
+		delayed += eevdf_rq(cfs)->h_nr_delayed;
+	}
+	print_message("300 EEVDF random workloads: %lu events, %lu forks, %lu exits\n",
+		      events, forks, exits);
+	assert_true(forks > 900 && exits > 300);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, sched_test_teardown)
+		T(test_delay_dequeue),
+		T(test_delayed_task_woken),
+		T(test_no_delay_dequeue),
+		T(test_run_to_parity),
+		T(test_no_run_to_parity),
+		T(test_preempt_short),
+		T(test_no_preempt_short),
+		T(test_tick_resched_at_deadline),
+		T(test_knobs),
+		T(test_sim_nice_shares),
+		T(test_random_workloads),
+#undef T
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
