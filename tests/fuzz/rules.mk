@@ -13,7 +13,8 @@
 FUZZ_CC     := clang
 FUZZ_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-               -fno-omit-frame-pointer -Itests/host/shim -Ikernel/include -DHOST_TEST
+               -fno-omit-frame-pointer -Itests/host/shim -Ikernel/include -I$(BUILD) -DHOST_TEST \
+               -DGRANULE_VERSION='"$(VERSION)"'
 FUZZ_TARGETS :=
 FUZZ_HOST_SECONDS ?= 60
 
@@ -45,6 +46,8 @@ $(BUILD)/fuzz/fuzz_acpi_s5 $(BUILD)/fuzz/fuzz_tls_desc: FUZZ_CFLAGS += -Iarch/x8
 # threads call at exit: rename it in this binary.
 $(BUILD)/fuzz/fuzz_cmdline: FUZZ_CFLAGS += -Dsched_yield=kernel_sched_yield
 $(BUILD)/fuzz/fuzz_cmdline: $(wildcard kernel/sched/*.[ch] kernel/*.c kernel/lib/*.c tests/host/sched/*.[ch])
+# tunables.c includes the presets generated from tools/presets (kernel/sched/rules.mk).
+$(BUILD)/fuzz/fuzz_cmdline: $(SCHED_PRESETS_H)
 
 .PHONY: fuzz-host
 fuzz-host: deps $(FUZZ_TARGETS)
