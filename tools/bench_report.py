@@ -346,7 +346,9 @@ def fidelity_table(runs):
     lines += [""]
     later = [c for c in linux if c[1] not in linux_peer.GRANULE_TWIN]
     if later:
-        lines += ["## What Linux did later: EEVDF (Linux 6.12)", "",
+        lines += ["## Linux runs without a Granule twin in the matrix", "",
+                  "Linux 6.1 with HRTICK, and Linux 6.12's (EEVDF) variants: what the knobs do on the "
+                  "real kernel.", "",
                   "| Linux run | mode | load | seeds | max µs | avg µs | p99 µs |",
                   "|---|---|---|---|---|---|---|"]
         for config in later:
