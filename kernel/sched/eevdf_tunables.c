@@ -54,53 +54,11 @@ static const char eevdf_feat_list[] =
 	;
 #undef SCHED_FEAT
 
-static int feat_lookup(const char *name, size_t len)
-{
-	for (int i = 0; i < __EEVDF_FEAT_NR; i++)
-		if (strlen(eevdf_feat_names[i]) == len &&
-		    !strncmp(eevdf_feat_names[i], name, len))
-			return i;
-	return -1;
-}
-
-/*
- * sched_features= under EEVDF: as CFS's sched_feat_parse() (tunables.c),
- * on Linux 6.12's names and mask.  (CFS keeps its own copy of these three
- * functions so that its run-time path stays exactly what it was.)
- */
+/* sched_features= under EEVDF: Linux 6.12's names and mask (tunables.c's parser). */
 int eevdf_feat_parse(const char *list)
 {
-	unsigned int mask = sysctl_sched_features_eevdf;
-	const char *p = list;
-
-	while (*p) {
-		const char *w;
-		size_t len;
-		int neg = 0, i;
-
-		while (*p == ',' || *p == ' ' || *p == '\t')
-			p++;
-		if (!*p)
-			break;
-		w = p;
-		while (*p && *p != ',' && *p != ' ' && *p != '\t')
-			p++;
-		len = (size_t)(p - w);
-		if (len > 3 && !strncmp(w, "NO_", 3)) {
-			neg = 1;
-			w += 3;
-			len -= 3;
-		}
-		i = feat_lookup(w, len);
-		if (i < 0) {
-			printk("sched_features: unknown feature '%.*s'; known:%s\n",
-			       (int)len, w, eevdf_feat_list);
-			return -1;
-		}
-		mask = neg ? mask & ~(1U << i) : mask | 1U << i;
-	}
-	sysctl_sched_features_eevdf = mask;
-	return 0;
+	return sched_feat_parse_names(list, eevdf_feat_names, __EEVDF_FEAT_NR, eevdf_feat_list,
+				      &sysctl_sched_features_eevdf);
 }
 
 /* "PLACE_LAG PLACE_DEADLINE_INITIAL ... NO_NEXT_BUDDY ..." (no newline). */

@@ -233,6 +233,8 @@ unsigned int get_update_sysctl_factor(void);
 void update_sysctl(void);		/* sysctl = factor * normalized */
 void sched_proc_update_handler(void);	/* after a write of a sched sysctl */
 int sched_feat_parse(const char *list);	/* "NO_A,B": 0, or -1 (unchanged) */
+int sched_feat_parse_names(const char *list, const char *const *names, int nr,
+			   const char *known, unsigned int *maskp);
 int sched_feat_snprint(char *buf, size_t len); /* "A B NO_C ..." */
 int sched_preset_apply(const char *name);	/* 0, or -1 if unknown */
 const char *sched_preset_name(void);

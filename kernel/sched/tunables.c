@@ -142,28 +142,28 @@ static const char sched_feat_list[] =		/* " GENTLE_FAIR_SLEEPERS ..." */
 	;
 #undef SCHED_FEAT
 
-static int feat_lookup(const char *name, size_t len)
+/* Index of the LEN-byte NAME in NAMES[0..NR), or -1. */
+static int feat_lookup(const char *const *names, int nr, const char *name, size_t len)
 {
-	for (int i = 0; i < __SCHED_FEAT_NR; i++)
-		if (strlen(sched_feat_names[i]) == len &&
-		    !strncmp(sched_feat_names[i], name, len))
+	for (int i = 0; i < nr; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], name, len))
 			return i;
 	return -1;
 }
 
 /*
  * Apply "NAME" (set) / "NO_NAME" (clear) words separated by commas or
- * blanks to the current mask, as writes to Linux's sched_features file.
- * All or nothing: an unknown name leaves the mask unchanged, prints the
- * known names and returns -1.
+ * blanks to *MASK, as writes to Linux's sched_features file, with the
+ * NR feature NAMES of one class (KNOWN: their list, for the error line).
+ * All or nothing: an unknown name leaves *MASK unchanged, prints the known
+ * names and returns -1.  CFS's and EEVDF's sched_features= both use it.
  */
-int sched_feat_parse(const char *list)
+int sched_feat_parse_names(const char *list, const char *const *names, int nr,
+			   const char *known, unsigned int *maskp)
 {
-	unsigned int mask = sysctl_sched_features;
+	unsigned int mask = *maskp;
 	const char *p = list;
 
-	if (sched_eevdf())		/* Linux 6.12's names (eevdf_tunables.c) */
-		return eevdf_feat_parse(list);
 	while (*p) {
 		const char *w;
 		size_t len;
@@ -182,19 +182,25 @@ int sched_feat_parse(const char *list)
 			w += 3;
 			len -= 3;
 		}
-		i = feat_lookup(w, len);
+		i = feat_lookup(names, nr, w, len);
 		if (i < 0) {
 			printk("sched_features: unknown feature '%.*s'; known:%s\n",
-			       (int)len, w, sched_feat_list);
+			       (int)len, w, known);
 			return -1;
 		}
-		if (neg)
-			mask &= ~(1U << i);
-		else
-			mask |= 1U << i;
+		mask = neg ? mask & ~(1U << i) : mask | 1U << i;
 	}
-	sysctl_sched_features = mask;
+	*maskp = mask;
 	return 0;
+}
+
+/* sched_features= under the running class (EEVDF: Linux 6.12's names). */
+int sched_feat_parse(const char *list)
+{
+	if (sched_eevdf())
+		return eevdf_feat_parse(list);
+	return sched_feat_parse_names(list, sched_feat_names, __SCHED_FEAT_NR, sched_feat_list,
+				      &sysctl_sched_features);
 }
 
 /*
