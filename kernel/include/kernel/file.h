@@ -34,12 +34,16 @@
 
 struct file;
 struct task;
+struct poll_table;
 
 struct file_ops {
 	/* read/write at *pos (user buffer); bytes or -errno */
 	long (*read)(struct file *f, char *ubuf, u32 count);
 	long (*write)(struct file *f, const char *ubuf, u32 count);
 	void (*release)(struct file *f);		/* last reference gone */
+	/* POLL* events ready now; registers on wait queues via poll_wait()
+	 * (kernel/poll.h).  NULL: always DEFAULT_POLLMASK. */
+	unsigned (*poll)(struct file *f, struct poll_table *pt);
 };
 
 struct file {
