@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 
+import bench_trace
 from bench_stats import Spread, ratio_per_seed, seeds_for_stable_verdict, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -404,7 +405,8 @@ def report(runs, micro, argv, title="# Granule: the 2010 wakeup-latency experime
              "with [min–max] beside it.", "",
              "Latency definition: docs/EXPERIMENT.md.  Published figures: tools/seeds.json; "
              "their tags ([M1/2], [0bf], [SN]) are explained in docs/DEBATE.md.", ""]
-    lines += verdict_table(runs) + fidelity_table(runs) + matrix_tables(runs)
+    lines += verdict_table(runs) + fidelity_table(runs) + bench_trace.report(runs) + \
+        matrix_tables(runs)
     lines += ["## Summary plots", "", "![max/avg](max-avg.svg)", "",
               "![throughput](throughput-vs-latency.svg)", ""]
     lines += micro_tables(micro) + runs_table(runs + ([micro] if micro else []))
@@ -461,7 +463,7 @@ def write_docs(runs, micro, argv, out, wall=None):
         intro += [f"This run took {wall}.", ""]
     text = report(runs, micro, argv, "# Results: Granule's figures beside the published ones",
                   intro)
-    text = re.sub(r"\]\(((?:cdf|hist|max|throughput|sweep)[^)]*\.svg)\)", r"](results/\1)", text)
+    text = re.sub(r"\]\(((?:cdf|hist|max|throughput|sweep|worst)[^)]*\.svg)\)", r"](results/\1)", text)
     for name in sorted(os.listdir(out)):
         if name.startswith("SWEEP-") and name.endswith(".md"):
             with open(os.path.join(out, name), encoding="utf-8") as f:

@@ -191,3 +191,84 @@ def test_fidelity_table_pairs_linux_with_granule_at_hz250():
     assert "| linux-2.6.35 | thread | 2 | 400.0 / 100.0 / 400.0 |" in table
     assert "999.0" not in table
     assert br.fidelity_table(runs[:2]) == []        # no Linux runs: no section
+
+
+# ---- the traced runs of the headline presets (tools/bench_trace.py) ----
+
+import bench_trace  # noqa: E402
+
+TRACE_MATRIX = ["--presets", "no-start-debit", "--modes", "thread", "--loads", "kbuild:10",
+                "--duration", "1", "--seeds", "1", "--no-micro", "--no-linux"]
+
+
+def plan_jobs(tmp_path, *args):
+    plan = tmp_path / f"plan{len(list(tmp_path.glob('plan*')))}.jsonl"
+    bench(*args, "--plan", str(plan))
+    return plan, [json.loads(line) for line in plan.read_text().splitlines()[1:]]
+
+
+def test_traced_run_is_planned_run_and_reported(tmp_path):
+    plan, jobs = plan_jobs(tmp_path, *TRACE_MATRIX)
+    assert [j["bench"] for j in jobs] == ["experiment", "trace"]
+    trace = jobs[1]
+    assert trace["cmdline"] == ("trace_event=sched:*,timer:* trace_buf_size=4M sched_preset=no-start-debit "
+                                "hz=250 run=experiment mode=thread load=kbuild:10 duration=1 hist=1")
+    assert (trace["preset"], trace["hz"], trace["seed"]) == ("no-start-debit", 250, 1)
+    # --quick, --no-trace and a matrix without thread mode plan none
+    assert not [j for j in plan_jobs(tmp_path, "--quick", "--no-linux")[1] if j["bench"] == "trace"]
+    assert [j["bench"] for j in plan_jobs(tmp_path, *TRACE_MATRIX, "--no-trace")[1]] == ["experiment"]
+    assert not [j for j in plan_jobs(tmp_path, *MATRIX)[1] if j["bench"] == "trace"]
+
+    out = tmp_path / "out"
+    bench(*TRACE_MATRIX, "-j2", "--out", str(out))
+    run = next(r for r in load_runs(out)["runs"] if r["bench"] == "trace")
+    tr, wl = run["trace"], run["results"]["wakeup-latency"]
+    # the 4 MiB buffer holds the whole run, so the trace's worst sample is the run's maximum
+    assert tr["lost"] == 0 and tr["samples"] >= wl["samples"]
+    w = tr["worst"]
+    assert abs(w["latency"] / 1e3 - wl["max_us"]) <= 0.01 * wl["max_us"]
+    assert w["ran"] and sum(r["run_ns"] for r in w["ran"]) <= w["latency"]
+    report = (out / "REPORT.md").read_text()
+    assert "## Why the worst sample waited (traced runs)" in report
+    assert "![worst sample, no-start-debit](worst-no-start-debit.svg)" in report
+    assert (out / "worst-no-start-debit.svg").stat().st_size > 1000
+    for r in w["ran"]:
+        assert f"| {r['task']} | {r['run_ns'] / 1e6:.3f} |" in report
+    assert "Why: " + bench_trace.why(run) in report
+    assert f"{w['thread']} waited {w['latency'] / 1e3:.1f} µs. The placement (fork: no debit)" in report
+    assert run["cmdline"] in report          # the Runs table names the traced command line
+
+    # the same job through --run-job and --collect gives the same report
+    ids = bench("--job-ids", str(plan)).split()
+    out2 = tmp_path / "out2"
+    for job_id in ids:
+        bench("--run-job", str(plan), "--job", job_id, "--out", str(out2))
+    bench("--collect", str(out2), "--plan-file", str(plan))
+    assert (out2 / "REPORT.md").read_text() == report
+
+
+def traced_run(delta, lost=0, max_us=10000.0):
+    ran = [dict(task="hog[5]", pid=5, run_ns=3_000_000, vrel_ns=-1_000_000),
+           dict(task="hog[6]", pid=6, run_ns=5_000_000, vrel_ns=-500_000),
+           dict(task="hog[7]", pid=7, run_ns=2_000_000, vrel_ns=+100_000)]
+    worst = dict(index=3, expiry=10**9, start=10**9 + 10_000_000, latency=10_000_000,
+                 thread="experiment[9]", pid=9, running_pid=5, ran=ran, window=[],
+                 placement=dict(ts=10**9, reason="initial", delta=delta,
+                                vruntime=1000 + max(delta, 0), min_vruntime=1000))
+    return dict(bench="trace", preset="x", results={"wakeup-latency": {"max_us": max_us}},
+                trace=dict(events=100, lost=lost, samples=10, worst=worst))
+
+
+def test_why_sentence_is_computed_from_the_attribution():
+    text = bench_trace.why(traced_run(2_000_000))
+    assert text == ("experiment[9] waited 10000.0 µs. The placement (fork: START_DEBIT vslice) put it "
+                    "2.000 ms of vruntime right of min_vruntime. hog[5] was running at the expiry and "
+                    "kept the CPU for 3.000 ms; then 2 other tasks ran for 7.000 ms in all before it, "
+                    "1 of them with a vruntime left of its own (the longest: hog[6], 5.000 ms). "
+                    "The trace lost no event, and this is the run's maximum (RESULT: 10000.0 µs).")
+    text = bench_trace.why(traced_run(0, lost=42, max_us=20000.0))
+    assert "(fork: no debit) put it at min_vruntime" in text
+    assert text.endswith("The buffer lost its 42 oldest events, so this is the worst sample the "
+                         "trace holds; the run's own maximum was 20000.0 µs.")
+    section = "\n".join(bench_trace.report([traced_run(0)]))
+    assert "| hog[7] | 2.000 | +0.100 |" in section and "![worst sample, x](worst-x.svg)" in section
