@@ -163,6 +163,8 @@ def plots(runs, out):
     data = os.path.join(out, "data")
     os.makedirs(data, exist_ok=True)
     plot_distributions(groups, data, out)
+    import bench_linux      # here: it imports this module
+    bench_linux.plot_cdfs(runs, data, out)
     bars = {c: g for c, g in groups.items() if c[2] == "thread" and c[3] != "none"} or groups
     with open(os.path.join(data, "bars.dat"), "w", encoding="utf-8") as f:
         for config, group in bars.items():
@@ -344,7 +346,8 @@ def fidelity_table(runs):
             ratios = [f"{g[k] / l[k]:.2f}" if l[k] else "–" for k in ("max_us", "avg_us", "p99_us")]
             lines.append(f"| {preset} | {mode} | {seed} | {figs(g)} | {figs(l)} | "
                          + " | ".join(ratios) + " |")
-    lines += [""]
+    import bench_linux      # here: it imports this module
+    lines += [""] + bench_linux.differences(runs)
     later = [c for c in linux if c[1] not in linux_peer.GRANULE_TWIN]
     if later:
         lines += ["## Linux runs without a Granule twin in the matrix", "",

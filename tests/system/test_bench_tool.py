@@ -272,3 +272,62 @@ def test_why_sentence_is_computed_from_the_attribution():
                          "trace holds; the run's own maximum was 20000.0 µs.")
     section = "\n".join(bench_trace.report([traced_run(0)]))
     assert "| hog[7] | 2.000 | +0.100 |" in section and "![worst sample, x](worst-x.svg)" in section
+
+
+# ---- Granule beside Linux: the CDF pairs and the differences in words (tools/bench_linux.py) ----
+
+import bench_linux  # noqa: E402
+
+
+def hist_run(preset, seed, max_us, avg_us, mode="thread", hz=250, kernel="granule", hist=None):
+    run = fake_run(preset, seed, max_us, avg_us, mode, hz)
+    run.update(kernel=kernel, hist=hist or [(0, 5), (100, 5)])
+    return run
+
+
+def test_cdf_band_is_the_seeds_median_and_range():
+    a = hist_run("linux-2.6.35", 1, 1, 1, hist=[(0, 5), (100, 5)])      # 10 samples
+    b = hist_run("linux-2.6.35", 2, 1, 1, hist=[(100, 10)])
+    assert bench_linux.cdf(a) == {100: 0.5, 200: 1.0}
+    assert bench_linux.cdf_band([a, b]) == [(100, 0.25, 0.0, 0.5), (200, 1.0, 1.0, 1.0)]
+
+
+def linux_matrix():
+    runs = []
+    for seed in (1, 2):
+        runs += [hist_run("linux-2.6.35", seed, 2000.0, 1000.0),                      # HZ=250
+                 hist_run("linux-2.6.35", seed, 1000.0, 900.0, hz=1000),
+                 hist_run("linux-2.6.35", seed, 1000.0, 1000.0, kernel="linux-6.1"),
+                 hist_run("linux-2.6.35", seed, 60.0, 6.0, mode="signal"),
+                 hist_run("linux-2.6.35", seed, 40.0, 6.0, mode="signal", kernel="linux-6.1"),
+                 hist_run("linux-6.12", seed, 3000.0, 800.0),
+                 hist_run("linux-6.12", seed, 1000.0, 100.0, kernel="linux-6.12")]
+    return runs
+
+
+def test_differences_are_computed_from_the_runs():
+    text = "\n".join(bench_linux.differences(linux_matrix()))
+    assert "maximum at HZ=250 over HZ=1000: 2.00 (linux-2.6.35)." in text
+    assert "Average ratio in signal mode: 1.00 (linux-2.6.35), within 10 % of 1 (from 1.00 to 1.00); " \
+           "under -icount" in text
+    assert "maximum ratio: 1.50 (linux-2.6.35)." in text
+    assert "the thread-mode maximum ratio is 2.00 (linux-2.6.35), from 2.00 to 2.00, and the average " \
+           "ratio 1.00 (linux-2.6.35), within 10 % of 1" in text
+    assert "that code, not the knobs, is the difference." in text
+    assert "thread-mode maximum ratio 3.00, average ratio 8.00" in text and "the two EEVDFs differ" in text
+    assert bench_linux.differences([r for r in linux_matrix() if r["kernel"] == "granule"]) == []
+    table = "\n".join(br.fidelity_table(linux_matrix()))
+    assert "### Where Granule and Linux differ, and why" in table
+    assert "| linux-2.6.35 | thread | 2 | 2000.0 / 1000.0 / 2000.0 | 1000.0 / 1000.0 / 1000.0 |" in table
+
+
+def test_linux_cdf_plot_pairs_each_preset(tmp_path):
+    runs = linux_matrix()
+    bench_linux.plot_cdfs(runs, str(tmp_path), str(tmp_path))
+    for mode in ("thread", "signal"):
+        assert (tmp_path / f"cdf-linux-{mode}.svg").stat().st_size > 1000
+    svg = (tmp_path / "cdf-linux-thread.svg").read_text()
+    for title in ("Granule linux-2.6.35", "linux-6.1 linux-2.6.35", "Granule linux-6.12",
+                  "linux-6.12 linux-6.12", "median of 2 seeds"):
+        assert title in svg, title
+    assert not (tmp_path / "cdf-granule-linux-2.6.35-thread.dat").read_text().count("\n") == 0
