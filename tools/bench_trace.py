@@ -60,8 +60,7 @@ def analyse(lines):
     w = max(samples, key=lambda x: x.get("measured", x["latency"]))
     th = w["thread"]
     worst = {"index": w["index"], "expiry": w["expiry"], "start": w["start"],
-             "latency": w["latency"], "thread": s.name(th), "pid": th,
-             "running_pid": s.ev[w["i0"]]["pid"]}    # interrupted by the expiry
+             "latency": w["latency"], "thread": s.name(th), "pid": th}
     pl = s.placement(th, w["i1"])
     v_woken = None
     if pl:
@@ -110,24 +109,15 @@ def why(run):
         where = "at min_vruntime" if off == 0 else \
             f"{ms(abs(off))} of vruntime {'right' if off > 0 else 'left'} of min_vruntime"
         text += f" The placement ({what}) put it {where}."
-    ran = list(w["ran"])
-    first = next((r for r in ran if r["pid"] == w.get("running_pid")), None)
-    if first:
-        ran.remove(first)
-        text += (f" {first['task']} was running at the expiry and kept the CPU for "
-                 f"{ms(first['run_ns'])}")
-        text += ";" if ran else ", then the thread ran."
+    ran = w["ran"]
     if ran:
         left = [r for r in ran if r["vrel_ns"] is not None and r["vrel_ns"] < 0]
-        top = max(ran, key=lambda r: r["run_ns"])
-        text += (f"{' then' if first else ''} {len(ran)} other task{'s' if len(ran) > 1 else ''}"
-                 f" ran for {ms(sum(r['run_ns'] for r in ran))} in all before it, {len(left)} of "
-                 f"them with a vruntime left of its own (the longest: {top['task']}, "
-                 f"{ms(top['run_ns'])}).")
-    elif not first:
+        top = ran[0]                    # the table's order: longest first
+        text += (f" Before it first ran, {len(ran)} other task{'s' if len(ran) > 1 else ''} ran for "
+                 f"{ms(sum(r['run_ns'] for r in ran))} in all, {len(left)} of them with a vruntime "
+                 f"left of its own (the longest: {top['task']}, {ms(top['run_ns'])}).")
+    else:
         text += " No other task ran in between."
-    if text[0] == " ":
-        text = text[1:]
     result = run["results"].get("wakeup-latency", {})
     mx = result.get("max_us")
     if tr.get("lost"):
@@ -161,7 +151,8 @@ def report(runs):
             continue
         w = tr["worst"]
         lines += [f"![worst sample, {run['preset']}](worst-{run['preset']}.svg)", "",
-                  f"Trace: {tr['events']} events, {tr['lost']} lost, {tr['samples']} samples; "
+                  f"Trace of a {run['results'].get('wakeup-latency', {}).get('duration_s', '?')} s "
+                  f"run: {tr['events']} events, {tr['lost']} lost, {tr['samples']} samples; "
                   f"the worst is sample {w['index']} (expiry {w['expiry'] / 1e9:.6f} s).", ""]
         pl = w.get("placement")
         if pl:

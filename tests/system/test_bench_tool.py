@@ -248,11 +248,11 @@ def test_traced_run_is_planned_run_and_reported(tmp_path):
 
 
 def traced_run(delta, lost=0, max_us=10000.0):
-    ran = [dict(task="hog[5]", pid=5, run_ns=3_000_000, vrel_ns=-1_000_000),
-           dict(task="hog[6]", pid=6, run_ns=5_000_000, vrel_ns=-500_000),
+    ran = [dict(task="hog[6]", pid=6, run_ns=5_000_000, vrel_ns=-500_000),
+           dict(task="hog[5]", pid=5, run_ns=3_000_000, vrel_ns=-1_000_000),
            dict(task="hog[7]", pid=7, run_ns=2_000_000, vrel_ns=+100_000)]
     worst = dict(index=3, expiry=10**9, start=10**9 + 10_000_000, latency=10_000_000,
-                 thread="experiment[9]", pid=9, running_pid=5, ran=ran, window=[],
+                 thread="experiment[9]", pid=9, ran=ran, window=[],
                  placement=dict(ts=10**9, reason="initial", delta=delta,
                                 vruntime=1000 + max(delta, 0), min_vruntime=1000))
     return dict(bench="trace", preset="x", results={"wakeup-latency": {"max_us": max_us}},
@@ -262,9 +262,9 @@ def traced_run(delta, lost=0, max_us=10000.0):
 def test_why_sentence_is_computed_from_the_attribution():
     text = bench_trace.why(traced_run(2_000_000))
     assert text == ("experiment[9] waited 10000.0 µs. The placement (fork: START_DEBIT vslice) put it "
-                    "2.000 ms of vruntime right of min_vruntime. hog[5] was running at the expiry and "
-                    "kept the CPU for 3.000 ms; then 2 other tasks ran for 7.000 ms in all before it, "
-                    "1 of them with a vruntime left of its own (the longest: hog[6], 5.000 ms). "
+                    "2.000 ms of vruntime right of min_vruntime. Before it first ran, 3 other tasks ran "
+                    "for 10.000 ms in all, 2 of them with a vruntime left of its own (the longest: "
+                    "hog[6], 5.000 ms). "
                     "The trace lost no event, and this is the run's maximum (RESULT: 10000.0 µs).")
     text = bench_trace.why(traced_run(0, lost=42, max_us=20000.0))
     assert "(fork: no debit) put it at min_vruntime" in text
