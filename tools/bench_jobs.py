@@ -9,7 +9,8 @@ parallel over ssh on many machines (docs/EXPERIMENT.md):
   job keys   id (plan order, "0001"...), label, kernel ("granule" or
              "linux-6.1"/"linux-6.12"), preset, mode, load, hz, seed, cmdline
              (Granule) or run (Linux), image (sha256 of build/granule.elf, or
-             of the Linux initramfs inputs), bench ("experiment"/"microbench")
+             of the Linux initramfs inputs), bench ("experiment"/"microbench"/
+             "trace": an experiment with the tracer on, tools/bench_trace.py)
 
   run_job(job)          boots it; returns the run dict (job + results, hist, ...)
   run_all(jobs, n)      N at a time, a progress line with an ETA per finished run
@@ -93,6 +94,9 @@ def run_job(job, timeout=900, check_image=True):
     res, hist, bucket = parse_output(lines)
     out = dict(job)
     out.update(results=res, hist=hist, bucket_us=bucket, timed_out=timed_out, status=status)
+    if job.get("bench") == "trace":     # a traced run: keep the worst sample's attribution
+        import bench_trace
+        out["trace"] = bench_trace.analyse(lines)
     if "wakeup-latency" not in res and job.get("bench") != "microbench" or \
             job.get("bench") == "microbench" and "microbench" not in res:
         out["error"] = "\n".join(lines[-15:])

@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 
+import bench_trace
 from bench_stats import Spread, ratio_per_seed, seeds_for_stable_verdict, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -162,6 +163,8 @@ def plots(runs, out):
     data = os.path.join(out, "data")
     os.makedirs(data, exist_ok=True)
     plot_distributions(groups, data, out)
+    import bench_linux      # here: it imports this module
+    bench_linux.plot_cdfs(runs, data, out)
     bars = {c: g for c, g in groups.items() if c[2] == "thread" and c[3] != "none"} or groups
     with open(os.path.join(data, "bars.dat"), "w", encoding="utf-8") as f:
         for config, group in bars.items():
@@ -343,7 +346,8 @@ def fidelity_table(runs):
             ratios = [f"{g[k] / l[k]:.2f}" if l[k] else "–" for k in ("max_us", "avg_us", "p99_us")]
             lines.append(f"| {preset} | {mode} | {seed} | {figs(g)} | {figs(l)} | "
                          + " | ".join(ratios) + " |")
-    lines += [""]
+    import bench_linux      # here: it imports this module
+    lines += [""] + bench_linux.differences(runs)
     later = [c for c in linux if c[1] not in linux_peer.GRANULE_TWIN]
     if later:
         lines += ["## Linux runs without a Granule twin in the matrix", "",
@@ -404,7 +408,8 @@ def report(runs, micro, argv, title="# Granule: the 2010 wakeup-latency experime
              "with [min–max] beside it.", "",
              "Latency definition: docs/EXPERIMENT.md.  Published figures: tools/seeds.json; "
              "their tags ([M1/2], [0bf], [SN]) are explained in docs/DEBATE.md.", ""]
-    lines += verdict_table(runs) + fidelity_table(runs) + matrix_tables(runs)
+    lines += verdict_table(runs) + fidelity_table(runs) + bench_trace.report(runs) + \
+        matrix_tables(runs)
     lines += ["## Summary plots", "", "![max/avg](max-avg.svg)", "",
               "![throughput](throughput-vs-latency.svg)", ""]
     lines += micro_tables(micro) + runs_table(runs + ([micro] if micro else []))
@@ -461,7 +466,7 @@ def write_docs(runs, micro, argv, out, wall=None):
         intro += [f"This run took {wall}.", ""]
     text = report(runs, micro, argv, "# Results: Granule's figures beside the published ones",
                   intro)
-    text = re.sub(r"\]\(((?:cdf|hist|max|throughput|sweep)[^)]*\.svg)\)", r"](results/\1)", text)
+    text = re.sub(r"\]\(((?:cdf|hist|max|throughput|sweep|worst)[^)]*\.svg)\)", r"](results/\1)", text)
     for name in sorted(os.listdir(out)):
         if name.startswith("SWEEP-") and name.endswith(".md"):
             with open(os.path.join(out, name), encoding="utf-8") as f:

@@ -191,3 +191,143 @@ def test_fidelity_table_pairs_linux_with_granule_at_hz250():
     assert "| linux-2.6.35 | thread | 2 | 400.0 / 100.0 / 400.0 |" in table
     assert "999.0" not in table
     assert br.fidelity_table(runs[:2]) == []        # no Linux runs: no section
+
+
+# ---- the traced runs of the headline presets (tools/bench_trace.py) ----
+
+import bench_trace  # noqa: E402
+
+TRACE_MATRIX = ["--presets", "no-start-debit", "--modes", "thread", "--loads", "kbuild:10",
+                "--duration", "1", "--seeds", "1", "--no-micro", "--no-linux"]
+
+
+def plan_jobs(tmp_path, *args):
+    plan = tmp_path / f"plan{len(list(tmp_path.glob('plan*')))}.jsonl"
+    bench(*args, "--plan", str(plan))
+    return plan, [json.loads(line) for line in plan.read_text().splitlines()[1:]]
+
+
+def test_traced_run_is_planned_run_and_reported(tmp_path):
+    plan, jobs = plan_jobs(tmp_path, *TRACE_MATRIX)
+    assert [j["bench"] for j in jobs] == ["experiment", "trace"]
+    trace = jobs[1]
+    assert trace["cmdline"] == ("trace_event=sched:*,timer:* trace_buf_size=4M sched_preset=no-start-debit "
+                                "hz=250 run=experiment mode=thread load=kbuild:10 duration=1 hist=1")
+    assert (trace["preset"], trace["hz"], trace["seed"]) == ("no-start-debit", 250, 1)
+    # --quick, --no-trace and a matrix without thread mode plan none
+    assert not [j for j in plan_jobs(tmp_path, "--quick", "--no-linux")[1] if j["bench"] == "trace"]
+    assert [j["bench"] for j in plan_jobs(tmp_path, *TRACE_MATRIX, "--no-trace")[1]] == ["experiment"]
+    assert not [j for j in plan_jobs(tmp_path, *MATRIX)[1] if j["bench"] == "trace"]
+
+    out = tmp_path / "out"
+    bench(*TRACE_MATRIX, "-j2", "--out", str(out))
+    run = next(r for r in load_runs(out)["runs"] if r["bench"] == "trace")
+    tr, wl = run["trace"], run["results"]["wakeup-latency"]
+    # the 4 MiB buffer holds the whole run, so the trace's worst sample is the run's maximum
+    assert tr["lost"] == 0 and tr["samples"] >= wl["samples"]
+    w = tr["worst"]
+    assert abs(w["latency"] / 1e3 - wl["max_us"]) <= 0.01 * wl["max_us"]
+    assert w["ran"] and sum(r["run_ns"] for r in w["ran"]) <= w["latency"]
+    report = (out / "REPORT.md").read_text()
+    assert "## Why the worst sample waited (traced runs)" in report
+    assert "![worst sample, no-start-debit](worst-no-start-debit.svg)" in report
+    assert (out / "worst-no-start-debit.svg").stat().st_size > 1000
+    for r in w["ran"]:
+        assert f"| {r['task']} | {r['run_ns'] / 1e6:.3f} |" in report
+    assert "Why: " + bench_trace.why(run) in report
+    assert f"{w['thread']} waited {w['latency'] / 1e3:.1f} µs. The placement (fork: no debit)" in report
+    assert run["cmdline"] in report          # the Runs table names the traced command line
+
+    # the same job through --run-job and --collect gives the same report
+    ids = bench("--job-ids", str(plan)).split()
+    out2 = tmp_path / "out2"
+    for job_id in ids:
+        bench("--run-job", str(plan), "--job", job_id, "--out", str(out2))
+    bench("--collect", str(out2), "--plan-file", str(plan))
+    assert (out2 / "REPORT.md").read_text() == report
+
+
+def traced_run(delta, lost=0, max_us=10000.0):
+    ran = [dict(task="hog[6]", pid=6, run_ns=5_000_000, vrel_ns=-500_000),
+           dict(task="hog[5]", pid=5, run_ns=3_000_000, vrel_ns=-1_000_000),
+           dict(task="hog[7]", pid=7, run_ns=2_000_000, vrel_ns=+100_000)]
+    worst = dict(index=3, expiry=10**9, start=10**9 + 10_000_000, latency=10_000_000,
+                 thread="experiment[9]", pid=9, ran=ran, window=[],
+                 placement=dict(ts=10**9, reason="initial", delta=delta,
+                                vruntime=1000 + max(delta, 0), min_vruntime=1000))
+    return dict(bench="trace", preset="x", results={"wakeup-latency": {"max_us": max_us}},
+                trace=dict(events=100, lost=lost, samples=10, worst=worst))
+
+
+def test_why_sentence_is_computed_from_the_attribution():
+    text = bench_trace.why(traced_run(2_000_000))
+    assert text == ("experiment[9] waited 10000.0 µs. The placement (fork: START_DEBIT vslice) put it "
+                    "2.000 ms of vruntime right of min_vruntime. Before it first ran, 3 other tasks ran "
+                    "for 10.000 ms in all, 2 of them with a vruntime left of its own (the longest: "
+                    "hog[6], 5.000 ms). "
+                    "The trace lost no event, and this is the run's maximum (RESULT: 10000.0 µs).")
+    text = bench_trace.why(traced_run(0, lost=42, max_us=20000.0))
+    assert "(fork: no debit) put it at min_vruntime" in text
+    assert text.endswith("The buffer lost its 42 oldest events, so this is the worst sample the "
+                         "trace holds; the run's own maximum was 20000.0 µs.")
+    section = "\n".join(bench_trace.report([traced_run(0)]))
+    assert "| hog[7] | 2.000 | +0.100 |" in section and "![worst sample, x](worst-x.svg)" in section
+
+
+# ---- Granule beside Linux: the CDF pairs and the differences in words (tools/bench_linux.py) ----
+
+import bench_linux  # noqa: E402
+
+
+def hist_run(preset, seed, max_us, avg_us, mode="thread", hz=250, kernel="granule", hist=None):
+    run = fake_run(preset, seed, max_us, avg_us, mode, hz)
+    run.update(kernel=kernel, hist=hist or [(0, 5), (100, 5)])
+    return run
+
+
+def test_cdf_band_is_the_seeds_median_and_range():
+    a = hist_run("linux-2.6.35", 1, 1, 1, hist=[(0, 5), (100, 5)])      # 10 samples
+    b = hist_run("linux-2.6.35", 2, 1, 1, hist=[(100, 10)])
+    assert bench_linux.cdf(a) == {100: 0.5, 200: 1.0}
+    assert bench_linux.cdf_band([a, b]) == [(100, 0.25, 0.0, 0.5), (200, 1.0, 1.0, 1.0)]
+
+
+def linux_matrix():
+    runs = []
+    for seed in (1, 2):
+        runs += [hist_run("linux-2.6.35", seed, 2000.0, 1000.0),                      # HZ=250
+                 hist_run("linux-2.6.35", seed, 1000.0, 900.0, hz=1000),
+                 hist_run("linux-2.6.35", seed, 1000.0, 1000.0, kernel="linux-6.1"),
+                 hist_run("linux-2.6.35", seed, 60.0, 6.0, mode="signal"),
+                 hist_run("linux-2.6.35", seed, 40.0, 6.0, mode="signal", kernel="linux-6.1"),
+                 hist_run("linux-6.12", seed, 3000.0, 800.0),
+                 hist_run("linux-6.12", seed, 1000.0, 100.0, kernel="linux-6.12")]
+    return runs
+
+
+def test_differences_are_computed_from_the_runs():
+    text = "\n".join(bench_linux.differences(linux_matrix()))
+    assert "maximum at HZ=250 over HZ=1000: 2.00 (linux-2.6.35)." in text
+    assert "Average ratio in signal mode: 1.00 (linux-2.6.35), within 10 % of 1 (from 1.00 to 1.00); " \
+           "under -icount" in text
+    assert "maximum ratio: 1.50 (linux-2.6.35)." in text
+    assert "the thread-mode maximum ratio is 2.00 (linux-2.6.35), from 2.00 to 2.00, and the average " \
+           "ratio 1.00 (linux-2.6.35), within 10 % of 1" in text
+    assert "that code, not the knobs, is the difference." in text
+    assert "thread-mode maximum ratio 3.00, average ratio 8.00" in text and "the two EEVDFs differ" in text
+    assert bench_linux.differences([r for r in linux_matrix() if r["kernel"] == "granule"]) == []
+    table = "\n".join(br.fidelity_table(linux_matrix()))
+    assert "### Where Granule and Linux differ, and why" in table
+    assert "| linux-2.6.35 | thread | 2 | 2000.0 / 1000.0 / 2000.0 | 1000.0 / 1000.0 / 1000.0 |" in table
+
+
+def test_linux_cdf_plot_pairs_each_preset(tmp_path):
+    runs = linux_matrix()
+    bench_linux.plot_cdfs(runs, str(tmp_path), str(tmp_path))
+    for mode in ("thread", "signal"):
+        assert (tmp_path / f"cdf-linux-{mode}.svg").stat().st_size > 1000
+    svg = (tmp_path / "cdf-linux-thread.svg").read_text()
+    for title in ("Granule linux-2.6.35", "linux-6.1 linux-2.6.35", "Granule linux-6.12",
+                  "linux-6.12 linux-6.12", "median of 2 seeds"):
+        assert title in svg, title
+    assert (tmp_path / "cdf-granule-linux-2.6.35-thread.dat").read_text().count("\n") == 2   # grid 100, 200
