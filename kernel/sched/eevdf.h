@@ -20,7 +20,7 @@
 #define __enqueue_entity	eevdf___enqueue_entity
 #define __dequeue_entity	eevdf___dequeue_entity
 #define __pick_last_entity	eevdf___pick_last_entity
-#define update_curr		eevdf_update_curr
+#define update_curr(cfs_rq)	eevdf_update_curr(cfs_rq)
 #define place_entity		eevdf_place_entity
 #define enqueue_entity		eevdf_enqueue_entity
 #define dequeue_entity		eevdf_dequeue_entity

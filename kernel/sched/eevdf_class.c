@@ -436,6 +436,12 @@ static void set_curr_task_eevdf(struct rq *rq)
 	set_next_entity(cfs_rq_of(se), se);
 }
 
+/* Linux's update_curr_fair(): task_sched_runtime() charges current. */
+static void update_curr_eevdf(struct rq *rq)
+{
+	update_curr(cfs_rq_of(&rq->curr->se));
+}
+
 static void task_tick_eevdf(struct rq *rq, struct task *curr, int queued)
 {
 	entity_tick(cfs_rq_of(&curr->se), &curr->se, queued);
@@ -467,5 +473,6 @@ const struct sched_class eevdf_sched_class = {
 	.task_fork		= task_fork_eevdf,
 	.switched_to		= switched_to_eevdf,
 	.prio_changed		= prio_changed_eevdf,
+	.update_curr		= update_curr_eevdf,
 	.name			= "fair",		/* Linux 6.12's name for it */
 };
