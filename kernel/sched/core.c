@@ -266,6 +266,13 @@ void sched_fork(struct task *p)
 	p->static_prio = current->static_prio;
 	p->normal_prio = current->normal_prio;
 	p->prio = current->normal_prio;	/* the unboosted priority */
+	/* sched_setattr's SCHED_FLAG_RESET_ON_FORK: no negative nice (the
+	 * class resets the slice); the child does not keep the flag */
+	if (unlikely(current->sched_reset_on_fork)) {
+		if (PRIO_TO_NICE(p->static_prio) < 0)
+			p->static_prio = NICE_TO_PRIO(0);
+		p->prio = p->normal_prio = p->static_prio;
+	}
 	set_load_weight(p);
 
 	p->sched_class = &fair_sched_class;	/* !rt_prio(p->prio) */

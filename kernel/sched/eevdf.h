@@ -47,6 +47,9 @@ unsigned int sched_features_eevdf_default(void);
 #define EEVDF_SLICE_MAX		100000000ULL	/* NSEC_PER_MSEC*100 */
 #define TICK_NSEC		((u64)(1000000000U / HZ))	/* one tick, ns */
 
+/* eevdf_tunables.c: sched_setattr's sched_runtime -> P's slice (0: base) */
+void eevdf_set_slice(struct task *p, u64 runtime);
+
 /* ---- eevdf.c: V, lag, eligibility, deadlines, the tree, placement ---- */
 u64 calc_delta_fair(u64 delta, struct sched_entity *se);
 int entity_before(const struct sched_entity *a, const struct sched_entity *b);

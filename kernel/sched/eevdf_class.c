@@ -450,12 +450,15 @@ static void task_tick_eevdf(struct rq *rq, struct task *curr, int queued)
 /*
  * Fork, in the parent's context: nothing to place yet (the first enqueue,
  * ENQUEUE_INITIAL, does it at V with half a slice); the child inherits
- * the parent's slice request (Linux: dup_task_struct copies se).
+ * the parent's slice request (Linux: dup_task_struct copies se), a custom
+ * one too unless the parent set SCHED_FLAG_RESET_ON_FORK.
  */
 static void task_fork_eevdf(struct task *p)
 {
 	p->se.slice = current->se.slice;
 	p->se.custom_slice = current->se.custom_slice;
+	if (current->sched_reset_on_fork)	/* sched_fork's reset */
+		p->se.custom_slice = 0;
 	if (!p->se.custom_slice)
 		p->se.slice = sysctl_sched_base_slice;
 }
