@@ -54,6 +54,8 @@ SYSCALL(uname,        sys_uname(P(struct new_utsname *, a1)))
 SYSCALL(kill,         sys_kill((int)a1, (int)a2))
 SYSCALL(tgkill,       sys_tgkill((int)a1, (int)a2, (int)a3))
 SYSCALL(sched_yield,  sys_sched_yield())
+SYSCALL(sched_setattr, sys_sched_setattr((int)a1, P(struct sched_attr *, a2), a3))
+SYSCALL(sched_getattr, sys_sched_getattr((int)a1, P(struct sched_attr *, a2), a3, a4))
 SYSCALL(nanosleep,    sys_nanosleep(P(const struct timespec32 *, a1), P(struct timespec32 *, a2)))
 SYSCALL(clock_gettime, sys_clock_gettime((int)a1, P(struct timespec32 *, a2)))
 SYSCALL(clock_nanosleep, sys_clock_nanosleep((int)a1, (int)a2, P(const struct timespec32 *, a3),
@@ -147,6 +149,8 @@ static const syscall_fn syscall_table[] = {
 	[__NR_kill] = sc_kill,
 	[__NR_tgkill] = sc_tgkill,
 	[__NR_sched_yield] = sc_sched_yield,
+	[__NR_sched_setattr] = sc_sched_setattr,
+	[__NR_sched_getattr] = sc_sched_getattr,
 	[__NR_nanosleep] = sc_nanosleep,
 	[__NR_clock_gettime] = sc_clock_gettime,
 	[__NR_clock_nanosleep] = sc_clock_nanosleep,

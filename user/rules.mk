@@ -58,6 +58,8 @@ include user/lib/rules.mk
 $(eval $(call user_prog,init,$(BUILD)/user/init.o))
 $(eval $(call user_prog,hello,$(BUILD)/user/hello.o))
 $(eval $(call user_prog,spin,$(BUILD)/user/spin.o))
+# slice: run a command with a custom EEVDF slice (sched_setattr), like chrt.
+$(eval $(call user_prog,slice,$(BUILD)/user/slice.o))
 
 include user/bench/rules.mk user/tests/rules.mk
 

@@ -266,6 +266,13 @@ void sched_fork(struct task *p)
 	p->static_prio = current->static_prio;
 	p->normal_prio = current->normal_prio;
 	p->prio = current->normal_prio;	/* the unboosted priority */
+	/* sched_setattr's SCHED_FLAG_RESET_ON_FORK: no negative nice (the
+	 * class resets the slice); the child does not keep the flag */
+	if (unlikely(current->sched_reset_on_fork)) {
+		if (PRIO_TO_NICE(p->static_prio) < 0)
+			p->static_prio = NICE_TO_PRIO(0);
+		p->prio = p->normal_prio = p->static_prio;
+	}
 	set_load_weight(p);
 
 	p->sched_class = &fair_sched_class;	/* !rt_prio(p->prio) */
@@ -572,8 +579,12 @@ void sched_yield(void)
 	schedule();
 }
 
-/* sum_exec_runtime plus, if P is running, the time since its exec_start. */
-u64 task_sched_runtime(struct task *p)
+/*
+ * sum_exec_runtime plus, if P is running, the time since its exec_start:
+ * Linux 2.6.35's task_sched_runtime (do_task_delta_exec), which charges
+ * nothing.  task_sched_runtime points here under CFS.
+ */
+u64 task_sched_runtime_2635(struct task *p)
 {
 	struct rq *rq = task_rq(p);
 	unsigned long flags;
@@ -592,6 +603,46 @@ u64 task_sched_runtime(struct task *p)
 	local_irq_restore(flags);
 	return ns;
 }
+
+/*
+ * Linux 6.12's task_sched_runtime(): a running, queued P is charged first
+ * by its class's update_curr (since v3.18, commit 6e998916dfe3 "sched/
+ * cputime: Fix clock_nanosleep()/clock_gettime() inconsistency").  Under
+ * EEVDF that matters beyond accounting: update_curr() renews a passed
+ * deadline and reschedules, so a thread that polls its CPU-time clock
+ * (clock_gettime(CLOCK_THREAD_CPUTIME_ID), getrusage) is preempted when
+ * its slice ends, between ticks, not at the next tick.
+ */
+u64 task_sched_runtime_612(struct task *p)
+{
+	struct rq *rq = task_rq(p);
+	unsigned long flags;
+	u64 ns;
+
+	local_irq_save(flags);
+	ns = p->se.sum_exec_runtime;
+	if (task_current(rq, p)) {
+		u64 delta;
+
+		update_rq_clock(rq);
+		if (p->on_rq && p->sched_class->update_curr) {
+			p->sched_class->update_curr(rq);  /* exec_start = clock */
+			ns = p->se.sum_exec_runtime;
+		}
+		delta = rq->clock - p->se.exec_start;	/* a class without it */
+		if ((s64)delta > 0)
+			ns += delta;
+	}
+	local_irq_restore(flags);
+	return ns;
+}
+
+/*
+ * The one the kernel calls: a pointer set with the fair class at boot
+ * (sched_select_fair_class), not a test, so that CFS's clock_gettime path
+ * is the instructions it was.
+ */
+u64 (*task_sched_runtime)(struct task *p) = task_sched_runtime_2635;
 
 /* ---- Boot ------------------------------------------------------------------------ */
 

@@ -20,7 +20,7 @@
 #define __enqueue_entity	eevdf___enqueue_entity
 #define __dequeue_entity	eevdf___dequeue_entity
 #define __pick_last_entity	eevdf___pick_last_entity
-#define update_curr		eevdf_update_curr
+#define update_curr(cfs_rq)	eevdf_update_curr(cfs_rq)
 #define place_entity		eevdf_place_entity
 #define enqueue_entity		eevdf_enqueue_entity
 #define dequeue_entity		eevdf_dequeue_entity
@@ -46,6 +46,9 @@ unsigned int sched_features_eevdf_default(void);
 #define EEVDF_SLICE_MIN		100000ULL	/* NSEC_PER_MSEC/10 */
 #define EEVDF_SLICE_MAX		100000000ULL	/* NSEC_PER_MSEC*100 */
 #define TICK_NSEC		((u64)(1000000000U / HZ))	/* one tick, ns */
+
+/* eevdf_tunables.c: sched_setattr's sched_runtime -> P's slice (0: base) */
+void eevdf_set_slice(struct task *p, u64 runtime);
 
 /* ---- eevdf.c: V, lag, eligibility, deadlines, the tree, placement ---- */
 u64 calc_delta_fair(u64 delta, struct sched_entity *se);

@@ -436,6 +436,12 @@ static void set_curr_task_eevdf(struct rq *rq)
 	set_next_entity(cfs_rq_of(se), se);
 }
 
+/* Linux's update_curr_fair(): task_sched_runtime() charges current. */
+static void update_curr_eevdf(struct rq *rq)
+{
+	update_curr(cfs_rq_of(&rq->curr->se));
+}
+
 static void task_tick_eevdf(struct rq *rq, struct task *curr, int queued)
 {
 	entity_tick(cfs_rq_of(&curr->se), &curr->se, queued);
@@ -444,12 +450,15 @@ static void task_tick_eevdf(struct rq *rq, struct task *curr, int queued)
 /*
  * Fork, in the parent's context: nothing to place yet (the first enqueue,
  * ENQUEUE_INITIAL, does it at V with half a slice); the child inherits
- * the parent's slice request (Linux: dup_task_struct copies se).
+ * the parent's slice request (Linux: dup_task_struct copies se), a custom
+ * one too unless the parent set SCHED_FLAG_RESET_ON_FORK.
  */
 static void task_fork_eevdf(struct task *p)
 {
 	p->se.slice = current->se.slice;
 	p->se.custom_slice = current->se.custom_slice;
+	if (current->sched_reset_on_fork)	/* sched_fork's reset */
+		p->se.custom_slice = 0;
 	if (!p->se.custom_slice)
 		p->se.slice = sysctl_sched_base_slice;
 }
@@ -467,5 +476,6 @@ const struct sched_class eevdf_sched_class = {
 	.task_fork		= task_fork_eevdf,
 	.switched_to		= switched_to_eevdf,
 	.prio_changed		= prio_changed_eevdf,
+	.update_curr		= update_curr_eevdf,
 	.name			= "fair",		/* Linux 6.12's name for it */
 };

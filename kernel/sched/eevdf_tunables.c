@@ -178,3 +178,23 @@ int eevdf_params_snprint(char *buf, size_t len)
 #undef EMIT
 	return (int)n;
 }
+
+/* ---- Custom slices (sched_setattr's sched_runtime) ------------------------ */
+
+/*
+ * Linux 6.12's __setscheduler_params() for a fair policy: a non-zero
+ * sched_runtime becomes P's own slice, clamped to 0.1..100 ms
+ * (NSEC_PER_MSEC/10, "HZ=1000 * 10", and NSEC_PER_MSEC*100, "HZ=100 / 10");
+ * 0 returns P to the base slice.  update_deadline() and place_entity()
+ * use it from the next request on.
+ */
+void eevdf_set_slice(struct task *p, u64 runtime)
+{
+	if (runtime) {
+		p->se.custom_slice = 1;
+		p->se.slice = (u32)clamp(runtime, EEVDF_SLICE_MIN, EEVDF_SLICE_MAX);
+	} else {
+		p->se.custom_slice = 0;
+		p->se.slice = sysctl_sched_base_slice;
+	}
+}

@@ -161,6 +161,8 @@ struct sched_class {
 	void (*switched_to)(struct rq *rq, struct task *p, int running);
 	void (*prio_changed)(struct rq *rq, struct task *p, int oldprio,
 			     int running);
+	/* charge rq->curr up to rq->clock (task_sched_runtime); NULL: never */
+	void (*update_curr)(struct rq *rq);
 	const char *name;		/* for messages: "fair", "idle" */
 };
 

@@ -457,6 +457,7 @@ void sched_select_fair_class(int eevdf)
 	fair_sched_class_rw = eevdf ? eevdf_sched_class : cfs_sched_class;
 	sched_eevdf_running = eevdf;
 	sched_params_snprint_fn = eevdf ? eevdf_params_snprint : sched_params_snprint;
+	task_sched_runtime = eevdf ? task_sched_runtime_612 : task_sched_runtime_2635;
 }
 
 __host_test_only const char *sched_preset_name(void)

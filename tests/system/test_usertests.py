@@ -31,6 +31,7 @@ ALL_TESTS = [
     "auxv", "thread_startup", "prctl_name", "rlimits", "getrandom", "mmap", "writev", "tty_ioctl",
     "stat", "paths", "time64", "sysinfo",
     "open", "dev_files", "getdents64", "dup", "chdir", "proc_sys",
+    "sched_attr_einval", "sched_attr_e2big", "sched_attr_efault", "sched_attr_roundtrip",
 ]
 
 

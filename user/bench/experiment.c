@@ -15,6 +15,8 @@
  *   seed       kbuild-load seed                      (1)
  *   profile    kbuild-load profile canonical | chain (canonical)
  *   hist       1: print the latency histogram        (0)
+ *   slice_us   the notifying threads' custom slice, µs (0: the base slice);
+ *              EEVDF only, clamped by the kernel to 100..100000 (wl_run)
  * The loads run as their own processes (kbuild-load, video-load) from
  * 1 s before the latency test to 1 s after it and print their own RESULT
  * lines; the latency test (user/bench/latency.c) runs in this process, so
@@ -86,7 +88,7 @@ int main(int argc, char **argv)
 	pid_t pids[MAX_LOADS];
 	int nloads = 0, rc, statuses[MAX_LOADS];
 	const char *mode, *profile;
-	long duration, period, seed;
+	long duration, period, seed, slice_us;
 	char b1[32], b2[32], b3[32];
 
 	nargs = argc;
@@ -96,9 +98,12 @@ int main(int argc, char **argv)
 	period = strtol(setting("period_ms", "10"), NULL, 10);
 	seed = strtol(setting("seed", "1"), NULL, 10);
 	profile = setting("profile", "canonical");
+	slice_us = strtol(setting("slice_us", "0"), NULL, 10);
 	strncpy(loadbuf, setting("load", "kbuild:10"), sizeof(loadbuf) - 1);
-	if ((strcmp(mode, "thread") && strcmp(mode, "signal")) || duration < 1 || period < 1) {
-		printf("experiment: bad settings: mode=%s duration=%ld period_ms=%ld\n", mode, duration, period);
+	if ((strcmp(mode, "thread") && strcmp(mode, "signal")) || duration < 1 || period < 1 ||
+	    slice_us < 0 || slice_us > 1000000) {
+		printf("experiment: bad settings: mode=%s duration=%ld period_ms=%ld slice_us=%ld "
+		       "(slice_us: 0..1000000)\n", mode, duration, period, slice_us);
 		return 2;
 	}
 	wl_defaults(&c);
@@ -107,6 +112,7 @@ int main(int argc, char **argv)
 	c.period_ns = period * NSEC_PER_MSEC;
 	c.load = setting("load", "kbuild:10");
 	c.show_hist = strcmp(setting("hist", "0"), "0") != 0;
+	c.slice_us = (int)slice_us;
 	if (sched_param("sched_preset", preset, sizeof(preset)) < 0)
 		strcpy(preset, getenv("PRESET") ? getenv("PRESET") : "unknown");
 	printf("experiment: preset %s, mode %s, load %s, duration %ld s, period %ld ms\n",

@@ -29,6 +29,7 @@ struct wl_config {
 	int hist_bucket_us;		/* histogram bucket width, default 100 us */
 	int hist_max_us;		/* histogram range, default 100000 us */
 	int show_hist;			/* print the cyclictest-style histogram */
+	int slice_us;			/* >0: the notifying threads' custom slice (sched_setattr) */
 };
 
 struct wl_result {
@@ -50,5 +51,8 @@ void wl_report(const struct wl_config *c, const struct wl_result *r);
 /* One trace_marker line per sample if the kernel traces (see latency.c). */
 void wl_trace_mark(const struct wl_result *r);
 const char *wl_mode_name(enum wl_mode m);
+/* Set this thread's custom slice (sched_setattr's sched_runtime, ns; 0 =
+ * the base slice), keeping policy and nice; 0, or -1 if the call failed. */
+int wl_set_slice(long long ns);
 
 #endif

@@ -3,6 +3,7 @@
  *
  *   wakeup-latency [-m thread|signal] [-p period_ms] [-d duration_s]
  *                  [-l load-label] [-b bucket_us] [-H hist_max_us] [-q]
+ *                  [-s slice_us]
  *
  * A CLOCK_MONOTONIC POSIX timer with absolute first expiry T0 and interval
  * P (default 10 ms) over N = duration / P expiries (default 15 s); each
@@ -13,7 +14,9 @@
  * Prints the seeds' three lines, schbench percentiles, a cyclictest
  * histogram (-q: none) and one RESULT line; see user/bench/latency.c.
  * -l only labels the RESULT line (default: the environment's "load", else
- * "none").  Exit status 0, or 1 when the timer cannot be made (e.g. a
+ * "none").  -s (or the environment's slice_us=): the notifying threads run
+ * with that custom slice, sched_setattr's sched_runtime in µs (EEVDF; the
+ * kernel clamps it to 100..100000; see wl_run).  Exit status 0, or 1 when the timer cannot be made (e.g. a
  * kernel without timer_create: "wakeup-latency: timer: ...").
  */
 #include <bench.h>
@@ -27,7 +30,8 @@
 static void usage(void)
 {
 	fprintf(stderr, "usage: wakeup-latency [-m thread|signal] [-p period_ms] [-d duration_s]\n"
-			"                      [-l load-label] [-b bucket_us] [-H hist_max_us] [-q]\n");
+			"                      [-l load-label] [-b bucket_us] [-H hist_max_us] [-q]\n"
+			"                      [-s slice_us]\n");
 	exit(2);
 }
 
@@ -40,7 +44,9 @@ int main(int argc, char **argv)
 	wl_defaults(&c);
 	if (getenv("load"))
 		c.load = getenv("load");
-	while ((opt = getopt(argc, argv, "m:p:d:l:b:H:q")) != -1) {
+	if (getenv("slice_us"))
+		c.slice_us = atoi(getenv("slice_us"));
+	while ((opt = getopt(argc, argv, "m:p:d:l:b:H:qs:")) != -1) {
 		switch (opt) {
 		case 'm':
 			if (strcmp(optarg, "thread") == 0)
@@ -68,11 +74,15 @@ int main(int argc, char **argv)
 		case 'q':
 			c.show_hist = 0;
 			break;
+		case 's':
+			c.slice_us = atoi(optarg);
+			break;
 		default:
 			usage();
 		}
 	}
-	if (c.period_ns <= 0 || c.duration_s <= 0 || c.hist_bucket_us <= 0)
+	if (c.period_ns <= 0 || c.duration_s <= 0 || c.hist_bucket_us <= 0 ||
+	    c.slice_us < 0 || c.slice_us > 1000000)
 		usage();
 	printf("wakeup-latency: mode %s, period %lld ms, duration %d s, load %s\n",
 	       wl_mode_name(c.mode), (long long)(c.period_ns / NSEC_PER_MSEC), c.duration_s, c.load);

@@ -32,6 +32,7 @@
 #define ENOSYS		38
 #define ELOOP		40
 #define EOVERFLOW	75
+#define EOPNOTSUPP	95	/* Linux x86: ENOTSUP too */
 #define ETIMEDOUT	110
 #define ERESTARTSYS	512	/* kernel-internal: restart if SA_RESTART */
 #define ERESTARTNOINTR	513	/* kernel-internal: always restart */

@@ -225,8 +225,14 @@ int sched_setscheduler(struct task *p, int policy);
 /* sched_yield(2): the class's yield_task, then schedule(). */
 void sched_yield(void);
 
-/* P's total CPU time in ns, including the not yet accounted running part. */
-u64 task_sched_runtime(struct task *p);
+/*
+ * P's total CPU time in ns, including the not yet accounted running part:
+ * 2.6.35's (projects the running part) under CFS, 6.12's (charges it with
+ * the class's update_curr first) under EEVDF; set at boot with the class.
+ */
+extern u64 (*task_sched_runtime)(struct task *p);
+u64 task_sched_runtime_2635(struct task *p);
+u64 task_sched_runtime_612(struct task *p);
 
 /* ---- Debugging ---------------------------------------------------------- */
 

@@ -21,6 +21,10 @@ struct sysinfo32;
 long sys_sysinfo(struct sysinfo32 *u);
 long sys_getgroups(int size, u32 *list);
 long sys_sched_yield(void);
+struct sched_attr;			/* kernel/sched/syscalls.c */
+long sys_sched_setattr(int pid, struct sched_attr *uattr, unsigned int flags);
+long sys_sched_getattr(int pid, struct sched_attr *uattr, unsigned int usize,
+		       unsigned int flags);
 /* arch/x86/tls.c: Linux i386 TLS descriptors (struct user_desc, <arch/tls.h>). */
 long sys_set_thread_area(struct user_desc *u_info);
 long sys_get_thread_area(struct user_desc *u_info);

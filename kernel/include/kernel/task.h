@@ -85,6 +85,9 @@ struct task {
 	int group_exit;
 	int group_exit_code;		/* ... with this wait status */
 	unsigned int signal_flags;	/* SIGNAL_UNKILLABLE (Linux's signal_struct flags), leader's */
+	/* sched_setattr(2)'s SCHED_FLAG_RESET_ON_FORK: children start at
+	 * SCHED_NORMAL-or-better nice 0 policy and the default slice (sched_fork) */
+	unsigned int sched_reset_on_fork;
 };
 
 /* signal_flags (Linux's value): init gets no signal it has no handler for,

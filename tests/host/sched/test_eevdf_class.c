@@ -4,7 +4,9 @@
  *   - DELAY_DEQUEUE: a sleeper with negative lag stays queued until the
  *     pick reaches it, and DELAY_ZERO clips what it leaves with;
  *   - RUN_TO_PARITY and PREEMPT_SHORT at wakeup; the tick's resched when
- *     the deadline passes;
+ *     the deadline passes, and a CPU-time clock read's;
+ *   - custom slices (sched_setattr): the 0.1..100 ms clamp, fork and
+ *     RESET_ON_FORK;
  *   - knobs: the preset, sched_base_slice_ns, the 6.12 feature names, a
  *     CFS knob under EEVDF (one line, nothing changes) and vice versa;
  *   - the simulator: nice shares, and seeded random workloads with the
@@ -206,6 +208,93 @@ static void test_tick_resched_at_deadline(void **state)
 	(void)b;
 }
 
+/*
+ * Reading the CPU-time clock (task_sched_runtime, clock_gettime's
+ * CLOCK_THREAD_CPUTIME_ID) charges curr as Linux 6.12's does, through the
+ * class's update_curr: a passed deadline is renewed and curr rescheduled
+ * between ticks.  CFS keeps 2.6.35's, which only projects the running part.
+ */
+static void test_cputime_read_resched_at_deadline(void **state)
+{
+	struct task *a = spawn("a", 0), *b = spawn("b", 0);
+	u64 dl, sum;
+
+	assert_ptr_equal(task_sched_runtime, task_sched_runtime_612);
+	knob_set_ok("sched_base_slice_ns", "3000000");
+	resched_if_needed();
+	run_until(a);
+	a->se.deadline = a->se.vruntime + 3000000;
+	set_protect_slice(&a->se);
+	dl = a->se.deadline;
+	sum = a->se.sum_exec_runtime;
+
+	fake_clock_advance(2 * MSEC);			/* inside the slice */
+	assert_int_equal(task_sched_runtime(a), sum + 2 * MSEC);
+	assert_int_equal(a->se.sum_exec_runtime, sum + 2 * MSEC);	/* charged */
+	assert_int_equal(a->need_resched, 0);
+
+	fake_clock_advance(MSEC + 1);			/* past the deadline, no tick */
+	assert_int_equal(task_sched_runtime(a), sum + 3 * MSEC + 1);
+	assert_true(a->se.vruntime >= dl);
+	assert_int_equal(a->se.deadline, a->se.vruntime + 3000000);
+	assert_int_equal(a->need_resched, 1);
+	assert_int_equal(task_sched_runtime(b), b->se.sum_exec_runtime); /* not running */
+
+	/* CFS: the 2.6.35 projection, nothing charged */
+	knob_set_ok("sched_preset", "linux-2.6.35");
+	assert_ptr_equal(task_sched_runtime, task_sched_runtime_2635);
+}
+
+/*
+ * sched_setattr's sched_runtime (eevdf_set_slice, Linux 6.12's
+ * __setscheduler_params): clamped to 0.1..100 ms, 0 = the base slice; a
+ * fork inherits a custom slice unless the parent set RESET_ON_FORK, which
+ * also resets a negative nice (sched_fork); the base slice follows the knob.
+ */
+static void test_custom_slice_clamps_and_fork(void **state)
+{
+	struct task *a = spawn("a", 0), *c;
+
+	eevdf_set_slice(a, 1);
+	assert_true(a->se.custom_slice);
+	assert_int_equal(a->se.slice, 100000);			/* NSEC_PER_MSEC/10 */
+	eevdf_set_slice(a, 99999);
+	assert_int_equal(a->se.slice, 100000);
+	eevdf_set_slice(a, 100000);
+	assert_int_equal(a->se.slice, 100000);
+	eevdf_set_slice(a, 3000000);
+	assert_int_equal(a->se.slice, 3000000);			/* in range: kept */
+	eevdf_set_slice(a, 100000001ULL);
+	assert_int_equal(a->se.slice, 100000000);		/* NSEC_PER_MSEC*100 */
+	eevdf_set_slice(a, 1ULL << 40);				/* > 32 bits too */
+	assert_int_equal(a->se.slice, 100000000);
+	eevdf_set_slice(a, 0);
+	assert_false(a->se.custom_slice);
+	assert_int_equal(a->se.slice, sysctl_sched_base_slice);
+
+	/* fork from A (made current): the custom slice is inherited ... */
+	eevdf_set_slice(a, 250000);
+	resched_if_needed();
+	run_until(a);
+	c = spawn("c", 0);
+	assert_true(c->se.custom_slice);
+	assert_int_equal(c->se.slice, 250000);
+	/* ... and place_entity keeps it (vd - v = slice / 2 for a fork) */
+	assert_int_equal(c->se.deadline - c->se.vruntime, 125000);
+
+	/* ... unless RESET_ON_FORK: base slice, and nice -5 becomes 0 */
+	a->sched_reset_on_fork = 1;
+	set_user_nice(a, -5);
+	c = task_alloc("d");
+	sched_fork(c);
+	assert_false(c->se.custom_slice);
+	assert_int_equal(c->se.slice, sysctl_sched_base_slice);
+	assert_int_equal(task_nice(c), 0);
+	assert_int_equal(c->sched_reset_on_fork, 0);		/* not passed on */
+	wake_up_new_task(c);
+	a->sched_reset_on_fork = 0;
+}
+
 /* ---- knobs ---------------------------------------------------------------------- */
 
 static void test_knobs(void **state)
@@ -331,6 +420,8 @@ int main(void)
 		T(test_preempt_short),
 		T(test_no_preempt_short),
 		T(test_tick_resched_at_deadline),
+		T(test_cputime_read_resched_at_deadline),
+		T(test_custom_slice_clamps_and_fork),
 		T(test_knobs),
 		T(test_sim_nice_shares),
 		T(test_random_workloads),
