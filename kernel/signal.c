@@ -428,9 +428,10 @@ static void handle_restart(struct trap_frame *tf, const struct k_sigaction *ka)
 {
 	long r = syscall_return_value(tf);
 
-	if (r == -ERESTARTNOINTR || (r == -ERESTARTSYS && (!ka || (ka->flags & SA_RESTART))))
+	if (r == -ERESTARTNOINTR || (r == -ERESTARTSYS && (!ka || (ka->flags & SA_RESTART))) ||
+	    (r == -ERESTARTNOHAND && !ka))
 		syscall_restart(tf);
-	else if (r == -ERESTARTSYS)
+	else if (r == -ERESTARTSYS || r == -ERESTARTNOHAND)
 		syscall_set_return(tf, -EINTR);
 }
 
@@ -460,7 +461,10 @@ void do_signal(struct trap_frame *tf)
 			do_group_exit(sig);	/* terminate (core dumps are plain terminations) */
 		}
 		handle_restart(tf, ka);
-		u64 oldmask = t->sig_blocked;
+		/* After ppoll/pselect6/rt_sigsuspend the handler's frame saves
+		 * the mask from before the call, so sigreturn restores that. */
+		u64 oldmask = t->restore_sigmask ? t->saved_sigmask : t->sig_blocked;
+		t->restore_sigmask = 0;
 		if (setup_signal_frame(tf, sig, ka, &info, oldmask) < 0)
 			do_group_exit(SIGSEGV);	/* Linux's force_sigsegv */
 		t->sig_blocked |= ka->mask | (ka->flags & SA_NODEFER ? 0 : sigmask(sig));
@@ -470,6 +474,62 @@ void do_signal(struct trap_frame *tf)
 		return;		/* one handler frame per return to user */
 	}
 	handle_restart(tf, NULL);	/* nothing caught: transparent restart */
+	restore_saved_sigmask(t);
+}
+
+/* No handler ran after a call that swapped the mask: put the old one back
+ * (Linux's restore_saved_sigmask). */
+void restore_saved_sigmask(struct task *t)
+{
+	if (t->restore_sigmask) {
+		t->restore_sigmask = 0;
+		t->sig_blocked = t->saved_sigmask;
+	}
+}
+
+/*
+ * Swap in the mask a ppoll/pselect6/rt_sigsuspend caller gave for the
+ * length of the call (SIGKILL and SIGSTOP stay unblocked); the old one is
+ * kept in saved_sigmask.  The call ends with set_restore_sigmask(), which
+ * leaves the swap to the return to user mode when a signal interrupted it
+ * (so the handler runs under the temporary mask), or puts the old mask
+ * back at once.
+ */
+void set_temporary_sigmask(u64 mask)
+{
+	current->saved_sigmask = current->sig_blocked;
+	current->sig_blocked = mask & ~UNBLOCKABLE;
+}
+
+void end_temporary_sigmask(int interrupted)
+{
+	if (interrupted)
+		current->restore_sigmask = 1;
+	else
+		current->sig_blocked = current->saved_sigmask;
+}
+
+/* rt_sigsuspend(mask, size): wait for a signal under MASK; always -EINTR
+ * (-ERESTARTNOHAND, which becomes -EINTR once a handler runs; a signal
+ * without a handler that does not end the process restarts it). */
+long sys_rt_sigsuspend(const u64 *umask, u32 size)
+{
+	u64 mask;
+	unsigned long flags;
+
+	if (size != sizeof(u64))
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	set_temporary_sigmask(mask);
+	local_irq_save(flags);
+	while (!signal_pending(current)) {
+		current->state = TASK_INTERRUPTIBLE;
+		schedule();
+	}
+	local_irq_restore(flags);
+	end_temporary_sigmask(1);
+	return -ERESTARTNOHAND;
 }
 
 /* ---- syscalls ---- */

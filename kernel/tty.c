@@ -20,6 +20,7 @@
 #include <kernel/errno.h>
 #include <kernel/file.h>
 #include <kernel/fs.h>
+#include <kernel/poll.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
@@ -122,8 +123,20 @@ static struct termios32 console_termios = {
 };
 static struct winsize console_winsize = { 25, 80, 0, 0 };	/* the VGA text screen */
 
+/* Readable when input is waiting; writing never blocks (the UART is
+ * polled). */
+static unsigned console_file_poll(struct file *f, struct poll_table *pt)
+{
+	unsigned mask = POLLOUT | POLLWRNORM;
+
+	poll_wait(f, &tty_readers, pt);
+	if (rx_head != rx_tail)
+		mask |= POLLIN | POLLRDNORM;
+	return mask;
+}
+
 static const struct file_ops console_ops = {
-	.read = console_file_read, .write = console_file_write,
+	.read = console_file_read, .write = console_file_write, .poll = console_file_poll,
 };
 
 struct file *console_open(u32 flags)

@@ -199,11 +199,9 @@ long sys_nanosleep(const struct timespec32 *req, struct timespec32 *rem)
  * glibc 2.34+ calls these first and falls back to the 32-bit calls only
  * on ENOSYS.
  */
-struct kernel_timespec { s64 tv_sec, tv_nsec; };
-
 #define TIME64_SEC_MAX	9223372035ll	/* (2^63 - 1) / 10^9: later is "never" */
 
-static long put_timespec64(struct kernel_timespec *u, u64 ns)
+long put_timespec64(struct kernel_timespec *u, u64 ns)
 {
 	u32 rem;
 	struct kernel_timespec ts;
@@ -213,7 +211,7 @@ static long put_timespec64(struct kernel_timespec *u, u64 ns)
 	return copy_to_user(u, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
-static long get_timespec64(const struct kernel_timespec *u, u64 *ns)
+long get_timespec64(const struct kernel_timespec *u, u64 *ns)
 {
 	struct kernel_timespec ts;
 	s32 nsec;

@@ -31,6 +31,8 @@ ALL_TESTS = [
     "auxv", "thread_startup", "prctl_name", "rlimits", "getrandom", "mmap", "writev", "tty_ioctl",
     "stat", "paths", "time64", "sysinfo",
     "open", "dev_files", "getdents64", "dup", "chdir", "proc_sys",
+    # user/tests/ut_poll.c
+    "poll", "ppoll", "select", "pselect6", "rt_sigsuspend",
 ]
 
 

@@ -79,7 +79,10 @@ long sys_nanosleep(const struct timespec32 *req, struct timespec32 *rem);
 long sleep_ns(u64 ns);
 long sys_clock_nanosleep(int clock, int flags, const struct timespec32 *req, struct timespec32 *rem);
 /* The 64-bit time ABI (struct __kernel_timespec), kernel/time/clock.c. */
-struct kernel_timespec;
+struct kernel_timespec { s64 tv_sec, tv_nsec; };
+/* Read one from user memory into ns (0, -EFAULT, -EINVAL), write NS back. */
+long get_timespec64(const struct kernel_timespec *u, u64 *ns);
+long put_timespec64(struct kernel_timespec *u, u64 ns);
 long sys_clock_gettime64(int clock, struct kernel_timespec *ts);
 long sys_clock_getres_time64(int clock, struct kernel_timespec *ts);
 long sys_clock_nanosleep_time64(int clock, int flags, const struct kernel_timespec *req,
