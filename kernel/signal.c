@@ -274,11 +274,44 @@ int kill_pid(int pid, int sig)
 	return 0;
 }
 
+/* Every process but init and the caller (kill(-1, sig), Linux's
+ * kill_something_info): 0 if one took it, else -ESRCH. */
+static int kill_all(int sig)
+{
+	struct ksiginfo info = { .si_code = SI_USER };
+	struct task *t;
+	int ret = -ESRCH, ok = 0;
+
+	info.kill.pid = current->tgid;
+	list_for_each_entry(t, &task_list, tasks) {
+		if (t->group_leader != t || t->pid <= 1 || t == current->group_leader ||
+		    t->exit_state || !t->mm)
+			continue;
+		struct task *to = signal_target(t, sig);
+		ret = 0;
+		if (to && sig && send_signal_info(to, sig, &info, NULL) == -EAGAIN)
+			ret = -EAGAIN;
+		ok |= !ret;
+	}
+	return ok ? 0 : ret;
+}
+
+/* kill(pid, sig): pid > 0 a process, 0 the caller's process group, -1
+ * every process it may signal, < -1 the process group -pid. */
 long sys_kill(int pid, int sig)
 {
-	if (pid <= 0)
-		return -EINVAL;	/* no process groups */
-	return kill_pid(pid, sig);
+	struct ksiginfo info = { .si_code = SI_USER };
+
+	if (sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	if (pid > 0)
+		return kill_pid(pid, sig);
+	if (pid == -1)
+		return kill_all(sig);
+	if (pid == (int)0x80000000)
+		return -ESRCH;		/* -INT_MIN does not exist (Linux 2.6.33+) */
+	info.kill.pid = current->tgid;
+	return kill_pgrp_info(pid ? -pid : current->group_leader->pgrp, sig, &info);
 }
 
 long sys_tgkill(int tgid, int tid, int sig)

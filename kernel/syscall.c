@@ -134,6 +134,11 @@ SYSCALL(pselect6_time64, sys_pselect6_time64((int)a1, P(u32 *, a2), P(u32 *, a3)
 					     P(struct kernel_timespec *, a5), P(const void *, a6)))
 SYSCALL(ppoll_time64, sys_ppoll_time64(P(struct pollfd *, a1), a2, P(const struct kernel_timespec *, a3),
 				       P(const u64 *, a4), a5))
+SYSCALL(setpgid,      sys_setpgid((int)a1, (int)a2))
+SYSCALL(getpgrp,      sys_getpgrp())
+SYSCALL(setsid,       sys_setsid())
+SYSCALL(getpgid,      sys_getpgid((int)a1))
+SYSCALL(getsid,       sys_getsid((int)a1))
 SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
 SYSCALL(granule_frames,   sys_granule_frames())
 SYSCALL(granule_sched_debug, sys_granule_sched_debug())
@@ -242,6 +247,12 @@ static const syscall_fn syscall_table[] = {
 	[__NR_ppoll] = sc_ppoll,
 	[__NR_pselect6_time64] = sc_pselect6_time64,
 	[__NR_ppoll_time64] = sc_ppoll_time64,
+	/* process groups and sessions */
+	[__NR_setpgid] = sc_setpgid,
+	[__NR_getpgrp] = sc_getpgrp,
+	[__NR_setsid] = sc_setsid,
+	[__NR_getpgid] = sc_getpgid,
+	[__NR_getsid] = sc_getsid,
 };
 
 /* Indexed by k = nr - GRANULE_NR_BASE. */

@@ -144,6 +144,9 @@ long sys_rt_sigprocmask(int how, const u64 *set, u64 *oset, u32 size);
 long sys_rt_sigpending(u64 *set, u32 size);
 long sys_rt_sigtimedwait(const u64 *set, struct ksiginfo *info, const void *timeout, u32 size);
 long sys_kill(int pid, int sig);
+/* SIG to process group PGRP (kernel/proc/pgrp.c): 0, -ESRCH, -EAGAIN. */
+int kill_pgrp_info(int pgrp, int sig, const struct ksiginfo *info);
+int kill_pgrp(int pgrp, int sig);
 long sys_rt_sigsuspend(const u64 *mask, u32 size);
 /* A call's temporary signal mask (ppoll, pselect6, rt_sigsuspend). */
 void set_temporary_sigmask(u64 mask);

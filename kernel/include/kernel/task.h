@@ -87,6 +87,12 @@ struct task {
 	int group_exit;
 	int group_exit_code;		/* ... with this wait status */
 	unsigned int signal_flags;	/* SIGNAL_UNKILLABLE (Linux's signal_struct flags), leader's */
+	/* Job control (kernel/proc/pgrp.c), the group leader's; Linux keeps
+	 * them in signal_struct (pids[PIDTYPE_PGID/SID], tty, leader). */
+	int pgrp;			/* process group id (0: init's, as Linux's init_struct_pid) */
+	int session;			/* session id; the session leader has session == tgid */
+	int ctty;			/* the console is its controlling terminal */
+	int did_exec;			/* exec'd since fork: setpgid() by the parent is -EACCES */
 };
 
 /* signal_flags (Linux's value): init gets no signal it has no handler for,
