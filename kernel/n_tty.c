@@ -230,32 +230,17 @@ void n_tty_set_termios(struct tty *tty, const struct termios32 *old)
 	wake_up_all(&tty->read_wait);
 }
 
-struct read_timer {
-	struct hrtimer t;
-	struct task *task;
-	int expired;
-};
-
-static enum hrtimer_restart read_timer_fn(struct hrtimer *t)
-{
-	struct read_timer *rt = container_of(t, struct read_timer, t);
-
-	rt->expired = 1;
-	try_to_wake_up(rt->task, TASK_INTERRUPTIBLE, 0);
-	return HRTIMER_NORESTART;
-}
-
 /*
  * Wait until WANT bytes are readable or (TIMEOUT ns, if not 0) pass with
  * none arriving; 0, -EAGAIN (O_NONBLOCK) or -ERESTARTSYS.
  */
 static long wait_input(struct tty *tty, struct file *f, u32 want, u64 timeout)
 {
-	struct read_timer rt = { .task = current };
+	struct hrtimer_sleeper rt;
 	unsigned long flags;
 	long ret = 0;
 
-	hrtimer_init(&rt.t, read_timer_fn);
+	hrtimer_init_sleeper(&rt, current);
 	local_irq_save(flags);
 	while (readable(tty) < want) {
 		if (f->flags & O_NONBLOCK) {
@@ -269,10 +254,10 @@ static long wait_input(struct tty *tty, struct file *f, u32 want, u64 timeout)
 		if (rt.expired)
 			break;
 		if (timeout)
-			hrtimer_start(&rt.t, sched_clock() + timeout);
+			hrtimer_start(&rt.timer, sched_clock() + timeout);
 		wait_sleep(&tty->read_wait, TASK_INTERRUPTIBLE);
 	}
-	hrtimer_cancel(&rt.t);
+	hrtimer_cancel(&rt.timer);
 	local_irq_restore(flags);
 	return ret;
 }

@@ -637,21 +637,6 @@ long sys_rt_sigpending(u64 *uset, u32 size)
 	return copy_to_user(uset, &p, sizeof(p));
 }
 
-struct waiter {
-	struct hrtimer t;
-	struct task *task;
-	int expired;
-};
-
-static enum hrtimer_restart sigwait_timeout(struct hrtimer *t)
-{
-	struct waiter *w = container_of(t, struct waiter, t);
-
-	w->expired = 1;
-	try_to_wake_up(w->task, TASK_INTERRUPTIBLE, 0);
-	return HRTIMER_NORESTART;
-}
-
 /*
  * sigtimedwait: take a signal of SET (usually blocked) without running a
  * handler.  While waiting, SET is unblocked (real_blocked keeps the mask)
@@ -660,7 +645,7 @@ static enum hrtimer_restart sigwait_timeout(struct hrtimer *t)
  */
 long sys_rt_sigtimedwait(const u64 *uset, struct ksiginfo *uinfo, const void *utimeout, u32 size)
 {
-	struct waiter w = { .task = current };
+	struct hrtimer_sleeper w;
 	struct ksiginfo info;
 	u64 set, timeout = 0;
 	unsigned long flags;
@@ -676,19 +661,19 @@ long sys_rt_sigtimedwait(const u64 *uset, struct ksiginfo *uinfo, const void *ut
 		if (err)
 			return err;
 	}
-	hrtimer_init(&w.t, sigwait_timeout);
+	hrtimer_init_sleeper(&w, current);
 	local_irq_save(flags);
 	sig = dequeue_signal(current, set, &info);
 	if (!sig && !(utimeout && timeout == 0)) {
 		current->real_blocked = current->sig_blocked;
 		current->sig_blocked &= ~set;
 		if (utimeout)
-			hrtimer_start(&w.t, sched_clock() + timeout);
+			hrtimer_start(&w.timer, sched_clock() + timeout);
 		while (!signal_pending(current) && !w.expired) {
 			current->state = TASK_INTERRUPTIBLE;
 			schedule();
 		}
-		hrtimer_cancel(&w.t);
+		hrtimer_cancel(&w.timer);
 		current->sig_blocked = current->real_blocked;
 		sig = dequeue_signal(current, set, &info);
 	}

@@ -285,7 +285,8 @@ class Console:
     """An interactive boot: the serial line on pipes, the monitor on a unix
     socket.  expect(text) waits until TEXT has appeared in the serial output
     since the last expect() (so input is only sent once the guest asked for
-    it: the transcript does not depend on host timing); send(s) types S on
+    it: the transcript does not depend on host timing; CRs are removed
+    before matching); send(s) types S on
     the serial line; sendkey(k) presses a key through the monitor (the PS/2
     keyboard).  Use as a context manager; close() quits QEMU."""
 
@@ -306,7 +307,7 @@ class Console:
     def _reader(self):
         for chunk in iter(lambda: self.p.stdout.read1(4096), b""):
             with self.cond:
-                self.out.extend(chunk)
+                self.out.extend(chunk.replace(b"\r", b""))
                 self.cond.notify_all()
         with self.cond:
             self.cond.notify_all()
@@ -314,7 +315,7 @@ class Console:
     @property
     def text(self):
         """Everything printed so far, CRs removed."""
-        return bytes(self.out).decode("utf-8", "replace").replace("\r", "")
+        return bytes(self.out).decode("utf-8", "replace")
 
     def expect(self, text, timeout=None):
         """Wait for TEXT after the last match; returns the output up to and
@@ -327,7 +328,7 @@ class Console:
                 if i >= 0:
                     seg = bytes(self.out[self.pos:i + len(want)])
                     self.pos = i + len(want)
-                    return seg.decode("utf-8", "replace").replace("\r", "")
+                    return seg.decode("utf-8", "replace")
                 left = deadline - time.monotonic()
                 if left <= 0 or (self.p.poll() is not None and not self.cond.wait(0.2)):
                     raise TimeoutError(f"{text!r} not seen; output:\n{self.text[-3000:]}")

@@ -50,21 +50,6 @@ struct timeval32 { s32 tv_sec, tv_usec; };
 
 /* ---- timeouts ---- */
 
-struct poll_timer {
-	struct hrtimer t;
-	struct task *task;
-	int expired;
-};
-
-static enum hrtimer_restart poll_timer_fn(struct hrtimer *t)
-{
-	struct poll_timer *pt = container_of(t, struct poll_timer, t);
-
-	pt->expired = 1;
-	try_to_wake_up(pt->task, TASK_INTERRUPTIBLE, 0);
-	return HRTIMER_NORESTART;
-}
-
 /* A relative timeout of NS -> absolute deadline (saturating); 0 stays 0
  * ("do not sleep"). */
 static u64 deadline_after(u64 ns)
@@ -93,17 +78,17 @@ static long poll_loop(long (*scan)(void *arg, struct poll_table *pt), void *arg,
 {
 	struct poll_table table;
 	struct poll_table *pt = &table;
-	struct poll_timer timer = { .task = current };
+	struct hrtimer_sleeper timer;
 	unsigned long flags;
 	int timed_out = deadline == 0;
 	long count;
 
 	poll_initwait(&table);
-	hrtimer_init(&timer.t, poll_timer_fn);
+	hrtimer_init_sleeper(&timer, current);
 	if (timed_out)
 		pt = NULL;	/* a zero timeout only looks */
 	else if (deadline != NO_TIMEOUT)
-		hrtimer_start(&timer.t, deadline);
+		hrtimer_start(&timer.timer, deadline);
 	for (;;) {
 		count = scan(arg, pt);
 		pt = NULL;	/* registered on every queue once */
@@ -124,7 +109,7 @@ static long poll_loop(long (*scan)(void *arg, struct poll_table *pt), void *arg,
 		if (timer.expired)
 			timed_out = 1;
 	}
-	hrtimer_cancel(&timer.t);
+	hrtimer_cancel(&timer.timer);
 	poll_freewait(&table);
 	return count;
 }

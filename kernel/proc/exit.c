@@ -219,10 +219,17 @@ __attribute__((noreturn)) void do_group_exit(int code)
 	do_exit(code);
 }
 
-/* Does child C match wait4's PID argument? (<= 0: any child; no pgrps.) */
+/* Does child C match wait4's PID argument?  > 0 that child, -1 any, 0
+ * one of the caller's process group, < -1 one of group -PID. */
 static int wait_match(struct task *c, int pid)
 {
-	return pid <= 0 || c->pid == pid;
+	if (pid == -1)
+		return 1;
+	if (pid == 0)
+		return c->pgrp == current->group_leader->pgrp;
+	if (pid < 0)
+		return c->pgrp == -pid;
+	return c->pid == pid;
 }
 
 /*
@@ -234,8 +241,12 @@ long do_wait4(int pid, int *status_user, int options, struct rusage32 *ru)
 {
 	struct task *self = current->group_leader;
 
-	if (options & ~WNOHANG)
+	/* WUNTRACED and WCONTINUED are accepted (a job control shell passes
+	 * them) but nothing is reported for them: no task stops yet. */
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
+	if (pid == (int)0x80000000)
+		return -ESRCH;		/* -INT_MIN is no group (Linux 4.13+) */
 	for (;;) {
 		struct task *c, *n;
 		int found = 0;

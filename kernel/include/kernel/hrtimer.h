@@ -32,6 +32,16 @@ struct hrtimer {
 
 void hrtimer_init(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *));
 void hrtimer_start(struct hrtimer *t, u64 expires);	/* (re)arm, absolute */
+
+/* A timer that wakes TASK (TASK_INTERRUPTIBLE) and sets EXPIRED: the
+ * timeout of a sleep (Linux's hrtimer_sleeper). */
+struct task;
+struct hrtimer_sleeper {
+	struct hrtimer timer;
+	struct task *task;
+	int expired;
+};
+void hrtimer_init_sleeper(struct hrtimer_sleeper *sl, struct task *task);
 int hrtimer_cancel(struct hrtimer *t);			/* 1 if it was queued */
 /* Push EXPIRES forward by whole INTERVALs past NOW; returns how many. */
 u64 hrtimer_forward(struct hrtimer *t, u64 now, u64 interval);

@@ -1,0 +1,86 @@
+"""The interactive shell (run=shell: busybox's ash as a login shell in its own
+session on the console) driven over QEMU's serial line under -icount.
+
+Every input is sent only after the text it answers has appeared (the
+prompt, or the echo of the command being interrupted), so the transcript
+does not depend on host timing.  busybox's line editor puts the tty in raw
+mode and echoes itself; `cat` reads in canonical mode, so the kernel's line
+discipline (kernel/n_tty.c) does the editing there.
+
+Skipped when the image was built without busybox (make BUSYBOX=0)."""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
+import granule_qemu as gq  # noqa: E402
+from test_busybox import have_busybox  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not have_busybox(), reason="built with BUSYBOX=0")
+
+PROMPT = "granule# "
+
+
+@pytest.fixture
+def sh():
+    with gq.Console("run=shell", timeout=60) as c:
+        c.expect(PROMPT)
+        yield c
+
+
+def command(c, line):
+    """Type LINE and Enter; the output up to the next prompt, without the
+    echoed command line and busybox's cursor query."""
+    c.send(line + "\r")
+    out = c.expect(PROMPT).replace("\x1b[6n", "")
+    assert out.startswith(line.split("\x7f")[0]), out
+    return out.split("\n", 1)[1][:-len(PROMPT)] if "\n" in out else ""
+
+
+def test_prompt_and_echo(sh):
+    assert command(sh, "echo hi") == "hi\n"
+
+
+def test_line_editing_backspace(sh):
+    # busybox's editor: DEL rubs out the second 'o'.
+    assert command(sh, "echoo\x7f hi") == "hi\n"
+
+
+def test_a_bad_command_reports_not_found(sh):
+    assert command(sh, "nosuchcmd") == "sh: nosuchcmd: not found\n"
+    assert command(sh, "echo $?") == "127\n"
+
+
+def test_canonical_mode_editing_in_cat(sh):
+    # cat reads with ICANON|ECHO: the kernel echoes, DEL and ^H rub out
+    # ("\b \b"), ^U kills the line, ^D at the start of a line is end of file.
+    # "go" is printed once the line editor has given the tty back (canonical
+    # mode): typing earlier would race with its tcsetattr, on Linux too.
+    sh.send("echo go; cat\r")
+    sh.expect("go\n")
+    sh.send("xyz\x15abx\x7fc\x08d\r")
+    out = sh.expect("abd\n")            # cat's copy of the line
+    assert out == "xyz" + "\b \b" * 3 + "abx\b \bc\b \bd\nabd\n", repr(out)
+    sh.send("\x04")
+    sh.expect(PROMPT)
+
+
+def test_ctrl_c_stops_a_spinner(sh):
+    sh.send("echo spinning; while :; do :; done\r")
+    sh.expect("spinning\n")
+    sh.send("\x03")
+    out = sh.expect(PROMPT)
+    assert "^C" in out, repr(out)
+    assert command(sh, "echo back") == "back\n"
+
+
+def test_background_job_and_jobs(sh):
+    command(sh, "sleep 1 &")
+    out = command(sh, "jobs")
+    assert "[1]+  Running" in out and "sleep 1" in out, repr(out)
+
+
+def test_exit_ends_the_session(sh):
+    sh.send("exit\r")
+    sh.expect("init: shell (pid 2) exited with status 0")
