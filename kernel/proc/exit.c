@@ -32,6 +32,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
+#include <kernel/tty.h>
 #include <kernel/uaccess.h>
 #include <kernel/vm.h>
 #include <arch/irqflags.h>
@@ -144,6 +145,10 @@ __attribute__((noreturn)) void do_exit(int code)
 	 * without CLONE_THREAD); their queued signals go with them. */
 	if (group_dead && t->sig)
 		exit_itimers(t->sig, leader);
+	/* A session leader's death takes the terminal from its session
+	 * (Linux's disassociate_ctty from do_exit). */
+	if (group_dead && leader->session == leader->tgid && leader->ctty)
+		release_ctty(leader->session);
 	flush_sigqueue(t);
 	signal_state_put(t->sig);
 	t->sig = NULL;

@@ -33,6 +33,8 @@ ALL_TESTS = [
     "open", "dev_files", "getdents64", "dup", "chdir", "proc_sys",
     # user/tests/ut_poll.c
     "poll", "ppoll", "select", "pselect6", "rt_sigsuspend",
+    # user/tests/ut_job.c
+    "pgrp", "session", "ldisc",
 ]
 
 
