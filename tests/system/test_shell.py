@@ -84,3 +84,27 @@ def test_background_job_and_jobs(sh):
 def test_exit_ends_the_session(sh):
     sh.send("exit\r")
     sh.expect("init: shell (pid 2) exited with status 0")
+
+
+def test_ps2_keyboard_reaches_the_shell(sh):
+    # QEMU's monitor presses keys on the emulated PS/2 keyboard (IRQ 1,
+    # scan code set 1): shift-h is 'H', ret is Enter.
+    for k in ["e", "c", "h", "o", "spc", "shift-h", "i", "shift-1", "ret"]:
+        sh.sendkey(k)
+    out = sh.expect(PROMPT).replace("\x1b[6n", "")
+    assert out == "echo Hi!\nHi!\n" + PROMPT, repr(out)
+
+
+def test_ps2_ctrl_c_and_arrows(sh):
+    # Ctrl-C through the keyboard interrupts a spinner; the up arrow (ESC [ A)
+    # recalls the last command in busybox's history.
+    sh.send("echo spinning; while :; do :; done\r")
+    sh.expect("spinning\n")
+    sh.sendkey("ctrl-c")
+    sh.expect(PROMPT)
+    command(sh, "echo again")
+    sh.sendkey("up")
+    sh.expect(PROMPT + "echo again")    # busybox redraws the line: \r, prompt, command
+    sh.sendkey("ret")
+    out = sh.expect(PROMPT)
+    assert out.endswith("\nagain\n" + PROMPT), repr(out)
