@@ -16,11 +16,11 @@
 
 #define UNBLOCKABLE	(sigmask(SIGKILL) | sigmask(SIGSTOP))
 
-/* Default action "ignore" (POSIX); stop signals too: there is no job control. */
+/* Default action "ignore" (POSIX).  The stop signals' default action is
+ * to stop (kernel/jobctl.c). */
 static int sig_default_ignored(int sig)
 {
-	return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH ||
-	       sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+	return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH;
 }
 
 /*
@@ -75,9 +75,12 @@ void signal_state_put(struct signal_state *s)
 	}
 }
 
+/* A signal to take, or a group stop to join (Linux sets TIF_SIGPENDING
+ * on every thread for a group stop). */
 int signal_pending(struct task *t)
 {
-	return (t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0;
+	return (t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0 ||
+	       t->group_leader->group_stop;
 }
 
 static u32 handler_of(struct task *t, int sig)
@@ -117,7 +120,7 @@ static int sig_fatal(struct task *t, int sig)
 	if (sig == SIGKILL)
 		return 1;
 	return !(t->sig_blocked & sigmask(sig)) && handler_of(t, sig) == SIG_DFL &&
-	       !sig_default_ignored(sig) && !unkillable(t);
+	       !sig_default_ignored(sig) && !sig_kernel_stop(sig) && !unkillable(t);
 }
 
 int fatal_signal_pending(struct task *t)
@@ -174,6 +177,7 @@ static int __send_signal(struct task *t, int sig, const struct ksiginfo *info, s
 	int ret = 0;
 
 	local_irq_save(flags);
+	jobctl_prepare_signal(t, sig);	/* SIGCONT resumes, even if ignored */
 	if (t->exit_state || (!force && sig_ignored(t, sig)) ||
 	    (sig < SIGRTMIN && (t->sig_pending & sigmask(sig)))) {
 		local_irq_restore(flags);
@@ -205,7 +209,7 @@ static int __send_signal(struct task *t, int sig, const struct ksiginfo *info, s
 	/* A fatal signal also ends de_thread()'s uninterruptible wait (as a
 	 * TASK_KILLABLE sleep). */
 	if (sig == SIGKILL || (t->sig && t->sig->group_exec_task == t && sig_fatal(t, sig)))
-		try_to_wake_up(t, TASK_NORMAL, 0);
+		try_to_wake_up(t, TASK_NORMAL | TASK_STOPPED, 0);	/* a stopped task too */
 	else if (!(t->sig_blocked & sigmask(sig)))
 		try_to_wake_up(t, TASK_INTERRUPTIBLE, 0);
 	local_irq_restore(flags);
@@ -478,6 +482,9 @@ void do_signal(struct trap_frame *tf)
 	 * de_thread() must not run a handler of a lower-numbered signal first. */
 	if (t->sig_pending & sigmask(SIGKILL))
 		do_group_exit(SIGKILL);
+	jobctl_stop_wait(t);		/* another thread stopped the group */
+	if (t->sig_pending & sigmask(SIGKILL))
+		do_group_exit(SIGKILL);
 	while ((sig = dequeue_signal(t, ~(t->sig_blocked & ~UNBLOCKABLE), &info))) {
 		struct k_sigaction *ka = &t->sig->action[sig - 1];
 
@@ -486,6 +493,12 @@ void do_signal(struct trap_frame *tf)
 		if (sig == SIGKILL || ka->handler == SIG_DFL) {
 			if (sig_default_ignored(sig))
 				continue;
+			if (sig_kernel_stop(sig)) {
+				do_signal_stop(t, sig);	/* returns when continued or killed */
+				if (t->sig_pending & sigmask(SIGKILL))
+					do_group_exit(SIGKILL);
+				continue;
+			}
 			/* Init drops what was queued while blocked and has no
 			 * handler now (Linux's get_signal_to_deliver); only the
 			 * kernel's SIGKILL reaches it here (zap_thread). */
@@ -567,7 +580,7 @@ long sys_rt_sigsuspend(const u64 *umask, u32 size)
 
 /* ---- syscalls ---- */
 
-static void discard_pending(struct task *t, int sig)
+void discard_pending(struct task *t, int sig)
 {
 	struct sigqueue *q, *n;
 

@@ -246,8 +246,8 @@ long do_wait4(int pid, int *status_user, int options, struct rusage32 *ru)
 {
 	struct task *self = current->group_leader;
 
-	/* WUNTRACED and WCONTINUED are accepted (a job control shell passes
-	 * them) but nothing is reported for them: no task stops yet. */
+	/* WUNTRACED: report a child that stopped, once, as (sig << 8) | 0x7f;
+	 * WCONTINUED: one that was continued, once, as 0xffff. */
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
 	if (pid == (int)0x80000000)
@@ -262,6 +262,16 @@ long do_wait4(int pid, int *status_user, int options, struct rusage32 *ru)
 			if (!wait_match(c, pid))
 				continue;
 			found = 1;
+			if (!c->exit_state && c->stop_notify &&
+			    (options & (c->stop_notify == 1 ? WUNTRACED : WCONTINUED))) {
+				int cpid = c->pid;
+				int status = c->stop_notify == 1 ? (c->stop_sig << 8) | 0x7f : 0xffff;
+				c->stop_notify = 0;
+				local_irq_restore(flags);
+				if (status_user && copy_to_user(status_user, &status, sizeof(status)))
+					return -EFAULT;
+				return cpid;
+			}
 			if (c->exit_state != EXIT_ZOMBIE || !list_empty(&c->thread_group) || c->on_rq)
 				continue;
 			int cpid = c->pid, status = c->exit_code;

@@ -108,3 +108,29 @@ def test_ps2_ctrl_c_and_arrows(sh):
     sh.sendkey("ret")
     out = sh.expect(PROMPT)
     assert out.endswith("\nagain\n" + PROMPT), repr(out)
+
+
+def test_ctrl_z_jobs_fg_and_kill(sh):
+    # ^Z stops the foreground job (SIGTSTP to its process group: every
+    # thread in TASK_STOPPED, the shell's wait4(WUNTRACED) sees it);
+    # fg continues it (SIGCONT) in the foreground again; kill -9 ends a
+    # stopped job.  "spinning" is printed by the job itself, so ^Z is typed
+    # once it runs.
+    sh.send("busybox sh -c 'echo spinning; while :; do :; done'\r")
+    sh.expect("spinning\n")
+    sh.send("\x1a")
+    out = sh.expect(PROMPT)
+    assert "[1]+  Stopped" in out, repr(out)
+    assert "Stopped" in command(sh, "jobs")
+    sh.send("fg\r")
+    sh.expect('while :; do :; done"\n')     # fg names the job it continues (ash quotes it so)
+    sh.send("\x03")
+    sh.expect(PROMPT)
+    assert command(sh, "jobs") == ""
+    sh.send("busybox sh -c 'echo spinning; while :; do :; done'\r")
+    sh.expect("spinning\n")
+    sh.send("\x1a")
+    sh.expect(PROMPT)
+    out = command(sh, "kill -9 %1; sleep 0; jobs")
+    assert "Killed" in out or out == "", repr(out)
+    assert command(sh, "jobs") == ""

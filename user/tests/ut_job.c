@@ -198,7 +198,51 @@ static void ldisc_calls(void)
 	EXPECT_RET(sys_ioctl(0, TCSETS, (long)&t), 0);
 }
 
+static volatile int chld;
+static void on_chld(int sig) { (void)sig; chld++; }
+
+/* SIGSTOP stops a child: wait4(WUNTRACED) reports 0x137f once, the parent
+ * gets SIGCHLD; SIGCONT resumes it: WCONTINUED reports 0xffff; a stopped
+ * child dies of SIGKILL.  With SA_NOCLDSTOP no SIGCHLD comes for a stop. */
+static void stop_calls(void)
+{
+	struct sigaction sa;
+	int st = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_chld;
+	CHECK(sigaction(SIGCHLD, &sa, NULL) == 0, "sigaction");
+	pid_t c = idle_child(0);
+	EXPECT_RET(sys_kill(c, SIGSTOP), 0);
+	EXPECT_RET(sys_wait4(c, (long)&st, WUNTRACED, 0), c);
+	CHECK(st == 0x137f && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP, "stop status %#x", st);
+	CHECK(chld == 1, "SIGCHLD for the stop: %d", chld);
+	EXPECT_RET(sys_wait4(c, (long)&st, WUNTRACED | WNOHANG, 0), 0);	/* reported once */
+	EXPECT_RET(sys_kill(c, SIGCONT), 0);
+	EXPECT_RET(sys_wait4(c, (long)&st, 8 /* WCONTINUED */, 0), c);
+	CHECK(st == 0xffff, "continue status %#x", st);
+	CHECK(chld == 2, "SIGCHLD for the continue: %d", chld);
+	/* Stopped again, then killed. */
+	EXPECT_RET(sys_kill(c, SIGSTOP), 0);
+	EXPECT_RET(sys_wait4(c, (long)&st, WUNTRACED, 0), c);
+	CHECK(WIFSTOPPED(st), "status %#x", st);
+	EXPECT_RET(sys_kill(c, SIGKILL), 0);
+	EXPECT_RET(sys_wait4(c, (long)&st, 0, 0), c);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "status %#x", st);
+	/* SA_NOCLDSTOP: the stop is still reported to wait4, without SIGCHLD. */
+	sa.sa_flags = SA_NOCLDSTOP;
+	CHECK(sigaction(SIGCHLD, &sa, NULL) == 0, "sigaction");
+	chld = 0;
+	c = idle_child(0);
+	EXPECT_RET(sys_kill(c, SIGSTOP), 0);
+	EXPECT_RET(sys_wait4(c, (long)&st, WUNTRACED, 0), c);
+	CHECK(chld == 0, "SIGCHLD despite SA_NOCLDSTOP");
+	EXPECT_RET(sys_kill(c, SIGKILL), 0);
+	EXPECT_RET(sys_wait4(c, (long)&st, 0, 0), c);
+}
+
 const struct ut_test ut_job_tests[] = {
+	{ stop_calls, "stop" },
 	{ pgrp_calls, "pgrp" },
 	{ session_calls, "session" },
 	{ ldisc_calls, "ldisc" },

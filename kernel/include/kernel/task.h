@@ -93,6 +93,10 @@ struct task {
 	int session;			/* session id; the session leader has session == tgid */
 	int ctty;			/* the console is its controlling terminal */
 	int did_exec;			/* exec'd since fork: setpgid() by the parent is -EACCES */
+	/* Stop and continue (kernel/jobctl.c), the group leader's. */
+	int group_stop;			/* stopped by a stop signal (SIGNAL_STOP_STOPPED) */
+	int stop_sig;			/* ... which one */
+	int stop_notify;		/* for wait4: 1 stop (WUNTRACED), 2 continue (WCONTINUED) */
 };
 
 /* signal_flags (Linux's value): init gets no signal it has no handler for,
