@@ -83,7 +83,7 @@ void jobctl_prepare_signal(struct task *t, int sig)
 /* Is PGRP orphaned (no member has a parent in another group of the same
  * session)?  Then the terminal's stop signals do not stop it: nobody is
  * left to continue it (Linux's will_become_orphaned_pgrp). */
-static int pgrp_orphaned(int pgrp)
+int pgrp_orphaned(int pgrp)
 {
 	struct task *t;
 

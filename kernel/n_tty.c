@@ -288,6 +288,26 @@ static long copy_out(struct tty *tty, char *ubuf, u32 count)
 	return n;
 }
 
+/*
+ * A background process reading its controlling terminal (Linux's
+ * job_control()): its group gets SIGTTIN (which stops it) and the read is
+ * restarted once it is continued in the foreground; -EIO if it ignores or
+ * blocks SIGTTIN or its group is orphaned (nobody would continue it).
+ */
+static long job_control(struct tty *tty)
+{
+	struct task *me = current->group_leader;
+	u32 h;
+
+	if (!me->ctty || me->session != tty->session || !tty->pgrp || me->pgrp == tty->pgrp)
+		return 0;
+	h = me->sig ? me->sig->action[SIGTTIN - 1].handler : SIG_DFL;
+	if (h == SIG_IGN || (current->sig_blocked & sigmask(SIGTTIN)) || pgrp_orphaned(me->pgrp))
+		return -EIO;
+	kill_pgrp(me->pgrp, SIGTTIN);
+	return -ERESTARTSYS;
+}
+
 long n_tty_read(struct tty *tty, struct file *f, char *ubuf, u32 count)
 {
 	u32 min = CC(tty, VMIN), want;
@@ -296,6 +316,8 @@ long n_tty_read(struct tty *tty, struct file *f, char *ubuf, u32 count)
 
 	if (!count)
 		return 0;
+	if ((ret = job_control(tty)))
+		return ret;
 	if (L(tty, ICANON)) {
 		if ((ret = wait_input(tty, f, 1, 0)))
 			return ret;

@@ -38,6 +38,16 @@ def command(c, line):
     return out.split("\n", 1)[1][:-len(PROMPT)] if "\n" in out else ""
 
 
+SPINNER = "echo spinning; while :; do :; done"
+
+
+def spin(c, line=SPINNER):
+    """Start LINE, which prints "spinning" once it runs (after the line
+    editor has given the tty back), and wait for that."""
+    c.send(line + "\r")
+    c.expect("spinning\n")
+
+
 def test_prompt_and_echo(sh):
     assert command(sh, "echo hi") == "hi\n"
 
@@ -67,8 +77,7 @@ def test_canonical_mode_editing_in_cat(sh):
 
 
 def test_ctrl_c_stops_a_spinner(sh):
-    sh.send("echo spinning; while :; do :; done\r")
-    sh.expect("spinning\n")
+    spin(sh)
     sh.send("\x03")
     out = sh.expect(PROMPT)
     assert "^C" in out, repr(out)
@@ -98,8 +107,7 @@ def test_ps2_keyboard_reaches_the_shell(sh):
 def test_ps2_ctrl_c_and_arrows(sh):
     # Ctrl-C through the keyboard interrupts a spinner; the up arrow (ESC [ A)
     # recalls the last command in busybox's history.
-    sh.send("echo spinning; while :; do :; done\r")
-    sh.expect("spinning\n")
+    spin(sh)
     sh.sendkey("ctrl-c")
     sh.expect(PROMPT)
     command(sh, "echo again")
@@ -116,8 +124,7 @@ def test_ctrl_z_jobs_fg_and_kill(sh):
     # fg continues it (SIGCONT) in the foreground again; kill -9 ends a
     # stopped job.  "spinning" is printed by the job itself, so ^Z is typed
     # once it runs.
-    sh.send("busybox sh -c 'echo spinning; while :; do :; done'\r")
-    sh.expect("spinning\n")
+    spin(sh, f"busybox sh -c '{SPINNER}'")
     sh.send("\x1a")
     out = sh.expect(PROMPT)
     assert "[1]+  Stopped" in out, repr(out)
@@ -127,10 +134,20 @@ def test_ctrl_z_jobs_fg_and_kill(sh):
     sh.send("\x03")
     sh.expect(PROMPT)
     assert command(sh, "jobs") == ""
-    sh.send("busybox sh -c 'echo spinning; while :; do :; done'\r")
-    sh.expect("spinning\n")
+    spin(sh, f"busybox sh -c '{SPINNER}'")
     sh.send("\x1a")
     sh.expect(PROMPT)
     out = command(sh, "kill -9 %1; sleep 0; jobs")
     assert "Killed" in out or out == "", repr(out)
+    assert command(sh, "jobs") == ""
+
+
+def test_background_read_gets_sigttin(sh):
+    # A background job reading the terminal gets SIGTTIN and stops; ash
+    # reports it at its next prompt after the job's stop reached wait4.
+    command(sh, "cat &")
+    out = command(sh, "sleep 0; jobs")
+    assert "[1]+  Stopped (tty input)" in out and "cat" in out, repr(out)
+    command(sh, "kill -9 %1")
+    assert "Killed" in command(sh, "jobs")
     assert command(sh, "jobs") == ""

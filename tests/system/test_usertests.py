@@ -34,7 +34,7 @@ ALL_TESTS = [
     # user/tests/ut_poll.c
     "poll", "ppoll", "select", "pselect6", "rt_sigsuspend",
     # user/tests/ut_job.c
-    "pgrp", "session", "ldisc", "stop",
+    "pgrp", "session", "ldisc", "stop", "sigttin",
 ]
 
 

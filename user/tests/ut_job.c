@@ -241,7 +241,55 @@ static void stop_calls(void)
 	EXPECT_RET(sys_wait4(c, (long)&st, 0, 0), c);
 }
 
+/* In a background group of a session that has the console: */
+static void bg_reader(uintptr_t how)
+{
+	char c;
+
+	EXPECT_RET(sys_setpgid(0, 0), 0);
+	if (how == 1)
+		signal(SIGTTIN, SIG_IGN);
+	if (how == 2) {
+		uint64_t m = 1ull << (SIGTTIN - 1);
+		EXPECT_RET(sys_rt_sigprocmask(SIG_BLOCK, (long)&m, 0, 8), 0);
+	}
+	long r = sys_read(0, (long)&c, 1);
+	if (how)
+		EXPECT_RET(r, -EIO);
+	else
+		FAIL("a background read returned %ld instead of stopping", r);
+}
+
+static void ttin_leader(uintptr_t arg)
+{
+	int st = 0;
+
+	(void)arg;
+	EXPECT_RET(sys_setsid(), getpid());
+	EXPECT_RET(sys_ioctl(0, TIOCSCTTY, 0), 0);
+	CHECK(ut_run_child(bg_reader, 1) == 0, "ignored SIGTTIN: not -EIO");
+	CHECK(ut_run_child(bg_reader, 2) == 0, "blocked SIGTTIN: not -EIO");
+	pid_t c = fork();
+	if (c == 0) {
+		bg_reader(0);
+		_exit(0);
+	}
+	EXPECT_RET(sys_wait4(c, (long)&st, WUNTRACED, 0), c);
+	CHECK(WIFSTOPPED(st) && WSTOPSIG(st) == SIGTTIN, "status %#x", st);
+	EXPECT_RET(sys_kill(c, SIGKILL), 0);
+	EXPECT_RET(sys_wait4(c, (long)&st, 0, 0), c);
+	EXPECT_RET(sys_ioctl(0, TIOCNOTTY, 0), 0);
+}
+
+/* A background reader of the controlling terminal: SIGTTIN stops it;
+ * -EIO if it ignores or blocks SIGTTIN. */
+static void ttin_calls(void)
+{
+	CHECK(ut_run_child(ttin_leader, 0) == 0, "the session leader's checks failed");
+}
+
 const struct ut_test ut_job_tests[] = {
+	{ ttin_calls, "sigttin" },
 	{ stop_calls, "stop" },
 	{ pgrp_calls, "pgrp" },
 	{ session_calls, "session" },

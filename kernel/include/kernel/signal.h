@@ -159,6 +159,8 @@ static inline int sig_kernel_stop(int sig)
 void jobctl_prepare_signal(struct task *t, int sig);
 void do_signal_stop(struct task *t, int sig);
 void jobctl_stop_wait(struct task *t);
+/* No member of PGRP has a parent in another group of its session. */
+int pgrp_orphaned(int pgrp);
 /* A call's temporary signal mask (ppoll, pselect6, rt_sigsuspend). */
 void set_temporary_sigmask(u64 mask);
 void end_temporary_sigmask(int interrupted);
