@@ -120,6 +120,12 @@ run: deps all iso
 	tools/run-qemu --boot $(or $(BOOT),iso) $(if $(filter 0,$(ICOUNT)),--no-icount) \
 		--interactive -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
+# make shell: boot into busybox's interactive login shell (run=shell) with
+# the serial line on this terminal (Ctrl-A X quits QEMU).
+.PHONY: shell
+shell: deps all
+	tools/run-qemu --boot kernel --interactive -- 'run=shell'
+
 # make gdb [CMDLINE='...']: boot QEMU paused with its gdb stub on a unix
 # socket and attach gdb to build/granule-debug.elf with tools/granule.gdb's
 # helpers (gr-current, gr-rq, gr-min-vruntime); serial output goes to

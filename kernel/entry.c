@@ -94,4 +94,6 @@ void exit_to_caller(struct trap_frame *tf, int to_user)
 		schedule();
 	if (signal_pending(current))
 		do_signal(tf);
+	else
+		restore_saved_sigmask(current);
 }

@@ -6,7 +6,9 @@ KERNEL_C += kernel/entry.c                # user faults, return-to-user work (re
 KERNEL_C += kernel/syscall.c              # the syscall table (Linux i386 numbers)
 KERNEL_C += kernel/sys.c                  # small syscalls: ids, nice, uname, kill, poweroff
 KERNEL_C += kernel/signal.c               # sending signals, default actions
-KERNEL_C += kernel/tty.c                  # fds 0/1/2 on the console
+KERNEL_C += kernel/jobctl.c               # stop signals' default action, SIGCONT, parent notification
+KERNEL_C += kernel/tty.c                  # fds 0/1/2 on the console, termios and job control ioctls
+KERNEL_C += kernel/n_tty.c                # the line discipline: canonical editing, echo, ISIG, VMIN/VTIME
 KERNEL_C += kernel/tick.c                 # jiffies, timers, scheduler_tick at HZ
 KERNEL_C += kernel/ktest.c                # ktest=NAME in-kernel fault tests
 KERNEL_C += kernel/printk.c               # printk, consoles, 16 KiB log ring, panic

@@ -16,11 +16,11 @@
 
 #define UNBLOCKABLE	(sigmask(SIGKILL) | sigmask(SIGSTOP))
 
-/* Default action "ignore" (POSIX); stop signals too: there is no job control. */
+/* Default action "ignore" (POSIX).  The stop signals' default action is
+ * to stop (kernel/jobctl.c). */
 static int sig_default_ignored(int sig)
 {
-	return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH ||
-	       sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+	return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH;
 }
 
 /*
@@ -75,9 +75,12 @@ void signal_state_put(struct signal_state *s)
 	}
 }
 
+/* A signal to take, or a group stop to join (Linux sets TIF_SIGPENDING
+ * on every thread for a group stop). */
 int signal_pending(struct task *t)
 {
-	return (t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0;
+	return (t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0 ||
+	       t->group_leader->group_stop;
 }
 
 static u32 handler_of(struct task *t, int sig)
@@ -117,7 +120,7 @@ static int sig_fatal(struct task *t, int sig)
 	if (sig == SIGKILL)
 		return 1;
 	return !(t->sig_blocked & sigmask(sig)) && handler_of(t, sig) == SIG_DFL &&
-	       !sig_default_ignored(sig) && !unkillable(t);
+	       !sig_default_ignored(sig) && !sig_kernel_stop(sig) && !unkillable(t);
 }
 
 int fatal_signal_pending(struct task *t)
@@ -174,6 +177,7 @@ static int __send_signal(struct task *t, int sig, const struct ksiginfo *info, s
 	int ret = 0;
 
 	local_irq_save(flags);
+	jobctl_prepare_signal(t, sig);	/* SIGCONT resumes, even if ignored */
 	if (t->exit_state || (!force && sig_ignored(t, sig)) ||
 	    (sig < SIGRTMIN && (t->sig_pending & sigmask(sig)))) {
 		local_irq_restore(flags);
@@ -205,7 +209,7 @@ static int __send_signal(struct task *t, int sig, const struct ksiginfo *info, s
 	/* A fatal signal also ends de_thread()'s uninterruptible wait (as a
 	 * TASK_KILLABLE sleep). */
 	if (sig == SIGKILL || (t->sig && t->sig->group_exec_task == t && sig_fatal(t, sig)))
-		try_to_wake_up(t, TASK_NORMAL, 0);
+		try_to_wake_up(t, TASK_NORMAL | TASK_STOPPED, 0);	/* a stopped task too */
 	else if (!(t->sig_blocked & sigmask(sig)))
 		try_to_wake_up(t, TASK_INTERRUPTIBLE, 0);
 	local_irq_restore(flags);
@@ -274,11 +278,44 @@ int kill_pid(int pid, int sig)
 	return 0;
 }
 
+/* Every process but init and the caller (kill(-1, sig), Linux's
+ * kill_something_info): 0 if one took it, else -ESRCH. */
+static int kill_all(int sig)
+{
+	struct ksiginfo info = { .si_code = SI_USER };
+	struct task *t;
+	int ret = -ESRCH, ok = 0;
+
+	info.kill.pid = current->tgid;
+	list_for_each_entry(t, &task_list, tasks) {
+		if (t->group_leader != t || t->pid <= 1 || t == current->group_leader ||
+		    t->exit_state || !t->mm)
+			continue;
+		struct task *to = signal_target(t, sig);
+		ret = 0;
+		if (to && sig && send_signal_info(to, sig, &info, NULL) == -EAGAIN)
+			ret = -EAGAIN;
+		ok |= !ret;
+	}
+	return ok ? 0 : ret;
+}
+
+/* kill(pid, sig): pid > 0 a process, 0 the caller's process group, -1
+ * every process it may signal, < -1 the process group -pid. */
 long sys_kill(int pid, int sig)
 {
-	if (pid <= 0)
-		return -EINVAL;	/* no process groups */
-	return kill_pid(pid, sig);
+	struct ksiginfo info = { .si_code = SI_USER };
+
+	if (sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	if (pid > 0)
+		return kill_pid(pid, sig);
+	if (pid == -1)
+		return kill_all(sig);
+	if (pid == (int)0x80000000)
+		return -ESRCH;		/* -INT_MIN does not exist (Linux 2.6.33+) */
+	info.kill.pid = current->tgid;
+	return kill_pgrp_info(pid ? -pid : current->group_leader->pgrp, sig, &info);
 }
 
 long sys_tgkill(int tgid, int tid, int sig)
@@ -428,9 +465,10 @@ static void handle_restart(struct trap_frame *tf, const struct k_sigaction *ka)
 {
 	long r = syscall_return_value(tf);
 
-	if (r == -ERESTARTNOINTR || (r == -ERESTARTSYS && (!ka || (ka->flags & SA_RESTART))))
+	if (r == -ERESTARTNOINTR || (r == -ERESTARTSYS && (!ka || (ka->flags & SA_RESTART))) ||
+	    (r == -ERESTARTNOHAND && !ka))
 		syscall_restart(tf);
-	else if (r == -ERESTARTSYS)
+	else if (r == -ERESTARTSYS || r == -ERESTARTNOHAND)
 		syscall_set_return(tf, -EINTR);
 }
 
@@ -444,6 +482,9 @@ void do_signal(struct trap_frame *tf)
 	 * de_thread() must not run a handler of a lower-numbered signal first. */
 	if (t->sig_pending & sigmask(SIGKILL))
 		do_group_exit(SIGKILL);
+	jobctl_stop_wait(t);		/* another thread stopped the group */
+	if (t->sig_pending & sigmask(SIGKILL))
+		do_group_exit(SIGKILL);
 	while ((sig = dequeue_signal(t, ~(t->sig_blocked & ~UNBLOCKABLE), &info))) {
 		struct k_sigaction *ka = &t->sig->action[sig - 1];
 
@@ -452,6 +493,12 @@ void do_signal(struct trap_frame *tf)
 		if (sig == SIGKILL || ka->handler == SIG_DFL) {
 			if (sig_default_ignored(sig))
 				continue;
+			if (sig_kernel_stop(sig)) {
+				do_signal_stop(t, sig);	/* returns when continued or killed */
+				if (t->sig_pending & sigmask(SIGKILL))
+					do_group_exit(SIGKILL);
+				continue;
+			}
 			/* Init drops what was queued while blocked and has no
 			 * handler now (Linux's get_signal_to_deliver); only the
 			 * kernel's SIGKILL reaches it here (zap_thread). */
@@ -460,7 +507,10 @@ void do_signal(struct trap_frame *tf)
 			do_group_exit(sig);	/* terminate (core dumps are plain terminations) */
 		}
 		handle_restart(tf, ka);
-		u64 oldmask = t->sig_blocked;
+		/* After ppoll/pselect6/rt_sigsuspend the handler's frame saves
+		 * the mask from before the call, so sigreturn restores that. */
+		u64 oldmask = t->restore_sigmask ? t->saved_sigmask : t->sig_blocked;
+		t->restore_sigmask = 0;
 		if (setup_signal_frame(tf, sig, ka, &info, oldmask) < 0)
 			do_group_exit(SIGSEGV);	/* Linux's force_sigsegv */
 		t->sig_blocked |= ka->mask | (ka->flags & SA_NODEFER ? 0 : sigmask(sig));
@@ -470,11 +520,67 @@ void do_signal(struct trap_frame *tf)
 		return;		/* one handler frame per return to user */
 	}
 	handle_restart(tf, NULL);	/* nothing caught: transparent restart */
+	restore_saved_sigmask(t);
+}
+
+/* No handler ran after a call that swapped the mask: put the old one back
+ * (Linux's restore_saved_sigmask). */
+void restore_saved_sigmask(struct task *t)
+{
+	if (t->restore_sigmask) {
+		t->restore_sigmask = 0;
+		t->sig_blocked = t->saved_sigmask;
+	}
+}
+
+/*
+ * Swap in the mask a ppoll/pselect6/rt_sigsuspend caller gave for the
+ * length of the call (SIGKILL and SIGSTOP stay unblocked); the old one is
+ * kept in saved_sigmask.  The call ends with set_restore_sigmask(), which
+ * leaves the swap to the return to user mode when a signal interrupted it
+ * (so the handler runs under the temporary mask), or puts the old mask
+ * back at once.
+ */
+void set_temporary_sigmask(u64 mask)
+{
+	current->saved_sigmask = current->sig_blocked;
+	current->sig_blocked = mask & ~UNBLOCKABLE;
+}
+
+void end_temporary_sigmask(int interrupted)
+{
+	if (interrupted)
+		current->restore_sigmask = 1;
+	else
+		current->sig_blocked = current->saved_sigmask;
+}
+
+/* rt_sigsuspend(mask, size): wait for a signal under MASK; always -EINTR
+ * (-ERESTARTNOHAND, which becomes -EINTR once a handler runs; a signal
+ * without a handler that does not end the process restarts it). */
+long sys_rt_sigsuspend(const u64 *umask, u32 size)
+{
+	u64 mask;
+	unsigned long flags;
+
+	if (size != sizeof(u64))
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	set_temporary_sigmask(mask);
+	local_irq_save(flags);
+	while (!signal_pending(current)) {
+		current->state = TASK_INTERRUPTIBLE;
+		schedule();
+	}
+	local_irq_restore(flags);
+	end_temporary_sigmask(1);
+	return -ERESTARTNOHAND;
 }
 
 /* ---- syscalls ---- */
 
-static void discard_pending(struct task *t, int sig)
+void discard_pending(struct task *t, int sig)
 {
 	struct sigqueue *q, *n;
 
@@ -544,21 +650,6 @@ long sys_rt_sigpending(u64 *uset, u32 size)
 	return copy_to_user(uset, &p, sizeof(p));
 }
 
-struct waiter {
-	struct hrtimer t;
-	struct task *task;
-	int expired;
-};
-
-static enum hrtimer_restart sigwait_timeout(struct hrtimer *t)
-{
-	struct waiter *w = container_of(t, struct waiter, t);
-
-	w->expired = 1;
-	try_to_wake_up(w->task, TASK_INTERRUPTIBLE, 0);
-	return HRTIMER_NORESTART;
-}
-
 /*
  * sigtimedwait: take a signal of SET (usually blocked) without running a
  * handler.  While waiting, SET is unblocked (real_blocked keeps the mask)
@@ -567,7 +658,7 @@ static enum hrtimer_restart sigwait_timeout(struct hrtimer *t)
  */
 long sys_rt_sigtimedwait(const u64 *uset, struct ksiginfo *uinfo, const void *utimeout, u32 size)
 {
-	struct waiter w = { .task = current };
+	struct hrtimer_sleeper w;
 	struct ksiginfo info;
 	u64 set, timeout = 0;
 	unsigned long flags;
@@ -583,19 +674,19 @@ long sys_rt_sigtimedwait(const u64 *uset, struct ksiginfo *uinfo, const void *ut
 		if (err)
 			return err;
 	}
-	hrtimer_init(&w.t, sigwait_timeout);
+	hrtimer_init_sleeper(&w, current);
 	local_irq_save(flags);
 	sig = dequeue_signal(current, set, &info);
 	if (!sig && !(utimeout && timeout == 0)) {
 		current->real_blocked = current->sig_blocked;
 		current->sig_blocked &= ~set;
 		if (utimeout)
-			hrtimer_start(&w.t, sched_clock() + timeout);
+			hrtimer_start(&w.timer, sched_clock() + timeout);
 		while (!signal_pending(current) && !w.expired) {
 			current->state = TASK_INTERRUPTIBLE;
 			schedule();
 		}
-		hrtimer_cancel(&w.t);
+		hrtimer_cancel(&w.timer);
 		current->sig_blocked = current->real_blocked;
 		sig = dequeue_signal(current, set, &info);
 	}

@@ -22,6 +22,7 @@
 #include <kernel/sys.h>
 #include <kernel/hrtimer.h>
 #include <kernel/posix_timers.h>
+#include <kernel/poll.h>
 #include <kernel/printk.h>
 #include <kernel/signal.h>
 #include <kernel/trace.h>
@@ -123,6 +124,23 @@ SYSCALL(clock_gettime64, sys_clock_gettime64((int)a1, P(struct kernel_timespec *
 SYSCALL(clock_getres_time64, sys_clock_getres_time64((int)a1, P(struct kernel_timespec *, a2)))
 SYSCALL(clock_nanosleep_time64, sys_clock_nanosleep_time64((int)a1, (int)a2,
 				P(const struct kernel_timespec *, a3), P(struct kernel_timespec *, a4)))
+/* poll/select (kernel/fs/select.c) and rt_sigsuspend */
+SYSCALL(_newselect,   sys_select((int)a1, P(u32 *, a2), P(u32 *, a3), P(u32 *, a4), P(void *, a5)))
+SYSCALL(poll,         sys_poll(P(struct pollfd *, a1), a2, (int)a3))
+SYSCALL(rt_sigsuspend, sys_rt_sigsuspend(P(const u64 *, a1), a2))
+SYSCALL(pselect6,     sys_pselect6((int)a1, P(u32 *, a2), P(u32 *, a3), P(u32 *, a4),
+				   P(struct timespec32 *, a5), P(const void *, a6)))
+SYSCALL(ppoll,        sys_ppoll(P(struct pollfd *, a1), a2, P(const struct timespec32 *, a3),
+				P(const u64 *, a4), a5))
+SYSCALL(pselect6_time64, sys_pselect6_time64((int)a1, P(u32 *, a2), P(u32 *, a3), P(u32 *, a4),
+					     P(struct kernel_timespec *, a5), P(const void *, a6)))
+SYSCALL(ppoll_time64, sys_ppoll_time64(P(struct pollfd *, a1), a2, P(const struct kernel_timespec *, a3),
+				       P(const u64 *, a4), a5))
+SYSCALL(setpgid,      sys_setpgid((int)a1, (int)a2))
+SYSCALL(getpgrp,      sys_getpgrp())
+SYSCALL(setsid,       sys_setsid())
+SYSCALL(getpgid,      sys_getpgid((int)a1))
+SYSCALL(getsid,       sys_getsid((int)a1))
 SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
 SYSCALL(granule_frames,   sys_granule_frames())
 SYSCALL(granule_sched_debug, sys_granule_sched_debug())
@@ -225,6 +243,20 @@ static const syscall_fn syscall_table[] = {
 	[__NR_clock_getres_time64] = sc_clock_getres_time64,
 	[__NR_clock_nanosleep_time64] = sc_clock_nanosleep_time64,
 	[__NR_futex_time64] = sc_futex,	/* the timeout is not used, as for futex */
+	/* poll/select and rt_sigsuspend */
+	[__NR__newselect] = sc__newselect,
+	[__NR_poll] = sc_poll,
+	[__NR_rt_sigsuspend] = sc_rt_sigsuspend,
+	[__NR_pselect6] = sc_pselect6,
+	[__NR_ppoll] = sc_ppoll,
+	[__NR_pselect6_time64] = sc_pselect6_time64,
+	[__NR_ppoll_time64] = sc_ppoll_time64,
+	/* process groups and sessions */
+	[__NR_setpgid] = sc_setpgid,
+	[__NR_getpgrp] = sc_getpgrp,
+	[__NR_setsid] = sc_setsid,
+	[__NR_getpgid] = sc_getpgid,
+	[__NR_getsid] = sc_getsid,
 };
 
 /* Indexed by k = nr - GRANULE_NR_BASE. */

@@ -3,11 +3,11 @@
  *
  * The console as a file (/dev/console, /dev/tty, and init's fds 0, 1, 2):
  * a write goes to every console (serial, screen) without printk's
- * timestamps; a read takes what the UART interrupt handed to
- * tty_receive(), blocking until at least one byte is there (or a signal
- * comes).  ioctl answers the terminal queries a C library makes at
- * start-up (isatty's TCGETS, the window size).  The line discipline is
- * still raw: TCSETS* keep the settings and report them back, nothing more.
+ * timestamps; a read goes through the line discipline (kernel/n_tty.c),
+ * which the UART and keyboard interrupts feed with tty_receive().  ioctl
+ * has the termios calls (TCGETS, TCSETS/W/F, TCFLSH, FIONREAD), the window
+ * size and the job control calls (TIOCSCTTY, TIOCGPGRP/TIOCSPGRP,
+ * TIOCGSID, TIOCNOTTY) with Linux's checks (drivers/char/tty_io.c).
  *
  * A long write is copied and written in TTY_WRITE_CHUNK pieces, as Linux's
  * do_tty_write (2.6.35 drivers/char/tty_io.c) does: between two pieces it
@@ -20,32 +20,29 @@
 #include <kernel/errno.h>
 #include <kernel/file.h>
 #include <kernel/fs.h>
+#include <kernel/poll.h>
 #include <kernel/printk.h>
+#include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
+#include <kernel/sys.h>
 #include <kernel/task.h>
 #include <kernel/tty.h>
 #include <kernel/uaccess.h>
 #include <kernel/wait.h>
 #include <arch/irqflags.h>
 
-#define TTY_BUF	256
 #define TTY_WRITE_CHUNK	128	/* bytes copied from user per step (on the kernel stack) */
 
-static char rx[TTY_BUF];
-static unsigned rx_head, rx_tail;	/* head: next write, tail: next read */
-static DECLARE_WAIT_QUEUE_HEAD(tty_readers);
-
-void tty_receive(char c)
-{
-	unsigned next = (rx_head + 1) % TTY_BUF;
-
-	if (next == rx_tail)
-		return;		/* full: drop */
-	rx[rx_head] = c;
-	rx_head = next;
-	wake_up_all(&tty_readers);
-}
+/* Linux's tty_std_termios: ICRNL|IXON, OPOST|ONLCR, B38400|CS8|CREAD|HUPCL,
+ * ISIG|ICANON|ECHO|ECHOE|ECHOK|ECHOCTL|ECHOKE|IEXTEN, and INIT_C_CC
+ * (^C ^\ DEL ^U ^D, VTIME 0, VMIN 1, ^Q ^S ^Z, ^R ^O ^W ^V). */
+struct tty console_tty = {
+	.termios = { 0x0500, 0x0005, 0x04bf, 0x8a3b, 0,
+		     { 3, 28, 127, 21, 4, 0, 1, 0, 17, 19, 26, 0, 18, 15, 23, 22, 0, 0, 0 } },
+	.winsize = { 25, 80, 0, 0 },	/* the VGA text screen */
+	.read_wait = WAIT_QUEUE_HEAD_INIT(console_tty.read_wait),
+};
 
 static long console_file_write(struct file *f, const char *ubuf, u32 count)
 {
@@ -69,61 +66,29 @@ static long console_file_write(struct file *f, const char *ubuf, u32 count)
 
 static long console_file_read(struct file *f, char *ubuf, u32 count)
 {
-	unsigned long flags;
-	u32 n = 0;
-
 	if (!count)
 		return 0;
 	/* A bad buffer fails now, not after blocking for input that may never
-	 * come; one read returns at most TTY_BUF - 1 bytes, so check that much. */
-	if (fault_in_user(ubuf, min(count, (u32)TTY_BUF), 1))
+	 * come; one read returns at most a queue's worth, so check that much. */
+	if (fault_in_user(ubuf, min(count, (u32)N_TTY_BUF_SIZE), 1))
 		return -EFAULT;
-	local_irq_save(flags);
-	while (rx_head == rx_tail) {
-		if (signal_pending(current)) {
-			local_irq_restore(flags);
-			return -ERESTARTSYS;	/* SA_RESTART restarts it */
-		}
-		wait_sleep(&tty_readers, TASK_INTERRUPTIBLE);
-	}
-	while (n < count && rx_tail != rx_head) {
-		char c = rx[rx_tail];
-		rx_tail = (rx_tail + 1) % TTY_BUF;
-		local_irq_restore(flags);
-		if (copy_to_user(ubuf + n, &c, 1))
-			return n ? (long)n : -EFAULT;
-		n++;
-		local_irq_save(flags);
-	}
-	local_irq_restore(flags);
-	return n;
+	return n_tty_read(&console_tty, f, ubuf, count);
 }
 
-#define TCGETS		0x5401
-#define TCSETS		0x5402
-#define TCSETSW		0x5403
-#define TCSETSF		0x5404
-#define TIOCGWINSZ	0x5413
-#define TIOCSWINSZ	0x5414
+/* Readable when a read would not block; writing never blocks (the UART
+ * is polled). */
+static unsigned console_file_poll(struct file *f, struct poll_table *pt)
+{
+	unsigned mask = POLLOUT | POLLWRNORM;
 
-/* Linux i386's struct termios (TCGETS), and its tty_std_termios defaults:
- * ICRNL|IXON, OPOST|ONLCR, B38400|CS8|CREAD|HUPCL, ISIG|ICANON|ECHO|ECHOE|
- * ECHOK|ECHOCTL|ECHOKE|IEXTEN, and INIT_C_CC (^C ^\ DEL ^U ^D ...). */
-struct termios32 {
-	u32 c_iflag, c_oflag, c_cflag, c_lflag;
-	u8 c_line;
-	u8 c_cc[19];
-};
-struct winsize { u16 ws_row, ws_col, ws_xpixel, ws_ypixel; };
-
-static struct termios32 console_termios = {
-	0x0500, 0x0005, 0x04bf, 0x8a3b, 0,
-	{ 3, 28, 127, 21, 4, 0, 1, 0, 17, 19, 26, 0, 18, 15, 23, 22, 0, 0, 0 },
-};
-static struct winsize console_winsize = { 25, 80, 0, 0 };	/* the VGA text screen */
+	poll_wait(f, &console_tty.read_wait, pt);
+	if (n_tty_input_available(&console_tty))
+		mask |= POLLIN | POLLRDNORM;
+	return mask;
+}
 
 static const struct file_ops console_ops = {
-	.read = console_file_read, .write = console_file_write,
+	.read = console_file_read, .write = console_file_write, .poll = console_file_poll,
 };
 
 struct file *console_open(u32 flags)
@@ -143,10 +108,115 @@ int file_is_tty(const struct file *f)
 	return f->ops == &console_ops;
 }
 
+#define TCGETS		0x5401
+#define TCSETS		0x5402
+#define TCSETSW		0x5403
+#define TCSETSF		0x5404
+#define TCFLSH		0x540B
+#define TIOCSCTTY	0x540E
+#define TIOCGPGRP	0x540F
+#define TIOCSPGRP	0x5410
+#define TIOCOUTQ	0x5411
+#define TIOCGWINSZ	0x5413
+#define TIOCSWINSZ	0x5414
+#define FIONREAD	0x541B
+#define TIOCNOTTY	0x5422
+#define TIOCGSID	0x5429
+#define TCIFLUSH	0
+#define TCOFLUSH	1
+#define TCIOFLUSH	2
+
+static long set_termios(struct tty *tty, const void *u, int flush)
+{
+	struct termios32 t, old = tty->termios;
+
+	if (copy_from_user(&t, u, sizeof(t)))
+		return -EFAULT;
+	if (flush)
+		n_tty_flush_input(tty);
+	tty->termios = t;
+	n_tty_set_termios(tty, &old);
+	return 0;
+}
+
+/* Is the console the caller's controlling terminal? */
+static int is_ctty(struct tty *tty)
+{
+	return current->group_leader->ctty && tty->session &&
+	       tty->session == current->group_leader->session;
+}
+
+/* Every process of session SID loses its controlling terminal (Linux's
+ * disassociate_ctty for a session leader; Linux also sends SIGHUP and
+ * SIGCONT to the foreground group, Granule does not). */
+void release_ctty(int sid)
+{
+	struct tty *tty = &console_tty;
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->group_leader == t && t->session == sid)
+			t->ctty = 0;
+	if (tty->session == sid)
+		tty->session = tty->pgrp = 0;
+}
+
+/* TIOCSCTTY (Linux's tiocsctty): a session leader without a controlling
+ * terminal takes this one; one another session holds is taken only with
+ * ARG == 1 by root (every process is root here). */
+static long tiocsctty(struct tty *tty, u32 arg)
+{
+	struct task *me = current->group_leader;
+
+	if (me->session != me->tgid)
+		return -EPERM;		/* not a session leader */
+	if (is_ctty(tty))
+		return 0;
+	if (me->ctty)
+		return -EPERM;		/* has another one */
+	if (tty->session && tty->session != me->session) {
+		if (arg != 1)
+			return -EPERM;
+		release_ctty(tty->session);
+	}
+	tty->session = me->session;
+	tty->pgrp = me->pgrp;
+	me->ctty = 1;
+	return 0;
+}
+
+/* TIOCSPGRP (Linux's tiocspgrp): only on one's own controlling tty, to a
+ * process group of one's own session. */
+static long tiocspgrp(struct tty *tty, const void *u)
+{
+	s32 pgrp;
+	int sid;
+
+	if (!is_ctty(tty))
+		return -ENOTTY;
+	if (copy_from_user(&pgrp, u, sizeof(pgrp)))
+		return -EFAULT;
+	if (pgrp < 0)
+		return -EINVAL;
+	sid = pgrp_session(pgrp);
+	if (sid < 0)
+		return -ESRCH;
+	if (sid != current->group_leader->session)
+		return -EPERM;
+	tty->pgrp = pgrp;
+	return 0;
+}
+
+static long put_int(void *u, s32 v)
+{
+	return copy_to_user(u, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
 /* ioctl(fd, cmd, arg): -EBADF for no fd, -ENOTTY for a file that is not
  * the console or a command a tty does not know, -EFAULT for a bad ARG. */
 long sys_ioctl(int fd, u32 cmd, u32 arg)
 {
+	struct tty *tty = &console_tty;
 	void *u = (void *)(unsigned long)arg;
 	struct file *f = fget(fd);
 
@@ -156,23 +226,46 @@ long sys_ioctl(int fd, u32 cmd, u32 arg)
 		return -ENOTTY;
 	switch (cmd) {
 	case TCGETS:
-		return copy_to_user(u, &console_termios, sizeof(console_termios)) ? -EFAULT : 0;
-	case TCSETS: case TCSETSW: case TCSETSF: {
-		struct termios32 t;
-		if (copy_from_user(&t, u, sizeof(t)))
-			return -EFAULT;
-		console_termios = t;
+		return copy_to_user(u, &tty->termios, sizeof(tty->termios)) ? -EFAULT : 0;
+	case TCSETS: case TCSETSW:	/* output is synchronous: nothing to drain */
+		return set_termios(tty, u, 0);
+	case TCSETSF:
+		return set_termios(tty, u, 1);
+	case TCFLSH:
+		if (arg > TCIOFLUSH)
+			return -EINVAL;
+		if (arg != TCOFLUSH)
+			n_tty_flush_input(tty);
 		return 0;
-	}
+	case FIONREAD:
+		return put_int(u, n_tty_inq(tty));
+	case TIOCOUTQ:
+		return put_int(u, 0);
 	case TIOCGWINSZ:
-		return copy_to_user(u, &console_winsize, sizeof(console_winsize)) ? -EFAULT : 0;
+		return copy_to_user(u, &tty->winsize, sizeof(tty->winsize)) ? -EFAULT : 0;
 	case TIOCSWINSZ: {
 		struct winsize w;
 		if (copy_from_user(&w, u, sizeof(w)))
 			return -EFAULT;
-		console_winsize = w;
+		tty->winsize = w;
 		return 0;
 	}
+	case TIOCSCTTY:
+		return tiocsctty(tty, arg);
+	case TIOCNOTTY:
+		if (!is_ctty(tty))
+			return -ENOTTY;
+		if (current->group_leader->session == current->tgid)
+			release_ctty(tty->session);	/* the leader: for the whole session */
+		else
+			current->group_leader->ctty = 0;
+		return 0;
+	case TIOCGPGRP:
+		return is_ctty(tty) ? put_int(u, tty->pgrp) : -ENOTTY;
+	case TIOCSPGRP:
+		return tiocspgrp(tty, u);
+	case TIOCGSID:
+		return is_ctty(tty) ? put_int(u, tty->session) : -ENOTTY;
 	}
 	return -ENOTTY;
 }

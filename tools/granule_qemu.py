@@ -279,3 +279,92 @@ def gdb_session(cmdline="", gdb_args=(), batch=True, boot="kernel", cpu=None, ic
             with open(log, "rb") as f:
                 text = ANSI.sub("", f.read().decode("utf-8", "replace")).replace("\r", "")
         return GdbSession(rc, out, text, timed_out)
+
+
+class Console:
+    """An interactive boot: the serial line on pipes, the monitor on a unix
+    socket.  expect(text) waits until TEXT has appeared in the serial output
+    since the last expect() (so input is only sent once the guest asked for
+    it: the transcript does not depend on host timing; CRs are removed
+    before matching); send(s) types S on
+    the serial line; sendkey(k) presses a key through the monitor (the PS/2
+    keyboard).  Use as a context manager; close() quits QEMU."""
+
+    def __init__(self, cmdline="", timeout=60, icount=True, extra=()):
+        self.tmp = tempfile.TemporaryDirectory(prefix="granule-console-")
+        self.sock_path = os.path.join(self.tmp.name, "monitor.sock")
+        argv = qemu_argv("kernel", cmdline, None, icount, extra=extra)
+        argv += ["-serial", "stdio", "-monitor", f"unix:{self.sock_path},server=on,wait=off"]
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT)
+        self.timeout = timeout
+        self.out = bytearray()
+        self.pos = 0
+        self.cond = threading.Condition()
+        self.mon = None
+        threading.Thread(target=self._reader, daemon=True).start()
+
+    def _reader(self):
+        for chunk in iter(lambda: self.p.stdout.read1(4096), b""):
+            with self.cond:
+                self.out.extend(chunk.replace(b"\r", b""))
+                self.cond.notify_all()
+        with self.cond:
+            self.cond.notify_all()
+
+    @property
+    def text(self):
+        """Everything printed so far, CRs removed."""
+        return bytes(self.out).decode("utf-8", "replace")
+
+    def expect(self, text, timeout=None):
+        """Wait for TEXT after the last match; returns the output up to and
+        including it.  Raises TimeoutError with the transcript."""
+        want = text.encode()
+        deadline = time.monotonic() + (timeout or self.timeout)
+        with self.cond:
+            while True:
+                i = bytes(self.out).find(want, self.pos)
+                if i >= 0:
+                    seg = bytes(self.out[self.pos:i + len(want)])
+                    self.pos = i + len(want)
+                    return seg.decode("utf-8", "replace")
+                left = deadline - time.monotonic()
+                if left <= 0 or (self.p.poll() is not None and not self.cond.wait(0.2)):
+                    raise TimeoutError(f"{text!r} not seen; output:\n{self.text[-3000:]}")
+                self.cond.wait(min(left, 0.5))
+
+    def send(self, s):
+        self.p.stdin.write(s.encode() if isinstance(s, str) else s)
+        self.p.stdin.flush()
+
+    def monitor(self, command):
+        if self.mon is None:
+            self.mon = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.mon.connect(self.sock_path)
+            hmp(self.mon, "")
+        return hmp(self.mon, command)
+
+    def sendkey(self, key):
+        return self.monitor(f"sendkey {key}")
+
+    def close(self):
+        if self.p.poll() is None:
+            try:
+                self.monitor("quit")
+            except OSError:
+                pass
+            try:
+                self.p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        if self.mon:
+            self.mon.close()
+        self.tmp.cleanup()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -11,6 +11,13 @@
  * if every command exited 0, else 1.  Like any Unix init it also reaps
  * orphaned zombies while it waits.  The environment (the kernel passes the
  * command line's unknown key=value words) goes to every command.
+ *
+ * The command "shell" (run=shell: `make shell`, the GRUB menu's
+ * "interactive shell" entry) starts Debian's busybox as a login shell,
+ * `/bin/busybox sh -l`, the way getty and login would: in a new session
+ * (setsid) whose controlling terminal is the console (TIOCSCTTY), with
+ * PS1, PATH, HOME and TERM set.  Without busybox in the image (BUSYBOX=0)
+ * it says so in one line and goes on as if the command were not there.
  */
 #include <errno.h>
 #include <granule.h>
@@ -18,6 +25,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <gen/user_syscalls.h>
 
 #define MAX_ARGS 32
 
@@ -50,6 +58,24 @@ static char *next_token(char **s, const char *delims, int unquote)
 	return tok;
 }
 
+#define BUSYBOX		"/bin/busybox"
+#define TIOCSCTTY	0x540E
+
+static char *const shell_argv[] = { "sh", "-l", NULL };
+static char *const shell_envp[] = {
+	"PS1=granule# ", "PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/", "TERM=vt100", NULL,
+};
+
+/* The child's side of "shell": a session of its own on the console. */
+static void exec_shell(void)
+{
+	sys_setsid();
+	sys_ioctl(0, TIOCSCTTY, 0);
+	execve(BUSYBOX, shell_argv, shell_envp);
+	printf("init: cannot run %s: %s\n", BUSYBOX, strerror(errno));
+	_exit(127);
+}
+
 /* Run one command; returns 0 if it exited 0. */
 static int run(char *cmd)
 {
@@ -63,12 +89,19 @@ static int run(char *cmd)
 	argv[argc] = NULL;
 	if (!argc)
 		return 0;
+	int shell = argc == 1 && !strcmp(argv[0], "shell");
+	if (shell && sys_access((long)BUSYBOX, 1 /* X_OK */) < 0) {
+		printf("init: no %s in this image (built with BUSYBOX=0): no shell\n", BUSYBOX);
+		return 0;
+	}
 	pid = fork();
 	if (pid < 0) {
 		printf("init: fork failed: %s\n", strerror(errno));
 		return 1;
 	}
 	if (pid == 0) {
+		if (shell)
+			exec_shell();
 		execve(argv[0], argv, environ);
 		printf("init: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);

@@ -6,6 +6,7 @@ KERNEL_C   += arch/x86/idt.c              # IDT gates (0x80 callable from ring 3
 KERNEL_C   += arch/x86/traps.c            # exception titles, register dump, IRQ dispatch
 KERNEL_C   += arch/x86/pic.c              # 8259A pair, remap, EOI, spurious IRQ 7/15
 KERNEL_C   += arch/x86/serial.c           # 16550 COM1 console + RX ring buffer
+KERNEL_C   += arch/x86/i8042.c            # PS/2 keyboard: i8042, IRQ 1, scan code set 1, US layout
 KERNEL_C   += arch/x86/cpuid.c            # CPU identification and feature flags
 KERNEL_C   += arch/x86/pit.c              # 8254: periodic tick, channel-2 calibration gate
 KERNEL_C   += arch/x86/tsc.c              # TSC calibration, sched_clock in ns

@@ -10,6 +10,7 @@
 #include <arch/irq.h>
 #include <arch/screen.h>
 #include <arch/segment.h>
+#include <arch/i8042.h>
 #include <arch/serial.h>
 
 int multiboot_parse(u32 magic, u32 info_phys);
@@ -84,6 +85,7 @@ void arch_devices_init(void)
 {
 	printk("%s\n", screen_desc);	/* which screen console, or why none */
 	serial_enable_rx_irq();
+	i8042_init();		/* the PS/2 keyboard, if any: the same input path */
 }
 
 void arch_idle(void)

@@ -301,6 +301,9 @@ static void take_leadership(struct task *me, struct task *leader)
 	me->exit_signal = leader->exit_signal;
 	leader->exit_signal = -1;
 	me->signal_flags = leader->signal_flags;
+	me->pgrp = leader->pgrp;
+	me->session = leader->session;
+	me->ctty = leader->ctty;
 	forget_original_parent(leader, me);
 	me->start_time = leader->start_time;
 	me->dead_runtime += leader->dead_runtime + leader->se.sum_exec_runtime;
@@ -456,6 +459,7 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 	if (old)
 		mm_put(old);
 	flush_signal_handlers(current);
+	current->group_leader->did_exec = 1;
 	if (exec_files()) {			/* O_CLOEXEC fds; init's console */
 		kfree(a.buf);
 		do_exit(SIGKILL);

@@ -32,6 +32,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
+#include <kernel/tty.h>
 #include <kernel/uaccess.h>
 #include <kernel/vm.h>
 #include <arch/irqflags.h>
@@ -144,6 +145,10 @@ __attribute__((noreturn)) void do_exit(int code)
 	 * without CLONE_THREAD); their queued signals go with them. */
 	if (group_dead && t->sig)
 		exit_itimers(t->sig, leader);
+	/* A session leader's death takes the terminal from its session
+	 * (Linux's disassociate_ctty from do_exit). */
+	if (group_dead && leader->session == leader->tgid && leader->ctty)
+		release_ctty(leader->session);
 	flush_sigqueue(t);
 	signal_state_put(t->sig);
 	t->sig = NULL;
@@ -219,10 +224,17 @@ __attribute__((noreturn)) void do_group_exit(int code)
 	do_exit(code);
 }
 
-/* Does child C match wait4's PID argument? (<= 0: any child; no pgrps.) */
+/* Does child C match wait4's PID argument?  > 0 that child, -1 any, 0
+ * one of the caller's process group, < -1 one of group -PID. */
 static int wait_match(struct task *c, int pid)
 {
-	return pid <= 0 || c->pid == pid;
+	if (pid == -1)
+		return 1;
+	if (pid == 0)
+		return c->pgrp == current->group_leader->pgrp;
+	if (pid < 0)
+		return c->pgrp == -pid;
+	return c->pid == pid;
 }
 
 /*
@@ -234,8 +246,12 @@ long do_wait4(int pid, int *status_user, int options, struct rusage32 *ru)
 {
 	struct task *self = current->group_leader;
 
-	if (options & ~WNOHANG)
+	/* WUNTRACED: report a child that stopped, once, as (sig << 8) | 0x7f;
+	 * WCONTINUED: one that was continued, once, as 0xffff. */
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
+	if (pid == (int)0x80000000)
+		return -ESRCH;		/* -INT_MIN is no group (Linux 4.13+) */
 	for (;;) {
 		struct task *c, *n;
 		int found = 0;
@@ -246,6 +262,16 @@ long do_wait4(int pid, int *status_user, int options, struct rusage32 *ru)
 			if (!wait_match(c, pid))
 				continue;
 			found = 1;
+			if (!c->exit_state && c->stop_notify &&
+			    (options & (c->stop_notify == 1 ? WUNTRACED : WCONTINUED))) {
+				int cpid = c->pid;
+				int status = c->stop_notify == 1 ? (c->stop_sig << 8) | 0x7f : 0xffff;
+				c->stop_notify = 0;
+				local_irq_restore(flags);
+				if (status_user && copy_to_user(status_user, &status, sizeof(status)))
+					return -EFAULT;
+				return cpid;
+			}
 			if (c->exit_state != EXIT_ZOMBIE || !list_empty(&c->thread_group) || c->on_rq)
 				continue;
 			int cpid = c->pid, status = c->exit_code;

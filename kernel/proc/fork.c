@@ -60,6 +60,9 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_t
 	} else {
 		p->parent = current->group_leader;
 		p->exit_signal = clone_flags & CSIGNAL;
+		p->pgrp = current->group_leader->pgrp;
+		p->session = current->group_leader->session;
+		p->ctty = current->group_leader->ctty;
 		list_add_tail(&p->sibling, &p->parent->children);
 	}
 	init_waitqueue_head(&p->wait_chldexit);

@@ -5,6 +5,7 @@ KERNEL_C += kernel/proc/exit.c            # exit, exit_group, wait4, reparenting
 KERNEL_C += kernel/proc/exec.c            # execve from the initrd, initial user stack
 KERNEL_C += kernel/proc/elf.c             # ELF32 i386 validation, one map_segment call per PT_LOAD
 KERNEL_C += kernel/proc/wait.c            # wait queues
+KERNEL_C += kernel/proc/pgrp.c            # process groups, sessions, kill to a group
 KERNEL_C += kernel/proc/futex.c           # FUTEX_WAIT/WAKE for thread join
 KERNEL_C += kernel/proc/rusage.c          # process CPU time: wait4's rusage, getrusage
 KERNEL_C += kernel/proc/creds.c           # uid/gid (root), rlimits, set_tid_address, robust list, rseq

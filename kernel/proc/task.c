@@ -43,7 +43,6 @@ void proc_init(void)
 	strlcpy(idle->comm, "swapper", sizeof(idle->comm));
 	INIT_LIST_HEAD(&idle->children);
 	INIT_LIST_HEAD(&idle->thread_group);
-	INIT_LIST_HEAD(&idle->wait_entry);
 	INIT_LIST_HEAD(&idle->sig_queue);
 	idle->group_leader = idle;
 	list_add_tail(&idle->tasks, &task_list);
@@ -135,7 +134,6 @@ struct task *alloc_task(int *err)
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->sibling);
 	INIT_LIST_HEAD(&t->thread_group);
-	INIT_LIST_HEAD(&t->wait_entry);
 	INIT_LIST_HEAD(&t->sig_queue);
 	t->group_leader = t;
 	t->start_time = sched_clock();

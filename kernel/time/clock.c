@@ -62,21 +62,26 @@ long sys_clock_gettime(int clock, struct timespec32 *uts)
 	return copy_to_user(uts, &ts, sizeof(ts));
 }
 
-struct sleeper {
-	struct hrtimer t;
-	struct task *task;
-};
-
-static enum hrtimer_restart sleep_timer_fn(struct hrtimer *t)
+static enum hrtimer_restart hrtimer_wakeup(struct hrtimer *t)
 {
-	try_to_wake_up(container_of(t, struct sleeper, t)->task, TASK_INTERRUPTIBLE, 0);
+	struct hrtimer_sleeper *sl = container_of(t, struct hrtimer_sleeper, timer);
+
+	sl->expired = 1;
+	try_to_wake_up(sl->task, TASK_INTERRUPTIBLE, 0);
 	return HRTIMER_NORESTART;
+}
+
+void hrtimer_init_sleeper(struct hrtimer_sleeper *sl, struct task *task)
+{
+	hrtimer_init(&sl->timer, hrtimer_wakeup);
+	sl->task = task;
+	sl->expired = 0;
 }
 
 /* Sleep until CLOCK reads DEADLINE (absolute, ns).  0 or -EINTR. */
 static long sleep_until(int clock, u64 deadline)
 {
-	struct sleeper s = { .task = current };
+	struct hrtimer_sleeper s;
 	/* Timers run on the monotonic line; realtime differs by a constant. */
 	u64 mono = clock == CLOCK_REALTIME ? deadline - boot_realtime_ns : deadline;
 	unsigned long flags;
@@ -84,7 +89,7 @@ static long sleep_until(int clock, u64 deadline)
 
 	if (clock == CLOCK_REALTIME && deadline < boot_realtime_ns)
 		return 0;
-	hrtimer_init(&s.t, sleep_timer_fn);
+	hrtimer_init_sleeper(&s, current);
 	local_irq_save(flags);
 	for (;;) {
 		if (sched_clock() >= mono)
@@ -93,11 +98,11 @@ static long sleep_until(int clock, u64 deadline)
 			ret = -EINTR;
 			break;
 		}
-		hrtimer_start(&s.t, mono);
+		hrtimer_start(&s.timer, mono);
 		current->state = TASK_INTERRUPTIBLE;
 		schedule();
 	}
-	hrtimer_cancel(&s.t);
+	hrtimer_cancel(&s.timer);
 	local_irq_restore(flags);
 	return ret;
 }
@@ -199,11 +204,9 @@ long sys_nanosleep(const struct timespec32 *req, struct timespec32 *rem)
  * glibc 2.34+ calls these first and falls back to the 32-bit calls only
  * on ENOSYS.
  */
-struct kernel_timespec { s64 tv_sec, tv_nsec; };
-
 #define TIME64_SEC_MAX	9223372035ll	/* (2^63 - 1) / 10^9: later is "never" */
 
-static long put_timespec64(struct kernel_timespec *u, u64 ns)
+long put_timespec64(struct kernel_timespec *u, u64 ns)
 {
 	u32 rem;
 	struct kernel_timespec ts;
@@ -213,7 +216,7 @@ static long put_timespec64(struct kernel_timespec *u, u64 ns)
 	return copy_to_user(u, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
-static long get_timespec64(const struct kernel_timespec *u, u64 *ns)
+long get_timespec64(const struct kernel_timespec *u, u64 *ns)
 {
 	struct kernel_timespec ts;
 	s32 nsec;

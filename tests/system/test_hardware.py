@@ -108,8 +108,9 @@ def test_grub_menu_has_an_entry_per_preset_and_text_mode_under_bios(usb_image, t
         assert f"multiboot2 /boot/granule.elf sched_preset={p} poweroff=0\n" in text, p
     assert f"multiboot2 /boot/granule.elf {EXPERIMENT} poweroff=0\n" in text
     # gfxpayload=text must follow the multiboot2 line (which sets gfxpayload itself)
+    assert "multiboot2 /boot/granule.elf run=shell poweroff=0\n" in text    # the interactive shell, last
     entries = re.findall(r"menuentry [^{]*\{(.*?)\}", text, re.S)
-    assert len(entries) == len(presets) + 1
+    assert len(entries) == len(presets) + 2
     for e in entries:
         assert re.search(r"multiboot2 .*\n\s*if \[ \"\$grub_platform\" = pc \]; then set gfxpayload=text; fi\n\s*boot", e), e
     assert "terminal_output serial console" in text

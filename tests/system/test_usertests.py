@@ -32,6 +32,10 @@ ALL_TESTS = [
     "stat", "paths", "time64", "sysinfo",
     "open", "dev_files", "getdents64", "dup", "chdir", "proc_sys",
     "sched_attr_einval", "sched_attr_e2big", "sched_attr_efault", "sched_attr_roundtrip",
+    # user/tests/ut_poll.c
+    "poll", "ppoll", "select", "pselect6", "rt_sigsuspend",
+    # user/tests/ut_job.c
+    "pgrp", "session", "ldisc", "stop", "sigttin",
 ]
 
 

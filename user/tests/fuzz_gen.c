@@ -269,7 +269,9 @@ static int is_protected(int32_t pid)
 static uint32_t pid_value(uint64_t *r, struct fuzz_worker *w)
 {
 	struct fuzz_worker *o = &fuzz_workers[fuzz_below(r, fuzz_nworkers)];
-	static const uint32_t odd[] = { 0, 0xffffffff, 0x80000000, 0x7fffffff, 99999, 0xfffffffe };
+	/* -1 is left out: kill(-1, SIGKILL) ends every process but init and
+	 * the caller, the driver included; -3 is a process group nobody has. */
+	static const uint32_t odd[] = { 0, 0xfffffffd, 0x80000000, 0x7fffffff, 99999, 0xfffffffe };
 
 	switch (fuzz_below(r, 6)) {
 	case 0: return w->pid;
@@ -281,13 +283,18 @@ static uint32_t pid_value(uint64_t *r, struct fuzz_worker *w)
 	}
 }
 
+/* No stop signal (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU = 19-22): one that
+ * hits the driver (a pid below 64) would stop it for good, a hang that is
+ * the signal's meaning, not a kernel bug.  Their numbers become 23-26. */
 static uint32_t sig_value(uint64_t *r)
 {
 	static const uint32_t sigs[] = {
-		0, 1, 2, 9, 10, 11, 12, 14, 15, 17, 19, 20, 32, 33, 34, 63, 64,
+		0, 1, 2, 9, 10, 11, 12, 14, 15, 17, 18, 28, 32, 33, 34, 63, 64,
 		65, 128, 255, 0xffffffff,
 	};
-	return fuzz_below(r, 4) ? PICK(r, sigs) : fuzz_below(r, 70);
+	uint32_t sig = fuzz_below(r, 4) ? PICK(r, sigs) : fuzz_below(r, 70);
+
+	return sig >= 19 && sig <= 22 ? sig + 4 : sig;
 }
 
 static uint32_t clone_value(uint64_t *r)

@@ -264,6 +264,7 @@ static const struct ut_test *const tables[] = {
 	ut_mem_tests, ut_proc_tests, ut_thread_tests, ut_sig_tests, ut_tls_tests, ut_life_tests,
 	ut_limits_tests, ut_abi_tests, ut_fs_tests,
 	ut_sched_tests,
+	ut_poll_tests, ut_job_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

@@ -36,6 +36,7 @@
 #define ETIMEDOUT	110
 #define ERESTARTSYS	512	/* kernel-internal: restart if SA_RESTART */
 #define ERESTARTNOINTR	513	/* kernel-internal: always restart */
+#define ERESTARTNOHAND	514	/* kernel-internal: restart if no handler runs */
 #define ERESTART_RESTARTBLOCK 516
 
 #endif

@@ -32,6 +32,16 @@ struct hrtimer {
 
 void hrtimer_init(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *));
 void hrtimer_start(struct hrtimer *t, u64 expires);	/* (re)arm, absolute */
+
+/* A timer that wakes TASK (TASK_INTERRUPTIBLE) and sets EXPIRED: the
+ * timeout of a sleep (Linux's hrtimer_sleeper). */
+struct task;
+struct hrtimer_sleeper {
+	struct hrtimer timer;
+	struct task *task;
+	int expired;
+};
+void hrtimer_init_sleeper(struct hrtimer_sleeper *sl, struct task *task);
 int hrtimer_cancel(struct hrtimer *t);			/* 1 if it was queued */
 /* Push EXPIRES forward by whole INTERVALs past NOW; returns how many. */
 u64 hrtimer_forward(struct hrtimer *t, u64 now, u64 interval);
@@ -79,7 +89,10 @@ long sys_nanosleep(const struct timespec32 *req, struct timespec32 *rem);
 long sleep_ns(u64 ns);
 long sys_clock_nanosleep(int clock, int flags, const struct timespec32 *req, struct timespec32 *rem);
 /* The 64-bit time ABI (struct __kernel_timespec), kernel/time/clock.c. */
-struct kernel_timespec;
+struct kernel_timespec { s64 tv_sec, tv_nsec; };
+/* Read one from user memory into ns (0, -EFAULT, -EINVAL), write NS back. */
+long get_timespec64(const struct kernel_timespec *u, u64 *ns);
+long put_timespec64(struct kernel_timespec *u, u64 ns);
 long sys_clock_gettime64(int clock, struct kernel_timespec *ts);
 long sys_clock_getres_time64(int clock, struct kernel_timespec *ts);
 long sys_clock_nanosleep_time64(int clock, int flags, const struct kernel_timespec *req,

@@ -95,5 +95,7 @@ long sys_getrusage(int who, struct rusage32 *ru);
 
 /* wait4 options */
 #define WNOHANG		1
+#define WUNTRACED	2
+#define WCONTINUED	8
 
 #endif

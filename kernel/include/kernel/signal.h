@@ -144,6 +144,27 @@ long sys_rt_sigprocmask(int how, const u64 *set, u64 *oset, u32 size);
 long sys_rt_sigpending(u64 *set, u32 size);
 long sys_rt_sigtimedwait(const u64 *set, struct ksiginfo *info, const void *timeout, u32 size);
 long sys_kill(int pid, int sig);
+/* SIG to process group PGRP (kernel/proc/pgrp.c): 0, -ESRCH, -EAGAIN. */
+int kill_pgrp_info(int pgrp, int sig, const struct ksiginfo *info);
+int kill_pgrp(int pgrp, int sig);
+long sys_rt_sigsuspend(const u64 *mask, u32 size);
+/* Drop pending SIG of thread T (its queue entries too). */
+void discard_pending(struct task *t, int sig);
+
+/* kernel/jobctl.c: stop and continue. */
+static inline int sig_kernel_stop(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+void jobctl_prepare_signal(struct task *t, int sig);
+void do_signal_stop(struct task *t, int sig);
+void jobctl_stop_wait(struct task *t);
+/* No member of PGRP has a parent in another group of its session. */
+int pgrp_orphaned(int pgrp);
+/* A call's temporary signal mask (ppoll, pselect6, rt_sigsuspend). */
+void set_temporary_sigmask(u64 mask);
+void end_temporary_sigmask(int interrupted);
+void restore_saved_sigmask(struct task *t);
 long sys_tgkill(int tgid, int tid, int sig);
 
 #endif

@@ -14,6 +14,14 @@ struct user_desc;
 long sys_getpid(void);
 long sys_gettid(void);
 long sys_getppid(void);
+/* kernel/proc/pgrp.c: process groups and sessions */
+long sys_setpgid(int pid, int pgid);
+long sys_getpgid(int pid);
+long sys_getpgrp(void);
+long sys_setsid(void);
+long sys_getsid(int pid);
+/* The session of a process of group PGRP, or -1 if the group is empty. */
+int pgrp_session(int pgrp);
 long sys_getpriority(int which, int who);
 long sys_setpriority(int which, int who, int nice);
 long sys_uname(struct new_utsname *u);

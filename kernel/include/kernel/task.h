@@ -66,7 +66,6 @@ struct task {
 					 * itself on its first run (fork_child_tail) */
 	u32 robust_list;		/* set_robust_list head (recorded, not walked at exit) */
 	struct files *files;		/* fd table (kernel/file.h); NULL for kernel threads */
-	struct list_head wait_entry;	/* on a wait queue while sleeping */
 	struct wait_queue_head wait_chldexit; /* wait4() sleeps here (leaders) */
 	u64 sleep_until;		/* nanosleep deadline (sched_clock ns) */
 	struct signal_state *sig;	/* per-process signal state (shared by threads) */
@@ -74,6 +73,9 @@ struct task {
 	struct list_head sig_queue;	/* their struct sigqueue entries (siginfo) */
 	u64 sig_blocked;		/* blocked mask */
 	u64 real_blocked;		/* blocked mask saved while in sigtimedwait */
+	u64 saved_sigmask;		/* mask to restore after the signal that ended a
+					 * ppoll/pselect6/rt_sigsuspend (Linux's saved_sigmask) */
+	int restore_sigmask;		/* saved_sigmask is set (TIF_RESTORE_SIGMASK) */
 	u64 start_time;			/* sched_clock() at creation */
 	/* CPU time kept by the group leader for wait4/getrusage (kernel/proc/rusage.c);
 	 * Linux keeps these in signal_struct, which here dies with the last thread. */
@@ -88,6 +90,16 @@ struct task {
 	/* sched_setattr(2)'s SCHED_FLAG_RESET_ON_FORK: children start at
 	 * SCHED_NORMAL-or-better nice 0 policy and the default slice (sched_fork) */
 	unsigned int sched_reset_on_fork;
+	/* Job control (kernel/proc/pgrp.c), the group leader's; Linux keeps
+	 * them in signal_struct (pids[PIDTYPE_PGID/SID], tty, leader). */
+	int pgrp;			/* process group id (0: init's, as Linux's init_struct_pid) */
+	int session;			/* session id; the session leader has session == tgid */
+	int ctty;			/* the console is its controlling terminal */
+	int did_exec;			/* exec'd since fork: setpgid() by the parent is -EACCES */
+	/* Stop and continue (kernel/jobctl.c), the group leader's. */
+	int group_stop;			/* stopped by a stop signal (SIGNAL_STOP_STOPPED) */
+	int stop_sig;			/* ... which one */
+	int stop_notify;		/* for wait4: 1 stop (WUNTRACED), 2 continue (WCONTINUED) */
 };
 
 /* signal_flags (Linux's value): init gets no signal it has no handler for,

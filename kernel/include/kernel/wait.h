@@ -17,8 +17,25 @@
 struct task;
 
 struct wait_queue_head {
-	struct list_head head;		/* of task->wait_entry */
+	struct list_head head;		/* of struct wait_queue_entry */
 };
+
+/*
+ * One sleeper on one queue (Linux's wait_queue_t).  A task sleeping in
+ * wait_sleep() has one, on its stack; poll() and select() hold one per
+ * queue a polled file registers (kernel/fs/poll.c), so a wake_up_all() on
+ * any of them wakes the poller.  TRIGGERED, if set, is raised by the wakeup
+ * (Linux's pollwake), so that a wakeup between the poller's last look at
+ * its files and its schedule() is not lost.
+ */
+struct wait_queue_entry {
+	struct list_head entry;		/* in wait_queue_head.head */
+	struct task *task;		/* woken with try_to_wake_up(TASK_NORMAL) */
+	int *triggered;			/* set to 1 by the wakeup, or NULL */
+};
+
+void add_wait_queue(struct wait_queue_head *wq, struct wait_queue_entry *e);
+void remove_wait_queue(struct wait_queue_entry *e);
 
 #define WAIT_QUEUE_HEAD_INIT(n)	{ LIST_HEAD_INIT((n).head) }
 #define DECLARE_WAIT_QUEUE_HEAD(n) struct wait_queue_head n = WAIT_QUEUE_HEAD_INIT(n)

@@ -1,0 +1,131 @@
+/*
+ * kernel/jobctl.c - stopping and continuing a process (the stop signals'
+ * default action, SIGCONT), after Linux 2.6.35 kernel/signal.c
+ * (do_signal_stop, prepare_signal, do_notify_parent_cldstop).
+ *
+ *  - A stop signal (SIGSTOP; SIGTSTP, SIGTTIN, SIGTTOU unless their process
+ *    group is orphaned) taken with the default action stops the whole
+ *    process: the group leader's group_stop is set, every other thread is
+ *    woken so that it notices (signal_pending() is true during a group
+ *    stop) and each thread, on its way back to user mode, sleeps in
+ *    TASK_STOPPED.  schedule() dequeues a task whose state is not
+ *    TASK_RUNNING through deactivate_task(), whatever its class (CFS or
+ *    EEVDF), exactly as for any sleep.
+ *  - The parent is told: SIGCHLD (unless its SIGCHLD action has
+ *    SA_NOCLDSTOP) and a wakeup of wait4, which reports the stop to
+ *    WUNTRACED as the status (sig << 8) | 0x7f.
+ *  - SIGCONT, when sent (even if ignored or blocked), discards pending stop
+ *    signals and, if the process is stopped, wakes its threads (they go on
+ *    with what they were doing; interrupted system calls restart) and tells
+ *    the parent: SIGCHLD and status 0xffff for WCONTINUED.  A stop signal,
+ *    when sent, discards a pending SIGCONT.
+ *  - SIGKILL wakes a stopped thread (TASK_STOPPED is in its wakeup mask)
+ *    and the process dies.
+ */
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/signal.h>
+#include <kernel/sys.h>
+#include <kernel/task.h>
+#include <arch/irqflags.h>
+
+#define SA_NOCLDSTOP	0x00000001u
+#define STOP_MASK	(sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
+
+static void for_each_thread_discard(struct task *leader, u64 mask)
+{
+	struct task *th;
+
+	for (int sig = 1; sig <= _NSIG; sig++) {
+		if (!(mask & sigmask(sig)))
+			continue;
+		discard_pending(leader, sig);
+		list_for_each_entry(th, &leader->thread_group, thread_group)
+			discard_pending(th, sig);
+	}
+}
+
+/* Tell LEADER's parent that it stopped or continued (stop_notify). */
+static void notify_parent(struct task *leader)
+{
+	struct task *parent = leader->parent;
+
+	if (!parent || !parent->sig)
+		return;
+	struct task *to = signal_target(parent, SIGCHLD);
+
+	if (to && !(parent->sig->action[SIGCHLD - 1].flags & SA_NOCLDSTOP))
+		send_signal_info(to, SIGCHLD, NULL, NULL);
+	wake_up_all(&parent->wait_chldexit);
+}
+
+void jobctl_prepare_signal(struct task *t, int sig)
+{
+	struct task *leader = t->group_leader, *th;
+
+	if (sig_kernel_stop(sig)) {
+		for_each_thread_discard(leader, sigmask(SIGCONT));
+		return;
+	}
+	if (sig != SIGCONT)
+		return;
+	for_each_thread_discard(leader, STOP_MASK);
+	if (!leader->group_stop)
+		return;
+	leader->group_stop = 0;
+	leader->stop_notify = 2;
+	try_to_wake_up(leader, TASK_STOPPED, 0);
+	list_for_each_entry(th, &leader->thread_group, thread_group)
+		try_to_wake_up(th, TASK_STOPPED, 0);
+	notify_parent(leader);
+}
+
+/* Is PGRP orphaned (no member has a parent in another group of the same
+ * session)?  Then the terminal's stop signals do not stop it: nobody is
+ * left to continue it (Linux's will_become_orphaned_pgrp). */
+int pgrp_orphaned(int pgrp)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks) {
+		if (t->group_leader != t || t->pgrp != pgrp || t->exit_state || !t->parent)
+			continue;
+		if (t->parent->pgrp != pgrp && t->parent->session == t->session)
+			return 0;
+	}
+	return 1;
+}
+
+void jobctl_stop_wait(struct task *t)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	while (t->group_leader->group_stop && !(t->sig_pending & sigmask(SIGKILL))) {
+		t->state = TASK_STOPPED;
+		schedule();
+	}
+	local_irq_restore(flags);
+}
+
+void do_signal_stop(struct task *t, int sig)
+{
+	struct task *leader = t->group_leader, *th;
+
+	if (leader->pid == 1 || leader->signal_flags & SIGNAL_UNKILLABLE)
+		return;		/* init does not stop */
+	if (sig != SIGSTOP && pgrp_orphaned(leader->pgrp))
+		return;
+	if (!leader->group_stop) {
+		leader->group_stop = 1;
+		leader->stop_sig = sig;
+		leader->stop_notify = 1;
+		if (leader != t)
+			try_to_wake_up(leader, TASK_INTERRUPTIBLE, 0);
+		list_for_each_entry(th, &leader->thread_group, thread_group)
+			if (th != t)
+				try_to_wake_up(th, TASK_INTERRUPTIBLE, 0);
+		notify_parent(leader);
+	}
+	jobctl_stop_wait(t);
+}
