@@ -48,6 +48,14 @@ void pgdir_free(u32 pgdir);
  */
 pte_t *pte_lookup(u32 pgdir, u32 va, int alloc);
 
+/*
+ * The page table of the first PDE in [*PDE, END) that has one (a kernel
+ * pointer), with *PDE set to its index; NULL (and *PDE = END) if none.
+ * Walks a directory four PDEs at a time past empty ones, so a fork or an
+ * exit pays for the page tables a process has, not for all 768 user PDEs.
+ */
+pte_t *pgdir_next_table(u32 pgdir, u32 *pde, u32 end);
+
 /* Load PGDIR into CR3 (if it is not already there). */
 void switch_pgdir(u32 pgdir);
 /* Drop VA's translation from the TLB if PGDIR is the current one. */
