@@ -156,12 +156,15 @@ int mm_map_segment(struct mm *mm, u32 vaddr, u32 memsz, const void *data, u32 fi
 		return -ENOMEM;
 	mm->areas[mm->nr_areas++] = (struct vm_area){ start, end, vmflags };
 	for (u32 va = start; va < end; va += PAGE_SIZE) {
-		int err = map_new_page(mm, va, vmflags & VM_WRITE ? PTE_W : 0, NULL);
-		if (err)
-			return err;
 		/* The page's bytes from the file: [vaddr, vaddr+filesz) clipped to it. */
 		u32 lo = max(va, vaddr), hi = min(va + PAGE_SIZE, vaddr + filesz);
-		if (lo < hi) {
+		/* A page wholly from the file is copied, not zeroed first. */
+		int whole = lo == va && hi == va + PAGE_SIZE;
+		int err = map_new_page(mm, va, vmflags & VM_WRITE ? PTE_W : 0,
+				       whole ? (const u8 *)data + (va - vaddr) : NULL);
+		if (err)
+			return err;
+		if (lo < hi && !whole) {
 			u8 *page = __va(PTE_ADDR(*pte_lookup(mm->pgdir, va, 0)));
 			memcpy(page + (lo - va), (const u8 *)data + (lo - vaddr), hi - lo);
 		}
