@@ -190,6 +190,17 @@ void tsc_enable_sched_clock(u32 khz)
 	tsc_base = rdtsc();
 }
 
+/* The vDSO's copy of the conversion (arch/x86/vdso.c); 0 without the TSC clock. */
+int tsc_vclock(u64 *base, u32 *mult, u32 *shift)
+{
+	if (!tsc_khz)
+		return 0;
+	*base = tsc_base;
+	*mult = cyc2ns_mult;
+	*shift = CYC2NS_SHIFT;
+	return 1;
+}
+
 /* Nanoseconds since tsc_enable_sched_clock(). */
 u64 tsc_sched_clock(void)
 {

@@ -174,6 +174,28 @@ int mm_map_segment(struct mm *mm, u32 vaddr, u32 memsz, const void *data, u32 fi
 	return 0;
 }
 
+int mm_install_special(struct mm *mm, u32 start, const phys_addr_t *frames, u32 n, u32 vmflags)
+{
+	u32 end = start + n * PAGE_SIZE;
+
+	if (mm_range_used(mm, start, end))
+		return -EEXIST;
+	if (mm->nr_areas >= MM_MAX_AREAS)
+		return -ENOMEM;
+	for (u32 i = 0; i < n; i++) {
+		pte_t *pte = pte_lookup(mm->pgdir, start + i * PAGE_SIZE, 1);
+		if (!pte) {
+			mm_unmap_pages(mm, start, start + i * PAGE_SIZE);
+			return -ENOMEM;
+		}
+		frame_get(frames[i]);
+		*pte = frames[i] | PTE_P | PTE_U;	/* never writable: COW on mprotect */
+		mm->nr_pages++;
+	}
+	mm->areas[mm->nr_areas++] = (struct vm_area){ start, end, vmflags };
+	return 0;
+}
+
 /* Which access the address allows: VM_* flags, or 0 if unmapped. */
 static u32 addr_flags(struct mm *mm, u32 addr)
 {

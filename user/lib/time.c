@@ -9,6 +9,9 @@
 
 int clock_gettime(clockid_t clk, struct timespec *ts)
 {
+	/* The vDSO returns what the system call would: 0 or -errno. */
+	if (__vdso_clock_gettime_fn)
+		return SYSRET(__vdso_clock_gettime_fn(clk, ts));
 	return SYSRET(sys_clock_gettime(clk, L(ts)));
 }
 

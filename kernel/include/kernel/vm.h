@@ -63,7 +63,13 @@ long sys_brk(u32 brk);
 /* kernel/mm/mmap.c */
 #define MMAP_TOP	(STACK_TOP - STACK_LIMIT - STACK_GAP)	/* mmap_base */
 void mm_unmap_pages(struct mm *mm, u32 start, u32 end);	/* drop the frames, keep the areas */
-int mm_range_used(struct mm *mm, u32 start, u32 end);	/* does an area overlap [start, end)? */
+int mm_range_used(struct mm *mm, u32 start, u32 end);
+/* Map N shared kernel FRAMES read-only at START as one area (the vDSO; Linux's
+ * _install_special_mapping): 0, -EEXIST if the range is used, -ENOMEM. */
+int mm_install_special(struct mm *mm, u32 start, const phys_addr_t *frames, u32 n, u32 vmflags);
+/* arch: map the vDSO into MM at exec; its address (AT_SYSINFO_EHDR) or 0,
+ * and *SYSINFO = its __kernel_vsyscall (AT_SYSINFO). */
+u32 arch_setup_additional_pages(struct mm *mm, u32 *sysinfo);	/* does an area overlap [start, end)? */
 long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff);
 long sys_munmap(u32 addr, u32 len);
 long sys_mprotect(u32 addr, u32 len, u32 prot);
