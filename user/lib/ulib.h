@@ -14,5 +14,6 @@ long __syscall_ret(long r);
 struct timespec;
 extern int (*__vdso_clock_gettime_fn)(int, struct timespec *);
 void __libc_vdso_init(char **envp);
+void *__libc_vdso_sym(const char *name);
 
 #endif

@@ -101,6 +101,14 @@ static void *vdso_sym(const struct elf_ehdr *eh, const char *name, const char *v
 	return NULL;
 }
 
+static const struct elf_ehdr *vdso_ehdr;
+
+/* NAME (version LINUX_2.6) in the vDSO, or NULL; for the tests too. */
+void *__libc_vdso_sym(const char *name)
+{
+	return vdso_ehdr ? vdso_sym(vdso_ehdr, name, "LINUX_2.6") : NULL;
+}
+
 /* Called by __libc_start with envp: the auxv follows envp's NULL. */
 void __libc_vdso_init(char **envp)
 {
@@ -110,6 +118,6 @@ void __libc_vdso_init(char **envp)
 		envp++;
 	for (auxv = (u32 *)(envp + 1); auxv[0] != AT_NULL; auxv += 2)
 		if (auxv[0] == AT_SYSINFO_EHDR && auxv[1])
-			__vdso_clock_gettime_fn = vdso_sym((const void *)auxv[1],
-							   "__vdso_clock_gettime", "LINUX_2.6");
+			vdso_ehdr = (const void *)auxv[1];
+	__vdso_clock_gettime_fn = __libc_vdso_sym("__vdso_clock_gettime");
 }
