@@ -47,7 +47,7 @@ $(BUILD)/arch/x86/kprobes.o: arch/x86/kprobes.c
 KERNEL_C   += arch/x86/vdso.c             # the vDSO's pages, its data page, the exec mapping
 KERNEL_ASM += arch/x86/vdso_image.asm     # build/arch/x86/vdso.so inside the image
 VDSO_CFLAGS := -m32 -march=i686 -std=gnu11 -ffreestanding -fPIC -O2 -fno-stack-protector \
-               -fno-asynchronous-unwind-tables -fno-omit-frame-pointer -Wall -Wextra -Werror \
+               -fno-asynchronous-unwind-tables -fomit-frame-pointer -Wall -Wextra -Werror \
                -Iarch/x86/include -MMD -MP
 $(BUILD)/arch/x86/vdso_vclock.o: arch/x86/vdso_vclock.c
 	@mkdir -p $(dir $@)

@@ -35,6 +35,7 @@
 #include <arch/cpu.h>
 #include <arch/timer.h>
 #include <arch/tsc.h>
+#include <arch/vdso.h>
 
 #define CALIBRATE_MS	20
 #define PM_GATE_MS	50	/* 178977 PM ticks: edge jitter of ~10 ns is 0.2 ppm */
@@ -191,13 +192,13 @@ void tsc_enable_sched_clock(u32 khz)
 }
 
 /* The vDSO's copy of the conversion (arch/x86/vdso.c); 0 without the TSC clock. */
-int tsc_vclock(u64 *base, u32 *mult, u32 *shift)
+int tsc_vclock(u64 *base, u32 *mult)
 {
+	_Static_assert(CYC2NS_SHIFT == VDSO_CYC2NS_SHIFT, "the vDSO's shift");
 	if (!tsc_khz)
 		return 0;
 	*base = tsc_base;
 	*mult = cyc2ns_mult;
-	*shift = CYC2NS_SHIFT;
 	return 1;
 }
 

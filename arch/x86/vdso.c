@@ -37,15 +37,14 @@ static phys_addr_t vdso_frames[2];	/* data, text; 0: not made yet */
 static void update_vsyscall(struct vdso_data *vd)
 {
 	u64 base;
-	u32 mult, shift;
+	u32 mult;
 
 	vd->seq++;			/* odd: readers wait */
 	__asm__ __volatile__("" ::: "memory");
-	if (tsc_vclock(&base, &mult, &shift)) {
+	if (tsc_vclock(&base, &mult)) {
 		vd->vclock_mode = VCLOCK_TSC;
 		vd->tsc_base = base;
 		vd->mult = mult;
-		vd->shift = shift;
 	} else {
 		vd->vclock_mode = VCLOCK_NONE;
 	}

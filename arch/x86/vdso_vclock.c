@@ -51,15 +51,6 @@ static inline u64 rdtsc(void)
 	return v;
 }
 
-/* Kernel's mul_u64_u32_shr (kernel/math64.h), shift < 32. */
-static inline u64 cyc2ns(u64 cyc, u32 mult, u32 shift)
-{
-	u64 lo = (u64)(u32)cyc * mult;
-	u64 hi = (u64)(u32)(cyc >> 32) * mult + (lo >> 32);
-
-	return (hi << (32 - shift)) | ((u32)lo >> shift);
-}
-
 /* ns / 10^9 and the remainder with one divl: ns < 2^32 s * 10^9 (136 years). */
 static inline u32 div_sec(u64 ns, u32 *rem)
 {
@@ -70,32 +61,57 @@ static inline u32 div_sec(u64 ns, u32 *rem)
 	return q;
 }
 
-/* CLOCK's time in ns; 0 if the vDSO cannot tell (then: the system call). */
-static int do_clock(int clock, u64 *ns)
+/* The clocks the vDSO serves (all read sched_clock(), kernel/time/clock.c). */
+#define VDSO_CLOCKS	((1u << CLOCK_REALTIME) | (1u << CLOCK_MONOTONIC) | (1u << CLOCK_MONOTONIC_RAW) | \
+			 (1u << CLOCK_REALTIME_COARSE) | (1u << CLOCK_MONOTONIC_COARSE) | (1u << CLOCK_BOOTTIME))
+#define REAL_CLOCKS	((1u << CLOCK_REALTIME) | (1u << CLOCK_REALTIME_COARSE))
+
+/*
+ * CLOCK's time in ns; 0 if the vDSO cannot tell (then: the system call).
+ * ns = (rdtsc() - tsc_base) * mult >> VDSO_CYC2NS_SHIFT, the kernel's
+ * mul_u64_u32_shr() (kernel/math64.h) with its 96-bit product, the shift a
+ * constant; inlined into each caller (the clock_gettime path is ~40
+ * instructions).
+ */
+static __attribute__((always_inline)) inline int do_clock(int clock, u64 *ns)
 {
 	const volatile struct vdso_data *vd = &vvar_page;
-	u32 seq;
-	u64 t;
+	u32 seq, mult;
+	u64 d, lo, hi, t;
 
-	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_MONOTONIC_RAW &&
-	    clock != CLOCK_REALTIME_COARSE && clock != CLOCK_MONOTONIC_COARSE && clock != CLOCK_BOOTTIME)
+	if ((unsigned)clock >= 32 || !((1u << clock) & VDSO_CLOCKS))
 		return 0;
 	do {
-		while ((seq = vd->seq) & 1)
-			;
+		seq = vd->seq;
 		__asm__ __volatile__("" ::: "memory");
 		if (vd->vclock_mode != VCLOCK_TSC)
 			return 0;
-		t = cyc2ns(rdtsc() - vd->tsc_base, vd->mult, vd->shift);
-		if (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE)
+		d = rdtsc() - vd->tsc_base;
+		mult = vd->mult;
+		lo = (u64)(u32)d * mult;
+		hi = (u64)(u32)(d >> 32) * mult + (lo >> 32);
+		t = (hi << (32 - VDSO_CYC2NS_SHIFT)) | ((u32)lo >> VDSO_CYC2NS_SHIFT);
+		if ((1u << clock) & REAL_CLOCKS)
 			t += vd->realtime_offset;
 		__asm__ __volatile__("" ::: "memory");
-	} while (vd->seq != seq);
+	} while ((seq & 1) || vd->seq != seq);	/* odd: the kernel was writing */
 	*ns = t;
 	return 1;
 }
 
-int __vdso_clock_gettime(int clock, struct old_timespec32 *ts)
+/*
+ * __vdso_clock_gettime: do_clock() and div_sec() by hand, because this is
+ * the call programs make in loops (the C version compiled to ~75
+ * instructions, mostly spills of the 64-bit temporaries; this is ~40).
+ * Same arithmetic: t = ((d_hi * mult + (d_lo * mult >> 32)) << 10) |
+ * ((u32)(d_lo * mult) >> 22), d = rdtsc() - tsc_base; + realtime_offset for
+ * the REALTIME clocks; sec, nsec = divl by 10^9.  Anything else (a clock
+ * it does not serve, VCLOCK_NONE): __vdso_clock_gettime_slow, the C path.
+ * Offsets are struct vdso_data's (checked below).
+ */
+int __vdso_clock_gettime_slow(int clock, struct old_timespec32 *ts)
+	__attribute__((visibility("hidden")));
+int __vdso_clock_gettime_slow(int clock, struct old_timespec32 *ts)
 {
 	u64 ns;
 	u32 rem;
@@ -106,6 +122,84 @@ int __vdso_clock_gettime(int clock, struct old_timespec32 *ts)
 	ts->tv_nsec = (int)rem;
 	return 0;
 }
+
+_Static_assert(__builtin_offsetof(struct vdso_data, seq) == 0 &&
+	       __builtin_offsetof(struct vdso_data, vclock_mode) == 4 &&
+	       __builtin_offsetof(struct vdso_data, mult) == 8 &&
+	       __builtin_offsetof(struct vdso_data, tsc_base) == 12 &&
+	       __builtin_offsetof(struct vdso_data, realtime_offset) == 20, "vdso_data layout");
+
+/* The masks as plain numbers for the assembler. */
+#define VDSO_CLOCKS_ASM	0xf3
+#define REAL_CLOCKS_ASM	0x21
+_Static_assert(VDSO_CLOCKS == VDSO_CLOCKS_ASM && REAL_CLOCKS == REAL_CLOCKS_ASM, "clock masks");
+#define STR_(x) #x
+#define STR(x) STR_(x)
+__asm__(".text\n"
+	".globl __vdso_clock_gettime\n"
+	".type __vdso_clock_gettime, @function\n"
+	"__vdso_clock_gettime:\n"
+	"\tpush %ebx\n"
+	"\tpush %esi\n"
+	"\tpush %edi\n"
+	"\tpush %ebp\n"
+	"\tcall 1f\n"
+	"1:\tpop %ebp\n"			/* ebp = 1b */
+	"\tmov 20(%esp), %ecx\n"		/* clock */
+	"\tcmp $1, %ecx\n"			/* CLOCK_MONOTONIC: no more checks */
+	"\tje 2f\n"
+	"\tcmp $31, %ecx\n"
+	"\tja 9f\n"
+	"\tmov $" STR(VDSO_CLOCKS_ASM) ", %eax\n"
+	"\tbt %ecx, %eax\n"
+	"\tjnc 9f\n"
+	"2:\tmov vvar_page-1b(%ebp), %edi\n"	/* seq */
+	"\tcmpl $" STR(VCLOCK_TSC) ", vvar_page+4-1b(%ebp)\n"
+	"\tjne 9f\n"
+	"\trdtsc\n"
+	"\tsub vvar_page+12-1b(%ebp), %eax\n"	/* d = rdtsc - tsc_base */
+	"\tsbb vvar_page+16-1b(%ebp), %edx\n"
+	"\tmov %edx, %esi\n"			/* d_hi */
+	"\tmull vvar_page+8-1b(%ebp)\n"		/* edx:eax = d_lo * mult */
+	"\tmov %eax, %ebx\n"			/* lo32 */
+	"\tmov %edx, %ecx\n"			/* lo >> 32 */
+	"\tmov %esi, %eax\n"
+	"\tmull vvar_page+8-1b(%ebp)\n"		/* d_hi * mult */
+	"\tadd %ecx, %eax\n"
+	"\tadc $0, %edx\n"			/* edx:eax = hi */
+	"\tshld $" STR(32 - VDSO_CYC2NS_SHIFT) ", %eax, %edx\n"
+	"\tshl $" STR(32 - VDSO_CYC2NS_SHIFT) ", %eax\n"
+	"\tshr $" STR(VDSO_CYC2NS_SHIFT) ", %ebx\n"
+	"\tor %ebx, %eax\n"			/* edx:eax = t */
+	"\tmov 20(%esp), %ecx\n"
+	"\tcmp $1, %ecx\n"
+	"\tje 3f\n"
+	"\tmov $" STR(REAL_CLOCKS_ASM) ", %ebx\n"
+	"\tbt %ecx, %ebx\n"
+	"\tjnc 3f\n"
+	"\tadd vvar_page+20-1b(%ebp), %eax\n"
+	"\tadc vvar_page+24-1b(%ebp), %edx\n"
+	"3:\ttest $1, %edi\n"
+	"\tjnz 2b\n"
+	"\tcmp vvar_page-1b(%ebp), %edi\n"
+	"\tjne 2b\n"				/* the kernel wrote meanwhile: again */
+	"\tmov $1000000000, %ecx\n"
+	"\tdivl %ecx\n"
+	"\tmov 24(%esp), %ecx\n"		/* ts */
+	"\tmov %eax, (%ecx)\n"
+	"\tmov %edx, 4(%ecx)\n"
+	"\txor %eax, %eax\n"
+	"\tpop %ebp\n"
+	"\tpop %edi\n"
+	"\tpop %esi\n"
+	"\tpop %ebx\n"
+	"\tret\n"
+	"9:\tpop %ebp\n"
+	"\tpop %edi\n"
+	"\tpop %esi\n"
+	"\tpop %ebx\n"
+	"\tjmp __vdso_clock_gettime_slow\n"
+	".size __vdso_clock_gettime, .-__vdso_clock_gettime\n");
 
 int __vdso_clock_gettime64(int clock, struct kernel_timespec *ts)
 {

@@ -10,8 +10,11 @@
 int clock_gettime(clockid_t clk, struct timespec *ts)
 {
 	/* The vDSO returns what the system call would: 0 or -errno. */
-	if (__vdso_clock_gettime_fn)
-		return SYSRET(__vdso_clock_gettime_fn(clk, ts));
+	if (__vdso_clock_gettime_fn) {
+		int r = __vdso_clock_gettime_fn(clk, ts);
+
+		return __builtin_expect(r == 0, 1) ? 0 : SYSRET(r);
+	}
 	return SYSRET(sys_clock_gettime(clk, L(ts)));
 }
 

@@ -18,7 +18,8 @@
 #define VDSO_END	0x08048000u
 
 #define VCLOCK_NONE	0	/* no TSC clock: every call is the system call */
-#define VCLOCK_TSC	1	/* ns = (rdtsc() - tsc_base) * mult >> shift */
+#define VCLOCK_TSC	1	/* ns = (rdtsc() - tsc_base) * mult >> VDSO_CYC2NS_SHIFT */
+#define VDSO_CYC2NS_SHIFT 22	/* arch/x86/tsc.c's CYC2NS_SHIFT (checked there) */
 
 #ifndef __ASSEMBLER__
 /*
@@ -30,7 +31,7 @@
 struct vdso_data {
 	unsigned int seq;
 	unsigned int vclock_mode;		/* VCLOCK_* */
-	unsigned int mult, shift;		/* cyc2ns */
+	unsigned int mult;			/* cyc2ns, shift VDSO_CYC2NS_SHIFT */
 	unsigned long long tsc_base;		/* TSC at sched_clock() 0 */
 	unsigned long long realtime_offset;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 };
