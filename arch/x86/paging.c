@@ -96,12 +96,21 @@ pte_t *pgdir_next_table(u32 pgdir, u32 *pde, u32 end)
 	return NULL;
 }
 
-void pgdir_free(u32 pgdir)
+void pgdir_free(u32 pgdir, const u32 *pt_map)
 {
 	u32 *pd = pgdir_va(pgdir);
 
-	for (u32 i = 0; pgdir_next_table(pgdir, &i, KERNEL_PDE); i++)
-		free_frame(PTE_ADDR(pd[i]));
+	if (!pt_map) {
+		for (u32 i = 0; pgdir_next_table(pgdir, &i, KERNEL_PDE); i++)
+			free_frame(PTE_ADDR(pd[i]));
+	} else {
+		for (u32 w = 0; w < KERNEL_PDE / 32; w++)
+			for (u32 bits = pt_map[w]; bits; bits &= bits - 1) {
+				u32 i = w * 32 + (u32)__builtin_ctz(bits);
+				if ((pd[i] & (PTE_P | PTE_PS)) == PTE_P)
+					free_frame(PTE_ADDR(pd[i]));
+			}
+	}
 	free_frame(pgdir);
 }
 

@@ -57,16 +57,49 @@ static u32 next_pte(const pte_t *pt, u32 i)
 	return 1024;
 }
 
+/* VA's PTE, its page table made if need be (the only place user page
+ * tables are made: pt_map stays a superset of them); NULL: -ENOMEM. */
+static pte_t *mm_pte_alloc(struct mm *mm, u32 va)
+{
+	pte_t *pte = pte_lookup(mm->pgdir, va, 1);
+
+	if (pte)
+		mm->pt_map[(va >> 22) / 32] |= 1u << ((va >> 22) % 32);
+	return pte;
+}
+
+/* The page table of the first user PDE >= *PDE that has one, *PDE set to its
+ * index; NULL and *PDE = USER_PDES after the last.  Reads pt_map's bits. */
+static pte_t *mm_next_table(struct mm *mm, u32 *pde)
+{
+	for (u32 i = *pde; i < USER_PDES; ) {
+		u32 bits = mm->pt_map[i / 32] >> (i % 32);
+		if (!bits) {
+			i = (i | 31) + 1;		/* the next word */
+			continue;
+		}
+		i += (u32)__builtin_ctz(bits);
+		pte_t *pt = pte_lookup(mm->pgdir, i << 22, 0);
+		if (pt) {
+			*pde = i;
+			return pt;
+		}
+		i++;
+	}
+	*pde = USER_PDES;
+	return NULL;
+}
+
 /* Drop every user page and page table. */
 static void mm_release_pages(struct mm *mm)
 {
 	pte_t *pt;
 
-	for (u32 pde = 0; (pt = pgdir_next_table(mm->pgdir, &pde, USER_PDES)); pde++)
+	for (u32 pde = 0; (pt = mm_next_table(mm, &pde)); pde++)
 		for (u32 i = next_pte(pt, 0); i < 1024; i = next_pte(pt, i + 1))
 			if (pt[i] & PTE_P)
 				frame_put(PTE_ADDR(pt[i]));
-	pgdir_free(mm->pgdir);
+	pgdir_free(mm->pgdir, mm->pt_map);
 }
 
 void mm_put(struct mm *mm)
@@ -94,14 +127,14 @@ struct mm *mm_dup(struct mm *old)
 	 * (Linux's copy_page_range() skips empty ranges the same way).
 	 */
 	pte_t *src;
-	for (u32 pde = 0; (src = pgdir_next_table(old->pgdir, &pde, USER_PDES)); pde++) {
+	for (u32 pde = 0; (src = mm_next_table(old, &pde)); pde++) {
 		pte_t *dst = NULL;
 
 		for (u32 i = next_pte(src, 0); i < 1024; i = next_pte(src, i + 1)) {
 			if (!(src[i] & PTE_P))
 				continue;
 			u32 va = (pde << 22) | (i << 12);
-			if (!dst && !(dst = pte_lookup(mm->pgdir, pde << 22, 1))) {
+			if (!dst && !(dst = mm_pte_alloc(mm, pde << 22))) {
 				mm_put(mm);
 				return NULL;
 			}
@@ -128,7 +161,7 @@ static struct vm_area *find_area(struct mm *mm, u32 addr)
 /* Install a new zeroed (or copied) page at VA.  0 or -ENOMEM. */
 static int map_new_page(struct mm *mm, u32 va, u32 pteflags, const void *copy)
 {
-	pte_t *pte = pte_lookup(mm->pgdir, va, 1);
+	pte_t *pte = mm_pte_alloc(mm, va);
 	u32 frame;
 
 	if (!pte)
@@ -183,7 +216,7 @@ int mm_install_special(struct mm *mm, u32 start, const phys_addr_t *frames, u32 
 	if (mm->nr_areas >= MM_MAX_AREAS)
 		return -ENOMEM;
 	for (u32 i = 0; i < n; i++) {
-		pte_t *pte = pte_lookup(mm->pgdir, start + i * PAGE_SIZE, 1);
+		pte_t *pte = mm_pte_alloc(mm, start + i * PAGE_SIZE);
 		if (!pte) {
 			mm_unmap_pages(mm, start, start + i * PAGE_SIZE);
 			return -ENOMEM;
@@ -220,7 +253,7 @@ int mm_fault(struct mm *mm, u32 addr, int write)
 	fl = addr_flags(mm, addr);
 	if (!fl || (write && !(fl & VM_WRITE)))
 		return -EFAULT;
-	pte = pte_lookup(mm->pgdir, va, 1);
+	pte = mm_pte_alloc(mm, va);
 	if (!pte)
 		return -ENOMEM;
 	if (!(*pte & PTE_P))

@@ -21,6 +21,7 @@
 #define STACK_TOP	TASK_SIZE		/* 0xC0000000 */
 #define STACK_LIMIT	(8u << 20)		/* RLIMIT_STACK default: 8 MiB */
 #define STACK_GAP	(1u << 20)		/* heap may not come closer */
+#define MM_PT_WORDS	((TASK_SIZE >> 22) / 32)	/* 24: a bit per user PDE */
 #define MM_MAX_AREAS	32		/* ELF segments + mmap regions (Linux: 65530) */
 #define NOSYS_WORDS	(1024 / 32 + 1)	/* a bit per Linux number, one for the rest */
 
@@ -41,6 +42,10 @@ struct mm {
 	u32 start_brk, brk;		/* heap [start_brk, brk) */
 	u32 nr_pages;			/* user pages mapped (RSS) */
 	u32 nosys_seen[NOSYS_WORDS];	/* unknown syscalls logged (kernel/syscall.c) */
+	/* Bit i: user PDE i may have a page table.  Every user page table is
+	 * made by kernel/mm/vm.c's mm_pte_alloc(), which sets it; fork, exit
+	 * and exec walk these 24 words instead of 768 PDEs. */
+	u32 pt_map[MM_PT_WORDS];
 };
 
 struct mm *mm_create(void);		/* empty address space; NULL: -ENOMEM */

@@ -39,8 +39,9 @@ extern u32 kernel_pgdir;
 /* A new page directory with the kernel half copied; 0 if out of memory. */
 u32 pgdir_alloc(void);
 /* Free the page tables of the user half and the directory itself (not the
- * frames they map: the caller drops those first). */
-void pgdir_free(u32 pgdir);
+ * frames they map: the caller drops those first).  PT_MAP: bit i set for
+ * every user PDE i that may have a table (NULL: look at all 768). */
+void pgdir_free(u32 pgdir, const u32 *pt_map);
 
 /*
  * The PTE for VA in PGDIR (a kernel pointer), or NULL when its page table
