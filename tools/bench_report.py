@@ -378,8 +378,11 @@ def micro_tables(micro):
     lines = ["## Kernel microbenchmarks", "",
              f"`user/bench/microbench.c`, preset {bench['preset']}, HZ {bench['hz']}; virtual ns = "
              f"guest instructions under `-icount shift=0`.  Command line: `{micro['cmdline']}`.", "",
-             "| operation | ns |", "|---|---|"]
-    lines += [f"| {name} | {fnum(bench.get(key))} |" for name, key in MICRO_ROWS]
+             "The last column is Granule's cost over Linux 6.1's for the same operation under the same "
+             "QEMU (`KEY_vs_linux` in microbench's RESULT line; see docs/FASTPATHS.md).", "",
+             "| operation | ns | × Linux 6.1 |", "|---|---|---|"]
+    lines += [f"| {name} | {fnum(bench.get(key))} | {fnum(bench.get(key[:-3] + '_vs_linux'), '{:.3f}')} |"
+              for name, key in MICRO_ROWS]
     lines += ["", "### Scheduler scaling", "",
               "Cost per context switch (N processes in a sched_yield() ring) and per timer tick that "
               "does not switch (a nice -20 reader beside N-1 nice 19 spinners), by number of runnable "

@@ -63,23 +63,54 @@ void paging_init(u32 lowmem_end)
 	       pse ? "4 MiB" : "4 KiB", global ? ", global" : "");
 }
 
+/* The user half zeroed, the kernel half copied: each byte written once. */
 u32 pgdir_alloc(void)
 {
-	u32 pgdir = alloc_zeroed_frame();
+	u32 pgdir = alloc_frame();
 	if (!pgdir)
 		return 0;
+	memset(pgdir_va(pgdir), 0, KERNEL_PDE * sizeof(u32));
 	memcpy(pgdir_va(pgdir) + KERNEL_PDE, pgdir_va(kernel_pgdir) + KERNEL_PDE,
 	       (1024 - KERNEL_PDE) * sizeof(u32));
 	return pgdir;
 }
 
-void pgdir_free(u32 pgdir)
+pte_t *pgdir_next_table(u32 pgdir, u32 *pde, u32 end)
+{
+	const u32 *pd = pgdir_va(pgdir);
+	u32 i = *pde;
+
+	for (;;) {
+		/* Four empty PDEs at once: 8 instructions instead of 24. */
+		while (!(i & 3) && i + 4 <= end && !(pd[i] | pd[i + 1] | pd[i + 2] | pd[i + 3]))
+			i += 4;
+		if (i >= end)
+			break;
+		if ((pd[i] & (PTE_P | PTE_PS)) == PTE_P) {
+			*pde = i;
+			return (pte_t *)__va(PTE_ADDR(pd[i]));
+		}
+		i++;
+	}
+	*pde = end;
+	return NULL;
+}
+
+void pgdir_free(u32 pgdir, const u32 *pt_map)
 {
 	u32 *pd = pgdir_va(pgdir);
 
-	for (u32 i = 0; i < KERNEL_PDE; i++)
-		if (pd[i] & PTE_P)
+	if (!pt_map) {
+		for (u32 i = 0; pgdir_next_table(pgdir, &i, KERNEL_PDE); i++)
 			free_frame(PTE_ADDR(pd[i]));
+	} else {
+		for (u32 w = 0; w < KERNEL_PDE / 32; w++)
+			for (u32 bits = pt_map[w]; bits; bits &= bits - 1) {
+				u32 i = w * 32 + (u32)__builtin_ctz(bits);
+				if ((pd[i] & (PTE_P | PTE_PS)) == PTE_P)
+					free_frame(PTE_ADDR(pd[i]));
+			}
+	}
 	free_frame(pgdir);
 }
 

@@ -41,3 +41,22 @@ $(BUILD)/arch/x86/kprobes.o: arch/x86/kprobes.c
 	@echo "  CC      $< (.trace)"
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 	$(Q)objcopy --prefix-alloc-sections=.trace $@
+
+# The vDSO (arch/x86/vdso.c maps it at exec): a shared object of its own,
+# linked into the image by vdso_image.asm.  --hash-style=both gives glibc
+# DT_HASH and DT_GNU_HASH; the version script in vdso.lds gives LINUX_2.6.
+KERNEL_C   += arch/x86/vdso.c             # the vDSO's pages, its data page, the exec mapping
+KERNEL_ASM += arch/x86/vdso_image.asm     # build/arch/x86/vdso.so inside the image
+VDSO_CFLAGS := -m32 -march=i686 -std=gnu11 -ffreestanding -fPIC -O2 -fno-stack-protector \
+               -fno-asynchronous-unwind-tables -fomit-frame-pointer -Wall -Wextra -Werror \
+               -Iarch/x86/include -MMD -MP
+$(BUILD)/arch/x86/vdso_vclock.o: arch/x86/vdso_vclock.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (vDSO)"
+	$(Q)$(CC) $(VDSO_CFLAGS) -c $< -o $@
+$(BUILD)/arch/x86/vdso.so: $(BUILD)/arch/x86/vdso_vclock.o arch/x86/vdso.lds
+	@echo "  LD      $@"
+	$(Q)$(LD) -m elf_i386 -shared -nostdlib -soname=linux-gate.so.1 --hash-style=both \
+		--build-id=none -z max-page-size=4096 -T arch/x86/vdso.lds $< -o $@
+$(BUILD)/arch/x86/vdso_image.o: $(BUILD)/arch/x86/vdso.so
+-include $(BUILD)/arch/x86/vdso_vclock.d

@@ -35,6 +35,7 @@
 #include <arch/cpu.h>
 #include <arch/timer.h>
 #include <arch/tsc.h>
+#include <arch/vdso.h>
 
 #define CALIBRATE_MS	20
 #define PM_GATE_MS	50	/* 178977 PM ticks: edge jitter of ~10 ns is 0.2 ppm */
@@ -188,6 +189,17 @@ void tsc_enable_sched_clock(u32 khz)
 	tsc_khz = khz;
 	cyc2ns_mult = (u32)div_u64(1000000ull << CYC2NS_SHIFT, khz);
 	tsc_base = rdtsc();
+}
+
+/* The vDSO's copy of the conversion (arch/x86/vdso.c); 0 without the TSC clock. */
+int tsc_vclock(u64 *base, u32 *mult)
+{
+	_Static_assert(CYC2NS_SHIFT == VDSO_CYC2NS_SHIFT, "the vDSO's shift");
+	if (!tsc_khz)
+		return 0;
+	*base = tsc_base;
+	*mult = cyc2ns_mult;
+	return 1;
 }
 
 /* Nanoseconds since tsc_enable_sched_clock(). */

@@ -23,11 +23,22 @@
 #define BITS_PER_WORD	32u
 #define BITMAP_WORDS	(PMM_MAX_FRAMES / BITS_PER_WORD)
 #define LOW_RESERVED	0x100000u	/* first 1 MiB: never allocated */
+/*
+ * Searches start at a fixed physical address, ALLOC_BASE (16 MiB), above the
+ * kernel image, and wrap round to the frames below it only when everything
+ * above is taken.  Starting at frame 0 made the cost of every search (the
+ * busy words and blocks it skips: the image, the initrd) a function of the
+ * image's size, so any new kernel code moved the instruction counts that
+ * -icount turns into RESULT figures.  Used when RAM reaches 2 * ALLOC_BASE
+ * (half of it above the base); smaller machines search from frame 0.
+ */
+#define ALLOC_BASE	0x1000000u
 
 static u32 frame_bitmap[BITMAP_WORDS];		/* 1 = in use or not RAM */
 static struct page mem_map[PMM_MAX_FRAMES];
 static u32 max_pfn;		/* one past the highest usable frame */
 static u32 next_word;		/* next-fit hint for alloc_frame() */
+static u32 base_pfn;		/* where searches start: ALLOC_BASE or 0 */
 static unsigned long nr_free;	/* clear bits below max_pfn */
 static unsigned long nr_managed;	/* frames usable at init */
 
@@ -120,7 +131,16 @@ void pmm_init(const struct mem_region *usable, unsigned int nr_usable,
 	for (pfn = 0; pfn < max_pfn; pfn++)
 		nr_free += !test_bit(pfn);
 	nr_managed = nr_free;
-	next_word = 0;
+	base_pfn = max_pfn >= 2 * (ALLOC_BASE >> PAGE_SHIFT) ? ALLOC_BASE >> PAGE_SHIFT : 0;
+	next_word = base_pfn / BITS_PER_WORD;
+}
+
+/* Search order of word W: its distance above the base word, wrapping. */
+static inline u32 word_rank(u32 w)
+{
+	u32 b = base_pfn / BITS_PER_WORD;
+
+	return w >= b ? w - b : w + (PMM_MAX_FRAMES / BITS_PER_WORD) - b;
 }
 
 /* Mark [pfn, pfn + n) allocated with count 1. */
@@ -140,7 +160,7 @@ static void release_frame(u32 pfn)
 	mem_map[pfn] = (struct page){ 0 };
 	clear_bit(pfn);
 	nr_free++;
-	if (pfn / BITS_PER_WORD < next_word)
+	if (word_rank(pfn / BITS_PER_WORD) < word_rank(next_word))
 		next_word = pfn / BITS_PER_WORD;
 }
 
@@ -151,7 +171,7 @@ static phys_addr_t __alloc_frame(void)
 
 	if (nr_free == 0)
 		return 0;
-	/* Next fit: start at the lowest word that may hold a free bit. */
+	/* Next fit: start at the first word (in search order) that may hold a free bit. */
 	for (n = 0; n < words; n++) {
 		w = next_word + n;
 		if (w >= words)
@@ -177,6 +197,22 @@ phys_addr_t alloc_zeroed_frame(void)
 	return pa;
 }
 
+/* First naturally aligned free run of N frames in [from, to), or to. */
+static u32 first_fit(u32 from, u32 to, u32 n)
+{
+	u32 pfn, i;
+
+	for (pfn = ALIGN_UP(from, n); pfn + n <= to; ) {
+		for (i = 0; i < n; i++)
+			if (test_bit(pfn + i))
+				break;
+		if (i == n)
+			return pfn;
+		pfn = ALIGN_UP(pfn + i + 1, n);	/* skip past the busy bit */
+	}
+	return to;
+}
+
 static phys_addr_t __alloc_pages(unsigned int order)
 {
 	u32 n, pfn, i;
@@ -188,24 +224,20 @@ static phys_addr_t __alloc_pages(unsigned int order)
 	n = 1u << order;
 	if (nr_free < n)
 		return 0;
-	/* First fit over naturally aligned candidates; skip past a busy bit. */
-	for (pfn = 0; pfn + n <= max_pfn; ) {
-		for (i = 0; i < n; i++)
-			if (test_bit(pfn + i))
-				break;
-		if (i == n) {
-			take_frames(pfn, n);
-			mem_map[pfn].flags = PG_head;
-			mem_map[pfn].order = (u8)order;
-			for (i = 1; i < n; i++) {
-				mem_map[pfn + i].flags = PG_tail;
-				mem_map[pfn + i].order = (u8)order;
-			}
-			return PFN_PHYS(pfn);
-		}
-		pfn = ALIGN_UP(pfn + i + 1, n);
+	/* From the base up; then, only when that fails, all of RAM. */
+	pfn = first_fit(base_pfn, max_pfn, n);
+	if (pfn == max_pfn && base_pfn)
+		pfn = first_fit(0, max_pfn, n);
+	if (pfn == max_pfn)
+		return 0;
+	take_frames(pfn, n);
+	mem_map[pfn].flags = PG_head;
+	mem_map[pfn].order = (u8)order;
+	for (i = 1; i < n; i++) {
+		mem_map[pfn + i].flags = PG_tail;
+		mem_map[pfn + i].order = (u8)order;
 	}
-	return 0;
+	return PFN_PHYS(pfn);
 }
 
 static void __free_pages(phys_addr_t pa, unsigned int order)

@@ -37,18 +37,69 @@ void mm_get(struct mm *mm)
 	mm->users++;
 }
 
+/*
+ * Index of the first non-zero PTE of PT at or after I, or 1024.  Empty
+ * entries are skipped four at a time (one OR chain instead of four tests):
+ * a process has a few dozen pages spread over two or three page tables,
+ * and the scan of the 3,000 empty entries around them was most of what a
+ * fork and an exit cost (docs/FASTPATHS.md).
+ */
+static u32 next_pte(const pte_t *pt, u32 i)
+{
+	for (; i < 1024 && (i & 3); i++)
+		if (pt[i])
+			return i;
+	while (i < 1024 && !(pt[i] | pt[i + 1] | pt[i + 2] | pt[i + 3]))
+		i += 4;
+	for (; i < 1024; i++)
+		if (pt[i])
+			return i;
+	return 1024;
+}
+
+/* VA's PTE, its page table made if need be (the only place user page
+ * tables are made: pt_map stays a superset of them); NULL: -ENOMEM. */
+static pte_t *mm_pte_alloc(struct mm *mm, u32 va)
+{
+	pte_t *pte = pte_lookup(mm->pgdir, va, 1);
+
+	if (pte)
+		mm->pt_map[(va >> 22) / 32] |= 1u << ((va >> 22) % 32);
+	return pte;
+}
+
+/* The page table of the first user PDE >= *PDE that has one, *PDE set to its
+ * index; NULL and *PDE = USER_PDES after the last.  Reads pt_map's bits. */
+static pte_t *mm_next_table(struct mm *mm, u32 *pde)
+{
+	for (u32 i = *pde; i < USER_PDES; ) {
+		u32 bits = mm->pt_map[i / 32] >> (i % 32);
+		if (!bits) {
+			i = (i | 31) + 1;		/* the next word */
+			continue;
+		}
+		i += (u32)__builtin_ctz(bits);
+		pte_t *pt = pte_lookup(mm->pgdir, i << 22, 0);
+		if (pt) {
+			*pde = i;
+			return pt;
+		}
+		i++;
+	}
+	*pde = USER_PDES;
+	return NULL;
+}
+
 /* Drop every user page and page table. */
 static void mm_release_pages(struct mm *mm)
 {
-	for (u32 pde = 0; pde < USER_PDES; pde++) {
-		pte_t *pt = pte_lookup(mm->pgdir, pde << 22, 0);
-		if (!pt)
-			continue;
-		for (int i = 0; i < 1024; i++)
+	pte_t *pt;
+
+	for (u32 pde = 0; (pt = mm_next_table(mm, &pde)); pde++)
+		for (u32 i = next_pte(pt, 0); i < 1024; i = next_pte(pt, i + 1))
 			if (pt[i] & PTE_P)
 				frame_put(PTE_ADDR(pt[i]));
-	}
-	pgdir_free(mm->pgdir);
+	pgdir_free(mm->pgdir, mm->pt_map);
 }
 
 void mm_put(struct mm *mm)
@@ -70,16 +121,20 @@ struct mm *mm_dup(struct mm *old)
 	mm->nr_areas = old->nr_areas;
 	mm->start_brk = old->start_brk;
 	mm->brk = old->brk;
-	for (u32 pde = 0; pde < USER_PDES; pde++) {
-		pte_t *src = pte_lookup(old->pgdir, pde << 22, 0);
-		if (!src)
-			continue;
-		for (u32 i = 0; i < 1024; i++) {
+	/*
+	 * Only the page tables the parent has, and in them only the present
+	 * pages; the child's page table is made when its first page is found
+	 * (Linux's copy_page_range() skips empty ranges the same way).
+	 */
+	pte_t *src;
+	for (u32 pde = 0; (src = mm_next_table(old, &pde)); pde++) {
+		pte_t *dst = NULL;
+
+		for (u32 i = next_pte(src, 0); i < 1024; i = next_pte(src, i + 1)) {
 			if (!(src[i] & PTE_P))
 				continue;
 			u32 va = (pde << 22) | (i << 12);
-			pte_t *dst = pte_lookup(mm->pgdir, va, 1);
-			if (!dst) {
+			if (!dst && !(dst = mm_pte_alloc(mm, pde << 22))) {
 				mm_put(mm);
 				return NULL;
 			}
@@ -87,7 +142,7 @@ struct mm *mm_dup(struct mm *old)
 				src[i] = (src[i] & ~PTE_W) | PTE_COW;
 				flush_tlb_page(old->pgdir, va);
 			}
-			*dst = src[i];
+			dst[i] = src[i];
 			frame_get(PTE_ADDR(src[i]));
 			mm->nr_pages++;
 		}
@@ -106,7 +161,7 @@ static struct vm_area *find_area(struct mm *mm, u32 addr)
 /* Install a new zeroed (or copied) page at VA.  0 or -ENOMEM. */
 static int map_new_page(struct mm *mm, u32 va, u32 pteflags, const void *copy)
 {
-	pte_t *pte = pte_lookup(mm->pgdir, va, 1);
+	pte_t *pte = mm_pte_alloc(mm, va);
 	u32 frame;
 
 	if (!pte)
@@ -134,18 +189,43 @@ int mm_map_segment(struct mm *mm, u32 vaddr, u32 memsz, const void *data, u32 fi
 		return -ENOMEM;
 	mm->areas[mm->nr_areas++] = (struct vm_area){ start, end, vmflags };
 	for (u32 va = start; va < end; va += PAGE_SIZE) {
-		int err = map_new_page(mm, va, vmflags & VM_WRITE ? PTE_W : 0, NULL);
-		if (err)
-			return err;
 		/* The page's bytes from the file: [vaddr, vaddr+filesz) clipped to it. */
 		u32 lo = max(va, vaddr), hi = min(va + PAGE_SIZE, vaddr + filesz);
-		if (lo < hi) {
+		/* A page wholly from the file is copied, not zeroed first. */
+		int whole = lo == va && hi == va + PAGE_SIZE;
+		int err = map_new_page(mm, va, vmflags & VM_WRITE ? PTE_W : 0,
+				       whole ? (const u8 *)data + (va - vaddr) : NULL);
+		if (err)
+			return err;
+		if (lo < hi && !whole) {
 			u8 *page = __va(PTE_ADDR(*pte_lookup(mm->pgdir, va, 0)));
 			memcpy(page + (lo - va), (const u8 *)data + (lo - vaddr), hi - lo);
 		}
 	}
 	if (end > mm->start_brk)
 		mm->start_brk = mm->brk = end;
+	return 0;
+}
+
+int mm_install_special(struct mm *mm, u32 start, const phys_addr_t *frames, u32 n, u32 vmflags)
+{
+	u32 end = start + n * PAGE_SIZE;
+
+	if (mm_range_used(mm, start, end))
+		return -EEXIST;
+	if (mm->nr_areas >= MM_MAX_AREAS)
+		return -ENOMEM;
+	for (u32 i = 0; i < n; i++) {
+		pte_t *pte = mm_pte_alloc(mm, start + i * PAGE_SIZE);
+		if (!pte) {
+			mm_unmap_pages(mm, start, start + i * PAGE_SIZE);
+			return -ENOMEM;
+		}
+		frame_get(frames[i]);
+		*pte = frames[i] | PTE_P | PTE_U;	/* never writable: COW on mprotect */
+		mm->nr_pages++;
+	}
+	mm->areas[mm->nr_areas++] = (struct vm_area){ start, end, vmflags };
 	return 0;
 }
 
@@ -173,7 +253,7 @@ int mm_fault(struct mm *mm, u32 addr, int write)
 	fl = addr_flags(mm, addr);
 	if (!fl || (write && !(fl & VM_WRITE)))
 		return -EFAULT;
-	pte = pte_lookup(mm->pgdir, va, 1);
+	pte = mm_pte_alloc(mm, va);
 	if (!pte)
 		return -ENOMEM;
 	if (!(*pte & PTE_P))

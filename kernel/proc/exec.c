@@ -60,6 +60,8 @@
 #define AT_SECURE	23
 #define AT_RANDOM	25
 #define AT_EXECFN	31
+#define AT_SYSINFO	32		/* __kernel_vsyscall, the vDSO's e_entry */
+#define AT_SYSINFO_EHDR	33		/* the vDSO's ELF header (arch/x86/vdso.c) */
 #define AUXV_PAIRS	18		/* the entries setup_stack writes, AT_NULL included */
 
 /* The strings of argv and envp, packed, with their counts. */
@@ -155,6 +157,8 @@ struct exec_image {
 	u32 entry;
 	u32 phdr, phnum;		/* AT_PHDR (0: not in a loaded segment), AT_PHNUM */
 	const char *execfn;		/* the path given to execve (AT_EXECFN) */
+	u32 vdso;			/* AT_SYSINFO_EHDR; 0: none mapped, no entry */
+	u32 sysinfo;			/* AT_SYSINFO: __kernel_vsyscall */
 };
 
 /* Copy N bytes of SRC just below *TOP (4-byte aligned); the user address. */
@@ -185,7 +189,8 @@ static int setup_stack(struct exec_args *a, const struct exec_image *im, u32 *sp
 	u32 platform = push_bytes(&top, ELF_PLATFORM, sizeof(ELF_PLATFORM), &err);
 	get_random_bytes(random, sizeof(random));
 	u32 at_random = push_bytes(&top, random, sizeof(random), &err);
-	u32 nwords = 1 + a->argc + 1 + a->envc + 1 + 2 * AUXV_PAIRS;
+	u32 pairs = AUXV_PAIRS + 2 * (im->vdso != 0);
+	u32 nwords = 1 + a->argc + 1 + a->envc + 1 + 2 * pairs;
 	u32 sp = (top - nwords * 4) & ~15u;
 	u32 *out = (u32 *)sp;
 	const char *k = a->buf;
@@ -203,6 +208,13 @@ static int setup_stack(struct exec_args *a, const struct exec_image *im, u32 *sp
 			err |= put_user(0u, out++);	/* end of argv */
 	}
 	err |= put_user(0u, out++);		/* end of envp */
+	/* Linux's order: ARCH_DLINFO's AT_SYSINFO, AT_SYSINFO_EHDR first, when there is a vDSO. */
+	if (im->vdso) {
+		const u32 ehdr[4] = { AT_SYSINFO, im->sysinfo,
+				      AT_SYSINFO_EHDR, im->vdso };
+		err |= copy_to_user(out, ehdr, sizeof(ehdr));
+		out += 4;
+	}
 	const u32 auxv[2 * AUXV_PAIRS] = {
 		AT_HWCAP, elf_hwcap(),	AT_PAGESZ, PAGE_SIZE,	AT_CLKTCK, USER_HZ,
 		AT_PHDR, im->phdr,	AT_PHENT, sizeof(Elf32_Phdr), AT_PHNUM, im->phnum,
@@ -440,6 +452,8 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 	err = elf_load(image, size, &exec_ops, mm, &im.entry);
 	if (!err)
 		im.phdr = elf_phdr_vaddr(image, size, &im.phnum);
+	if (!err)
+		im.vdso = arch_setup_additional_pages(mm, &im.sysinfo);
 	if (!err)
 		err = de_thread();
 	if (err) {

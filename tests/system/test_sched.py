@@ -357,7 +357,11 @@ def test_microbench_figures():
     line = next(l for l in r.lines if l.startswith("ctxsw 2 procs"))
     sw, yields = int(line.split()[-5]), int(line.split()[-2])
     assert sw >= 1.8 * yields
-    # the table reports instructions = rounded ns under icount
+    # the table reports instructions = rounded ns under icount, then Linux
+    # 6.1's figure and the ratio (also in the RESULT line as *_vs_linux)
     row = next(l for l in r.lines if l.startswith("null syscall (getppid)"))
     f = row.split()
-    assert int(f[-1]) == int(float(f[-2]) + 0.5)
+    assert int(f[5]) == int(float(f[4]) + 0.5)
+    assert int(f[6]) == 338 and f[7] == "%.3f" % (m["null_syscall_ns"] / 338 + 1e-9)
+    assert m["null_syscall_vs_linux"] == float(f[7])
+    assert "switch_10_vs_linux" not in m          # no Linux figure for the scaling rows

@@ -36,6 +36,7 @@ ALL_TESTS = [
     "poll", "ppoll", "select", "pselect6", "rt_sigsuspend",
     # user/tests/ut_job.c
     "pgrp", "session", "ldisc", "stop", "sigttin",
+    "vdso_auxv", "vdso_clock", "vdso_write",
 ]
 
 
@@ -147,3 +148,30 @@ def test_unknown_syscalls_logged_once_per_program(full_run):
             by_pid.setdefault(m.group(1), []).append(int(m.group(2)))
     nosys = [nrs for nrs in by_pid.values() if 499 in nrs]
     assert nosys == [[0, 17, 31, 399, 499, 1000, 9999]], by_pid
+
+
+# ---- the vDSO (arch/x86/vdso.c) -------------------------------------------------
+
+VDSO_TESTS = "vdso_auxv vdso_clock vdso_write"
+
+
+def test_vdso_mapped_by_default(full_run):
+    assert full_run.has_line("usertests: vdso at 0x8047000"), full_run.output[-2000:]
+
+
+def test_vdso_without_tsc_clock_is_the_system_call():
+    # clocksource=pit: the data page says VCLOCK_NONE and every vDSO call is
+    # the system call; the clocks still agree with it (vdso_clock).
+    r = boot(f'run="usertests {VDSO_TESTS}" clocksource=pit', timeout=60)
+    check_clean(r, status=0)
+    assert r.has_line("clocksource: pit tick count (clocksource=pit)") or \
+        any("clocksource: pit" in l for l in r.lines), r.output[-2000:]
+    assert r.has_line("usertests: vdso at 0x8047000")
+    assert [l for l in r.lines if l.startswith("test ")] == [f"test {n}: OK" for n in VDSO_TESTS.split()]
+
+
+def test_vdso_off_means_no_auxv_entries():
+    r = boot(f'run="usertests {VDSO_TESTS}" vdso=0', timeout=60)
+    check_clean(r, status=0)
+    assert r.has_line("usertests: no vdso"), r.output[-2000:]
+    assert [l for l in r.lines if l.startswith("test ")] == [f"test {n}: OK" for n in VDSO_TESTS.split()]

@@ -29,7 +29,9 @@
  *		at least one tick of another task).  Per tick = mean gap -
  *		the loop's own step.  Needs the TSC to count ns (icount).
  * N beyond what fork allows (TASK_MAX) is reported as skipped.
- * Last line: RESULT {json} with every figure (ns; -1 = not measured).
+ * Last line: RESULT {json} with every figure (ns; -1 = not measured), and
+ * for each operation that has a Linux figure below, KEY_vs_linux: Granule's
+ * ns divided by Linux's (0.5 = half Linux's cost).
  */
 #include <errno.h>
 #include <granule.h>
@@ -149,6 +151,33 @@ static void report(const char *key, const char *label, unsigned long long n,
 static long long per10(unsigned long long elapsed, unsigned long long n)
 {
 	return n ? (long long)((elapsed * 10 + n / 2) / n) : -1;
+}
+
+/*
+ * Linux 6.1 (Debian's kernel, mitigations=off, HZ=250, glibc's vDSO
+ * clock_gettime) running the same operations under the same QEMU -icount
+ * shift=0, in instructions: the reference docs/FASTPATHS.md compares with.
+ */
+static const struct { const char *key; long long ns; } linux_ns[] = {
+	{ "null_syscall_ns", 338 },	{ "clock_gettime_ns", 74 },
+	{ "ctxsw_yield_ns", 2159 },	{ "fork_ns", 157508 },
+	{ "fork_exec_ns", 255086 },	{ "thread_ns", 48499 },
+};
+
+static long long linux_figure(const char *key)
+{
+	for (unsigned i = 0; i < sizeof(linux_ns) / sizeof(linux_ns[0]); i++)
+		if (!strcmp(linux_ns[i].key, key))
+			return linux_ns[i].ns;
+	return -1;
+}
+
+/* Granule / Linux in thousandths, or -1. */
+static long long ratio1000(const struct result *r)
+{
+	long long l = linux_figure(r->key);
+
+	return l > 0 && r->ns10 >= 0 ? (r->ns10 * 100 + l / 2) / l : -1;
 }
 
 /* ---- the operations ------------------------------------------------------------ */
@@ -450,15 +479,23 @@ int main(int argc, char **argv)
 	if (!quiet) {
 		printf("microbench: preset %s, HZ %lld; under -icount shift=0 1 ns = 1 instruction\n",
 		       preset, param_num(params, "hz"));
-		printf("%-34s %8s %12s %12s  %s\n", "operation", "count", "ns/op", "instr", "note");
+		printf("%-34s %8s %12s %12s %10s %7s  %s\n", "operation", "count", "ns/op", "instr",
+		       "Linux 6.1", "x Linux", "note");
 		for (int i = 0; i < nres; i++) {
 			struct result *r = &res[i];
+			long long l = linux_figure(r->key), q = ratio1000(r);
+			char lin[16] = "-", rat[16] = "-";
 
+			if (l > 0)
+				snprintf(lin, sizeof(lin), "%lld", l);
+			if (q >= 0)
+				snprintf(rat, sizeof(rat), "%lld.%03lld", q / 1000, q % 1000);
 			if (r->ns10 < 0)
-				printf("%-34s %8llu %12s %12s  %s\n", r->label, r->n, "-", "-", r->note);
+				printf("%-34s %8llu %12s %12s %10s %7s  %s\n", r->label, r->n, "-", "-",
+				       lin, rat, r->note);
 			else
-				printf("%-34s %8llu %10lld.%01lld %12lld  %s\n", r->label, r->n,
-				       r->ns10 / 10, r->ns10 % 10, (r->ns10 + 5) / 10, r->note);
+				printf("%-34s %8llu %10lld.%01lld %12lld %10s %7s  %s\n", r->label, r->n,
+				       r->ns10 / 10, r->ns10 % 10, (r->ns10 + 5) / 10, lin, rat, r->note);
 		}
 	}
 
@@ -473,6 +510,15 @@ int main(int argc, char **argv)
 		else
 			len += (size_t)snprintf(line + len, sizeof(line) - len, ",\"%s\":%lld.%01lld",
 						r->key, r->ns10 / 10, r->ns10 % 10);
+	}
+	for (int i = 0; i < nres && len < sizeof(line); i++) {
+		long long q = ratio1000(&res[i]);
+		size_t kl = strlen(res[i].key) - 3;	/* without "_ns" */
+
+		if (q >= 0)
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						",\"%.*s_vs_linux\":%lld.%03lld", (int)kl, res[i].key,
+						q / 1000, q % 1000);
 	}
 	if (len < sizeof(line))
 		snprintf(line + len, sizeof(line) - len, "}\n");

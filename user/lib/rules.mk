@@ -5,7 +5,7 @@
 # of keeping copies.
 USER_LIB_OBJS := $(addprefix $(BUILD)/user/lib/,\
 	errno.o tls.o unistd.o time.o signal.o stdio.o string.o stdlib.o \
-	getopt.o malloc.o thread.o timer.o kstring.o kvsprintf.o syscalls.o)
+	getopt.o malloc.o thread.o timer.o kstring.o kvsprintf.o syscalls.o vdso.o)
 USER_LIB := $(BUILD)/user/libc.a
 USER_OBJS += $(filter-out $(BUILD)/user/lib/syscalls.o,$(USER_LIB_OBJS))
 

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <limits.h>
 #include "tls.h"
+#include "ulib.h"
 
 char **environ;
 
@@ -24,6 +25,7 @@ int main(int argc, char **argv, char **envp);
 __attribute__((noreturn)) void __libc_start(int argc, char **argv, char **envp)
 {
 	__libc_tls_init();	/* %gs -> the main thread's TCB (errno) */
+	__libc_vdso_init(envp);	/* clock_gettime through the vDSO (vdso.c) */
 	environ = envp;
 	exit(main(argc, argv, envp));
 }

@@ -9,6 +9,17 @@
 
 int clock_gettime(clockid_t clk, struct timespec *ts)
 {
+	/*
+	 * The vDSO returns what the system call would: 0 or -errno, but it
+	 * writes *TS in user mode, so a bad pointer faults (SIGSEGV, as with
+	 * glibc on Linux).  A pointer past user space still gets the system
+	 * call's -EFAULT: it goes to the kernel.
+	 */
+	if (__vdso_clock_gettime_fn && (unsigned long)ts <= 0xC0000000ul - sizeof(*ts)) {
+		int r = __vdso_clock_gettime_fn(clk, ts);
+
+		return __builtin_expect(r == 0, 1) ? 0 : SYSRET(r);
+	}
 	return SYSRET(sys_clock_gettime(clk, L(ts)));
 }
 

@@ -10,4 +10,10 @@ long __syscall_ret(long r);
 #define SYSRET(call)	__syscall_ret(call)
 #define L(x)		((long)(x))
 
+/* The vDSO's __vdso_clock_gettime, or NULL (vdso.c). */
+struct timespec;
+extern int (*__vdso_clock_gettime_fn)(int, struct timespec *);
+void __libc_vdso_init(char **envp);
+void *__libc_vdso_sym(const char *name);
+
 #endif

@@ -265,6 +265,7 @@ static const struct ut_test *const tables[] = {
 	ut_limits_tests, ut_abi_tests, ut_fs_tests,
 	ut_sched_tests,
 	ut_poll_tests, ut_job_tests,
+	ut_vdso_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

@@ -91,5 +91,7 @@ extern const struct ut_test ut_sched_tests[];
 extern const struct ut_test ut_poll_tests[];
 /* user/tests/ut_job.c: process groups, sessions, the controlling tty, raw reads */
 extern const struct ut_test ut_job_tests[];
+/* user/tests/ut_vdso.c: the vDSO's auxv entries, clocks and read-only pages */
+extern const struct ut_test ut_vdso_tests[];
 
 #endif

@@ -16,6 +16,7 @@
 
 struct initrd_node {
 	struct initrd_node *next;	/* index order = archive order */
+	struct initrd_node *hnext;	/* the next node of its name's hash bucket */
 	const void *data;		/* a file's bytes, inside the archive */
 	u32 size;
 	u32 ino;			/* inode number for stat: 2, 3 ... (the root is 1) */

@@ -21,6 +21,7 @@
 #define STACK_TOP	TASK_SIZE		/* 0xC0000000 */
 #define STACK_LIMIT	(8u << 20)		/* RLIMIT_STACK default: 8 MiB */
 #define STACK_GAP	(1u << 20)		/* heap may not come closer */
+#define MM_PT_WORDS	((TASK_SIZE >> 22) / 32)	/* 24: a bit per user PDE */
 #define MM_MAX_AREAS	32		/* ELF segments + mmap regions (Linux: 65530) */
 #define NOSYS_WORDS	(1024 / 32 + 1)	/* a bit per Linux number, one for the rest */
 
@@ -41,6 +42,10 @@ struct mm {
 	u32 start_brk, brk;		/* heap [start_brk, brk) */
 	u32 nr_pages;			/* user pages mapped (RSS) */
 	u32 nosys_seen[NOSYS_WORDS];	/* unknown syscalls logged (kernel/syscall.c) */
+	/* Bit i: user PDE i may have a page table.  Every user page table is
+	 * made by kernel/mm/vm.c's mm_pte_alloc(), which sets it; fork, exit
+	 * and exec walk these 24 words instead of 768 PDEs. */
+	u32 pt_map[MM_PT_WORDS];
 };
 
 struct mm *mm_create(void);		/* empty address space; NULL: -ENOMEM */
@@ -63,7 +68,13 @@ long sys_brk(u32 brk);
 /* kernel/mm/mmap.c */
 #define MMAP_TOP	(STACK_TOP - STACK_LIMIT - STACK_GAP)	/* mmap_base */
 void mm_unmap_pages(struct mm *mm, u32 start, u32 end);	/* drop the frames, keep the areas */
-int mm_range_used(struct mm *mm, u32 start, u32 end);	/* does an area overlap [start, end)? */
+int mm_range_used(struct mm *mm, u32 start, u32 end);
+/* Map N shared kernel FRAMES read-only at START as one area (the vDSO; Linux's
+ * _install_special_mapping): 0, -EEXIST if the range is used, -ENOMEM. */
+int mm_install_special(struct mm *mm, u32 start, const phys_addr_t *frames, u32 n, u32 vmflags);
+/* arch: map the vDSO into MM at exec; its address (AT_SYSINFO_EHDR) or 0,
+ * and *SYSINFO = its __kernel_vsyscall (AT_SYSINFO). */
+u32 arch_setup_additional_pages(struct mm *mm, u32 *sysinfo);	/* does an area overlap [start, end)? */
 long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff);
 long sys_munmap(u32 addr, u32 len);
 long sys_mprotect(u32 addr, u32 len, u32 prot);

@@ -311,6 +311,42 @@ static void test_zeroed_frame(void **state)
 	free_frame(pa);
 }
 
+/*
+ * Searches start at ALLOC_BASE (16 MiB) when RAM reaches 32 MiB, so what a
+ * caller gets does not depend on where the kernel image ends; they wrap to
+ * the frames below only when everything above is taken.  Below 32 MiB of
+ * RAM they start at frame 0 (the first free frame past the image).
+ */
+static void test_search_starts_at_fixed_base(void **state)
+{
+	const struct mem_region small[] = { { 1 * MiB, 15 * MiB } };
+	const struct mem_region reserved[] = { { 1 * MiB, 2 * MiB } };
+	phys_addr_t pa, blk;
+	unsigned long above = (32 - 16) * MiB / PAGE_SIZE, n;
+
+	assert_int_equal(alloc_frame(), 16 * MiB);
+	assert_int_equal(alloc_pages(2), 16 * MiB + 4 * PAGE_SIZE);	/* aligned past it */
+	free_pages(16 * MiB + 4 * PAGE_SIZE, 2);
+	free_frame(16 * MiB);
+
+	/* Take every frame above the base: the next ones come from below. */
+	for (n = 0; n < above; n++)
+		assert_true(alloc_frame() >= 16 * MiB);
+	pa = alloc_frame();
+	assert_int_equal(pa, 3 * MiB);
+	blk = alloc_pages(1);
+	assert_int_equal(blk, 3 * MiB + 2 * PAGE_SIZE);
+	/* A frame freed above the base is again the first choice. */
+	free_frame(20 * MiB);
+	assert_int_equal(alloc_frame(), 20 * MiB);
+	assert_int_equal(nr_free_frames(), STD_FRAMES - above - 1 - 2);
+
+	/* 16 MiB of RAM: no fixed base, first fit past the image. */
+	pmm_init(small, 1, reserved, 1);
+	assert_int_equal(alloc_frame(), 3 * MiB);
+	assert_int_equal(alloc_pages(1), 3 * MiB + 2 * PAGE_SIZE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +360,7 @@ int main(void)
 		cmocka_unit_test_setup(test_alloc_pages_contiguous_aligned, setup),
 		cmocka_unit_test_setup(test_alloc_pages_fragmentation, setup),
 		cmocka_unit_test_setup(test_zeroed_frame, setup),
+		cmocka_unit_test_setup(test_search_starts_at_fixed_base, setup),
 	};
 
 	return cmocka_run_group_tests_name("mm_pmm", tests, NULL, NULL);

@@ -39,14 +39,23 @@ extern u32 kernel_pgdir;
 /* A new page directory with the kernel half copied; 0 if out of memory. */
 u32 pgdir_alloc(void);
 /* Free the page tables of the user half and the directory itself (not the
- * frames they map: the caller drops those first). */
-void pgdir_free(u32 pgdir);
+ * frames they map: the caller drops those first).  PT_MAP: bit i set for
+ * every user PDE i that may have a table (NULL: look at all 768). */
+void pgdir_free(u32 pgdir, const u32 *pt_map);
 
 /*
  * The PTE for VA in PGDIR (a kernel pointer), or NULL when its page table
  * does not exist and ALLOC is 0 (or allocation failed).
  */
 pte_t *pte_lookup(u32 pgdir, u32 va, int alloc);
+
+/*
+ * The page table of the first PDE in [*PDE, END) that has one (a kernel
+ * pointer), with *PDE set to its index; NULL (and *PDE = END) if none.
+ * Walks a directory four PDEs at a time past empty ones, so a fork or an
+ * exit pays for the page tables a process has, not for all 768 user PDEs.
+ */
+pte_t *pgdir_next_table(u32 pgdir, u32 *pde, u32 end);
 
 /* Load PGDIR into CR3 (if it is not already there). */
 void switch_pgdir(u32 pgdir);

@@ -16,6 +16,8 @@ extern const char *tsc_calibration_source;
  * busy-wait MS milliseconds of TSC time, FN(start=0).  Returns -1 if the
  * TSC is not calibrated yet.
  */
+/* sched_clock()'s TSC base and cyc2ns mult for the vDSO; 0 if not the TSC. */
+int tsc_vclock(u64 *base, u32 *mult);
 int tsc_gate(unsigned ms, void (*fn)(int start, void *arg), void *arg);
 
 #endif

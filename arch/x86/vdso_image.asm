@@ -1,0 +1,10 @@
+; arch/x86/vdso_image.asm - the vDSO shared object (build/arch/x86/vdso.so,
+; from vdso_vclock.c and vdso.lds) inside the kernel image; arch/x86/vdso.c
+; copies it into a page of its own at boot.
+
+section .rodata
+align 16
+global vdso_image_start, vdso_image_end
+vdso_image_start:
+	incbin "build/arch/x86/vdso.so"
+vdso_image_end:
