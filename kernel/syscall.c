@@ -21,6 +21,7 @@
 #include <kernel/random.h>
 #include <kernel/sys.h>
 #include <kernel/hrtimer.h>
+#include <kernel/pipe.h>
 #include <kernel/posix_timers.h>
 #include <kernel/printk.h>
 #include <kernel/signal.h>
@@ -121,6 +122,9 @@ SYSCALL(clock_gettime64, sys_clock_gettime64((int)a1, P(struct kernel_timespec *
 SYSCALL(clock_getres_time64, sys_clock_getres_time64((int)a1, P(struct kernel_timespec *, a2)))
 SYSCALL(clock_nanosleep_time64, sys_clock_nanosleep_time64((int)a1, (int)a2,
 				P(const struct kernel_timespec *, a3), P(struct kernel_timespec *, a4)))
+/* pipes and the RAM file system (kernel/fs/pipe.c, tmpfs.c) */
+SYSCALL(pipe,         sys_pipe(P(int *, a1)))
+SYSCALL(pipe2,        sys_pipe2(P(int *, a1), a2))
 SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
 SYSCALL(granule_frames,   sys_granule_frames())
 SYSCALL(granule_sched_debug, sys_granule_sched_debug())
@@ -221,6 +225,9 @@ static const syscall_fn syscall_table[] = {
 	[__NR_clock_getres_time64] = sc_clock_getres_time64,
 	[__NR_clock_nanosleep_time64] = sc_clock_nanosleep_time64,
 	[__NR_futex_time64] = sc_futex,	/* the timeout is not used, as for futex */
+	/* pipes and the RAM file system */
+	[__NR_pipe] = sc_pipe,
+	[__NR_pipe2] = sc_pipe2,
 };
 
 /* Indexed by k = nr - GRANULE_NR_BASE. */

@@ -31,6 +31,8 @@ ALL_TESTS = [
     "auxv", "thread_startup", "prctl_name", "rlimits", "getrandom", "mmap", "writev", "tty_ioctl",
     "stat", "paths", "time64", "sysinfo",
     "open", "dev_files", "getdents64", "dup", "chdir", "proc_sys",
+    # the shell's file side
+    "pipe", "pipe_epipe", "pipe_nonblock", "pipe_fork", "pipe_eintr", "pipe_limits",
 ]
 
 

@@ -27,9 +27,11 @@
 #define ENOSPC		28
 #define ESPIPE		29
 #define EROFS		30
+#define EPIPE		32
 #define ERANGE		34
 #define ENAMETOOLONG	36
 #define ENOSYS		38
+#define ENOTEMPTY	39
 #define ELOOP		40
 #define EOVERFLOW	75
 #define ETIMEDOUT	110

@@ -28,6 +28,7 @@
 #define S_IFREG		0100000
 #define S_IFDIR		0040000
 #define S_IFCHR		0020000
+#define S_IFIFO		0010000
 #define S_ISDIR_MODE(m)	(((m) & S_IFMT) == S_IFDIR)
 
 struct file;
