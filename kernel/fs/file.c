@@ -12,6 +12,7 @@
 #include <kernel/kmalloc.h>
 #include <kernel/string.h>
 #include <kernel/task.h>
+#include <kernel/tmpfs.h>
 #include <kernel/uaccess.h>
 
 #define SEEK_SET	0
@@ -195,6 +196,7 @@ static long long do_lseek(struct file *f, long long off, int whence)
 
 	if ((f->mode & S_IFMT) == S_IFIFO)
 		return -ESPIPE;
+	tmpfs_sync_len(f);
 	switch (whence) {
 	case SEEK_SET: base = 0; break;
 	case SEEK_CUR: base = (long long)f->pos; break;

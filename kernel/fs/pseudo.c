@@ -97,6 +97,7 @@ static const struct pseudo_file files[] = {
 	{ .path = "proc/sys/kernel", .mode = S_IFDIR | 0555 },
 	{ .path = "proc/version", .mode = S_IFREG | 0444, .size = SHOW_SIZE, .show = version_show },
 	{ .path = "sys", .mode = S_IFDIR | 0755 },
+	{ .path = "tmp", .mode = S_IFDIR | 01777 },	/* listed here, served by tmpfs.c */
 	{ .path = "sys/kernel", .mode = S_IFDIR | 0755 },
 	{ .path = "sys/kernel/debug", .mode = S_IFDIR | 0700 },
 	{ .path = "sys/kernel/debug/sched_features", .mode = S_IFREG | 0644, .size = SHOW_SIZE,

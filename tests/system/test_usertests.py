@@ -33,6 +33,7 @@ ALL_TESTS = [
     "open", "dev_files", "getdents64", "dup", "chdir", "proc_sys",
     # the shell's file side
     "pipe", "pipe_epipe", "pipe_nonblock", "pipe_fork", "pipe_eintr", "pipe_limits",
+    "tmpfs_files", "tmpfs_dirs", "tmpfs_rename", "tmpfs_nospc",
 ]
 
 

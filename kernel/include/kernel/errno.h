@@ -17,6 +17,7 @@
 #define EFAULT		14
 #define EBUSY		16
 #define EEXIST		17
+#define EXDEV		18
 #define ENODEV		19
 #define ENOTDIR		20
 #define EISDIR		21
@@ -24,6 +25,7 @@
 #define ENFILE		23
 #define EMFILE		24
 #define ENOTTY		25
+#define EFBIG		27
 #define ENOSPC		28
 #define ESPIPE		29
 #define EROFS		30

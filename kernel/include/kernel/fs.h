@@ -8,6 +8,7 @@
  *	/proc/sys/kernel/NAME	every scheduler knob, read and write (kernel/fs/pseudo.c)
  *	/proc/sched_debug, /proc/version
  *	/sys/kernel/debug/sched_features
+ *	/tmp/...		a RAM file system (kernel/fs/tmpfs.c)
  *
  * A relative path starts at the current directory (chdir).
  */
@@ -43,6 +44,7 @@ struct fs_node {
 	const struct initrd_node *in;	/* an initrd member (NULL: the root, or not initrd) */
 	const struct pseudo_file *pf;	/* a /dev, /proc or /sys entry */
 	const struct knob *knob;	/* /proc/sys/kernel/NAME */
+	struct tmpfs_node *tn;		/* a /tmp file or directory (kernel/fs/tmpfs.c) */
 	char path[INITRD_PATH_MAX];	/* canonical, no leading '/' ("" = the root) */
 	u32 mode, ino, rdev;
 	u64 size;
