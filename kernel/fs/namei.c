@@ -19,6 +19,7 @@
 #include <kernel/fs.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/procfs.h>
 #include <kernel/task.h>
 #include <kernel/tmpfs.h>
 #include <kernel/uaccess.h>
@@ -84,8 +85,14 @@ int fs_lookup(const char *path, int follow, struct fs_node *n)
 	memset(n, 0, sizeof(*n));
 	if (!path[0])
 		return -ENOENT;
-	if (pseudo_path(path, n->path, sizeof(n->path)))
-		return tmpfs_path(n->path) ? tmpfs_lookup(n->path, n) : pseudo_lookup(n->path, n);
+	if (pseudo_path(path, n->path, sizeof(n->path))) {
+		if (tmpfs_path(n->path))
+			return tmpfs_lookup(n->path, n);
+		err = pseudo_lookup(n->path, n);
+		if (err == -ENOENT && !strncmp(n->path, "proc/", 5))
+			err = procfs_lookup(n->path + 5, follow, n);
+		return err;
+	}
 	/* A path that starts in a pseudo directory and leaves it with ".."
 	 * (/tmp/..) is resolved textually: no links lie on the way out. */
 	if (under_pseudo_root(path) && strlen(n->path) + 2 < sizeof(full)) {
@@ -188,6 +195,8 @@ long sys_readlinkat(int dirfd, const char *upath, char *ubuf, int size)
 		return -EINVAL;
 	if ((err = fs_lookup_at(dirfd, upath, 0, &n)))
 		return err;
+	if (n.proc_entry)
+		return procfs_readlink(&n, ubuf, size);	/* /proc/self */
 	if (!n.in || n.in->type != USTAR_SYMLINK)
 		return -EINVAL;		/* not a link */
 	u32 len = min((u32)strlen(n.in->link), (u32)size);	/* no NUL, as Linux */

@@ -10,6 +10,7 @@
 #include <kernel/errno.h>
 #include <kernel/file.h>
 #include <kernel/fs.h>
+#include <kernel/procfs.h>
 #include <kernel/string.h>
 #include <kernel/tmpfs.h>
 #include <kernel/uaccess.h>
@@ -50,6 +51,9 @@ static int open_node(const struct fs_node *n, u32 flags, struct file **out)
 		strlcpy(f->path, n->path, sizeof(f->path));
 	} else if (flags & O_DIRECTORY) {
 		return -ENOTDIR;
+	} else if (n->proc_entry) {
+		if ((err = procfs_open(n, flags, &f)))
+			return err;
 	} else if (n->tn) {
 		if ((err = tmpfs_open(n, flags, &f)))
 			return err;

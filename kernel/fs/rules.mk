@@ -9,3 +9,4 @@ KERNEL_C += kernel/fs/poll.c              # poll_wait(): files announce readines
 KERNEL_C += kernel/fs/pipe.c              # pipe, pipe2: a one-page ring with blocking ends
 KERNEL_C += kernel/fs/tmpfs.c             # /tmp: files and directories in kernel memory, bounded
 KERNEL_C += kernel/fs/dir.c               # unlink(at), rmdir, mkdir(at), rename(at), ftruncate(64)
+KERNEL_C += kernel/fs/procfs.c            # /proc/PID/{stat,status,cmdline,comm,sched}, /proc/self, /proc/{stat,uptime,...}

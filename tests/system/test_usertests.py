@@ -34,6 +34,7 @@ ALL_TESTS = [
     # the shell's file side
     "pipe", "pipe_epipe", "pipe_nonblock", "pipe_fork", "pipe_eintr", "pipe_limits",
     "tmpfs_files", "tmpfs_dirs", "tmpfs_rename", "tmpfs_nospc",
+    "procfs_pid", "procfs_exit", "procfs_sys",
 ]
 
 

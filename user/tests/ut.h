@@ -86,6 +86,6 @@ int ut_trap_flood(void);
 extern const struct ut_test ut_mem_tests[], ut_proc_tests[], ut_thread_tests[], ut_sig_tests[],
 	ut_tls_tests[], ut_life_tests[], ut_limits_tests[], ut_abi_tests[], ut_fs_tests[];
 /* the shell's file side: pipes, /tmp, /proc per process */
-extern const struct ut_test ut_pipe_tests[], ut_tmpfs_tests[];
+extern const struct ut_test ut_pipe_tests[], ut_tmpfs_tests[], ut_procfs_tests[];
 
 #endif

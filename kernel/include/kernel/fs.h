@@ -7,6 +7,8 @@
  *	/dev/null
  *	/proc/sys/kernel/NAME	every scheduler knob, read and write (kernel/fs/pseudo.c)
  *	/proc/sched_debug, /proc/version
+ *	/proc/PID/..., /proc/self, /proc/{stat,uptime,loadavg,meminfo,schedstat,cpuinfo}
+ *				(kernel/fs/procfs.c)
  *	/sys/kernel/debug/sched_features
  *	/tmp/...		a RAM file system (kernel/fs/tmpfs.c)
  *
@@ -45,6 +47,7 @@ struct fs_node {
 	const struct pseudo_file *pf;	/* a /dev, /proc or /sys entry */
 	const struct knob *knob;	/* /proc/sys/kernel/NAME */
 	struct tmpfs_node *tn;		/* a /tmp file or directory (kernel/fs/tmpfs.c) */
+	int proc_entry, proc_pid;	/* /proc/PID/... and /proc/self (kernel/fs/procfs.c) */
 	char path[INITRD_PATH_MAX];	/* canonical, no leading '/' ("" = the root) */
 	u32 mode, ino, rdev;
 	u64 size;

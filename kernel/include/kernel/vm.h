@@ -33,6 +33,8 @@ struct vm_area {
 	u32 flags;		/* VM_* */
 };
 
+#define MM_CMDLINE_MAX	128
+
 struct mm {
 	u32 pgdir;			/* physical page directory */
 	int users;			/* tasks sharing it (CLONE_VM threads) */
@@ -41,6 +43,10 @@ struct mm {
 	u32 start_brk, brk;		/* heap [start_brk, brk) */
 	u32 nr_pages;			/* user pages mapped (RSS) */
 	u32 nosys_seen[NOSYS_WORDS];	/* unknown syscalls logged (kernel/syscall.c) */
+	/* argv as exec got it, NUL-separated, for /proc/PID/cmdline; cut at
+	 * MM_CMDLINE_MAX bytes (Linux reads the live stack, up to a page). */
+	u32 cmdline_len;
+	char cmdline[MM_CMDLINE_MAX];
 };
 
 struct mm *mm_create(void);		/* empty address space; NULL: -ENOMEM */
