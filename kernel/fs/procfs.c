@@ -288,18 +288,7 @@ static size_t show_file(int entry, struct task *t, char *buf, size_t size)
 	return 0;
 }
 
-static long proc_read(struct file *f, char *ubuf, u32 count)
-{
-	if (f->pos >= f->len)
-		return 0;
-	u32 n = min(count, (u32)(f->len - f->pos));
-	if (copy_to_user(ubuf, f->buf + f->pos, n))
-		return -EFAULT;
-	f->pos += n;
-	return n;
-}
-
-static const struct file_ops proc_ops = { .read = proc_read };
+static const struct file_ops proc_ops = { .read = snapshot_read };
 
 int procfs_open(const struct fs_node *n, u32 flags, struct file **out)
 {

@@ -192,7 +192,8 @@ int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *m
 	return 1;
 }
 
-static long text_read(struct file *f, char *ubuf, u32 count)
+/* read() of a generated file: from its snapshot f->buf (f->len bytes). */
+long snapshot_read(struct file *f, char *ubuf, u32 count)
 {
 	if (f->pos >= f->len)
 		return 0;
@@ -234,7 +235,7 @@ static void text_release(struct file *f)
 }
 
 static const struct file_ops text_ops = {
-	.read = text_read, .write = text_write, .release = text_release,
+	.read = snapshot_read, .write = text_write, .release = text_release,
 };
 
 /* Open N with FLAGS: a device's own file, or a snapshot of the text. */

@@ -81,7 +81,7 @@ static void procfs_pid(void)
 	EXPECT_RET(slurp("/proc/self/comm", buf, sizeof(buf)), 10);
 	CHECK(!strcmp(buf, "usertests\n"), "comm '%s'", buf);
 	long n = slurp("/proc/self/cmdline", buf, sizeof(buf));
-	CHECK(n > 10 && !strcmp(buf, "usertests") && buf[n - 1] == '\0', "cmdline '%s' (%ld)", buf, n);
+	CHECK(n >= 10 && !strcmp(buf, "usertests") && buf[n - 1] == '\0', "cmdline '%s' (%ld)", buf, n);
 	CHECK(slurp("/proc/self/sched", buf, sizeof(buf)) > 0 && !strncmp(buf, "usertests (", 11) &&
 	      has(buf, "se.sum_exec_runtime"), "sched: '%.60s'", buf);
 	/* /proc/self is a link to the pid */

@@ -64,6 +64,7 @@ int fs_dir_entry(const char *dir, int index, char *name, size_t size, u8 *d_type
 int pseudo_lookup(const char *path, struct fs_node *n);	/* 0 or -ENOENT */
 int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *mode, u32 *ino);
 int pseudo_open(const struct fs_node *n, u32 flags, struct file **out);
+long snapshot_read(struct file *f, char *ubuf, u32 count);	/* from f->buf */
 
 /* kernel/fs/file.c */
 long sys_read(int fd, char *ubuf, u32 count);
