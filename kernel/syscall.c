@@ -21,6 +21,8 @@
 #include <kernel/random.h>
 #include <kernel/sys.h>
 #include <kernel/hrtimer.h>
+#include <kernel/pipe.h>
+#include <kernel/tmpfs.h>
 #include <kernel/posix_timers.h>
 #include <kernel/poll.h>
 #include <kernel/printk.h>
@@ -141,6 +143,19 @@ SYSCALL(getpgrp,      sys_getpgrp())
 SYSCALL(setsid,       sys_setsid())
 SYSCALL(getpgid,      sys_getpgid((int)a1))
 SYSCALL(getsid,       sys_getsid((int)a1))
+/* pipes and the RAM file system (kernel/fs/pipe.c, tmpfs.c) */
+SYSCALL(pipe,         sys_pipe(P(int *, a1)))
+SYSCALL(pipe2,        sys_pipe2(P(int *, a1), a2))
+SYSCALL(unlink,       sys_unlink(P(const char *, a1)))
+SYSCALL(unlinkat,     sys_unlinkat((int)a1, P(const char *, a2), (int)a3))
+SYSCALL(rmdir,        sys_rmdir(P(const char *, a1)))
+SYSCALL(mkdir,        sys_mkdir(P(const char *, a1), a2))
+SYSCALL(mkdirat,      sys_mkdirat((int)a1, P(const char *, a2), a3))
+SYSCALL(rename,       sys_rename(P(const char *, a1), P(const char *, a2)))
+SYSCALL(renameat,     sys_renameat((int)a1, P(const char *, a2), (int)a3, P(const char *, a4)))
+SYSCALL(ftruncate,    sys_ftruncate((int)a1, a2))
+SYSCALL(ftruncate64,  sys_ftruncate64((int)a1, a2, a3))
+SYSCALL(utimensat,    sys_utimensat((int)a1, P(const char *, a2), P(const s32 *, a3), (int)a4))
 SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
 SYSCALL(granule_frames,   sys_granule_frames())
 SYSCALL(granule_sched_debug, sys_granule_sched_debug())
@@ -257,6 +272,19 @@ static const syscall_fn syscall_table[] = {
 	[__NR_setsid] = sc_setsid,
 	[__NR_getpgid] = sc_getpgid,
 	[__NR_getsid] = sc_getsid,
+	/* pipes and the RAM file system */
+	[__NR_pipe] = sc_pipe,
+	[__NR_pipe2] = sc_pipe2,
+	[__NR_unlink] = sc_unlink,
+	[__NR_unlinkat] = sc_unlinkat,
+	[__NR_rmdir] = sc_rmdir,
+	[__NR_mkdir] = sc_mkdir,
+	[__NR_mkdirat] = sc_mkdirat,
+	[__NR_rename] = sc_rename,
+	[__NR_renameat] = sc_renameat,
+	[__NR_ftruncate] = sc_ftruncate,
+	[__NR_ftruncate64] = sc_ftruncate64,
+	[__NR_utimensat] = sc_utimensat,
 };
 
 /* Indexed by k = nr - GRANULE_NR_BASE. */

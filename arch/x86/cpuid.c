@@ -7,6 +7,8 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <arch/cpu.h>
+#include <arch/timer.h>
+#include <kernel/procfs.h>
 
 struct cpuinfo_x86 boot_cpu;
 
@@ -61,19 +63,33 @@ void cpu_probe(void)
 	}
 }
 
+static const struct { u32 bit; int ecx; const char *name; } flags[] = {
+	{ X86_FEATURE_FPU, 0, "fpu" }, { X86_FEATURE_PSE, 0, "pse" },
+	{ X86_FEATURE_TSC, 0, "tsc" }, { X86_FEATURE_MSR, 0, "msr" },
+	{ X86_FEATURE_PAE, 0, "pae" }, { X86_FEATURE_APIC, 0, "apic" },
+	{ X86_FEATURE_PGE, 0, "pge" }, { X86_FEATURE_CMOV, 0, "cmov" },
+	{ X86_FEATURE_MMX, 0, "mmx" }, { X86_FEATURE_FXSR, 0, "fxsr" },
+	{ X86_FEATURE_SSE, 0, "sse" }, { X86_FEATURE_SSE2, 0, "sse2" },
+	{ X86_FEATURE_SSE3, 1, "pni" }, { X86_FEATURE_TSC_DEADLINE, 1, "tsc_deadline_timer" },
+};
+
+/* " fpu pse ..." into BUF (SIZE >= 24). */
+static size_t flags_snprint(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(flags) && n < size - 24; i++) {
+		u32 word = flags[i].ecx ? boot_cpu.ecx : boot_cpu.edx;
+		if (word & flags[i].bit)
+			n += snprintf(buf + n, size - n, " %s", flags[i].name);
+	}
+	return n;
+}
+
 void cpu_print(void)
 {
-	static const struct { u32 bit; int ecx; const char *name; } flags[] = {
-		{ X86_FEATURE_FPU, 0, "fpu" }, { X86_FEATURE_PSE, 0, "pse" },
-		{ X86_FEATURE_TSC, 0, "tsc" }, { X86_FEATURE_MSR, 0, "msr" },
-		{ X86_FEATURE_PAE, 0, "pae" }, { X86_FEATURE_APIC, 0, "apic" },
-		{ X86_FEATURE_PGE, 0, "pge" }, { X86_FEATURE_CMOV, 0, "cmov" },
-		{ X86_FEATURE_MMX, 0, "mmx" }, { X86_FEATURE_FXSR, 0, "fxsr" },
-		{ X86_FEATURE_SSE, 0, "sse" }, { X86_FEATURE_SSE2, 0, "sse2" },
-		{ X86_FEATURE_SSE3, 1, "pni" }, { X86_FEATURE_TSC_DEADLINE, 1, "tsc_deadline_timer" },
-	};
 	char buf[160];
-	size_t n = 0;
 	const char *brand = boot_cpu.brand;
 
 	while (*brand == ' ')
@@ -81,13 +97,27 @@ void cpu_print(void)
 	printk("CPU: %s family %d model %d stepping %d (sig 0x%03x)%s%s\n",
 	       boot_cpu.vendor, boot_cpu.family, boot_cpu.model, boot_cpu.stepping,
 	       boot_cpu.signature, *brand ? ": " : "", brand);
-	buf[0] = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(flags) && n < sizeof(buf) - 24; i++) {
-		u32 word = flags[i].ecx ? boot_cpu.ecx : boot_cpu.edx;
-		if (word & flags[i].bit)
-			n += snprintf(buf + n, sizeof(buf) - n, " %s", flags[i].name);
-	}
+	flags_snprint(buf, sizeof(buf));
 	printk("CPU flags:%s\n", buf);
+}
+
+/* /proc/cpuinfo: Linux's show_cpuinfo (arch/x86/kernel/cpu/proc.c) fields
+ * that the boot CPU's CPUID gives; cpu MHz from the TSC calibration. */
+size_t arch_cpuinfo_show(char *buf, size_t size)
+{
+	char fl[160];
+	const char *brand = boot_cpu.brand;
+
+	while (*brand == ' ')
+		brand++;
+	flags_snprint(fl, sizeof(fl));
+	return snprintf(buf, size,
+			"processor\t: 0\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %d\n"
+			"model name\t: %s\nstepping\t: %d\ncpu MHz\t\t: %u.%03u\n"
+			"fpu\t\t: %s\nflags\t\t:%s\n\n",
+			boot_cpu.vendor, boot_cpu.family, boot_cpu.model, *brand ? brand : "unknown",
+			boot_cpu.stepping, tsc_khz / 1000, tsc_khz % 1000,
+			(boot_cpu.edx & X86_FEATURE_FPU) ? "yes" : "no", fl);
 }
 
 /* AT_HWCAP for exec's auxiliary vector: CPUID.1 EDX, as Linux's ELF_HWCAP

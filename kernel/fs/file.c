@@ -12,6 +12,7 @@
 #include <kernel/kmalloc.h>
 #include <kernel/string.h>
 #include <kernel/task.h>
+#include <kernel/tmpfs.h>
 #include <kernel/uaccess.h>
 
 #define SEEK_SET	0
@@ -187,11 +188,15 @@ long sys_write(int fd, const char *ubuf, u32 count)
 }
 
 /* The new offset, or -EINVAL (bad WHENCE, negative result), -ESPIPE (a
- * character device: the console, /dev/null answer 0 as Linux's do). */
+ * pipe, whatever WHENCE: Linux's no_llseek); a character device (the
+ * console, /dev/null) answers 0 as Linux's do. */
 static long long do_lseek(struct file *f, long long off, int whence)
 {
 	long long base;
 
+	if ((f->mode & S_IFMT) == S_IFIFO)
+		return -ESPIPE;
+	tmpfs_sync_len(f);
 	switch (whence) {
 	case SEEK_SET: base = 0; break;
 	case SEEK_CUR: base = (long long)f->pos; break;

@@ -4,8 +4,9 @@
  *
  * A path under /dev, /proc or /sys names a pseudo file (kernel/fs/pseudo.c,
  * no links there); any other path is walked through the initrd's tree
- * (kernel/fs/initrd.c: directories, ".", "..", symbolic links).  The root
- * directory holds both.  A relative path starts at the process's current
+ * (kernel/fs/initrd.c: directories, ".", "..", symbolic links); a path
+ * under /tmp names a RAM file (kernel/fs/tmpfs.c, no links either).  The
+ * root directory holds them all.  A relative path starts at the process's current
  * directory (chdir, fchdir; kept with the fd table), or at a directory fd
  * for the *at() calls.
  *
@@ -18,7 +19,9 @@
 #include <kernel/fs.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/procfs.h>
 #include <kernel/task.h>
+#include <kernel/tmpfs.h>
 #include <kernel/uaccess.h>
 #include <kernel/ustar.h>
 
@@ -27,10 +30,23 @@
 #define W_OK		2
 #define R_OK		4
 
-static const char *const pseudo_roots[] = { "dev", "proc", "sys" };
+static const char *const pseudo_roots[] = { "dev", "proc", "sys", "tmp" };
+
+/* PATH (canonical, or absolute) lies under /dev, /proc, /sys or /tmp. */
+static int under_pseudo_root(const char *path)
+{
+	while (*path == '/')
+		path++;
+	for (size_t i = 0; i < ARRAY_SIZE(pseudo_roots); i++) {
+		size_t l = strlen(pseudo_roots[i]);
+		if (!strncmp(path, pseudo_roots[i], l) && (path[l] == '\0' || path[l] == '/'))
+			return 1;
+	}
+	return 0;
+}
 
 /* PATH with "", "." and ".." components resolved textually into OUT (no
- * leading '/'); 1 if it lies under /dev, /proc or /sys. */
+ * leading '/'); 1 if it lies under /dev, /proc, /sys or /tmp. */
 static int pseudo_path(const char *path, char *out, size_t size)
 {
 	size_t n = 0;
@@ -57,24 +73,32 @@ static int pseudo_path(const char *path, char *out, size_t size)
 		memcpy(out + n, c, len);
 		out[n += len] = '\0';
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(pseudo_roots); i++) {
-		size_t l = strlen(pseudo_roots[i]);
-		if (!strncmp(out, pseudo_roots[i], l) && (out[l] == '\0' || out[l] == '/'))
-			return 1;
-	}
-	return 0;
+	return under_pseudo_root(out);
 }
 
 int fs_lookup(const char *path, int follow, struct fs_node *n)
 {
+	char full[INITRD_PATH_MAX];
 	const struct initrd_node *in;
 	int err;
 
 	memset(n, 0, sizeof(*n));
 	if (!path[0])
 		return -ENOENT;
-	if (pseudo_path(path, n->path, sizeof(n->path)))
-		return pseudo_lookup(n->path, n);
+	if (pseudo_path(path, n->path, sizeof(n->path))) {
+		if (tmpfs_path(n->path))
+			return tmpfs_lookup(n->path, n);
+		err = pseudo_lookup(n->path, n);
+		if (err == -ENOENT && !strncmp(n->path, "proc/", 5))
+			err = procfs_lookup(n->path + 5, follow, n);
+		return err;
+	}
+	/* A path that starts in a pseudo directory and leaves it with ".."
+	 * (/tmp/..) is resolved textually: no links lie on the way out. */
+	if (under_pseudo_root(path) && strlen(n->path) + 2 < sizeof(full)) {
+		snprintf(full, sizeof(full), "/%s", n->path);
+		path = full;
+	}
 	if ((err = initrd_lookup(path, follow, &in)))
 		return err;
 	n->in = in;
@@ -135,6 +159,8 @@ int fs_dir_entry(const char *dir, int index, char *name, size_t size, u8 *d_type
 		return 1;
 	}
 	index -= 2;
+	if (tmpfs_path(dir))
+		return tmpfs_dir_entry(dir, index, name, size, d_type, ino);
 	if (!dlen || pseudo_path(dir, canon, sizeof(canon))) {
 		if ((r = pseudo_dir_entry(dir, index, name, size, &mode, ino)) || dlen) {
 			*d_type = (u8)((mode & S_IFMT) >> 12);	/* DT_* = S_IF* >> 12 */
@@ -169,6 +195,8 @@ long sys_readlinkat(int dirfd, const char *upath, char *ubuf, int size)
 		return -EINVAL;
 	if ((err = fs_lookup_at(dirfd, upath, 0, &n)))
 		return err;
+	if (n.proc_entry)
+		return procfs_readlink(&n, ubuf, size);	/* /proc/self */
 	if (!n.in || n.in->type != USTAR_SYMLINK)
 		return -EINVAL;		/* not a link */
 	u32 len = min((u32)strlen(n.in->link), (u32)size);	/* no NUL, as Linux */
@@ -197,7 +225,7 @@ long sys_faccessat2(int dirfd, const char *upath, int mode, int flags)
 	if ((mode & X_OK) && !(n.mode & 0111))
 		return -EACCES;
 	if (mode & W_OK)
-		return n.pf || n.knob ? ((n.mode & 0222) ? 0 : -EACCES) : -EROFS;
+		return n.tn ? 0 : n.pf || n.knob ? ((n.mode & 0222) ? 0 : -EACCES) : -EROFS;
 	return 0;
 }
 

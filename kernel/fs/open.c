@@ -2,15 +2,17 @@
  * kernel/fs/open.c - open/openat over the name space, the initrd's files
  * as open files, and getdents64.
  *
- * The name space is read-only but for the pseudo files that take writes:
- * creating a file is -EROFS (there is no /tmp yet), and so is opening an
- * initrd file for writing; a directory opens read-only (-EISDIR
- * otherwise) and is read with getdents64.
+ * The name space is read-only but for /tmp (kernel/fs/tmpfs.c) and the
+ * pseudo files that take writes: creating a file elsewhere is -EROFS, and
+ * so is opening an initrd file for writing; a directory opens read-only
+ * (-EISDIR otherwise) and is read with getdents64.
  */
 #include <kernel/errno.h>
 #include <kernel/file.h>
 #include <kernel/fs.h>
+#include <kernel/procfs.h>
 #include <kernel/string.h>
+#include <kernel/tmpfs.h>
 #include <kernel/uaccess.h>
 #include <kernel/ustar.h>
 
@@ -49,6 +51,12 @@ static int open_node(const struct fs_node *n, u32 flags, struct file **out)
 		strlcpy(f->path, n->path, sizeof(f->path));
 	} else if (flags & O_DIRECTORY) {
 		return -ENOTDIR;
+	} else if (n->proc_entry) {
+		if ((err = procfs_open(n, flags, &f)))
+			return err;
+	} else if (n->tn) {
+		if ((err = tmpfs_open(n, flags, &f)))
+			return err;
 	} else if (n->pf || n->knob) {
 		if ((err = pseudo_open(n, flags, &f)))
 			return err;
@@ -73,8 +81,9 @@ static int open_node(const struct fs_node *n, u32 flags, struct file **out)
  * openat(dirfd, path, flags, mode): the new fd (the lowest free one), or
  * -EINVAL (unknown flags; O_CREAT|O_DIRECTORY), -ENOENT, -ENOTDIR, -ELOOP
  * (also O_NOFOLLOW on a link), -EEXIST (O_CREAT|O_EXCL of an existing
- * name), -EROFS (creating, or writing an initrd file), -EISDIR, -EACCES
- * (writing a read-only pseudo file), -EMFILE, -ENOMEM, -EFAULT.
+ * name), -EROFS (creating outside /tmp, or writing an initrd file),
+ * -EISDIR, -EACCES (writing a read-only pseudo file), -ENOSPC (/tmp
+ * full), -ENAMETOOLONG, -EMFILE, -ENOMEM, -EFAULT.
  */
 long sys_openat(int dirfd, const char *upath, u32 flags, u32 mode)
 {
@@ -89,12 +98,16 @@ long sys_openat(int dirfd, const char *upath, u32 flags, u32 mode)
 	err = fs_lookup_at(dirfd, upath, !(flags & O_NOFOLLOW), &n);
 	if (err == -ENOENT && (flags & O_CREAT)) {
 		char c;
-		return get_user(c, upath) ? -EFAULT : -EROFS;	/* no writable directory yet */
+		if (get_user(c, upath))
+			return -EFAULT;
+		if (!tmpfs_path(n.path))
+			return -EROFS;		/* the only writable directory is /tmp */
+		err = tmpfs_create(n.path, S_IFREG | (mode & 07777 & ~TMPFS_UMASK), &n);
+	} else if (!err && (flags & O_CREAT) && (flags & O_EXCL)) {
+		return -EEXIST;
 	}
 	if (err)
 		return err;
-	if ((flags & O_CREAT) && (flags & O_EXCL))
-		return -EEXIST;
 	if ((n.mode & S_IFMT) == S_IFLNK)
 		return -ELOOP;		/* O_NOFOLLOW on a link */
 	if ((err = open_node(&n, flags, &f)))

@@ -14,6 +14,9 @@
  *				with EINVAL and changes nothing (one line on
  *				the console names the knob, the value and the range)
  *	/proc/sched_debug	sched_debug_show()'s dump
+ *	/proc/{cpuinfo,loadavg,meminfo,schedstat,stat,uptime}
+ *				Linux's layouts (kernel/fs/procfs.c, with
+ *				/proc/PID/... and /proc/self)
  *	/proc/version		one line, as Linux's
  *	/sys/kernel/debug/sched_features
  *				Linux 2.6.35's debugfs file: read gives every
@@ -29,6 +32,7 @@
 #include <kernel/fs.h>
 #include <kernel/kmalloc.h>
 #include <kernel/printk.h>
+#include <kernel/procfs.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/uaccess.h>
@@ -91,12 +95,25 @@ static const struct pseudo_file files[] = {
 	{ .path = "dev/null", .mode = S_IFCHR | 0666, .rdev = (1 << 8) | 3, .open = null_open },
 	{ .path = "dev/tty", .mode = S_IFCHR | 0666, .rdev = (5 << 8) | 0, .open = console_open },
 	{ .path = "proc", .mode = S_IFDIR | 0555 },
+	{ .path = "proc/cpuinfo", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
+	  .show = arch_cpuinfo_show },
+	{ .path = "proc/loadavg", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
+	  .show = procfs_loadavg_show },
+	{ .path = "proc/meminfo", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
+	  .show = procfs_meminfo_show },
 	{ .path = "proc/sched_debug", .mode = S_IFREG | 0444, .size = SCHED_DEBUG_SIZE,
 	  .show = sched_debug_snprint },
+	{ .path = "proc/schedstat", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
+	  .show = sched_schedstat_snprint },
+	{ .path = "proc/stat", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
+	  .show = procfs_stat_show },
 	{ .path = "proc/sys", .mode = S_IFDIR | 0555 },
 	{ .path = "proc/sys/kernel", .mode = S_IFDIR | 0555 },
+	{ .path = "proc/uptime", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
+	  .show = procfs_uptime_show },
 	{ .path = "proc/version", .mode = S_IFREG | 0444, .size = SHOW_SIZE, .show = version_show },
 	{ .path = "sys", .mode = S_IFDIR | 0755 },
+	{ .path = "tmp", .mode = S_IFDIR | 01777 },	/* listed here, served by tmpfs.c */
 	{ .path = "sys/kernel", .mode = S_IFDIR | 0755 },
 	{ .path = "sys/kernel/debug", .mode = S_IFDIR | 0700 },
 	{ .path = "sys/kernel/debug/sched_features", .mode = S_IFREG | 0644, .size = SHOW_SIZE,
@@ -160,6 +177,10 @@ int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *m
 		*ino = PSEUDO_INO + i;
 		return 1;
 	}
+	if (!strcmp(dir, "proc"))
+		return procfs_dir_entry("", index, name, size, mode, ino);	/* self, PIDs */
+	if (!strncmp(dir, "proc/", 5) && dir[5] >= '0' && dir[5] <= '9')
+		return procfs_dir_entry(dir + 5, index, name, size, mode, ino);
 	if (strcmp(dir, "proc/sys/kernel"))
 		return 0;
 	const struct knob *k = knob_at(index);
@@ -171,7 +192,8 @@ int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *m
 	return 1;
 }
 
-static long text_read(struct file *f, char *ubuf, u32 count)
+/* read() of a generated file: from its snapshot f->buf (f->len bytes). */
+long snapshot_read(struct file *f, char *ubuf, u32 count)
 {
 	if (f->pos >= f->len)
 		return 0;
@@ -213,7 +235,7 @@ static void text_release(struct file *f)
 }
 
 static const struct file_ops text_ops = {
-	.read = text_read, .write = text_write, .release = text_release,
+	.read = snapshot_read, .write = text_write, .release = text_release,
 };
 
 /* Open N with FLAGS: a device's own file, or a snapshot of the text. */

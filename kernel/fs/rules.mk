@@ -7,3 +7,7 @@ KERNEL_C += kernel/fs/open.c              # open/openat over the name space, ini
 KERNEL_C += kernel/fs/pseudo.c            # /dev, /proc/sys/kernel/sched_*, /proc/sched_debug, /sys/.../sched_features
 KERNEL_C += kernel/fs/poll.c              # poll_wait(): files announce readiness changes (kernel/poll.h)
 KERNEL_C += kernel/fs/select.c            # poll, ppoll, select, pselect6 (both time ABIs)
+KERNEL_C += kernel/fs/pipe.c              # pipe, pipe2: a one-page ring with blocking ends
+KERNEL_C += kernel/fs/tmpfs.c             # /tmp: files and directories in kernel memory, bounded
+KERNEL_C += kernel/fs/dir.c               # unlink(at), rmdir, mkdir(at), rename(at), ftruncate(64)
+KERNEL_C += kernel/fs/procfs.c            # /proc/PID/{stat,status,cmdline,comm,sched}, /proc/self, /proc/{stat,uptime,...}

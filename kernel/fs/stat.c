@@ -11,6 +11,7 @@
 #include <kernel/file.h>
 #include <kernel/fs.h>
 #include <kernel/string.h>
+#include <kernel/tmpfs.h>
 #include <kernel/uaccess.h>
 
 #define AT_STATX_SYNC_TYPE	0x6000
@@ -57,6 +58,7 @@ static int stat_fd(int fd, struct kstat *st)
 
 	if (!f)
 		return -EBADF;
+	tmpfs_sync_len(f);
 	*st = (struct kstat){ .mode = f->mode, .nlink = 1, .rdev_major = f->rdev >> 8,
 			      .rdev_minor = f->rdev & 0xff, .dev_minor = 1, .ino = f->ino,
 			      .size = (f->mode & S_IFMT) == S_IFREG ? f->len : 0 };

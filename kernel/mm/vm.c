@@ -118,6 +118,8 @@ struct mm *mm_dup(struct mm *old)
 		return NULL;
 	memcpy(mm->areas, old->areas, sizeof(old->areas));
 	memcpy(mm->nosys_seen, old->nosys_seen, sizeof(old->nosys_seen));
+	memcpy(mm->cmdline, old->cmdline, sizeof(old->cmdline));
+	mm->cmdline_len = old->cmdline_len;
 	mm->nr_areas = old->nr_areas;
 	mm->start_brk = old->start_brk;
 	mm->brk = old->brk;

@@ -438,6 +438,7 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 	if (!a.buf)
 		return -ENOMEM;
 	err = copy_strings(&a, argv, from_user, &a.argc);
+	u32 argv_bytes = a.used;		/* argv's strings come first */
 	if (!err)
 		err = copy_strings(&a, envp, from_user, &a.envc);
 	if (!err)
@@ -468,6 +469,8 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 	old = current->mm;
 	if (old)
 		mm_release(current, old);
+	mm->cmdline_len = min(argv_bytes, (u32)MM_CMDLINE_MAX);
+	memcpy(mm->cmdline, a.buf, mm->cmdline_len);
 	current->mm = mm;
 	arch_set_pgdir(current, mm->pgdir);
 	if (old)

@@ -97,6 +97,12 @@ struct task *find_task_by_pid(int pid)
 	return NULL;
 }
 
+/* The pid handed out last (/proc/loadavg's last field). */
+int last_pid(void)
+{
+	return next_pid - 1;
+}
+
 static int alloc_pid(void)
 {
 	for (int tries = 0; tries < PID_MAX; tries++) {

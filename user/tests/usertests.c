@@ -266,6 +266,7 @@ static const struct ut_test *const tables[] = {
 	ut_sched_tests,
 	ut_poll_tests, ut_job_tests,
 	ut_vdso_tests,
+	ut_pipe_tests, ut_tmpfs_tests, ut_procfs_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

@@ -93,5 +93,7 @@ extern const struct ut_test ut_poll_tests[];
 extern const struct ut_test ut_job_tests[];
 /* user/tests/ut_vdso.c: the vDSO's auxv entries, clocks and read-only pages */
 extern const struct ut_test ut_vdso_tests[];
+/* the shell's file side: pipes, /tmp, /proc per process */
+extern const struct ut_test ut_pipe_tests[], ut_tmpfs_tests[], ut_procfs_tests[];
 
 #endif

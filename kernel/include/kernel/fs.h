@@ -7,7 +7,10 @@
  *	/dev/null
  *	/proc/sys/kernel/NAME	every scheduler knob, read and write (kernel/fs/pseudo.c)
  *	/proc/sched_debug, /proc/version
+ *	/proc/PID/..., /proc/self, /proc/{stat,uptime,loadavg,meminfo,schedstat,cpuinfo}
+ *				(kernel/fs/procfs.c)
  *	/sys/kernel/debug/sched_features
+ *	/tmp/...		a RAM file system (kernel/fs/tmpfs.c)
  *
  * A relative path starts at the current directory (chdir).
  */
@@ -28,6 +31,7 @@
 #define S_IFREG		0100000
 #define S_IFDIR		0040000
 #define S_IFCHR		0020000
+#define S_IFIFO		0010000
 #define S_ISDIR_MODE(m)	(((m) & S_IFMT) == S_IFDIR)
 
 struct file;
@@ -42,6 +46,8 @@ struct fs_node {
 	const struct initrd_node *in;	/* an initrd member (NULL: the root, or not initrd) */
 	const struct pseudo_file *pf;	/* a /dev, /proc or /sys entry */
 	const struct knob *knob;	/* /proc/sys/kernel/NAME */
+	struct tmpfs_node *tn;		/* a /tmp file or directory (kernel/fs/tmpfs.c) */
+	int proc_entry, proc_pid;	/* /proc/PID/... and /proc/self (kernel/fs/procfs.c) */
 	char path[INITRD_PATH_MAX];	/* canonical, no leading '/' ("" = the root) */
 	u32 mode, ino, rdev;
 	u64 size;
@@ -58,6 +64,7 @@ int fs_dir_entry(const char *dir, int index, char *name, size_t size, u8 *d_type
 int pseudo_lookup(const char *path, struct fs_node *n);	/* 0 or -ENOENT */
 int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *mode, u32 *ino);
 int pseudo_open(const struct fs_node *n, u32 flags, struct file **out);
+long snapshot_read(struct file *f, char *ubuf, u32 count);	/* from f->buf */
 
 /* kernel/fs/file.c */
 long sys_read(int fd, char *ubuf, u32 count);

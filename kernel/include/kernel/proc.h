@@ -35,6 +35,7 @@ void task_autoreap(struct task *t);
 int nr_tasks(void);
 
 struct task *find_task_by_pid(int pid);
+int last_pid(void);			/* the pid handed out last */
 
 /* Start a kernel thread running fn(arg), which must end in do_exit();
  * returns its pid or -errno. */

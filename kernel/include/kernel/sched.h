@@ -241,6 +241,9 @@ void sched_debug_show(void);
 size_t sched_debug_snprint(char *buf, size_t size);	/* the same, into BUF: /proc/sched_debug */
 /* Print P's /proc/PID/sched-style statistics (2.6.35 layout, a subset). */
 void proc_sched_show_task(struct task *p);
+size_t proc_sched_task_snprint(struct task *p, char *buf, size_t size);	/* /proc/PID/sched */
+size_t sched_schedstat_snprint(char *buf, size_t size);	/* /proc/schedstat */
+u64 sched_nr_switches(void);					/* /proc/stat's ctxt */
 /*
  * Check the runqueue invariants (see kernel/sched/debug.c); print each
  * violation and return how many were found (0 = healthy).  The kernel

@@ -34,6 +34,8 @@ struct vm_area {
 	u32 flags;		/* VM_* */
 };
 
+#define MM_CMDLINE_MAX	128
+
 struct mm {
 	u32 pgdir;			/* physical page directory */
 	int users;			/* tasks sharing it (CLONE_VM threads) */
@@ -46,6 +48,10 @@ struct mm {
 	 * made by kernel/mm/vm.c's mm_pte_alloc(), which sets it; fork, exit
 	 * and exec walk these 24 words instead of 768 PDEs. */
 	u32 pt_map[MM_PT_WORDS];
+	/* argv as exec got it, NUL-separated, for /proc/PID/cmdline; cut at
+	 * MM_CMDLINE_MAX bytes (Linux reads the live stack, up to a page). */
+	u32 cmdline_len;
+	char cmdline[MM_CMDLINE_MAX];
 };
 
 struct mm *mm_create(void);		/* empty address space; NULL: -ENOMEM */
