@@ -8,7 +8,11 @@
  *                            ucontext {flags, link, stack, sigcontext, mask},
  *                            retcode[8]                -> handler(sig, &info, &uc)
  * pretcode is the SA_RESTORER trampoline (libc's __restore / __restore_rt),
- * else the retcode bytes on the frame itself ("mov $nr, %eax; int $0x80").
+ * else the retcode bytes on the frame itself: "popl %eax; movl $__NR_sigreturn,
+ * %eax; int $0x80" (legacy: the pop drops sig, as libc's __restore does) and
+ * "movl $__NR_rt_sigreturn, %eax; int $0x80" (rt), Linux 2.6.35's bytes.
+ * glibc's i386 sigaction gives no SA_RESTORER when it found a vDSO, so every
+ * busybox handler returns through these.
  *
  * Stack layout, as Linux's get_sigframe builds it (sp = the interrupted
  * user %esp; addresses decrease downwards):
@@ -94,14 +98,22 @@ static void save_context(struct sigcontext *sc, const struct trap_frame *tf, u32
 	};
 }
 
-/* "mov $NR, %eax; int $0x80; nop" */
-static void make_retcode(u8 *rc, u32 nr)
+/* rt: "movl $NR, %eax; int $0x80" (7 bytes, then a nop);
+ * legacy: "popl %eax; movl $NR, %eax; int $0x80" (8 bytes) - sys_sigreturn
+ * finds its frame 8 bytes below %esp, after pretcode and sig were popped. */
+static void make_retcode(u8 *rc, u32 nr, int legacy)
 {
-	rc[0] = 0xb8;
-	memcpy(rc + 1, &nr, 4);
-	rc[5] = 0xcd;
-	rc[6] = 0x80;
-	rc[7] = 0x90;
+	u8 *p = rc;
+
+	if (legacy)
+		*p++ = 0x58;
+	*p++ = 0xb8;
+	memcpy(p, &nr, 4);
+	p += 4;
+	*p++ = 0xcd;
+	*p++ = 0x80;
+	if (!legacy)
+		*p = 0x90;
 }
 
 /* The struct _fpstate goes first, right below the interrupted %esp. */
@@ -134,7 +146,7 @@ int setup_signal_frame(struct trap_frame *tf, int sig, const struct k_sigaction 
 		f.info = *info;
 		save_context(&f.uc.uc_mcontext, tf, (u32)oldmask, fp);
 		f.uc.uc_sigmask = oldmask;
-		make_retcode(f.retcode, __NR_rt_sigreturn);
+		make_retcode(f.retcode, __NR_rt_sigreturn, 0);
 		f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : sp + offsetof(struct rt_sigframe, retcode);
 		if (copy_to_user((void *)sp, &f, sizeof(f)))
 			return -EFAULT;
@@ -149,7 +161,7 @@ int setup_signal_frame(struct trap_frame *tf, int sig, const struct k_sigaction 
 		f.sig = sig;
 		save_context(&f.sc, tf, (u32)oldmask, fp);
 		f.extramask = (u32)(oldmask >> 32);
-		make_retcode(f.retcode, __NR_sigreturn);
+		make_retcode(f.retcode, __NR_sigreturn, 1);
 		f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : sp + offsetof(struct sigframe, retcode);
 		if (copy_to_user((void *)sp, &f, sizeof(f)))
 			return -EFAULT;

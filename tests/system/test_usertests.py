@@ -21,7 +21,7 @@ ALL_TESTS = [
     "vm_cleartid_exec",
     "thread_stress", "thread_ids", "thread_exit", "exec_thread", "exec_thread_fail",
     "exec_thread_kill", "thread_rusage",
-    "sigfpu_preserve", "sigfpu_modify", "sigfpu_mxcsr", "sigfpu_null", "sigfpu_badptr",
+    "sigfpu_preserve", "sigfpu_modify", "sigfpu_mxcsr", "sigfpu_null", "sigfpu_badptr", "sig_norestorer",
     "tls_area", "tls_badptr", "tls_errno", "tls_syscall", "tls_signal", "tls_badgs",
     "tls_badfs", "sig_badsegs", "sig_ldtsegs", "tls_clear_loaded", "tls_switch", "tls_fork", "tls_settls",
     "kill_init", "orphan_exit_signal", "timer_exit_sighand", "timer_exit_thread",

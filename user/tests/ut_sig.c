@@ -425,11 +425,52 @@ static void sigfpu_badptr(void)
 	ut_expect_killed(bad_fpstate_legacy, 0, SIGSEGV, "legacy frame, kernel fpstate");
 }
 
+
+/*
+ * A handler registered without SA_RESTORER (glibc's i386 sigaction gives
+ * none when it found a vDSO) returns through the retcode the kernel wrote
+ * on the frame: legacy "popl; movl $119; int $0x80", rt "movl $173; int
+ * $0x80".  Both must land back here with the registers and mask intact.
+ */
+static volatile int norestorer_hits;
+
+static void norestorer_handler(int sig)
+{
+	if (sig == SIGUSR1)
+		norestorer_hits++;
+}
+
+static void sig_norestorer(void)
+{
+	struct { void *handler; unsigned long flags; void *restorer; unsigned long long mask; } ka;
+	static const unsigned long flags[] = { 0, SA_SIGINFO };
+
+	for (unsigned i = 0; i < 2; i++) {
+		volatile unsigned keep = 0x5a5a0000u + i;
+
+		memset(&ka, 0, sizeof(ka));
+		ka.handler = (void *)norestorer_handler;
+		ka.flags = flags[i];
+		EXPECT_RET(sys_rt_sigaction(SIGUSR1, (long)&ka, 0, 8), 0);
+		norestorer_hits = 0;
+		kill(getpid(), SIGUSR1);
+		CHECK(norestorer_hits == 1, "%s handler without SA_RESTORER ran %d times",
+		      i ? "rt" : "legacy", norestorer_hits);
+		CHECK(keep == 0x5a5a0000u + i, "a local changed across the %s return", i ? "rt" : "legacy");
+		sigset_t cur;
+		sigprocmask(SIG_BLOCK, NULL, &cur);
+		CHECK(!sigismember(&cur, SIGUSR1), "SIGUSR1 still blocked after the %s return",
+		      i ? "rt" : "legacy");
+	}
+	signal(SIGUSR1, SIG_DFL);
+}
+
 const struct ut_test ut_sig_tests[] = {
 	{ sigfpu_preserve, "sigfpu_preserve" },
 	{ sigfpu_modify, "sigfpu_modify" },
 	{ sigfpu_mxcsr, "sigfpu_mxcsr" },
 	{ sigfpu_null, "sigfpu_null" },
 	{ sigfpu_badptr, "sigfpu_badptr" },
+	{ sig_norestorer, "sig_norestorer" },
 	{ NULL, NULL },
 };
