@@ -245,11 +245,14 @@ def gdb_session(cmdline="", gdb_args=(), batch=True, boot="kernel", cpu=None, ic
         qemu = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, start_new_session=True)
         try:
+            # The watcher first: QEMU opens a -D log at start-up, and a FIFO's
+            # open blocks until its reader is there, so QEMU makes its gdb
+            # socket only once the watcher reads (tools/measure-paths).
+            if watch:
+                watch(qemu)
             deadline = time.monotonic() + 30
             while not os.path.exists(sock) and qemu.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.05)
-            if watch:
-                watch(qemu)
             gdb = ["gdb", "-q", "-nx", "-x", GDB_SCRIPT, "-ex", f"target remote {sock}"]
             gdb += list(gdb_args)
             if batch:
