@@ -90,8 +90,10 @@ def spread(group, key, bench="wakeup-latency"):
     return Spread(list(by_seed(group, key, bench).values()))
 
 
-def gnuplot(script, out_base, terms=(("pngcairo size 900,560", "png"), ("svg size 900,560", "svg"))):
-    """Run SCRIPT (with @TERM and @OUT placeholders) once per terminal."""
+def gnuplot(script, out_base, terms=(("pngcairo noenhanced size 900,560", "png"),
+                                     ("svg noenhanced size 900,560", "svg"))):
+    """Run SCRIPT (with @TERM and @OUT placeholders) once per terminal.  Plain text, not
+    gnuplot's enhanced mode: a label such as sched_base_slice_ns keeps its underscores."""
     for term, ext in terms:
         text = script.replace("@TERM", term).replace("@OUT", f"{out_base}.{ext}")
         p = subprocess.run(["gnuplot"], input=text, text=True, capture_output=True, check=False)
@@ -99,10 +101,12 @@ def gnuplot(script, out_base, terms=(("pngcairo size 900,560", "png"), ("svg siz
             raise GnuplotError(f"gnuplot failed for {out_base}.{ext}: {p.stderr.strip()[:300]}")
 
 
-# Ten distinguishable line colours (gnuplot's default cycle repeats after eight).
-COLOURS = "".join(f"set linetype {i + 1} lc rgb '{c}' lw 1.5\n" for i, c in enumerate(
-    ["#9400d3", "#009e73", "#56b4e9", "#e69f00", "#f0e442", "#0072b2", "#e51e10", "#000000",
-     "#a0522d", "#808080"]))
+# Ten distinguishable line colours (gnuplot's default cycle repeats after eight), then
+# the same ten dashed: the presets and the variant rows fit in one plot.
+PALETTE = ["#9400d3", "#009e73", "#56b4e9", "#e69f00", "#f0e442", "#0072b2", "#e51e10", "#000000",
+           "#a0522d", "#808080"]
+COLOURS = "".join(f"set linetype {i + 1} lc rgb '{c}' lw 1.5 dt {1 + i // len(PALETTE)}\n"
+                  for i, c in enumerate(PALETTE * 2))
 
 
 def safe(label):
@@ -166,18 +170,23 @@ def plots(runs, out):
     import bench_linux      # here: it imports this module
     bench_linux.plot_cdfs(runs, data, out)
     bars = {c: g for c, g in groups.items() if c[2] == "thread" and c[3] != "none"} or groups
+    labels = [config_name(config).replace(" thread", "") for config in bars]
     with open(os.path.join(data, "bars.dat"), "w", encoding="utf-8") as f:
-        for config, group in bars.items():
+        for label, group in zip(labels, bars.values()):
             mx, avg = spread(group, "max_us"), spread(group, "avg_us")
-            label = config_name(config).replace(" thread", "")
             f.write(f"\"{label}\" {mx.median} {mx.lo} {mx.hi} {avg.median} {avg.lo} {avg.hi}\n")
+    # vertical labels, the margin as tall as the longest (~0.3 lines a character at font 7),
+    # and at least 20 px a bar: the variants' labels are long and the full matrix has ~50 bars
+    width, margin = max(900, 20 * len(labels) + 160), max(9, int(0.3 * max(map(len, labels))) + 2)
     gnuplot("set terminal @TERM\nset output '@OUT'\n"
             "set title 'Wakeup latency: max and average (median over seeds, bars: min-max)'\n"
             "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
-            "set style fill solid 0.7\nset ylabel 'us'\nset xtics rotate by -40 font ',7'\n"
-            "set grid ytics\nset bmargin 9\nset rmargin 8\n"
+            "set style fill solid 0.7\nset ylabel 'us'\nset xtics rotate by 90 right font ',7'\n"
+            f"set grid ytics\nset bmargin {margin}\n"
             f"plot '{data}/bars.dat' using 2:3:4:xtic(1) title 'max', '' using 5:6:7 title 'avg'\n",
-            os.path.join(out, "max-avg"))
+            os.path.join(out, "max-avg"),
+            terms=((f"pngcairo noenhanced size {width},{560 + 10 * margin}", "png"),
+                   (f"svg noenhanced size {width},{560 + 10 * margin}", "svg")))
     head = {c: g for c, g in groups.items() if "kbuild-load" in g[0]["results"]
             and (c[0], c[2], c[3], c[4]) == (GRANULE, "thread", HEADLINE_LOAD, DEFAULT_HZ)}
     if not head:

@@ -6,8 +6,9 @@ tools/bench -j2, and a plan file run by GNU parallel -j2 then --collect.  The
 tests check that the three give the same bytes, that the report prints what
 the guest's RESULT lines said (median [min-max] over the seeds), that
 --report-only rebuilds the same report, and that the docs writer replaces (not
-appends) the VARIANTS.md block.  The seed statistics and the verdicts are
-checked on constructed runs, where the right answer is known.
+appends) the VARIANTS.md block.  The full matrix's variant rows
+(tools/bench_variants.py) are checked in the plan.  The seed statistics and
+the verdicts are checked on constructed runs, where the right answer is known.
 """
 import json
 import os
@@ -72,25 +73,37 @@ def test_report_rows_come_from_the_runs(bench_out):
     assert json.loads((bench_out / "timing.json").read_text())["parallel"] == 1
 
 
-def test_parallel_gives_the_same_bytes(bench_out, tmp_path):
-    bench(*MATRIX, "-j", "2", "--out", str(tmp_path))
+def assert_j2_same_bytes(matrix, ref_out, out):
+    """MATRIX run -j2 into OUT writes the bytes REF_OUT's -j1 run wrote."""
+    bench(*matrix, "-j", "2", "--out", str(out))
     for name in ("REPORT.md", "runs.json"):
-        assert (tmp_path / name).read_bytes() == (bench_out / name).read_bytes(), name
+        assert (out / name).read_bytes() == (ref_out / name).read_bytes(), name
 
 
-def test_plan_through_gnu_parallel_then_collect(bench_out, tmp_path):
+def through_parallel(matrix, tmp_path):
+    """MATRIX's plan run by GNU parallel -j2, then --collect: (its jobs, the output dir)."""
     plan = tmp_path / "plan.jsonl"
-    bench(*MATRIX, "--plan", str(plan))
+    bench(*matrix, "--plan", str(plan))
     jobs = [json.loads(line) for line in plan.read_text().splitlines()[1:]]
-    assert [j["id"] for j in jobs] == ["0001", "0002"]
-    assert all(len(j["image"]) == 64 and j["cmdline"] for j in jobs)
     ids = bench("--job-ids", str(plan)).split()
+    assert ids == [j["id"] for j in jobs]
     out = tmp_path / "out"
     p = subprocess.run(["parallel", "-j2", os.path.join(TOOLS, "bench"), "--run-job", str(plan),
                         "--job", "{}", "--out", str(out), ":::", *ids],
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
     bench("--collect", str(out), "--plan-file", str(plan))
+    return jobs, out
+
+
+def test_parallel_gives_the_same_bytes(bench_out, tmp_path):
+    assert_j2_same_bytes(MATRIX, bench_out, tmp_path)
+
+
+def test_plan_through_gnu_parallel_then_collect(bench_out, tmp_path):
+    jobs, out = through_parallel(MATRIX, tmp_path)
+    assert [j["id"] for j in jobs] == ["0001", "0002"]
+    assert all(len(j["image"]) == 64 and j["cmdline"] for j in jobs)
     assert (out / "REPORT.md").read_text() == (bench_out / "REPORT.md").read_text()
 
 
@@ -331,3 +344,79 @@ def test_linux_cdf_plot_pairs_each_preset(tmp_path):
                   "linux-6.12 linux-6.12", "median of 2 seeds"):
         assert title in svg, title
     assert (tmp_path / "cdf-granule-linux-2.6.35-thread.dat").read_text().count("\n") == 2   # grid 100, 200
+# ---- the variant rows (tools/bench_variants.py) ----
+
+import importlib.machinery  # noqa: E402
+import importlib.util  # noqa: E402
+
+import bench_variants as bv  # noqa: E402
+
+VARIANT = "linux-6.12 slice_us=100"
+
+
+def bench_module():
+    """tools/bench as a module (it has no .py suffix), for its cmdline()."""
+    loader = importlib.machinery.SourceFileLoader("bench_tool", os.path.join(TOOLS, "bench"))
+    spec = importlib.util.spec_from_loader("bench_tool", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_variants_resolve_and_select():
+    labels = [bv.label(v) for v in bv.VARIANTS]
+    assert len(set(labels)) == len(labels) and all("," not in l for l in labels)
+    assert labels == ["linux-6.12 sched_base_slice_ns=3000000", "linux-6.12 slice_us=100",
+                      "linux-6.12 sched_features=NO_PLACE_LAG",
+                      "linux-6.12 sched_features=NO_RUN_TO_PARITY"]
+    assert bv.resolve(VARIANT) == ("linux-6.12", "slice_us=100")
+    assert bv.resolve("no-start-debit") == ("no-start-debit", "")
+    assert bv.select(None, ["commit-0bf377bbb0be"]) == []
+    assert bv.select(None, ["linux-6.12"]) == bv.select("all", []) == bv.VARIANTS
+    assert bv.select("none", ["linux-6.12"]) == []
+    assert [bv.label(v) for v in bv.select(f"{VARIANT},{labels[0]}", [])] == labels[:2]   # VARIANTS order
+    with pytest.raises(SystemExit, match="unknown variant 'linux-6.12 slice_us=5'"):
+        bv.select("linux-6.12 slice_us=5", [])
+    # a variant's words follow sched_preset=, before the experiment's; a swept knob comes last
+    bench_tool = bench_module()
+    assert bench_tool.cmdline(VARIANT, "signal", "kbuild:10", 2, seed=3, extra="j=4", hz=250) == \
+        "sched_preset=linux-6.12 slice_us=100 hz=250 run=experiment mode=signal load=kbuild:10 " \
+        "duration=2 seed=3 hist=1 j=4"
+
+
+def test_variant_rows_are_planned(tmp_path):
+    """The full matrix: each variant under kbuild:10 and kbuild:10,video, both modes, HZ 1000 and
+    250, beside its base preset; nothing else changes."""
+    _, jobs = plan_jobs(tmp_path, "--no-linux")
+    configs = {}
+    for j in jobs:
+        if j["bench"] == "experiment":
+            configs.setdefault((j["preset"], j["mode"], j["load"], j["hz"]), []).append(j)
+    cells = [(m, load, hz) for m in ("thread", "signal") for load in ("kbuild:10", "kbuild:10,video")
+             for hz in (1000, 250)]
+    for v in bv.VARIANTS:
+        mine = sorted(c[1:] for c in configs if c[0] == bv.label(v))
+        assert mine == sorted(cells), bv.label(v)
+        for cell in cells:
+            assert (v.base,) + cell in configs       # the base beside it, in every cell
+            assert [j["seed"] for j in configs[(bv.label(v),) + cell]] == [1, 2, 3, 4, 5]
+    j = configs[("linux-6.12 sched_features=NO_PLACE_LAG", "signal", "kbuild:10,video", 250)][2]
+    assert j["cmdline"] == ("sched_preset=linux-6.12 sched_features=NO_PLACE_LAG hz=250 run=experiment "
+                            "mode=signal load=kbuild:10,video duration=15 seed=3 hist=1")
+    assert j["label"] == "linux-6.12 sched_features=NO_PLACE_LAG signal kbuild:10,video HZ=250 seed=3"
+    # the presets' own cells are the matrix's as before: 3 loads at 1000, kbuild:10 at 250
+    presets = bench_module().all_presets()
+    for p in presets:
+        have = sorted(c[1:] for c in configs if c[0] == p)
+        want = [(m, load, 1000) for m in ("thread", "signal")
+                for load in ("none", "kbuild:10", "kbuild:10,video")] + \
+            [(m, "kbuild:10", 250) for m in ("thread", "signal")]
+        if p == "linux-6.12":
+            want += [(m, "kbuild:10,video", 250) for m in ("thread", "signal")]   # beside its variants
+        assert have == sorted(want), p
+    assert len(configs) == len(presets) * 8 + 2 + len(bv.VARIANTS) * 8
+    # no variant under --quick, or when the base is not in the matrix, or with --variants none
+    for args in (["--quick"], ["--presets", PRESET], ["--presets", "linux-6.12", "--variants", "none"]):
+        assert not [j for j in plan_jobs(tmp_path, *args, "--no-linux")[1] if j["preset"] in bv.LABELS]
+
+
