@@ -288,10 +288,8 @@ def verdict_table(runs):
              "Each claim is a ratio that exceeds 1 when the claim holds. The ratio is computed per "
              "load seed (the same seed on both sides); the verdict counts the seeds where it holds. "
              "\"Seeds needed\" is how many seeds, taken in order, it took for the majority's "
-             "direction to stop changing.", "",
-             "| claim | quantity | HZ | ratio per seed | median [min–max] | published | verdict "
-             "| seeds needed |",
-             "|---|---|---|---|---|---|---|---|"]
+             "direction to stop changing.", ""]
+    rows = []
     for claim, quantity, side_a, side_b, pub in CLAIMS:
         source, pa, pb, key, mode = pub
         if mode is None:    # thread over signal: the same preset in two modes
@@ -304,9 +302,14 @@ def verdict_table(runs):
             if not ratios:
                 continue
             per_seed = " ".join(f"{v:.2f}" for v in ratios.values())
-            lines.append(f"| {claim} | {quantity} | {hz} | {per_seed} | "
-                         f"{Spread(list(ratios.values())).fmt('{:.2f}')} | {theirs} | "
-                         f"{verdict(ratios)} | {fnum(seeds_for_stable_verdict(ratios), '{}')} |")
+            rows.append(f"| {claim} | {quantity} | {hz} | {per_seed} | "
+                        f"{Spread(list(ratios.values())).fmt('{:.2f}')} | {theirs} | "
+                        f"{verdict(ratios)} | {fnum(seeds_for_stable_verdict(ratios), '{}')} |")
+    if rows:
+        lines += ["| claim | quantity | HZ | ratio per seed | median [min–max] | published | verdict "
+                  "| seeds needed |", "|---|---|---|---|---|---|---|---|"] + rows
+    else:
+        lines.append("No claim has both of its configurations in this matrix.")
     return lines + [""] + seed_movement(runs)
 
 
@@ -337,11 +340,10 @@ def fidelity_table(runs):
     lines = ["## Granule beside Linux (same binaries, same QEMU, HZ=250)", "",
              "Linux runs come from `tools/linux-peer` (docs/EXPERIMENT.md, \"Granule beside Linux\"): "
              "Debian's Linux 6.1 set to the 2.6.35 knobs through debugfs, and Linux 6.12 (EEVDF) beside "
-             "Granule's EEVDF class. Each row pairs a Linux run with Granule's run of the same preset, mode, load and seed at `hz=250`. "
-             "Ratio = Granule / Linux.", "",
-             "| preset | mode | seed | Granule max / avg / p99 µs | Linux max / avg / p99 µs "
-             "| ratio max | ratio avg | ratio p99 |",
-             "|---|---|---|---|---|---|---|---|"]
+             "Granule's EEVDF class, with its defaults and with each variant's setting. Each row pairs a "
+             "Linux run with its Granule twin (the same knobs: a preset, or a variant's label) in the same "
+             "mode, load and seed at `hz=250`. Ratio = Granule / Linux.", ""]
+    rows, paired = [], set()
     for kernel, preset, mode, load, hz in linux:
         twin = linux_peer.GRANULE_TWIN.get(preset)
         if not twin:
@@ -350,21 +352,29 @@ def fidelity_table(runs):
         theirs = {r.get("seed", 1): latency_result(r)
                   for r in select(runs, preset, mode, load, hz, kernel)}
         for seed in sorted(set(mine) & set(theirs)):
+            paired.add((kernel, preset, mode, load, hz))
             g, l = mine[seed], theirs[seed]
             figs = lambda w: " / ".join(fnum(w[k]) for k in ("max_us", "avg_us", "p99_us"))  # noqa
             ratios = [f"{g[k] / l[k]:.2f}" if l[k] else "–" for k in ("max_us", "avg_us", "p99_us")]
-            lines.append(f"| {preset} | {mode} | {seed} | {figs(g)} | {figs(l)} | "
-                         + " | ".join(ratios) + " |")
+            rows.append(f"| {preset} | {twin} | {mode} | {seed} | {figs(g)} | {figs(l)} | "
+                        + " | ".join(ratios) + " |")
+    if rows:
+        lines += ["| Linux run | Granule twin | mode | seed | Granule max / avg / p99 µs "
+                  "| Linux max / avg / p99 µs | ratio max | ratio avg | ratio p99 |",
+                  "|---|---|---|---|---|---|---|---|---|"] + rows
+    else:
+        lines.append(f"No Linux run has its Granule twin in this matrix (the twins run at "
+                     f"`hz={LINUX_HZ}` under {HEADLINE_LOAD}).")
     import bench_linux      # here: it imports this module
     lines += [""] + bench_linux.differences(runs)
-    later = [c for c in linux if c[1] not in linux_peer.GRANULE_TWIN]
-    if later:
+    alone = [c for c in linux if c not in paired]
+    if alone:
         lines += ["## Linux runs without a Granule twin in the matrix", "",
-                  "Linux 6.1 with HRTICK, and Linux 6.12's (EEVDF) variants: what the knobs do on the "
-                  "real kernel.", "",
+                  "What these settings do on the real kernel: Linux 6.1 with HRTICK has no Granule "
+                  "counterpart, and a run whose twin is not in this matrix is listed here too.", "",
                   "| Linux run | mode | load | seeds | max µs | avg µs | p99 µs |",
                   "|---|---|---|---|---|---|---|"]
-        for config in later:
+        for config in alone:
             group = groups[config]
             lines.append(f"| {config[0]} {config[1]} | {config[2]} | {config[3]} | {len(group)} | "
                          f"{spread(group, 'max_us').fmt()} | {spread(group, 'avg_us').fmt()} | "

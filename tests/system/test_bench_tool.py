@@ -327,29 +327,42 @@ def test_differences_are_computed_from_the_runs():
     assert "the thread-mode maximum ratio is 2.00 (linux-2.6.35), from 2.00 to 2.00, and the average " \
            "ratio 1.00 (linux-2.6.35), within 10 % of 1" in text
     assert "that code, not the knobs, is the difference." in text
-    assert "thread-mode maximum ratio 3.00, average ratio 8.00" in text and "the two EEVDFs differ" in text
+    assert "thread-mode maximum ratio 3.00 (linux-6.12); average ratio 8.00 (linux-6.12)" in text
+    assert "the two EEVDFs differ" in text
+    assert "![CDF, Linux 6.1 thread](cdf-linux-thread.svg)" in text
+    assert "![CDF, Linux 6.12 thread](cdf-linux-eevdf-thread.svg)" in text
+    assert "cdf-linux-eevdf-signal" not in text       # no EEVDF pair in signal mode: no picture
     assert bench_linux.differences([r for r in linux_matrix() if r["kernel"] == "granule"]) == []
     table = "\n".join(br.fidelity_table(linux_matrix()))
     assert "### Where Granule and Linux differ, and why" in table
-    assert "| linux-2.6.35 | thread | 2 | 2000.0 / 1000.0 / 2000.0 | 1000.0 / 1000.0 / 1000.0 |" in table
+    assert "| linux-2.6.35 | linux-2.6.35 | thread | 2 | 2000.0 / 1000.0 / 2000.0 | " \
+           "1000.0 / 1000.0 / 1000.0 |" in table
 
 
 def test_linux_cdf_plot_pairs_each_preset(tmp_path):
     runs = linux_matrix()
     bench_linux.plot_cdfs(runs, str(tmp_path), str(tmp_path))
-    for mode in ("thread", "signal"):
-        assert (tmp_path / f"cdf-linux-{mode}.svg").stat().st_size > 1000
+    for base in ("cdf-linux", "cdf-linux-eevdf"):
+        assert (tmp_path / f"{base}-thread.svg").stat().st_size > 1000, base
+    assert not (tmp_path / "cdf-linux-eevdf-signal.svg").exists()     # no EEVDF pair in signal mode
     svg = (tmp_path / "cdf-linux-thread.svg").read_text()
-    for title in ("Granule linux-2.6.35", "linux-6.1 linux-2.6.35", "Granule linux-6.12",
-                  "linux-6.12 linux-6.12", "median of 2 seeds"):
+    for title in ("Granule linux-2.6.35", "linux-6.1 linux-2.6.35", "median of 2 seeds",
+                  "beside Linux 6.1"):
+        assert title in svg, title
+    assert "Granule linux-6.12" not in svg
+    svg = (tmp_path / "cdf-linux-eevdf-thread.svg").read_text()
+    for title in ("Granule linux-6.12", "linux-6.12 linux-6.12", "beside Linux 6.12"):
         assert title in svg, title
     assert (tmp_path / "cdf-granule-linux-2.6.35-thread.dat").read_text().count("\n") == 2   # grid 100, 200
+
+
 # ---- the variant rows (tools/bench_variants.py) ----
 
 import importlib.machinery  # noqa: E402
 import importlib.util  # noqa: E402
 
 import bench_variants as bv  # noqa: E402
+import linux_peer as lp  # noqa: E402
 
 VARIANT = "linux-6.12 slice_us=100"
 
@@ -420,3 +433,30 @@ def test_variant_rows_are_planned(tmp_path):
         assert not [j for j in plan_jobs(tmp_path, *args, "--no-linux")[1] if j["preset"] in bv.LABELS]
 
 
+@pytest.mark.skipif(not lp.fetched(), reason="Debian's kernels not fetched (tools/linux-peer fetch)")
+def test_variant_linux_twins_are_planned(tmp_path):
+    _, jobs = plan_jobs(tmp_path, "--presets", "linux-6.12", "--modes", "thread", "--loads", "kbuild:10",
+                        "--hz", "250", "--seeds", "1", "--linux", "--no-micro")
+    linux = [j["preset"] for j in jobs if j["kernel"] == "linux-6.12"]
+    assert linux == [p for p, c in lp.LINUX_PRESETS.items() if c[0] == "6.12"]
+    assert {lp.GRANULE_TWIN[p] for p in linux} == {j["preset"] for j in jobs if j["kernel"] == "granule"}
+    _, jobs = plan_jobs(tmp_path, "--presets", "linux-6.12", "--variants", "none", "--modes", "thread",
+                        "--loads", "kbuild:10", "--seeds", "1", "--linux", "--no-micro")
+    assert "linux-6.12-slice100us" not in [j["preset"] for j in jobs]     # its twin is not in the matrix
+
+
+def test_fidelity_table_pairs_variants_with_their_twins():
+    runs = [hist_run(VARIANT, s, 20.0, 10.0) for s in (1, 2)]
+    runs += [hist_run("linux-6.12-slice100us", s, 40.0, 20.0, kernel="linux-6.12") for s in (1, 2)]
+    runs += [hist_run("linux-6.12", s, 400.0, 200.0) for s in (1, 2)]
+    runs += [hist_run("linux-6.12", s, 400.0, 100.0, kernel="linux-6.12") for s in (1, 2)]
+    runs += [hist_run("linux-6.12-slice3ms", 1, 900.0, 90.0, kernel="linux-6.12")]   # twin absent
+    table = "\n".join(br.fidelity_table(runs))
+    assert f"| linux-6.12-slice100us | {VARIANT} | thread | 2 | 20.0 / 10.0 / 20.0 | 40.0 / 20.0 / 40.0 | " \
+           "0.50 | 0.50 | 0.50 |" in table
+    without = table.split("## Linux runs without a Granule twin in the matrix")[1]
+    assert "| linux-6.12 linux-6.12-slice3ms | thread | kbuild:10 | 1 | 900.0 |" in without
+    assert "slice100us" not in without
+    assert "`slice_us=100` multiplies the average by 0.05 on Granule and 0.20 on Linux, the maximum " \
+           "by 0.05 and 0.10. Both figures move the same way on both kernels for 1 of the 1 " \
+           "variants." in table
