@@ -19,6 +19,7 @@ tools/seeds.json (the published figures; docs/DEBATE.md has the sources).
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 
@@ -424,14 +425,15 @@ def runs_table(runs):
 def report(runs, micro, argv, title="# Granule: the 2010 wakeup-latency experiment", intro=()):
     """The whole Markdown report; a pure function of the runs and the command."""
     lines = [title, "", *intro,
-             f"Produced by `{' '.join(argv)}` (tools/bench); every figure below comes from a QEMU "
+             f"Produced by `{shlex.join(argv)}` (tools/bench); every figure below comes from a QEMU "
              "`-icount shift=0,sleep=off` run whose exact command line is in the Runs table. "
              "Where a configuration ran with several load seeds, a cell is the median over them "
              "with [min–max] beside it.", "",
              "Latency definition: docs/EXPERIMENT.md.  Published figures: tools/seeds.json; "
              "their tags ([M1/2], [0bf], [SN]) are explained in docs/DEBATE.md.", ""]
-    lines += verdict_table(runs) + fidelity_table(runs) + bench_trace.report(runs) + \
-        matrix_tables(runs)
+    import bench_eevdf      # here: it imports this module
+    lines += verdict_table(runs) + bench_eevdf.table(runs) + fidelity_table(runs) + \
+        bench_trace.report(runs) + matrix_tables(runs)
     lines += ["## Summary plots", "", "![max/avg](max-avg.svg)", "",
               "![throughput](throughput-vs-latency.svg)", ""]
     lines += micro_tables(micro) + runs_table(runs + ([micro] if micro else []))
@@ -447,7 +449,7 @@ def variants_tables(runs, argv):
                 and run.get("bench", "experiment") == "experiment":
             presets.append(run["preset"])
     first = next((latency_result(r) for r in runs if latency_result(r)), {})
-    lines = [f"Written by `{' '.join(argv)}` (tools/bench); the whole matrix is in "
+    lines = [f"Written by `{shlex.join(argv)}` (tools/bench); the whole matrix is in "
              "docs/RESULTS.md.", "",
              f"Wakeup latency, µs (max / avg, median over load seeds), {first.get('duration_s', '?')}"
              f" s at P = {(first.get('period_us') or 0) / 1000:g} ms:", "",

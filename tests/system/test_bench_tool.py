@@ -6,9 +6,13 @@ tools/bench -j2, and a plan file run by GNU parallel -j2 then --collect.  The
 tests check that the three give the same bytes, that the report prints what
 the guest's RESULT lines said (median [min-max] over the seeds), that
 --report-only rebuilds the same report, and that the docs writer replaces (not
-appends) the VARIANTS.md block.  The full matrix's variant rows
-(tools/bench_variants.py) are checked in the plan.  The seed statistics and
-the verdicts are checked on constructed runs, where the right answer is known.
+appends) the VARIANTS.md block.  A second tiny matrix holds a variant row
+(tools/bench_variants.py: "linux-6.12 slice_us=100", beside its base and the
+2.6.36 default, thread mode, one seed) and goes the same three ways: its row
+and its line in the "What Linux did later" table are the guest's RESULT
+figures.  The full matrix's variant rows are checked in the plan alone.  The
+seed statistics, the verdicts, the later table's words and the Linux pairs
+are checked on constructed runs, where the right answer is known.
 """
 import json
 import os
@@ -356,15 +360,18 @@ def test_linux_cdf_plot_pairs_each_preset(tmp_path):
     assert (tmp_path / "cdf-granule-linux-2.6.35-thread.dat").read_text().count("\n") == 2   # grid 100, 200
 
 
-# ---- the variant rows (tools/bench_variants.py) ----
+# ---- the variant rows (tools/bench_variants.py) and what Linux did later (tools/bench_eevdf.py) ----
 
 import importlib.machinery  # noqa: E402
 import importlib.util  # noqa: E402
 
+import bench_eevdf  # noqa: E402
 import bench_variants as bv  # noqa: E402
 import linux_peer as lp  # noqa: E402
 
 VARIANT = "linux-6.12 slice_us=100"
+VMATRIX = ["--presets", PRESET, "--variants", VARIANT, "--modes", "thread", "--loads", "kbuild:10",
+           "--duration", "1", "--seeds", "1", "--no-micro", "--no-linux", "--no-trace"]
 
 
 def bench_module():
@@ -443,6 +450,86 @@ def test_variant_linux_twins_are_planned(tmp_path):
     _, jobs = plan_jobs(tmp_path, "--presets", "linux-6.12", "--variants", "none", "--modes", "thread",
                         "--loads", "kbuild:10", "--seeds", "1", "--linux", "--no-micro")
     assert "linux-6.12-slice100us" not in [j["preset"] for j in jobs]     # its twin is not in the matrix
+
+
+@pytest.fixture(scope="module")
+def variant_out(tmp_path_factory):
+    out = tmp_path_factory.mktemp("variants")
+    bench(*VMATRIX, "-j1", "--out", str(out))
+    return out
+
+
+def test_variant_row_is_the_guest_result(variant_out):
+    runs = load_runs(variant_out)["runs"]
+    assert [r["preset"] for r in runs] == [PRESET, "linux-6.12", VARIANT]
+    var = next(r for r in runs if r["preset"] == VARIANT)
+    assert var["cmdline"] == ("sched_preset=linux-6.12 slice_us=100 run=experiment mode=thread "
+                              "load=kbuild:10 duration=1 hist=1")
+    wl, base, cfs = (next(r for r in runs if r["preset"] == p)["results"]["wakeup-latency"]
+                     for p in (VARIANT, "linux-6.12", PRESET))
+    assert (wl["preset"], wl["sched_class"], wl["slice_us"], wl["samples"]) == ("linux-6.12", "eevdf", 100, 100)
+    assert "slice_us" not in base and base["sched_class"] == "eevdf"
+    report = (variant_out / "REPORT.md").read_text()
+    figs = " | ".join(br.fnum(wl[k]) for k in ("max_us", "avg_us", "p99_us"))
+    assert f"| {VARIANT} | kbuild:10 | 1000 | 1 | {figs} |" in report
+    assert f"`{var['cmdline']}`" in report
+    assert f"Produced by `tools/bench --presets {PRESET} --variants '{VARIANT}' --modes thread" in report
+    # what Linux did later: the 2010 default's figure over the variant's, from the two RESULT lines
+    ratios = {k: {1: cfs[key] / wl[key]} for k, key in bench_eevdf.KEYS}
+    cells = " | ".join(f"{r[1]:.2f}" for r in ratios.values())
+    assert f"| {VARIANT} | {PRESET} | Granule | thread | 1000 | {cells} | " \
+           f"{bench_eevdf.words(ratios)} |" in report
+    assert "## What Linux did later: EEVDF against the 2010 variants (kbuild:10)" in report
+    assert f"| {VARIANT} | " in "\n".join(br.variants_tables(runs, ["tools/bench"]))
+
+
+def test_variant_matrix_parallel_gives_the_same_bytes(variant_out, tmp_path):
+    assert_j2_same_bytes(VMATRIX, variant_out, tmp_path)
+
+
+def test_variant_plan_through_gnu_parallel(variant_out, tmp_path):
+    jobs, out = through_parallel(VMATRIX, tmp_path)
+    assert [j["preset"] for j in jobs] == [PRESET, "linux-6.12", VARIANT]
+    assert (out / "REPORT.md").read_bytes() == (variant_out / "REPORT.md").read_bytes()
+
+
+def test_words_count_the_seeds():
+    assert bench_eevdf.words({"max": {1: 2.0, 2: 3.0}, "avg": {1: 2.0, 2: 0.5},
+                              "p99": {1: 0.5, 2: 0.8}}) == \
+        "max lower in 2/2 seeds; avg lower in 1/2, higher in 1/2: within seed spread; " \
+        "p99 higher in 2/2 seeds"
+    assert bench_eevdf.words({"max": {1: 2.0}, "avg": {1: 4.0}, "p99": {1: 1.0}}) == \
+        "max and avg lower in 1/1 seeds; p99 the same in 1/1 seeds"
+    assert bench_eevdf.direction({1: 2.0, 2: 0.5, 3: 3.0}) == "lower in 2/3: within seed spread"
+    assert bench_eevdf.words({"max": {}}) == "–"
+
+
+def later_matrix():
+    runs = []
+    for seed in (1, 2):
+        runs += [fake_run("commit-0bf377bbb0be", seed, 8000.0, 4000.0),
+                 fake_run("no-start-debit", seed, 2000.0, 1000.0),
+                 fake_run("linux-6.12", seed, 1000.0, 100.0 * seed),
+                 fake_run(VARIANT, seed, 100.0, 10.0),
+                 hist_run("commit-0bf377bbb0be", seed, 9000.0, 3000.0, kernel="linux-6.1"),
+                 hist_run("linux-6.12-slice100us", seed, 300.0, 30.0, kernel="linux-6.12")]
+    return runs
+
+
+def test_later_table_is_computed_per_seed():
+    text = "\n".join(bench_eevdf.table(later_matrix()))
+    assert "| linux-6.12 | commit-0bf377bbb0be | Granule | thread | 1000 | 8.00 | 30.00 [20.00–40.00] | " \
+           "8.00 | max, avg and p99 lower in 2/2 seeds |" in text
+    assert "| linux-6.12 | no-start-debit | Granule | thread | 1000 | 2.00 | 7.50 [5.00–10.00] |" in text
+    assert f"| {VARIANT} | commit-0bf377bbb0be | Granule | thread | 1000 | 80.00 | 400.00 | 80.00 |" in text
+    # Linux: the 6.12 run named by its Granule twin, against 6.1; no 6.1 no-start-debit run, no row
+    assert f"| {VARIANT} | commit-0bf377bbb0be | Linux | thread | 250 | 30.00 | 100.00 | 30.00 |" in text
+    assert "| Linux | thread | 250 |" in text and "no-start-debit | Linux" not in text
+    assert "signal" not in text.split("| in words |")[1]
+    assert "- Granule, thread mode, HZ=1000: the lowest median maximum of these 4 configurations is " \
+           f"{VARIANT}'s (100.0 µs), the lowest median average {VARIANT}'s (10.0 µs)." in text
+    assert bench_eevdf.table([r for r in later_matrix() if r["preset"] != "linux-6.12"
+                              and r["kernel"] != "linux-6.12" and VARIANT not in r["preset"]]) == []
 
 
 def test_fidelity_table_pairs_variants_with_their_twins():
