@@ -16,12 +16,21 @@ Linux, Debian's 6.12 (the variant's Linux twin, tools/linux_peer.py) against
 Debian's 6.1 set to the 2010 knobs, at HZ=250.  The words are counted from
 the per-seed ratios, never typed.
 """
+import math
+
 import bench_report as br
 from bench_stats import Spread, ratio_per_seed
 
 EEVDF_BASE = "linux-6.12"
 REFERENCES = ["commit-0bf377bbb0be", "no-start-debit"]
 KEYS = [("max", "max_us"), ("avg", "avg_us"), ("p99", "p99_us")]
+
+
+def ratio_text(value):
+    """Three significant digits: the ratios span 0.001 (EEVDF's signal-mode maxima) to 1000."""
+    if value <= 0:
+        return f"{value:g}"
+    return f"{value:.{max(0, 2 - math.floor(math.log10(value)))}f}"
 
 
 def direction(ratios):
@@ -98,10 +107,10 @@ def table(runs):
              "Linux 6.6 replaced CFS's pick with EEVDF (docs/DEBATE.md, \"Much later\"); Granule's "
              "`linux-6.12` class follows Debian's 6.12. Each row divides a 2010 configuration's figure by "
              "an EEVDF configuration's, under the same load, mode, HZ and load seed, so a ratio above 1 "
-             "means EEVDF's is lower; a cell is the per-seed ratios' median [min–max], and the words "
-             "count the seeds in which EEVDF's figure is lower or higher. Linux rows run Debian's 6.12 "
-             "with the same setting (its preset in `tools/linux-peer presets`) against Debian's 6.1 set "
-             "to the 2010 knobs, at HZ=250.", "",
+             "means EEVDF's is lower; a cell is the per-seed ratios' median [min–max], to three "
+             "significant digits, and the words count the seeds in which EEVDF's figure is lower or "
+             "higher. Linux rows run Debian's 6.12 with the same setting (its preset in "
+             "`tools/linux-peer presets`) against Debian's 6.1 set to the 2010 knobs, at HZ=250.", "",
              "| EEVDF | against | kernel | mode | HZ | max ratio | avg ratio | p99 ratio | in words |",
              "|---|---|---|---|---|---|---|---|---|"]
     best = []
@@ -110,7 +119,7 @@ def table(runs):
             for ref, ref_group in refs:
                 ratios = {short: ratio_per_seed(br.by_seed(ref_group, key), br.by_seed(group, key))
                           for short, key in KEYS}
-                cells = " | ".join(Spread(list(r.values())).fmt("{:.2f}") for r in ratios.values())
+                cells = " | ".join(Spread(list(r.values())).fmt(ratio_text) for r in ratios.values())
                 lines.append(f"| {name} | {ref} | {kernel} | {mode} | {hz} | {cells} | "
                              f"{words(ratios)} |")
         everyone = mine + refs

@@ -476,7 +476,7 @@ def test_variant_row_is_the_guest_result(variant_out):
     assert f"Produced by `tools/bench --presets {PRESET} --variants '{VARIANT}' --modes thread" in report
     # what Linux did later: the 2010 default's figure over the variant's, from the two RESULT lines
     ratios = {k: {1: cfs[key] / wl[key]} for k, key in bench_eevdf.KEYS}
-    cells = " | ".join(f"{r[1]:.2f}" for r in ratios.values())
+    cells = " | ".join(bench_eevdf.ratio_text(r[1]) for r in ratios.values())
     assert f"| {VARIANT} | {PRESET} | Granule | thread | 1000 | {cells} | " \
            f"{bench_eevdf.words(ratios)} |" in report
     assert "## What Linux did later: EEVDF against the 2010 variants (kbuild:10)" in report
@@ -502,6 +502,9 @@ def test_words_count_the_seeds():
         "max and avg lower in 1/1 seeds; p99 the same in 1/1 seeds"
     assert bench_eevdf.direction({1: 2.0, 2: 0.5, 3: 3.0}) == "lower in 2/3: within seed spread"
     assert bench_eevdf.words({"max": {}}) == "–"
+    assert [bench_eevdf.ratio_text(v) for v in (691.3, 47.46, 6.544, 0.62, 0.00142, 1000.0)] == \
+        ["691", "47.5", "6.54", "0.620", "0.00142", "1000"]
+    assert Spread([0.5, 0.25, 0.001]).fmt(bench_eevdf.ratio_text) == "0.250 [0.00100–0.500]"
 
 
 def later_matrix():
@@ -518,12 +521,12 @@ def later_matrix():
 
 def test_later_table_is_computed_per_seed():
     text = "\n".join(bench_eevdf.table(later_matrix()))
-    assert "| linux-6.12 | commit-0bf377bbb0be | Granule | thread | 1000 | 8.00 | 30.00 [20.00–40.00] | " \
+    assert "| linux-6.12 | commit-0bf377bbb0be | Granule | thread | 1000 | 8.00 | 30.0 [20.0–40.0] | " \
            "8.00 | max, avg and p99 lower in 2/2 seeds |" in text
-    assert "| linux-6.12 | no-start-debit | Granule | thread | 1000 | 2.00 | 7.50 [5.00–10.00] |" in text
-    assert f"| {VARIANT} | commit-0bf377bbb0be | Granule | thread | 1000 | 80.00 | 400.00 | 80.00 |" in text
+    assert "| linux-6.12 | no-start-debit | Granule | thread | 1000 | 2.00 | 7.50 [5.00–10.0] |" in text
+    assert f"| {VARIANT} | commit-0bf377bbb0be | Granule | thread | 1000 | 80.0 | 400 | 80.0 |" in text
     # Linux: the 6.12 run named by its Granule twin, against 6.1; no 6.1 no-start-debit run, no row
-    assert f"| {VARIANT} | commit-0bf377bbb0be | Linux | thread | 250 | 30.00 | 100.00 | 30.00 |" in text
+    assert f"| {VARIANT} | commit-0bf377bbb0be | Linux | thread | 250 | 30.0 | 100 | 30.0 |" in text
     assert "| Linux | thread | 250 |" in text and "no-start-debit | Linux" not in text
     assert "signal" not in text.split("| in words |")[1]
     assert "- Granule, thread mode, HZ=1000: the lowest median maximum of these 4 configurations is " \
