@@ -1,12 +1,16 @@
 """tools/bench_linux.py - Granule beside Linux in pictures and words.
 
-  plot_cdfs(runs, data, out)   cdf-linux-MODE.png/.svg: for each Linux run with a
-                               Granule twin, Linux's CDF (dashed) beside Granule's
-                               at HZ=250 (solid), one colour per preset; with
-                               several load seeds the line is the median of the
-                               seeds' CDFs and a band spans their min..max
+  plot_cdfs(runs, data, out)   per mode, for each Linux run with a Granule twin,
+                               Linux's CDF (dashed) beside Granule's at HZ=250
+                               (solid), one colour per pair: cdf-linux-MODE for
+                               the CFS presets on Linux 6.1, cdf-linux-eevdf-MODE
+                               for EEVDF and its variants on Linux 6.12 (.png and
+                               .svg); with several load seeds the line is the
+                               median of the seeds' CDFs and a band spans their
+                               min..max
   differences(runs)            the paragraph on where the two differ and why,
-                               every ratio computed from the runs
+                               every ratio computed from the runs, and whether
+                               each EEVDF variant moves both kernels the same way
 
 Both pair a Linux configuration (kernel, preset, mode, load, 250) with
 Granule's (granule, GRANULE_TWIN[preset], mode, load, 250), as the fidelity
@@ -59,35 +63,44 @@ def cdf_band(group):
     return rows
 
 
+# One CDF picture per mode and family: the CFS presets on Linux 6.1, and EEVDF (its defaults
+# and the variants' settings) on Linux 6.12, so that neither has more than a few curves.
+FAMILIES = [("linux-6.1", "cdf-linux", "Linux 6.1"), (EEVDF, "cdf-linux-eevdf", "Linux 6.12")]
+
+
 def plot_cdfs(runs, data, out):
-    for mode in ("thread", "signal"):
-        mine = pairs(runs, mode)
-        if not mine:
-            continue
-        curves = []
-        for i, (config, theirs, ours) in enumerate(mine, 1):
-            preset = config[1]
-            for who, group, dash in (("granule", ours, 1), (config[0], theirs, 2)):
-                name = os.path.join(data, br.safe(f"cdf-{who}-{preset}-{mode}") + ".dat")
-                with open(name, "w", encoding="utf-8") as f:
-                    f.writelines(f"{x} {m:.6f} {lo:.6f} {hi:.6f}\n" for x, m, lo, hi in cdf_band(group))
-                title = f"{'Granule' if who == 'granule' else who} {preset}"
-                if len(group) > 1:
-                    curves.append(f"'{name}' using 1:3:4 with filledcurves fs transparent solid 0.15 "
-                                  f"lc {i} notitle")
-                curves.append(f"'{name}' using 1:2 with steps lt {i} dt {dash} title '{title}'")
-        seeds = max(len(g) for _, g, _ in mine)
-        what = f"{mode} mode, {br.HEADLINE_LOAD}, HZ={br.LINUX_HZ}" + \
-            (f", median of {seeds} seeds, band: min-max" if seeds > 1 else ", one seed")
-        br.gnuplot(f"set terminal @TERM\nset output '@OUT'\n"
-                   f"set title 'Granule (solid) beside Linux (dashed): wakeup latency CDF, {what}'\n"
-                   "set xlabel 'latency (us)'\nset ylabel 'fraction of expiries'\nset logscale x\n"
-                   f"set key bottom right font ',8'\nset grid\n{br.COLOURS}plot {', '.join(curves)}\n",
-                   os.path.join(out, f"cdf-linux-{mode}"))
+    for kernel, base, who_linux in FAMILIES:
+        for mode in ("thread", "signal"):
+            mine = [p for p in pairs(runs, mode) if p[0][0] == kernel]
+            if mine:
+                plot_family(mine, mode, data, os.path.join(out, f"{base}-{mode}"), who_linux)
+
+
+def plot_family(mine, mode, data, out_base, who_linux):
+    curves = []
+    for i, (config, theirs, ours) in enumerate(mine, 1):
+        preset = config[1]
+        for who, group, dash in (("granule", ours, 1), (config[0], theirs, 2)):
+            name = os.path.join(data, br.safe(f"cdf-{who}-{preset}-{mode}") + ".dat")
+            with open(name, "w", encoding="utf-8") as f:
+                f.writelines(f"{x} {m:.6f} {lo:.6f} {hi:.6f}\n" for x, m, lo, hi in cdf_band(group))
+            title = f"{'Granule' if who == 'granule' else who} {preset}"
+            if len(group) > 1:
+                curves.append(f"'{name}' using 1:3:4 with filledcurves fs transparent solid 0.15 "
+                              f"lc {i} notitle")
+            curves.append(f"'{name}' using 1:2 with steps lt {i} dt {dash} title '{title}'")
+    seeds = max(len(g) for _, g, _ in mine)
+    what = f"{mode} mode, {br.HEADLINE_LOAD}, HZ={br.LINUX_HZ}" + \
+        (f", median of {seeds} seeds, band: min-max" if seeds > 1 else ", one seed")
+    br.gnuplot(f"set terminal @TERM\nset output '@OUT'\n"
+               f"set title 'Granule (solid) beside {who_linux} (dashed): wakeup latency CDF, {what}'\n"
+               "set xlabel 'latency (us)'\nset ylabel 'fraction of expiries'\nset logscale x\n"
+               f"set key bottom right font ',8'\nset grid\n{br.COLOURS}plot {', '.join(curves)}\n",
+               out_base)
 
 
 def ratios(runs, key, mode, presets=None):
-    """[(preset, median over seeds of Granule / Linux)] of the pairs in MODE."""
+    """[(Linux preset, median over seeds of Granule / Linux)] of the pairs in MODE (of PRESETS)."""
     out = []
     for config, theirs, ours in pairs(runs, mode):
         if presets is not None and config[1] not in presets:
@@ -112,17 +125,25 @@ def closeness(values):
 
 def differences(runs):
     """The section in words; empty without paired Linux runs."""
-    cfs = [p for p, _ in ratios(runs, "max_us", "thread") if p != EEVDF]
+    import linux_peer
     if not pairs(runs):
         return []
-    lines = ["### Where Granule and Linux differ, and why", "",
-             "![CDF, thread](cdf-linux-thread.svg) ![CDF, signal](cdf-linux-signal.svg)", "",
+    family = {}     # Linux kernel -> its paired presets, in pair order
+    for (kernel, preset, *_), _, _ in pairs(runs):
+        if preset not in family.setdefault(kernel, []):
+            family[kernel].append(preset)
+    cfs, eevdf = family.get("linux-6.1", []), family.get(EEVDF, [])
+    drawn = {(config[0], config[2]) for config, _, _ in pairs(runs)}    # as plot_cdfs draws them
+    pictures = " ".join(f"![CDF, {who} {mode}]({base}-{mode}.svg)" for kernel, base, who in FAMILIES
+                        for mode in ("thread", "signal") if (kernel, mode) in drawn)
+    lines = ["### Where Granule and Linux differ, and why", "", pictures, "",
              "Ratios are Granule / Linux, each the median over the load seeds of the per-seed ratio.", ""]
     # the tick: Granule's own HZ=250 against HZ=1000
     hz = []
     for preset in cfs:
-        r = br.ratio_per_seed(br.by_seed(br.select(runs, preset, "thread", hz=br.LINUX_HZ), "max_us"),
-                              br.by_seed(br.select(runs, preset, "thread", hz=br.DEFAULT_HZ), "max_us"))
+        twin = linux_peer.GRANULE_TWIN[preset]
+        r = br.ratio_per_seed(br.by_seed(br.select(runs, twin, "thread", hz=br.LINUX_HZ), "max_us"),
+                              br.by_seed(br.select(runs, twin, "thread", hz=br.DEFAULT_HZ), "max_us"))
         if r:
             hz.append((preset, Spread(list(r.values())).median))
     if hz:
@@ -162,18 +183,55 @@ def differences(runs):
                if all(0.9 <= v <= 1.1 for _, v in thr_max + thr_avg) else
                "; where a ratio is more than 10 % away from 1, that code, not the knobs, is the "
                "difference."))
-    eev_max, eev_avg = ratios(runs, "max_us", "thread", [EEVDF]), ratios(runs, "avg_us", "thread", [EEVDF])
+    eev_max, eev_avg = ratios(runs, "max_us", "thread", eevdf), ratios(runs, "avg_us", "thread", eevdf)
     if eev_max:
+        sig = ratios(runs, "max_us", "signal", eevdf)
+        near = all(0.9 <= v <= 1.1 for _, v in eev_max + eev_avg)
         lines.append(
-            "- **EEVDF.** Granule's EEVDF class (`sched_preset=linux-6.12`) beside Linux 6.12: thread-mode "
-            f"maximum ratio {eev_max[0][1]:.2f}, average ratio {eev_avg[0][1]:.2f}"
-            + (f"; signal mode: maximum {r[0][1]:.2f}" if (r := ratios(runs, "max_us", "signal", [EEVDF]))
-               else "")
+            "- **EEVDF.** Granule's EEVDF class (`sched_preset=linux-6.12`, and the variants' words) "
+            f"beside Linux 6.12 with the same settings: thread-mode maximum ratio {describe(eev_max)}; "
+            f"average ratio {describe(eev_avg)}"
+            + (f"; signal-mode maximum ratio {describe(sig)}" if sig else "")
             + ". Granule's class follows Debian's 6.12 step by step but not its surroundings "
             "(docs/SCHEDULER.md, \"Deliberate differences from Linux 6.12\": the pick order around "
             "`put_prev_task()`, DELAY_DEQUEUE's accounting, no kernel preemption)"
-            + (", and the ratios stay within 10 % of 1." if all(0.9 <= v <= 1.1 for v in
-                                                              (eev_max[0][1], eev_avg[0][1])) else
-               "; with ratios this far from 1, these runs show that the two EEVDFs differ, not "
-               "which of those differences (or another) makes them differ."))
+            + (", and the ratios stay within 10 % of 1." if near else
+               "; where a ratio is more than 10 % away from 1, these runs show that the two EEVDFs "
+               "differ, not which of those differences (or another) makes them differ."))
+        lines += variant_effects(runs, eevdf)
     return lines + [""]
+
+
+def variant_effects(runs, eevdf):
+    """Does each variant move Granule's figures the way it moves Linux's?  Per variant, its
+    thread-mode average and maximum over its base's (same seed, HZ=250), on both kernels."""
+    import linux_peer
+
+    def effect(kernel, name, key):
+        r = br.ratio_per_seed(br.by_seed(br.select(runs, name, "thread", hz=br.LINUX_HZ,
+                                                   kernel=kernel), key),
+                              br.by_seed(br.select(runs, EEVDF, "thread", hz=br.LINUX_HZ,
+                                                   kernel=kernel), key))
+        return Spread(list(r.values())).median if r else None
+
+    rows, agree = [], 0
+    for preset in eevdf:
+        twin = linux_peer.GRANULE_TWIN[preset]
+        if preset == EEVDF:
+            continue
+        mine = {key: effect(br.GRANULE, twin, key) for key in ("avg_us", "max_us")}
+        theirs = {key: effect(EEVDF, preset, key) for key in ("avg_us", "max_us")}
+        if None in mine.values() or None in theirs.values():
+            continue
+        agree += all((mine[k] - 1) * (theirs[k] - 1) > 0 for k in mine)
+        rows.append(f"`{twin.split(' ', 1)[1]}` multiplies the average by {mine['avg_us']:.2f} on "
+                    f"Granule and {theirs['avg_us']:.2f} on Linux, the maximum by "
+                    f"{mine['max_us']:.2f} and {theirs['max_us']:.2f}")
+    if not rows:
+        return []
+    return [f"- **The variants' effects.** Against linux-6.12's own thread-mode figures (the same "
+            f"seed, median over seeds): {'; '.join(rows)}. Both figures move the same way on both "
+            f"kernels for {agree} of the {len(rows)} variants"
+            + ("." if agree == len(rows) else
+               "; where they do not, the setting acts on a difference between the two EEVDFs, not "
+               "only through its own knob.")]

@@ -19,6 +19,7 @@ tools/seeds.json (the published figures; docs/DEBATE.md has the sources).
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 
@@ -90,8 +91,10 @@ def spread(group, key, bench="wakeup-latency"):
     return Spread(list(by_seed(group, key, bench).values()))
 
 
-def gnuplot(script, out_base, terms=(("pngcairo size 900,560", "png"), ("svg size 900,560", "svg"))):
-    """Run SCRIPT (with @TERM and @OUT placeholders) once per terminal."""
+def gnuplot(script, out_base, terms=(("pngcairo noenhanced size 900,560", "png"),
+                                     ("svg noenhanced size 900,560", "svg"))):
+    """Run SCRIPT (with @TERM and @OUT placeholders) once per terminal.  Plain text, not
+    gnuplot's enhanced mode: a label such as sched_base_slice_ns keeps its underscores."""
     for term, ext in terms:
         text = script.replace("@TERM", term).replace("@OUT", f"{out_base}.{ext}")
         p = subprocess.run(["gnuplot"], input=text, text=True, capture_output=True, check=False)
@@ -99,10 +102,12 @@ def gnuplot(script, out_base, terms=(("pngcairo size 900,560", "png"), ("svg siz
             raise GnuplotError(f"gnuplot failed for {out_base}.{ext}: {p.stderr.strip()[:300]}")
 
 
-# Ten distinguishable line colours (gnuplot's default cycle repeats after eight).
-COLOURS = "".join(f"set linetype {i + 1} lc rgb '{c}' lw 1.5\n" for i, c in enumerate(
-    ["#9400d3", "#009e73", "#56b4e9", "#e69f00", "#f0e442", "#0072b2", "#e51e10", "#000000",
-     "#a0522d", "#808080"]))
+# Ten distinguishable line colours (gnuplot's default cycle repeats after eight), then
+# the same ten dashed: the presets and the variant rows fit in one plot.
+PALETTE = ["#9400d3", "#009e73", "#56b4e9", "#e69f00", "#f0e442", "#0072b2", "#e51e10", "#000000",
+           "#a0522d", "#808080"]
+COLOURS = "".join(f"set linetype {i + 1} lc rgb '{c}' lw 1.5 dt {1 + i // len(PALETTE)}\n"
+                  for i, c in enumerate(PALETTE * 2))
 
 
 def safe(label):
@@ -166,18 +171,23 @@ def plots(runs, out):
     import bench_linux      # here: it imports this module
     bench_linux.plot_cdfs(runs, data, out)
     bars = {c: g for c, g in groups.items() if c[2] == "thread" and c[3] != "none"} or groups
+    labels = [config_name(config).replace(" thread", "") for config in bars]
     with open(os.path.join(data, "bars.dat"), "w", encoding="utf-8") as f:
-        for config, group in bars.items():
+        for label, group in zip(labels, bars.values()):
             mx, avg = spread(group, "max_us"), spread(group, "avg_us")
-            label = config_name(config).replace(" thread", "")
             f.write(f"\"{label}\" {mx.median} {mx.lo} {mx.hi} {avg.median} {avg.lo} {avg.hi}\n")
+    # vertical labels, the margin as tall as the longest (~0.3 lines a character at font 7),
+    # and at least 20 px a bar: the variants' labels are long and the full matrix has ~50 bars
+    width, margin = max(900, 20 * len(labels) + 160), max(9, int(0.3 * max(map(len, labels))) + 2)
     gnuplot("set terminal @TERM\nset output '@OUT'\n"
             "set title 'Wakeup latency: max and average (median over seeds, bars: min-max)'\n"
             "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
-            "set style fill solid 0.7\nset ylabel 'us'\nset xtics rotate by -40 font ',7'\n"
-            "set grid ytics\nset bmargin 9\nset rmargin 8\n"
+            "set style fill solid 0.7\nset ylabel 'us'\nset xtics rotate by 90 right font ',7'\n"
+            f"set grid ytics\nset bmargin {margin}\n"
             f"plot '{data}/bars.dat' using 2:3:4:xtic(1) title 'max', '' using 5:6:7 title 'avg'\n",
-            os.path.join(out, "max-avg"))
+            os.path.join(out, "max-avg"),
+            terms=((f"pngcairo noenhanced size {width},{560 + 10 * margin}", "png"),
+                   (f"svg noenhanced size {width},{560 + 10 * margin}", "svg")))
     head = {c: g for c, g in groups.items() if "kbuild-load" in g[0]["results"]
             and (c[0], c[2], c[3], c[4]) == (GRANULE, "thread", HEADLINE_LOAD, DEFAULT_HZ)}
     if not head:
@@ -279,10 +289,8 @@ def verdict_table(runs):
              "Each claim is a ratio that exceeds 1 when the claim holds. The ratio is computed per "
              "load seed (the same seed on both sides); the verdict counts the seeds where it holds. "
              "\"Seeds needed\" is how many seeds, taken in order, it took for the majority's "
-             "direction to stop changing.", "",
-             "| claim | quantity | HZ | ratio per seed | median [min–max] | published | verdict "
-             "| seeds needed |",
-             "|---|---|---|---|---|---|---|---|"]
+             "direction to stop changing.", ""]
+    rows = []
     for claim, quantity, side_a, side_b, pub in CLAIMS:
         source, pa, pb, key, mode = pub
         if mode is None:    # thread over signal: the same preset in two modes
@@ -295,9 +303,14 @@ def verdict_table(runs):
             if not ratios:
                 continue
             per_seed = " ".join(f"{v:.2f}" for v in ratios.values())
-            lines.append(f"| {claim} | {quantity} | {hz} | {per_seed} | "
-                         f"{Spread(list(ratios.values())).fmt('{:.2f}')} | {theirs} | "
-                         f"{verdict(ratios)} | {fnum(seeds_for_stable_verdict(ratios), '{}')} |")
+            rows.append(f"| {claim} | {quantity} | {hz} | {per_seed} | "
+                        f"{Spread(list(ratios.values())).fmt('{:.2f}')} | {theirs} | "
+                        f"{verdict(ratios)} | {fnum(seeds_for_stable_verdict(ratios), '{}')} |")
+    if rows:
+        lines += ["| claim | quantity | HZ | ratio per seed | median [min–max] | published | verdict "
+                  "| seeds needed |", "|---|---|---|---|---|---|---|---|"] + rows
+    else:
+        lines.append("No claim has both of its configurations in this matrix.")
     return lines + [""] + seed_movement(runs)
 
 
@@ -328,11 +341,10 @@ def fidelity_table(runs):
     lines = ["## Granule beside Linux (same binaries, same QEMU, HZ=250)", "",
              "Linux runs come from `tools/linux-peer` (docs/EXPERIMENT.md, \"Granule beside Linux\"): "
              "Debian's Linux 6.1 set to the 2.6.35 knobs through debugfs, and Linux 6.12 (EEVDF) beside "
-             "Granule's EEVDF class. Each row pairs a Linux run with Granule's run of the same preset, mode, load and seed at `hz=250`. "
-             "Ratio = Granule / Linux.", "",
-             "| preset | mode | seed | Granule max / avg / p99 µs | Linux max / avg / p99 µs "
-             "| ratio max | ratio avg | ratio p99 |",
-             "|---|---|---|---|---|---|---|---|"]
+             "Granule's EEVDF class, with its defaults and with each variant's setting. Each row pairs a "
+             "Linux run with its Granule twin (the same knobs: a preset, or a variant's label) in the same "
+             "mode, load and seed at `hz=250`. Ratio = Granule / Linux.", ""]
+    rows, paired = [], set()
     for kernel, preset, mode, load, hz in linux:
         twin = linux_peer.GRANULE_TWIN.get(preset)
         if not twin:
@@ -341,21 +353,29 @@ def fidelity_table(runs):
         theirs = {r.get("seed", 1): latency_result(r)
                   for r in select(runs, preset, mode, load, hz, kernel)}
         for seed in sorted(set(mine) & set(theirs)):
+            paired.add((kernel, preset, mode, load, hz))
             g, l = mine[seed], theirs[seed]
             figs = lambda w: " / ".join(fnum(w[k]) for k in ("max_us", "avg_us", "p99_us"))  # noqa
             ratios = [f"{g[k] / l[k]:.2f}" if l[k] else "–" for k in ("max_us", "avg_us", "p99_us")]
-            lines.append(f"| {preset} | {mode} | {seed} | {figs(g)} | {figs(l)} | "
-                         + " | ".join(ratios) + " |")
+            rows.append(f"| {preset} | {twin} | {mode} | {seed} | {figs(g)} | {figs(l)} | "
+                        + " | ".join(ratios) + " |")
+    if rows:
+        lines += ["| Linux run | Granule twin | mode | seed | Granule max / avg / p99 µs "
+                  "| Linux max / avg / p99 µs | ratio max | ratio avg | ratio p99 |",
+                  "|---|---|---|---|---|---|---|---|---|"] + rows
+    else:
+        lines.append(f"No Linux run has its Granule twin in this matrix (the twins run at "
+                     f"`hz={LINUX_HZ}` under {HEADLINE_LOAD}).")
     import bench_linux      # here: it imports this module
     lines += [""] + bench_linux.differences(runs)
-    later = [c for c in linux if c[1] not in linux_peer.GRANULE_TWIN]
-    if later:
+    alone = [c for c in linux if c not in paired]
+    if alone:
         lines += ["## Linux runs without a Granule twin in the matrix", "",
-                  "Linux 6.1 with HRTICK, and Linux 6.12's (EEVDF) variants: what the knobs do on the "
-                  "real kernel.", "",
+                  "What these settings do on the real kernel: Linux 6.1 with HRTICK has no Granule "
+                  "counterpart, and a run whose twin is not in this matrix is listed here too.", "",
                   "| Linux run | mode | load | seeds | max µs | avg µs | p99 µs |",
                   "|---|---|---|---|---|---|---|"]
-        for config in later:
+        for config in alone:
             group = groups[config]
             lines.append(f"| {config[0]} {config[1]} | {config[2]} | {config[3]} | {len(group)} | "
                          f"{spread(group, 'max_us').fmt()} | {spread(group, 'avg_us').fmt()} | "
@@ -405,14 +425,15 @@ def runs_table(runs):
 def report(runs, micro, argv, title="# Granule: the 2010 wakeup-latency experiment", intro=()):
     """The whole Markdown report; a pure function of the runs and the command."""
     lines = [title, "", *intro,
-             f"Produced by `{' '.join(argv)}` (tools/bench); every figure below comes from a QEMU "
+             f"Produced by `{shlex.join(argv)}` (tools/bench); every figure below comes from a QEMU "
              "`-icount shift=0,sleep=off` run whose exact command line is in the Runs table. "
              "Where a configuration ran with several load seeds, a cell is the median over them "
              "with [min–max] beside it.", "",
              "Latency definition: docs/EXPERIMENT.md.  Published figures: tools/seeds.json; "
              "their tags ([M1/2], [0bf], [SN]) are explained in docs/DEBATE.md.", ""]
-    lines += verdict_table(runs) + fidelity_table(runs) + bench_trace.report(runs) + \
-        matrix_tables(runs)
+    import bench_eevdf      # here: it imports this module
+    lines += verdict_table(runs) + bench_eevdf.table(runs) + fidelity_table(runs) + \
+        bench_trace.report(runs) + matrix_tables(runs)
     lines += ["## Summary plots", "", "![max/avg](max-avg.svg)", "",
               "![throughput](throughput-vs-latency.svg)", ""]
     lines += micro_tables(micro) + runs_table(runs + ([micro] if micro else []))
@@ -428,7 +449,7 @@ def variants_tables(runs, argv):
                 and run.get("bench", "experiment") == "experiment":
             presets.append(run["preset"])
     first = next((latency_result(r) for r in runs if latency_result(r)), {})
-    lines = [f"Written by `{' '.join(argv)}` (tools/bench); the whole matrix is in "
+    lines = [f"Written by `{shlex.join(argv)}` (tools/bench); the whole matrix is in "
              "docs/RESULTS.md.", "",
              f"Wakeup latency, µs (max / avg, median over load seeds), {first.get('duration_s', '?')}"
              f" s at P = {(first.get('period_us') or 0) / 1000:g} ms:", "",

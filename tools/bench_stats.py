@@ -29,12 +29,14 @@ class Spread:
             self.median = self.lo = self.hi = None
 
     def fmt(self, fmt="{:.1f}"):
-        """'12.3' for one seed, '12.3 [10.1–15.0]' (median [min–max]) for several, '–' for none."""
+        """'12.3' for one seed, '12.3 [10.1–15.0]' (median [min–max]) for several, '–' for none.
+        FMT is a format string or a function of the value."""
         if not self.n:
             return "–"
+        text = fmt if callable(fmt) else fmt.format
         if self.n == 1 or self.lo == self.hi:
-            return fmt.format(self.median)
-        return f"{fmt.format(self.median)} [{fmt.format(self.lo)}–{fmt.format(self.hi)}]"
+            return text(self.median)
+        return f"{text(self.median)} [{text(self.lo)}–{text(self.hi)}]"
 
     def rel_range(self):
         """(max - min) / median: how far the seeds move this figure; None without a median."""

@@ -47,21 +47,24 @@ KERNELS = {
 
 # 2.6.35's features that Linux 6.1 still has under the same name; the others
 # (NORMALIZED_SLEEPER, ADAPTIVE_GRAN, ASYM_GRAN, LB_*, ...) are gone.
+CFS_0BF = {"latency_ns": 6000000, "min_granularity_ns": 750000, "wakeup_granularity_ns": 1000000}
 LINUX_PRESETS = {
-    # preset: (kernel, {debugfs knob: value}, [feature words])
+    # preset: (kernel, {debugfs knob: value}, [feature words], {environment: value})
+    # The environment reaches every program, as Granule's unknown boot words do:
+    # slice_us=100 makes experiment ask sched_setattr(2) for a 0.1 ms slice on its
+    # notifying threads, which Linux 6.12 takes as the EEVDF request (commit
+    # 857b158dc5e8, "sched/eevdf: Use sched_attr::sched_runtime to set request/slice
+    # suggestion"; it clamps to 0.1-100 ms, as Granule does).
     "linux-2.6.35": ("6.1", {"latency_ns": 6000000, "min_granularity_ns": 2000000,
-                             "wakeup_granularity_ns": 1000000}, ["START_DEBIT"]),
-    "commit-0bf377bbb0be": ("6.1", {"latency_ns": 6000000, "min_granularity_ns": 750000,
-                                    "wakeup_granularity_ns": 1000000}, ["START_DEBIT"]),
-    "no-start-debit": ("6.1", {"latency_ns": 6000000, "min_granularity_ns": 750000,
-                               "wakeup_granularity_ns": 1000000}, ["NO_START_DEBIT"]),
-    "commit-0bf377bbb0be+hrtick": ("6.1", {"latency_ns": 6000000, "min_granularity_ns": 750000,
-                                           "wakeup_granularity_ns": 1000000},
-                                   ["START_DEBIT", "HRTICK"]),
-    "linux-6.12": ("6.12", {}, []),
-    "linux-6.12-slice3ms": ("6.12", {"base_slice_ns": 3000000}, []),
-    "linux-6.12-no-place-lag": ("6.12", {}, ["NO_PLACE_LAG"]),
-    "linux-6.12-no-run-to-parity": ("6.12", {}, ["NO_RUN_TO_PARITY"]),
+                             "wakeup_granularity_ns": 1000000}, ["START_DEBIT"], {}),
+    "commit-0bf377bbb0be": ("6.1", CFS_0BF, ["START_DEBIT"], {}),
+    "no-start-debit": ("6.1", CFS_0BF, ["NO_START_DEBIT"], {}),
+    "commit-0bf377bbb0be+hrtick": ("6.1", CFS_0BF, ["START_DEBIT", "HRTICK"], {}),
+    "linux-6.12": ("6.12", {}, [], {}),
+    "linux-6.12-slice3ms": ("6.12", {"base_slice_ns": 3000000}, [], {}),
+    "linux-6.12-slice100us": ("6.12", {}, [], {"slice_us": "100"}),
+    "linux-6.12-no-place-lag": ("6.12", {}, ["NO_PLACE_LAG"], {}),
+    "linux-6.12-no-run-to-parity": ("6.12", {}, ["NO_RUN_TO_PARITY"], {}),
 }
 # Granule presets Linux cannot emulate: their changes never reached Linux.
 NOT_ON_LINUX = {
@@ -72,14 +75,19 @@ NOT_ON_LINUX = {
     "deadline": "Peter Zijlstra's DEADLINE idea was never written for CFS",
     "cpt-fix": "a Granule guess, not a Linux change",
 }
-# Granule's configuration each Linux preset is compared with (same knobs).  The
-# HRTICK run and the 6.12 variants have no Granule run with the same settings in
-# the matrix: the report lists them on their own.
+# Granule's configuration each Linux preset is compared with (same knobs): a preset
+# of tools/presets, or the label of a variant (tools/bench_variants.py: the preset
+# and the boot words).  The HRTICK run has no Granule twin: the report lists it on
+# its own.
 GRANULE_TWIN = {
     "linux-2.6.35": "linux-2.6.35",
     "commit-0bf377bbb0be": "commit-0bf377bbb0be",
     "no-start-debit": "no-start-debit",
     "linux-6.12": "linux-6.12",     # Granule's EEVDF class (kernel/sched/eevdf*.c)
+    "linux-6.12-slice3ms": "linux-6.12 sched_base_slice_ns=3000000",
+    "linux-6.12-slice100us": "linux-6.12 slice_us=100",
+    "linux-6.12-no-place-lag": "linux-6.12 sched_features=NO_PLACE_LAG",
+    "linux-6.12-no-run-to-parity": "linux-6.12 sched_features=NO_RUN_TO_PARITY",
 }
 LINUX_HZ = 250
 
@@ -334,7 +342,7 @@ def qemu_argv(kernel, initrd_path, icount=True):
 
 
 def preset_config(preset):
-    """(kernel, knobs, features) for a Linux preset name, or SystemExit."""
+    """(kernel, knobs, features, environment) for a Linux preset name, or SystemExit."""
     if preset in NOT_ON_LINUX:
         raise SystemExit(f"linux-peer: {preset} has no Linux equivalent: {NOT_ON_LINUX[preset]}")
     if preset not in LINUX_PRESETS:
@@ -379,9 +387,9 @@ class PeerRun:
 
 def run(preset, run_cmds, env=None, timeout=900, icount=True, user_dir=USER_DIR):
     """Boot PRESET's kernel with its knobs, run RUN_CMDS ('prog args; prog args')."""
-    kernel, knobs, features = preset_config(preset)
+    kernel, knobs, features, preset_env = preset_config(preset)
     fetch()
-    env = dict(env or {})
+    env = dict(preset_env, **(env or {}))
     env.setdefault("PRESET", preset)
     with tempfile.TemporaryDirectory(prefix="linux-peer-") as tmp:
         path = os.path.join(tmp, "initrd.gz")

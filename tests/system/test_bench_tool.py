@@ -6,8 +6,13 @@ tools/bench -j2, and a plan file run by GNU parallel -j2 then --collect.  The
 tests check that the three give the same bytes, that the report prints what
 the guest's RESULT lines said (median [min-max] over the seeds), that
 --report-only rebuilds the same report, and that the docs writer replaces (not
-appends) the VARIANTS.md block.  The seed statistics and the verdicts are
-checked on constructed runs, where the right answer is known.
+appends) the VARIANTS.md block.  A second tiny matrix holds a variant row
+(tools/bench_variants.py: "linux-6.12 slice_us=100", beside its base and the
+2.6.36 default, thread mode, one seed) and goes the same three ways: its row
+and its line in the "What Linux did later" table are the guest's RESULT
+figures.  The full matrix's variant rows are checked in the plan alone.  The
+seed statistics, the verdicts, the later table's words and the Linux pairs
+are checked on constructed runs, where the right answer is known.
 """
 import json
 import os
@@ -72,25 +77,37 @@ def test_report_rows_come_from_the_runs(bench_out):
     assert json.loads((bench_out / "timing.json").read_text())["parallel"] == 1
 
 
-def test_parallel_gives_the_same_bytes(bench_out, tmp_path):
-    bench(*MATRIX, "-j", "2", "--out", str(tmp_path))
+def assert_j2_same_bytes(matrix, ref_out, out):
+    """MATRIX run -j2 into OUT writes the bytes REF_OUT's -j1 run wrote."""
+    bench(*matrix, "-j", "2", "--out", str(out))
     for name in ("REPORT.md", "runs.json"):
-        assert (tmp_path / name).read_bytes() == (bench_out / name).read_bytes(), name
+        assert (out / name).read_bytes() == (ref_out / name).read_bytes(), name
 
 
-def test_plan_through_gnu_parallel_then_collect(bench_out, tmp_path):
+def through_parallel(matrix, tmp_path):
+    """MATRIX's plan run by GNU parallel -j2, then --collect: (its jobs, the output dir)."""
     plan = tmp_path / "plan.jsonl"
-    bench(*MATRIX, "--plan", str(plan))
+    bench(*matrix, "--plan", str(plan))
     jobs = [json.loads(line) for line in plan.read_text().splitlines()[1:]]
-    assert [j["id"] for j in jobs] == ["0001", "0002"]
-    assert all(len(j["image"]) == 64 and j["cmdline"] for j in jobs)
     ids = bench("--job-ids", str(plan)).split()
+    assert ids == [j["id"] for j in jobs]
     out = tmp_path / "out"
     p = subprocess.run(["parallel", "-j2", os.path.join(TOOLS, "bench"), "--run-job", str(plan),
                         "--job", "{}", "--out", str(out), ":::", *ids],
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
     bench("--collect", str(out), "--plan-file", str(plan))
+    return jobs, out
+
+
+def test_parallel_gives_the_same_bytes(bench_out, tmp_path):
+    assert_j2_same_bytes(MATRIX, bench_out, tmp_path)
+
+
+def test_plan_through_gnu_parallel_then_collect(bench_out, tmp_path):
+    jobs, out = through_parallel(MATRIX, tmp_path)
+    assert [j["id"] for j in jobs] == ["0001", "0002"]
+    assert all(len(j["image"]) == 64 and j["cmdline"] for j in jobs)
     assert (out / "REPORT.md").read_text() == (bench_out / "REPORT.md").read_text()
 
 
@@ -314,20 +331,222 @@ def test_differences_are_computed_from_the_runs():
     assert "the thread-mode maximum ratio is 2.00 (linux-2.6.35), from 2.00 to 2.00, and the average " \
            "ratio 1.00 (linux-2.6.35), within 10 % of 1" in text
     assert "that code, not the knobs, is the difference." in text
-    assert "thread-mode maximum ratio 3.00, average ratio 8.00" in text and "the two EEVDFs differ" in text
+    assert "thread-mode maximum ratio 3.00 (linux-6.12); average ratio 8.00 (linux-6.12)" in text
+    assert "the two EEVDFs differ" in text
+    assert "![CDF, Linux 6.1 thread](cdf-linux-thread.svg)" in text
+    assert "![CDF, Linux 6.12 thread](cdf-linux-eevdf-thread.svg)" in text
+    assert "cdf-linux-eevdf-signal" not in text       # no EEVDF pair in signal mode: no picture
     assert bench_linux.differences([r for r in linux_matrix() if r["kernel"] == "granule"]) == []
     table = "\n".join(br.fidelity_table(linux_matrix()))
     assert "### Where Granule and Linux differ, and why" in table
-    assert "| linux-2.6.35 | thread | 2 | 2000.0 / 1000.0 / 2000.0 | 1000.0 / 1000.0 / 1000.0 |" in table
+    assert "| linux-2.6.35 | linux-2.6.35 | thread | 2 | 2000.0 / 1000.0 / 2000.0 | " \
+           "1000.0 / 1000.0 / 1000.0 |" in table
 
 
 def test_linux_cdf_plot_pairs_each_preset(tmp_path):
     runs = linux_matrix()
     bench_linux.plot_cdfs(runs, str(tmp_path), str(tmp_path))
-    for mode in ("thread", "signal"):
-        assert (tmp_path / f"cdf-linux-{mode}.svg").stat().st_size > 1000
+    for base in ("cdf-linux", "cdf-linux-eevdf"):
+        assert (tmp_path / f"{base}-thread.svg").stat().st_size > 1000, base
+    assert not (tmp_path / "cdf-linux-eevdf-signal.svg").exists()     # no EEVDF pair in signal mode
     svg = (tmp_path / "cdf-linux-thread.svg").read_text()
-    for title in ("Granule linux-2.6.35", "linux-6.1 linux-2.6.35", "Granule linux-6.12",
-                  "linux-6.12 linux-6.12", "median of 2 seeds"):
+    for title in ("Granule linux-2.6.35", "linux-6.1 linux-2.6.35", "median of 2 seeds",
+                  "beside Linux 6.1"):
+        assert title in svg, title
+    assert "Granule linux-6.12" not in svg
+    svg = (tmp_path / "cdf-linux-eevdf-thread.svg").read_text()
+    for title in ("Granule linux-6.12", "linux-6.12 linux-6.12", "beside Linux 6.12"):
         assert title in svg, title
     assert (tmp_path / "cdf-granule-linux-2.6.35-thread.dat").read_text().count("\n") == 2   # grid 100, 200
+
+
+# ---- the variant rows (tools/bench_variants.py) and what Linux did later (tools/bench_eevdf.py) ----
+
+import importlib.machinery  # noqa: E402
+import importlib.util  # noqa: E402
+
+import bench_eevdf  # noqa: E402
+import bench_variants as bv  # noqa: E402
+import linux_peer as lp  # noqa: E402
+
+VARIANT = "linux-6.12 slice_us=100"
+VMATRIX = ["--presets", PRESET, "--variants", VARIANT, "--modes", "thread", "--loads", "kbuild:10",
+           "--duration", "1", "--seeds", "1", "--no-micro", "--no-linux", "--no-trace"]
+
+
+def bench_module():
+    """tools/bench as a module (it has no .py suffix), for its cmdline()."""
+    loader = importlib.machinery.SourceFileLoader("bench_tool", os.path.join(TOOLS, "bench"))
+    spec = importlib.util.spec_from_loader("bench_tool", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_variants_resolve_and_select():
+    labels = [bv.label(v) for v in bv.VARIANTS]
+    assert len(set(labels)) == len(labels) and all("," not in l for l in labels)
+    assert labels == ["linux-6.12 sched_base_slice_ns=3000000", "linux-6.12 slice_us=100",
+                      "linux-6.12 sched_features=NO_PLACE_LAG",
+                      "linux-6.12 sched_features=NO_RUN_TO_PARITY"]
+    assert bv.resolve(VARIANT) == ("linux-6.12", "slice_us=100")
+    assert bv.resolve("no-start-debit") == ("no-start-debit", "")
+    assert bv.select(None, ["commit-0bf377bbb0be"]) == []
+    assert bv.select(None, ["linux-6.12"]) == bv.select("all", []) == bv.VARIANTS
+    assert bv.select("none", ["linux-6.12"]) == []
+    assert [bv.label(v) for v in bv.select(f"{VARIANT},{labels[0]}", [])] == labels[:2]   # VARIANTS order
+    with pytest.raises(SystemExit, match="unknown variant 'linux-6.12 slice_us=5'"):
+        bv.select("linux-6.12 slice_us=5", [])
+    # a variant's words follow sched_preset=, before the experiment's; a swept knob comes last
+    bench_tool = bench_module()
+    assert bench_tool.cmdline(VARIANT, "signal", "kbuild:10", 2, seed=3, extra="j=4", hz=250) == \
+        "sched_preset=linux-6.12 slice_us=100 hz=250 run=experiment mode=signal load=kbuild:10 " \
+        "duration=2 seed=3 hist=1 j=4"
+
+
+def test_variant_rows_are_planned(tmp_path):
+    """The full matrix: each variant under kbuild:10 and kbuild:10,video, both modes, HZ 1000 and
+    250, beside its base preset; nothing else changes."""
+    _, jobs = plan_jobs(tmp_path, "--no-linux")
+    configs = {}
+    for j in jobs:
+        if j["bench"] == "experiment":
+            configs.setdefault((j["preset"], j["mode"], j["load"], j["hz"]), []).append(j)
+    cells = [(m, load, hz) for m in ("thread", "signal") for load in ("kbuild:10", "kbuild:10,video")
+             for hz in (1000, 250)]
+    for v in bv.VARIANTS:
+        mine = sorted(c[1:] for c in configs if c[0] == bv.label(v))
+        assert mine == sorted(cells), bv.label(v)
+        for cell in cells:
+            assert (v.base,) + cell in configs       # the base beside it, in every cell
+            assert [j["seed"] for j in configs[(bv.label(v),) + cell]] == [1, 2, 3, 4, 5]
+    j = configs[("linux-6.12 sched_features=NO_PLACE_LAG", "signal", "kbuild:10,video", 250)][2]
+    assert j["cmdline"] == ("sched_preset=linux-6.12 sched_features=NO_PLACE_LAG hz=250 run=experiment "
+                            "mode=signal load=kbuild:10,video duration=15 seed=3 hist=1")
+    assert j["label"] == "linux-6.12 sched_features=NO_PLACE_LAG signal kbuild:10,video HZ=250 seed=3"
+    # the presets' own cells are the matrix's as before: 3 loads at 1000, kbuild:10 at 250
+    presets = bench_module().all_presets()
+    for p in presets:
+        have = sorted(c[1:] for c in configs if c[0] == p)
+        want = [(m, load, 1000) for m in ("thread", "signal")
+                for load in ("none", "kbuild:10", "kbuild:10,video")] + \
+            [(m, "kbuild:10", 250) for m in ("thread", "signal")]
+        if p == "linux-6.12":
+            want += [(m, "kbuild:10,video", 250) for m in ("thread", "signal")]   # beside its variants
+        assert have == sorted(want), p
+    assert len(configs) == len(presets) * 8 + 2 + len(bv.VARIANTS) * 8
+    # no variant under --quick, or when the base is not in the matrix, or with --variants none
+    for args in (["--quick"], ["--presets", PRESET], ["--presets", "linux-6.12", "--variants", "none"]):
+        assert not [j for j in plan_jobs(tmp_path, *args, "--no-linux")[1] if j["preset"] in bv.LABELS]
+
+
+@pytest.mark.skipif(not lp.fetched(), reason="Debian's kernels not fetched (tools/linux-peer fetch)")
+def test_variant_linux_twins_are_planned(tmp_path):
+    _, jobs = plan_jobs(tmp_path, "--presets", "linux-6.12", "--modes", "thread", "--loads", "kbuild:10",
+                        "--hz", "250", "--seeds", "1", "--linux", "--no-micro")
+    linux = [j["preset"] for j in jobs if j["kernel"] == "linux-6.12"]
+    assert linux == [p for p, c in lp.LINUX_PRESETS.items() if c[0] == "6.12"]
+    assert {lp.GRANULE_TWIN[p] for p in linux} == {j["preset"] for j in jobs if j["kernel"] == "granule"}
+    _, jobs = plan_jobs(tmp_path, "--presets", "linux-6.12", "--variants", "none", "--modes", "thread",
+                        "--loads", "kbuild:10", "--seeds", "1", "--linux", "--no-micro")
+    assert "linux-6.12-slice100us" not in [j["preset"] for j in jobs]     # its twin is not in the matrix
+
+
+@pytest.fixture(scope="module")
+def variant_out(tmp_path_factory):
+    out = tmp_path_factory.mktemp("variants")
+    bench(*VMATRIX, "-j1", "--out", str(out))
+    return out
+
+
+def test_variant_row_is_the_guest_result(variant_out):
+    runs = load_runs(variant_out)["runs"]
+    assert [r["preset"] for r in runs] == [PRESET, "linux-6.12", VARIANT]
+    var = next(r for r in runs if r["preset"] == VARIANT)
+    assert var["cmdline"] == ("sched_preset=linux-6.12 slice_us=100 run=experiment mode=thread "
+                              "load=kbuild:10 duration=1 hist=1")
+    wl, base, cfs = (next(r for r in runs if r["preset"] == p)["results"]["wakeup-latency"]
+                     for p in (VARIANT, "linux-6.12", PRESET))
+    assert (wl["preset"], wl["sched_class"], wl["slice_us"], wl["samples"]) == ("linux-6.12", "eevdf", 100, 100)
+    assert "slice_us" not in base and base["sched_class"] == "eevdf"
+    report = (variant_out / "REPORT.md").read_text()
+    figs = " | ".join(br.fnum(wl[k]) for k in ("max_us", "avg_us", "p99_us"))
+    assert f"| {VARIANT} | kbuild:10 | 1000 | 1 | {figs} |" in report
+    assert f"`{var['cmdline']}`" in report
+    assert f"Produced by `tools/bench --presets {PRESET} --variants '{VARIANT}' --modes thread" in report
+    # what Linux did later: the 2010 default's figure over the variant's, from the two RESULT lines
+    ratios = {k: {1: cfs[key] / wl[key]} for k, key in bench_eevdf.KEYS}
+    cells = " | ".join(bench_eevdf.ratio_text(r[1]) for r in ratios.values())
+    assert f"| {VARIANT} | {PRESET} | Granule | thread | 1000 | {cells} | " \
+           f"{bench_eevdf.words(ratios)} |" in report
+    assert "## What Linux did later: EEVDF against the 2010 variants (kbuild:10)" in report
+    assert f"| {VARIANT} | " in "\n".join(br.variants_tables(runs, ["tools/bench"]))
+
+
+def test_variant_matrix_parallel_gives_the_same_bytes(variant_out, tmp_path):
+    assert_j2_same_bytes(VMATRIX, variant_out, tmp_path)
+
+
+def test_variant_plan_through_gnu_parallel(variant_out, tmp_path):
+    jobs, out = through_parallel(VMATRIX, tmp_path)
+    assert [j["preset"] for j in jobs] == [PRESET, "linux-6.12", VARIANT]
+    assert (out / "REPORT.md").read_bytes() == (variant_out / "REPORT.md").read_bytes()
+
+
+def test_words_count_the_seeds():
+    assert bench_eevdf.words({"max": {1: 2.0, 2: 3.0}, "avg": {1: 2.0, 2: 0.5},
+                              "p99": {1: 0.5, 2: 0.8}}) == \
+        "max lower in 2/2 seeds; avg lower in 1/2, higher in 1/2: within seed spread; " \
+        "p99 higher in 2/2 seeds"
+    assert bench_eevdf.words({"max": {1: 2.0}, "avg": {1: 4.0}, "p99": {1: 1.0}}) == \
+        "max and avg lower in 1/1 seeds; p99 the same in 1/1 seeds"
+    assert bench_eevdf.direction({1: 2.0, 2: 0.5, 3: 3.0}) == "lower in 2/3: within seed spread"
+    assert bench_eevdf.words({"max": {}}) == "–"
+    assert [bench_eevdf.ratio_text(v) for v in (691.3, 47.46, 6.544, 0.62, 0.00142, 1000.0)] == \
+        ["691", "47.5", "6.54", "0.620", "0.00142", "1000"]
+    assert Spread([0.5, 0.25, 0.001]).fmt(bench_eevdf.ratio_text) == "0.250 [0.00100–0.500]"
+
+
+def later_matrix():
+    runs = []
+    for seed in (1, 2):
+        runs += [fake_run("commit-0bf377bbb0be", seed, 8000.0, 4000.0),
+                 fake_run("no-start-debit", seed, 2000.0, 1000.0),
+                 fake_run("linux-6.12", seed, 1000.0, 100.0 * seed),
+                 fake_run(VARIANT, seed, 100.0, 10.0),
+                 hist_run("commit-0bf377bbb0be", seed, 9000.0, 3000.0, kernel="linux-6.1"),
+                 hist_run("linux-6.12-slice100us", seed, 300.0, 30.0, kernel="linux-6.12")]
+    return runs
+
+
+def test_later_table_is_computed_per_seed():
+    text = "\n".join(bench_eevdf.table(later_matrix()))
+    assert "| linux-6.12 | commit-0bf377bbb0be | Granule | thread | 1000 | 8.00 | 30.0 [20.0–40.0] | " \
+           "8.00 | max, avg and p99 lower in 2/2 seeds |" in text
+    assert "| linux-6.12 | no-start-debit | Granule | thread | 1000 | 2.00 | 7.50 [5.00–10.0] |" in text
+    assert f"| {VARIANT} | commit-0bf377bbb0be | Granule | thread | 1000 | 80.0 | 400 | 80.0 |" in text
+    # Linux: the 6.12 run named by its Granule twin, against 6.1; no 6.1 no-start-debit run, no row
+    assert f"| {VARIANT} | commit-0bf377bbb0be | Linux | thread | 250 | 30.0 | 100 | 30.0 |" in text
+    assert "| Linux | thread | 250 |" in text and "no-start-debit | Linux" not in text
+    assert "signal" not in text.split("| in words |")[1]
+    assert "- Granule, thread mode, HZ=1000: the lowest median maximum of these 4 configurations is " \
+           f"{VARIANT}'s (100.0 µs), the lowest median average {VARIANT}'s (10.0 µs)." in text
+    assert bench_eevdf.table([r for r in later_matrix() if r["preset"] != "linux-6.12"
+                              and r["kernel"] != "linux-6.12" and VARIANT not in r["preset"]]) == []
+
+
+def test_fidelity_table_pairs_variants_with_their_twins():
+    runs = [hist_run(VARIANT, s, 20.0, 10.0) for s in (1, 2)]
+    runs += [hist_run("linux-6.12-slice100us", s, 40.0, 20.0, kernel="linux-6.12") for s in (1, 2)]
+    runs += [hist_run("linux-6.12", s, 400.0, 200.0) for s in (1, 2)]
+    runs += [hist_run("linux-6.12", s, 400.0, 100.0, kernel="linux-6.12") for s in (1, 2)]
+    runs += [hist_run("linux-6.12-slice3ms", 1, 900.0, 90.0, kernel="linux-6.12")]   # twin absent
+    table = "\n".join(br.fidelity_table(runs))
+    assert f"| linux-6.12-slice100us | {VARIANT} | thread | 2 | 20.0 / 10.0 / 20.0 | 40.0 / 20.0 / 40.0 | " \
+           "0.50 | 0.50 | 0.50 |" in table
+    without = table.split("## Linux runs without a Granule twin in the matrix")[1]
+    assert "| linux-6.12 linux-6.12-slice3ms | thread | kbuild:10 | 1 | 900.0 |" in without
+    assert "slice100us" not in without
+    assert "`slice_us=100` multiplies the average by 0.05 on Granule and 0.20 on Linux, the maximum " \
+           "by 0.05 and 0.10. Both figures move the same way on both kernels for 1 of the 1 " \
+           "variants." in table

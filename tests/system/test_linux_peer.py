@@ -7,7 +7,10 @@
 - Linux 6.1 boots the same experiment binary under -icount, takes the 2.6.35
   knobs through debugfs (read back), and prints a RESULT line with the same keys
   as Granule's and its own kernel name; a second boot gives the same bytes.
-- Linux 6.12 runs EEVDF with a feature changed through debugfs.
+- Linux 6.12 runs EEVDF with a feature changed through debugfs, and takes a
+  custom slice through the experiment binary's sched_setattr(2) (the
+  linux-6.12-slice100us run); each Granule variant's Linux twin has exactly
+  the variant's settings.
 
 The kernels come through tools/deps (make test fetches them once, cached).
 LINUX=0 in the environment skips the boots, as `make bench LINUX=0` does.
@@ -19,6 +22,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
+import bench_variants as bv  # noqa: E402
 import linux_peer as lp  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
@@ -36,11 +40,32 @@ def test_every_granule_preset_is_mapped_or_excused():
         twins = [l for l, g in lp.GRANULE_TWIN.items() if g == p]
         assert bool(twins) != (p in lp.NOT_ON_LINUX), p
     for linux, granule in lp.GRANULE_TWIN.items():
-        assert granule in granule_presets() and linux in lp.LINUX_PRESETS
+        assert (granule in granule_presets() or granule in bv.LABELS) and linux in lp.LINUX_PRESETS
     with pytest.raises(SystemExit, match="never merged"):
         lp.preset_config("start-nice")
     with pytest.raises(SystemExit, match="unknown preset"):
         lp.preset_config("linux-9.9")
+
+
+def test_every_variant_has_a_linux_twin_with_its_settings():
+    """Each variant's boot words are its Linux twin's settings: sched_features= words are
+    written to debugfs's features, sched_NAME_ns= to debugfs's NAME_ns, the rest (the
+    experiment's slice_us=) go to the programs' environment, on the base's kernel."""
+    twin_of = {g: l for l, g in lp.GRANULE_TWIN.items()}
+    for v in bv.VARIANTS:
+        linux = twin_of[bv.label(v)]
+        kernel, knobs, features, env = lp.preset_config(linux)
+        base_kernel, base_knobs, base_features, base_env = lp.preset_config(twin_of[v.base])
+        want_knobs, want_features, want_env = dict(base_knobs), list(base_features), dict(base_env)
+        for word in v.words.split():
+            key, value = word.split("=", 1)
+            if key == "sched_features":
+                want_features += value.split(",")
+            elif key.startswith("sched_") and key.endswith("_ns"):
+                want_knobs[key[len("sched_"):]] = int(value)
+            else:
+                want_env[key] = value
+        assert (kernel, knobs, features, env) == (base_kernel, want_knobs, want_features, want_env), linux
 
 
 def read_newc(data):
@@ -109,3 +134,17 @@ def test_linux_6_12_takes_a_feature_through_debugfs():
     assert "NO_PLACE_LAG" in r.features() and "RUN_TO_PARITY" in r.features()
     assert "base_slice_ns" in r.knobs() and "min_granularity_ns" not in r.knobs()
     assert result(r, "wakeup-latency")["samples"] == 100
+
+
+@boots
+def test_linux_6_12_takes_a_custom_slice():
+    """linux-6.12-slice100us: experiment's slice_us=100 comes from the environment and its
+    sched_setattr(2) call works on Linux 6.12, which reports the slice back (slice -p)."""
+    r = lp.run("linux-6.12-slice100us", "slice 100 /slice -p; slice 50 /slice -p; "
+                                        "experiment mode=thread load=kbuild:2 duration=1")
+    assert not r.timed_out and r.status() == 0, r.text[-3000:]
+    shown = [l.split(": ", 1)[1] for l in r.lines if l.startswith("pid ")]
+    assert shown == ["policy SCHED_OTHER, nice 0, slice 100000 ns"] * 2      # 50 us clamps to 100
+    assert not any("sched_setattr failed" in l for l in r.lines)
+    wl = result(r, "wakeup-latency")
+    assert (wl["slice_us"], wl["preset"], wl["samples"]) == (100, "linux-6.12-slice100us", 100)
