@@ -3,9 +3,10 @@
  * bad pointers and flags, data through the ring in order, PIPE_BUF
  * atomicity, end of file, EPIPE and SIGPIPE, O_NONBLOCK, a read a signal
  * interrupts, fork and close-on-exec, the fd and pipe limits, the user
- * copies' shortcut.
+ * copies' shortcut and the wakeups of readers and pollers.
  */
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include "ut.h"
@@ -289,6 +290,61 @@ static void pipe_copies(void)
 	EXPECT_RET(sys_close(fds[1]), 0);
 }
 
+struct ut_pollfd { int fd; short events, revents; };
+
+/* Our voluntary context switches so far (/proc/self/status). */
+static long nvcsw(void)
+{
+	static const char key[] = "\nvoluntary_ctxt_switches:";
+	char buf[1024];
+	long fd = sys_open((long)"/proc/self/status", O_RDONLY, 0), n;
+
+	CHECK(fd >= 0, "open /proc/self/status: %ld", fd);
+	n = sys_read(fd, (long)buf, sizeof(buf) - 1);
+	sys_close(fd);
+	CHECK(n > 0, "read /proc/self/status: %ld", n);
+	buf[n] = '\0';
+	char *v = strstr(buf, key);
+	CHECK(v, "no voluntary_ctxt_switches in /proc/self/status");
+	return strtol(v + sizeof(key) - 1, NULL, 10);
+}
+
+/*
+ * A write wakes whoever waits on the pipe's queue - a blocked reader and a
+ * blocked poll() - now that an empty queue is skipped without a call
+ * (wake_up_all).  The child runs only once the parent sleeps (it is
+ * forked behind it and the parent blocks at once), which the parent's
+ * voluntary switch count proves.
+ */
+static void pipe_wakeups(void)
+{
+	struct ut_pollfd pfd;
+	int fds[2];
+	char b[4];
+
+	EXPECT_RET(sys_pipe((long)fds), 0);
+	for (int round = 0; round < 2; round++) {
+		long pid = sys_fork();
+		CHECK(pid >= 0, "fork: %ld", pid);
+		if (pid == 0)
+			sys_exit(sys_write(fds[1], (long)"w", 1) == 1 ? 0 : 2);
+		long before = nvcsw();
+		if (round == 0) {
+			EXPECT_RET(sys_read(fds[0], (long)b, sizeof(b)), 1);
+		} else {
+			pfd = (struct ut_pollfd){ .fd = fds[0], .events = 1 /* POLLIN */ };
+			EXPECT_RET(sys_poll((long)&pfd, 1, -1), 1);
+			CHECK(pfd.revents == 1, "poll revents %#x", pfd.revents);
+			EXPECT_RET(sys_read(fds[0], (long)b, sizeof(b)), 1);
+		}
+		CHECK(nvcsw() > before, "%s: the parent never slept", round ? "poll" : "read");
+		int st = ut_wait((int)pid);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer status %#x", st);
+	}
+	EXPECT_RET(sys_close(fds[0]), 0);
+	EXPECT_RET(sys_close(fds[1]), 0);
+}
+
 const struct ut_test ut_pipe_tests[] = {
 	{ pipe_calls, "pipe" },
 	{ pipe_epipe, "pipe_epipe" },
@@ -297,5 +353,6 @@ const struct ut_test ut_pipe_tests[] = {
 	{ pipe_eintr, "pipe_eintr" },
 	{ pipe_limits, "pipe_limits" },
 	{ pipe_copies, "pipe_copies" },
+	{ pipe_wakeups, "pipe_wakeups" },
 	{ NULL, NULL },
 };
