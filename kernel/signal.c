@@ -144,6 +144,10 @@ static struct task *group_execer(struct task *leader)
 {
 	struct task *th;
 
+	/* The threads of a process share one signal state (CLONE_THREAD
+	 * needs CLONE_SIGHAND): no exec marked in it, no exec'ing thread. */
+	if (leader->sig && !leader->sig->group_exec_task)
+		return NULL;
 	if (leader->sig && leader->sig->group_exec_task == leader)
 		return leader;
 	list_for_each_entry(th, &leader->thread_group, thread_group)
@@ -190,17 +194,17 @@ static int __send_signal(struct task *t, int sig, const struct ksiginfo *info, s
 			local_irq_restore(flags);
 			return -EAGAIN;	/* queue overflow: nothing sent */
 		}
-		if (!q)
+		if (!q) {
 			ret = -ENOMEM;	/* the bit below still records it */
+		} else {
+			if (info)
+				memcpy(&q->info, info, sizeof(q->info));
+			else
+				q->info.si_code = SI_KERNEL;	/* the rest is kzalloc's zeroes */
+			q->info.si_signo = sig;
+		}
 	}
 	if (q) {
-		if (info) {
-			q->info = *info;
-		} else {
-			memset(&q->info, 0, sizeof(q->info));
-			q->info.si_code = SI_KERNEL;
-		}
-		q->info.si_signo = sig;
 		q->queued = 1;
 		q->owner = t;
 		list_add_tail(&q->list, &t->sig_queue);
