@@ -47,6 +47,8 @@ static inline struct clockevent_scale clockevent_calc_mult_shift(u64 counts_per_
 
 static inline u64 clockevent_ns_to_counts(struct clockevent_scale sc, u64 ns)
 {
+	if (!(ns >> 32))	/* < 4.3 s, always in practice: one 32x32 multiply */
+		return ((u64)(u32)ns * sc.mult) >> sc.shift;
 	return mul_u64_u32_shr(ns, sc.mult, sc.shift);
 }
 
