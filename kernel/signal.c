@@ -76,11 +76,17 @@ void signal_state_put(struct signal_state *s)
 }
 
 /* A signal to take, or a group stop to join (Linux sets TIF_SIGPENDING
- * on every thread for a group stop). */
-int signal_pending(struct task *t)
+ * on every thread for a group stop).  Inline here for the wait loops of
+ * this file. */
+static inline int __signal_pending(struct task *t)
 {
 	return (t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0 ||
 	       t->group_leader->group_stop;
+}
+
+int signal_pending(struct task *t)
+{
+	return __signal_pending(t);
 }
 
 static u32 handler_of(struct task *t, int sig)
@@ -144,6 +150,10 @@ static struct task *group_execer(struct task *leader)
 {
 	struct task *th;
 
+	/* The threads of a process share one signal state (CLONE_THREAD
+	 * needs CLONE_SIGHAND): no exec marked in it, no exec'ing thread. */
+	if (leader->sig && !leader->sig->group_exec_task)
+		return NULL;
 	if (leader->sig && leader->sig->group_exec_task == leader)
 		return leader;
 	list_for_each_entry(th, &leader->thread_group, thread_group)
@@ -190,17 +200,17 @@ static int __send_signal(struct task *t, int sig, const struct ksiginfo *info, s
 			local_irq_restore(flags);
 			return -EAGAIN;	/* queue overflow: nothing sent */
 		}
-		if (!q)
+		if (!q) {
 			ret = -ENOMEM;	/* the bit below still records it */
+		} else {
+			if (info)
+				memcpy(&q->info, info, sizeof(q->info));
+			else
+				q->info.si_code = SI_KERNEL;	/* the rest is kzalloc's zeroes */
+			q->info.si_signo = sig;
+		}
 	}
 	if (q) {
-		if (info) {
-			q->info = *info;
-		} else {
-			memset(&q->info, 0, sizeof(q->info));
-			q->info.si_code = SI_KERNEL;
-		}
-		q->info.si_signo = sig;
 		q->queued = 1;
 		q->owner = t;
 		list_add_tail(&q->list, &t->sig_queue);
@@ -394,11 +404,12 @@ static int dequeue_signal(struct task *t, u64 mask, struct ksiginfo *info)
 
 	if (!p)
 		return 0;
-	sig = __builtin_ctzll(p) + 1;
+	/* the lowest set bit, on 32-bit halves (no libgcc __ctzdi2 call) */
+	sig = (u32)p ? __builtin_ctz((u32)p) + 1 : __builtin_ctz((u32)(p >> 32)) + 33;
 	list_for_each_entry(q, &t->sig_queue, list) {
 		if (q->info.si_signo != sig)
 			continue;
-		*info = q->info;
+		memcpy(info, &q->info, sizeof(*info));	/* not gcc's word loop */
 		if (q->timer)
 			posix_timer_dequeued(q->timer, info);	/* si_overrun */
 		sigqueue_release(q);
@@ -674,25 +685,28 @@ long sys_rt_sigtimedwait(const u64 *uset, struct ksiginfo *uinfo, const void *ut
 		if (err)
 			return err;
 	}
-	hrtimer_init_sleeper(&w, current);
+	w.expired = 0;			/* the sleeper is set up only for a timeout */
 	local_irq_save(flags);
 	sig = dequeue_signal(current, set, &info);
 	if (!sig && !(utimeout && timeout == 0)) {
 		current->real_blocked = current->sig_blocked;
 		current->sig_blocked &= ~set;
-		if (utimeout)
+		if (utimeout) {
+			hrtimer_init_sleeper(&w, current);
 			hrtimer_start(&w.timer, sched_clock() + timeout);
-		while (!signal_pending(current) && !w.expired) {
+		}
+		while (!__signal_pending(current) && !w.expired) {
 			current->state = TASK_INTERRUPTIBLE;
 			schedule();
 		}
-		hrtimer_cancel(&w.timer);
+		if (utimeout)
+			hrtimer_cancel(&w.timer);
 		current->sig_blocked = current->real_blocked;
 		sig = dequeue_signal(current, set, &info);
 	}
 	local_irq_restore(flags);
 	if (!sig)
-		return (utimeout && (w.expired || timeout == 0)) ? -EAGAIN : -EINTR;
+		return (utimeout && (timeout == 0 || w.expired)) ? -EAGAIN : -EINTR;
 	if (uinfo && copy_to_user(uinfo, &info, sizeof(info)))
 		return -EFAULT;
 	return sig;

@@ -388,7 +388,9 @@ MICRO_ROWS = [("null syscall (getppid)", "null_syscall_ns"),
               ("clock_gettime(MONOTONIC)", "clock_gettime_ns"),
               ("context switch, 2 processes, sched_yield (incl. the yield)", "ctxsw_yield_ns"),
               ("thread create+join", "thread_ns"), ("fork+exit+wait", "fork_ns"),
-              ("fork+exec+exit+wait", "fork_exec_ns")]
+              ("fork+exec+exit+wait", "fork_exec_ns"),
+              ("pipe ping-pong, 2 processes, per switch (incl. a read and a write)", "pipe_pingpong_ns"),
+              ("one-shot timer 100 µs → sigwaitinfo: wake late by", "timer_wake_late_ns")]
 
 
 def micro_tables(micro):

@@ -45,7 +45,6 @@ static u64 tick_ns;		/* real tick period in ns */
 static int use_tsc;
 static int use_apic;
 static int apic_oneshot;		/* highres: one-shot mode */
-static u32 apic_per_ms;			/* APIC timer counts per ms at divide 16 */
 static u64 last_pit_clock;	/* keeps the PIT clock monotonic */
 
 u64 tsc_sched_clock(void);
@@ -92,10 +91,13 @@ void clockevent_set_oneshot(void)
 	apic_timer_set_oneshot();
 }
 
-/* counts at divide 1 = delta_ns * (per_ms * 16) / 10^6, clamped to 32 bits. */
+/* counts at divide 1 = delta_ns * (per_ms * 16) / 10^6 by the scale made at
+ * boot (kernel/clockevent.h), clamped to 32 bits. */
+static struct clockevent_scale apic_scale;
+
 void clockevent_program(u64 delta_ns)
 {
-	u64 counts = div_u64(delta_ns * (apic_per_ms * 16ull), 1000000u);
+	u64 counts = clockevent_ns_to_counts(apic_scale, delta_ns);
 
 	apic_timer_oneshot(counts > 0xffffffffull ? 0xffffffffu : (u32)counts);
 }
@@ -143,7 +145,7 @@ void time_init(void)
 			why = "APIC timer calibration gate timed out";
 		} else {
 			u32 count = (u32)div_u64((u64)per_ms * 1000u, HZ);
-			apic_per_ms = per_ms;
+			apic_scale = clockevent_calc_mult_shift(per_ms * 16ull);
 			tick_ns = div_u64((u64)count * 1000000u, per_ms);
 			set_vector_handler(LOCAL_TIMER_VECTOR, apic_tick_irq);
 			apic_timer_start_periodic(count);

@@ -50,10 +50,18 @@ struct pipe_inode_info {
 static int nr_pipes;			/* live pipes, at most PIPE_MAX (-ENFILE) */
 static u32 pipe_ino = 0x10000;		/* fstat st_ino of the next pipe */
 
-/* Sleep on the pipe's queue until woken; 0, or -ERESTARTSYS with a signal
- * pending.  Interrupts are off from the caller's test to the sleep. */
-static int pipe_wait(struct pipe_inode_info *p, unsigned long flags)
+/*
+ * Sleep on the pipe's queue until woken; 0, or -ERESTARTSYS with a signal
+ * pending.  Only process context changes a pipe (no interrupt handler
+ * touches one, and the kernel is not preempted), so the caller's test of
+ * the ring needs no lock; what can arrive from an interrupt is a signal,
+ * so interrupts are off from the signal test to the sleep.
+ */
+static int pipe_wait(struct pipe_inode_info *p)
 {
+	unsigned long flags;
+
+	local_irq_save(flags);
 	if (signal_pending(current)) {
 		local_irq_restore(flags);
 		return -ERESTARTSYS;
@@ -63,32 +71,43 @@ static int pipe_wait(struct pipe_inode_info *p, unsigned long flags)
 	return 0;
 }
 
+/* Copy N bytes at ring offset OFF to or from UBUF: one piece, or two when
+ * the range wraps past the end of the ring.  0 or -EFAULT. */
+static int ring_copy_out(const struct pipe_inode_info *p, u32 off, char *ubuf, u32 n)
+{
+	u32 first = min(n, PIPE_SIZE - off);
+
+	if (copy_to_user(ubuf, p->buf + off, first))
+		return -EFAULT;
+	return n > first ? copy_to_user(ubuf + first, p->buf, n - first) : 0;
+}
+
+static int ring_copy_in(struct pipe_inode_info *p, u32 off, const char *ubuf, u32 n)
+{
+	u32 first = min(n, PIPE_SIZE - off);
+
+	if (copy_from_user(p->buf + off, ubuf, first))
+		return -EFAULT;
+	return n > first ? copy_from_user(p->buf, ubuf + first, n - first) : 0;
+}
+
 static long pipe_read(struct file *f, char *ubuf, u32 count)
 {
 	struct pipe_inode_info *p = (struct pipe_inode_info *)f->node;
-	unsigned long flags;
 	int err;
 
 	if (!count)
 		return 0;
-	for (;;) {
-		local_irq_save(flags);
-		if (p->len || !p->writers)
-			break;
-		if (f->flags & O_NONBLOCK) {
-			local_irq_restore(flags);
+	while (!p->len && p->writers) {
+		if (f->flags & O_NONBLOCK)
 			return -EAGAIN;
-		}
-		if ((err = pipe_wait(p, flags)))
+		if ((err = pipe_wait(p)))
 			return err;
 	}
-	local_irq_restore(flags);
 	if (!p->len)
 		return 0;			/* no writer: end of file */
-	/* At most two pieces: head..end of ring, then from the start. */
-	u32 n = min(count, p->len), first = min(n, PIPE_SIZE - p->head);
-	if (copy_to_user(ubuf, p->buf + p->head, first) ||
-	    copy_to_user(ubuf + first, p->buf, n - first))
+	u32 n = min(count, p->len);
+	if (ring_copy_out(p, p->head, ubuf, n))
 		return -EFAULT;			/* nothing consumed */
 	p->head = (p->head + n) % PIPE_SIZE;
 	p->len -= n;
@@ -96,50 +115,33 @@ static long pipe_read(struct file *f, char *ubuf, u32 count)
 	return n;
 }
 
-/* Copy N bytes of UBUF into the ring's free space; 0 or -EFAULT. */
-static int pipe_fill(struct pipe_inode_info *p, const char *ubuf, u32 n)
-{
-	u32 tail = (p->head + p->len) % PIPE_SIZE, first = min(n, PIPE_SIZE - tail);
-
-	if (copy_from_user(p->buf + tail, ubuf, first) ||
-	    copy_from_user(p->buf, ubuf + first, n - first))
-		return -EFAULT;
-	p->len += n;
-	return 0;
-}
-
 static long pipe_write(struct file *f, const char *ubuf, u32 count)
 {
 	struct pipe_inode_info *p = (struct pipe_inode_info *)f->node;
-	unsigned long flags;
 	u32 done = 0;
 	int err;
 
 	if (!count)
 		return 0;
 	while (done < count) {
-		local_irq_save(flags);
 		if (!p->readers) {
-			local_irq_restore(flags);
 			send_signal(current, SIGPIPE);
 			return done ? (long)done : -EPIPE;
 		}
 		u32 room = PIPE_SIZE - p->len, want = count - done;
 		/* PIPE_BUF atomicity: a short write waits for room for all of it. */
 		if (room && (want > PIPE_BUF || room >= want)) {
-			local_irq_restore(flags);
 			u32 n = min(room, want);
-			if (pipe_fill(p, ubuf + done, n))
+			if (ring_copy_in(p, (p->head + p->len) % PIPE_SIZE, ubuf + done, n))
 				return done ? (long)done : -EFAULT;
+			p->len += n;
 			done += n;
 			wake_up_all(&p->wait);	/* data for the readers */
 			continue;
 		}
-		if (f->flags & O_NONBLOCK) {
-			local_irq_restore(flags);
+		if (f->flags & O_NONBLOCK)
 			return done ? (long)done : -EAGAIN;
-		}
-		if ((err = pipe_wait(p, flags)))
+		if ((err = pipe_wait(p)))
 			return done ? (long)done : err;
 	}
 	return done;

@@ -5,7 +5,10 @@
  * move 32-bit words, four per iteration, when the pointers allow it, since
  * the signal path copies ~1.8 KiB per delivery (the FPU frame) and a byte
  * loop costs ~5 instructions a byte - which under -icount is ~5 ns a byte
- * of every measured latency.  Page copies use their own code.  Depends only
+ * of every measured latency.  Both are weak: the kernel links
+ * arch/x86/string.asm's string-instruction versions instead (~1
+ * instruction per 4 bytes); these serve user space and the host tests.
+ * Page copies use their own code.  Depends only
  * on <kernel/types.h>, <kernel/compiler.h>, <kernel/errno.h>.
  *
  * GCC may recognise a byte loop as "memset"/"memcpy" and replace it with a
@@ -27,7 +30,7 @@ typedef u32 __attribute__((may_alias)) word_t;
  * Word loops: only when dst and src are both 4-byte aligned (memcpy) or dst
  * is (memset); 16 bytes an iteration, then the tail byte by byte.
  */
-void *memcpy(void *dst, const void *src, size_t n)
+__attribute__((weak)) void *memcpy(void *dst, const void *src, size_t n)
 {
 	u8 *d = dst;
 	const u8 *s = src;
@@ -72,7 +75,7 @@ void *memmove(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-void *memset(void *dst, int c, size_t n)
+__attribute__((weak)) void *memset(void *dst, int c, size_t n)
 {
 	u8 *d = dst;
 

@@ -15,13 +15,6 @@
 #include <kernel/vm.h>
 #include <arch/pgtable.h>
 
-/* Like Linux: an empty range may end exactly at TASK_SIZE (exec copies a
- * zero-length string area to STACK_TOP when argv and envp are empty). */
-int access_ok(u32 addr, u32 len)
-{
-	return addr <= TASK_SIZE && len <= TASK_SIZE - addr;
-}
-
 /* Make user page VA present for the access; 0 or -EFAULT. */
 static int fault_in(u32 va, int write)
 {
@@ -53,9 +46,26 @@ int fault_in_user(const void *uaddr, size_t len, int write)
 	return fault_in_range((u32)uaddr, len, write);
 }
 
+/*
+ * The common case, decided without a call: [addr, addr+len) is not empty,
+ * lies in one page of user space, and that page is present, user and (for
+ * a write) writable now - a page fault_in() would pass as it is.  Anything
+ * else (an empty or page-crossing range, a missing, read-only or COW page,
+ * a bad address) takes fault_in_range(), which decides as before.
+ */
+static inline int user_page_ready(u32 addr, u32 len, int write)
+{
+	u32 need = PTE_P | PTE_U | (write ? PTE_W : 0);
+	struct mm *mm = current->mm;
+
+	if (!len || ((addr ^ (addr + len - 1)) & PAGE_MASK) || !access_ok(addr, len) || !mm)
+		return 0;
+	return (pte_peek(mm->pgdir, addr) & need) == need;
+}
+
 int copy_from_user(void *dst, const void *src, size_t n)
 {
-	if (fault_in_range((u32)src, n, 0))
+	if (!user_page_ready((u32)src, n, 0) && fault_in_range((u32)src, n, 0))
 		return -EFAULT;
 	memcpy(dst, src, n);
 	return 0;
@@ -63,7 +73,7 @@ int copy_from_user(void *dst, const void *src, size_t n)
 
 int copy_to_user(void *dst, const void *src, size_t n)
 {
-	if (fault_in_range((u32)dst, n, 1))
+	if (!user_page_ready((u32)dst, n, 1) && fault_in_range((u32)dst, n, 1))
 		return -EFAULT;
 	memcpy(dst, src, n);
 	return 0;

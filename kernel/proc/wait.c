@@ -42,7 +42,7 @@ void wait_sleep(struct wait_queue_head *wq, long state)
 	local_irq_restore(flags);
 }
 
-void wake_up_all(struct wait_queue_head *wq)
+void __wake_up_all(struct wait_queue_head *wq)
 {
 	struct wait_queue_entry *e, *n;
 	unsigned long flags;

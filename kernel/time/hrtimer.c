@@ -159,9 +159,15 @@ void hrtimer_interrupt(void)
 	for (int retries = 0; retries < 3; retries++) {
 		entry = sched_clock();
 		expire_timers(entry);
+		if (!first)
+			return;
+		/* Linux's tick_program_event(): one clock read both decides that
+		 * the next timer is still ahead and programs the device for it,
+		 * right after the read (as reprogram() would, one read later). */
 		now = sched_clock();
-		if (!first || rb_entry(first, struct hrtimer, node)->expires > now) {
-			reprogram();
+		u64 exp = rb_entry(first, struct hrtimer, node)->expires;
+		if (exp > now) {
+			clockevent_program(exp - now);
 			return;
 		}
 	}

@@ -64,7 +64,7 @@ static void add_overrun(struct k_itimer *t, u64 n)
 static enum hrtimer_restart posix_timer_fn(struct hrtimer *h)
 {
 	struct k_itimer *t = container_of(h, struct k_itimer, timer);
-	u64 now = sched_clock(), floor = NSEC_PER_SEC / HZ;
+	u64 now, floor = NSEC_PER_SEC / HZ;
 
 	if (t->sigq.queued) {
 		add_overrun(t, 1);		/* Linux send_sigqueue: si_overrun++ */
@@ -72,20 +72,21 @@ static enum hrtimer_restart posix_timer_fn(struct hrtimer *h)
 		t->armed = t->requeue_pending;
 		return HRTIMER_NORESTART;
 	}
+	/* The entry's siginfo was filled at timer_create (Linux's
+	 * do_timer_create): nothing to build here. */
 	struct task *to = timer_target(t);
-	struct ksiginfo info = { .si_code = SI_TIMER };
-	info.timer.tid = t->id;
-	info.timer.value = t->value;
-	if (to && send_signal_info(to, t->signo, &info, &t->sigq) == 0) {
+	if (to && send_signal_info(to, t->signo, NULL, &t->sigq) == 0) {
 		t->requeue_pending = t->interval != 0;	/* dequeue re-arms it */
 		t->armed = t->requeue_pending;
 		return HRTIMER_NORESTART;
 	}
-	/* Not queued (ignored, no target): forward now, at most once a tick. */
+	/* Not queued (ignored, no target): forward now, at most once a tick.
+	 * (The clock is read only here, as Linux's posix_timer_fn does.) */
 	if (!t->interval) {
 		t->armed = 0;
 		return HRTIMER_NORESTART;
 	}
+	now = sched_clock();
 	if (t->interval < floor)
 		now += floor;
 	u64 n = hrtimer_forward(h, now, t->interval);
@@ -162,6 +163,12 @@ long sys_timer_create(int clock, const void *usev, int *uid)
 	t->id = s->next_timer_id++;
 	if (!usev)
 		t->value = t->id;	/* Linux: sigev_value defaults to the timer id */
+	/* The queue entry's siginfo, once: every expiry queues it as it is;
+	 * si_overrun is set on the copy the dequeue hands out. */
+	t->sigq.info.si_signo = t->signo;
+	t->sigq.info.si_code = SI_TIMER;
+	t->sigq.info.timer.tid = t->id;
+	t->sigq.info.timer.value = t->value;
 	list_add_tail(&t->list, &s->posix_timers);
 	s->nr_timers++;
 	local_irq_restore(flags);

@@ -177,6 +177,29 @@ def test_spread_and_verdicts():
     assert seeds_for_stable_verdict([1.2, 0.8, 0.9, 0.7, 0.95]) == 3
 
 
+def test_micro_table_shows_every_figure_with_its_linux_ratio():
+    # a constructed microbench RESULT line: each operation with a Linux 6.1
+    # figure is a row with its ns and its KEY_vs_linux ratio
+    bench = {"bench": "microbench", "preset": PRESET, "hz": 1000}
+    for i, (_, key) in enumerate(br.MICRO_ROWS):
+        bench[key] = 100.0 + i
+        bench[key[:-3] + "_vs_linux"] = 0.25 + i / 1000
+    for n in (1, 10, 100, 1000):
+        bench[f"switch_{n}_ns"] = bench[f"tick_{n}_ns"] = 10.0 * n
+    table = "\n".join(br.micro_tables(dict(cmdline="run=microbench", results={"microbench": bench})))
+    keys = [key for _, key in br.MICRO_ROWS]
+    assert "pipe_pingpong_ns" in keys and "timer_wake_late_ns" in keys
+    for i, (name, key) in enumerate(br.MICRO_ROWS):
+        assert f"| {name} | {br.fnum(100.0 + i)} | {0.25 + i / 1000:.3f} |" in table, key
+    assert "| 1000 | 10000.0 | 10000.0 |" in table
+    # a figure microbench could not measure (-1) and a missing ratio print as "–"
+    bench["pipe_pingpong_ns"] = -1
+    del bench["pipe_pingpong_vs_linux"]
+    table = "\n".join(br.micro_tables(dict(cmdline="run=microbench", results={"microbench": bench})))
+    name = next(n for n, k in br.MICRO_ROWS if k == "pipe_pingpong_ns")
+    assert f"| {name} | – | – |" in table
+
+
 def fake_run(preset, seed, max_us, avg_us, mode="thread", hz=1000):
     wl = dict(max_us=max_us, avg_us=avg_us, p99_us=max_us, p50_us=avg_us, p999_us=max_us,
               missed=0, samples=10, duration_s=1, period_us=10000)

@@ -365,3 +365,15 @@ def test_microbench_figures():
     assert int(f[6]) == 338 and f[7] == "%.3f" % (m["null_syscall_ns"] / 338 + 1e-9)
     assert m["null_syscall_vs_linux"] == float(f[7])
     assert "switch_10_vs_linux" not in m          # no Linux figure for the scaling rows
+    # pipe ping-pong: every round trip is two switches, each with a read and
+    # a write and a wakeup, so it costs more than a bare yield switch
+    line = next(l for l in r.lines if l.startswith("pipe ping-pong, per switch"))
+    assert int(line.split()[4]) == 2000           # 2 x 1000 round trips, none failed
+    assert m["ctxsw_yield_ns"] < m["pipe_pingpong_ns"] < 20000
+    assert m["pipe_pingpong_vs_linux"] == float("%.3f" % (m["pipe_pingpong_ns"] / 6489 + 1e-9))
+    # timer wake: 100 wakes, each after the expiry (late > 0) and long
+    # before the next 100 us period could pass
+    line = next(l for l in r.lines if l.startswith("timer 100us -> sigwaitinfo"))
+    assert int(line.split()[5]) == 100 and "failed" not in line
+    assert 0 < m["timer_wake_late_ns"] < 50000
+    assert m["timer_wake_late_vs_linux"] == float("%.3f" % (m["timer_wake_late_ns"] / 4416 + 1e-9))

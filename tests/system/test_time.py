@@ -1,8 +1,9 @@
 """Time: high-resolution timers, signals, POSIX timers, sleeps.
 
 user/timertest runs the functional checks (overruns, deletion, exit with
-armed timers, bad arguments, limits, masks, SA_RESTART, nanosleep, siginfo,
-realtime) and prints one accuracy line per period:
+armed timers, bad arguments, limits, masks, SA_RESTART, nanosleep, siginfo
+in a handler and from sigwaitinfo, realtime) and prints one accuracy line
+per period:
   timertest: period_us=P expiries=N late_min_ns=A late_max_ns=B overruns=O
 Lateness is measured by the thread that takes the signal with sigwaitinfo,
 on CLOCK_MONOTONIC, against the expiry's due time T0 + k*P, under -icount.
@@ -73,7 +74,8 @@ def test_pit_clock_event_forces_periodic_mode():
     assert r.has_line("ALL TESTS PASSED")
 
 
-@pytest.mark.parametrize("name", ["overrun", "delete_pending", "exit_armed", "bad_args", "restart"])
+@pytest.mark.parametrize("name", ["overrun", "delete_pending", "exit_armed", "bad_args", "restart",
+                                  "siginfo_fields"])
 def test_single_checks_by_name(name):
     r = boot(f'run="timertest {name}"', timeout=120)
     check_clean(r)

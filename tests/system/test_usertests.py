@@ -38,7 +38,8 @@ ALL_TESTS = [
     "pgrp", "session", "ldisc", "stop", "sigttin",
     "vdso_auxv", "vdso_clock", "vdso_write",
     # the shell's file side
-    "pipe", "pipe_epipe", "pipe_nonblock", "pipe_fork", "pipe_eintr", "pipe_limits",
+    "pipe", "pipe_epipe", "pipe_nonblock", "pipe_fork", "pipe_eintr", "pipe_limits", "pipe_copies",
+    "pipe_wakeups",
     "tmpfs_files", "tmpfs_dirs", "tmpfs_rename", "tmpfs_nospc",
     "procfs_pid", "procfs_exit", "procfs_sys",
 ]

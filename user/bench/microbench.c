@@ -19,6 +19,15 @@
  *   fork+exit+wait        fork, child _exit(0), parent waitpid
  *   fork+exec+exit+wait   as above, the child execs "microbench -x"
  *   thread create+join    thread_create + thread_join of an empty thread
+ *   pipe ping-pong        two processes pass a one-byte token over two
+ *			   pipes (lat_ctx / perf bench sched pipe): per
+ *			   switch = elapsed / (2 x round trips); includes a
+ *			   read and a write system call per switch
+ *   timer wake late       a one-shot CLOCK_MONOTONIC POSIX timer
+ *			   (SIGEV_SIGNAL, the signal blocked) armed 100 us
+ *			   ahead with TIMER_ABSTIME, taken by sigwaitinfo;
+ *			   late = clock read after the return - expiry time,
+ *			   averaged over the wakes (the system is idle)
  * Scheduler scaling, for N in SCALE_LIST (default 1,10,100,1000):
  *   switch(N)  N processes in a sched_yield() ring: elapsed / switches
  *		while the parent yields ROUNDS times (N = 1: no switch, "-")
@@ -162,6 +171,7 @@ static const struct { const char *key; long long ns; } linux_ns[] = {
 	{ "null_syscall_ns", 338 },	{ "clock_gettime_ns", 74 },
 	{ "ctxsw_yield_ns", 2159 },	{ "fork_ns", 157508 },
 	{ "fork_exec_ns", 255086 },	{ "thread_ns", 48499 },
+	{ "pipe_pingpong_ns", 6489 },	{ "timer_wake_late_ns", 4416 },
 };
 
 static long long linux_figure(const char *key)
@@ -335,6 +345,99 @@ static void bench_thread(unsigned long long n)
 }
 
 /*
+ * Pipe ping-pong: the parent writes a byte into TO, the child reads it and
+ * writes it back into FROM, ROUNDS times.  Each round trip is two switches
+ * (the reader of each pipe is asleep when the byte arrives).
+ */
+static void bench_pipe(unsigned long long rounds)
+{
+	int to[2], from[2];
+	unsigned long long t0, t1, done = 0;
+	char c = 'x';
+	pid_t pid;
+
+	if (sys_pipe((long)to) < 0 || sys_pipe((long)from) < 0) {
+		report("pipe_pingpong_ns", "pipe ping-pong, per switch", 0, -1, "pipe failed");
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		sys_close(to[1]);		/* so the parent's close is EOF */
+		sys_close(from[0]);
+		for (;;) {
+			if (sys_read(to[0], (long)&c, 1) != 1)
+				_exit(0);		/* EOF: the parent is done */
+			if (sys_write(from[1], (long)&c, 1) != 1)
+				_exit(1);
+		}
+	}
+	sys_close(to[0]);
+	sys_close(from[1]);
+	if (pid < 0) {
+		report("pipe_pingpong_ns", "pipe ping-pong, per switch", 0, -1, "fork failed");
+		sys_close(to[1]);
+		sys_close(from[0]);
+		return;
+	}
+	/* one round first, so both sides are in their loops */
+	if (sys_write(to[1], (long)&c, 1) == 1 && sys_read(from[0], (long)&c, 1) == 1) {
+		t0 = mono();
+		for (; done < rounds; done++)
+			if (sys_write(to[1], (long)&c, 1) != 1 || sys_read(from[0], (long)&c, 1) != 1)
+				break;
+		t1 = mono();
+	} else {
+		t0 = t1 = 0;
+	}
+	sys_close(to[1]);
+	sys_close(from[0]);
+	waitpid(pid, NULL, 0);
+	report("pipe_pingpong_ns", "pipe ping-pong, per switch", 2 * done,
+	       per10(t1 - t0, 2 * done), done < rounds ? "failed" : NULL);
+}
+
+/*
+ * One-shot timer wake: N times, arm a CLOCK_MONOTONIC timer (SIGEV_SIGNAL,
+ * SIGRTMIN+1 blocked) for T = now + 100 us with TIMER_ABSTIME, wait in
+ * sigwaitinfo and read the clock: late = now - T.  Reports the mean.
+ */
+#define WAKE_AHEAD_NS	100000ULL
+
+static void bench_timer_wake(unsigned long long n)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN + 1 };
+	unsigned long long late = 0, done = 0;
+	sigset_t set, old;
+	timer_t id;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN + 1);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	if (timer_create(CLOCK_MONOTONIC, &sev, &id) < 0) {
+		report("timer_wake_late_ns", "timer 100us -> sigwaitinfo, late", 0, -1,
+		       "timer_create failed");
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return;
+	}
+	for (; done < n; done++) {
+		unsigned long long due = mono() + WAKE_AHEAD_NS, now;
+		struct itimerspec its = { { 0, 0 }, { (time_t)(due / 1000000000ULL),
+						     (long)(due % 1000000000ULL) } };
+		siginfo_t si;
+
+		if (timer_settime(id, TIMER_ABSTIME, &its, NULL) < 0 ||
+		    sigwaitinfo(&set, &si) != SIGRTMIN + 1)
+			break;
+		now = mono();
+		late += now - due;
+	}
+	timer_delete(id);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	report("timer_wake_late_ns", "timer 100us -> sigwaitinfo, late", done, per10(late, done),
+	       done < n ? "failed" : NULL);
+}
+
+/*
  * tick(N): the parent (nice -20) reads the TSC for WINDOW ns of TSC time;
  * returns the mean interrupt gap minus the loop step, x 10, and the number
  * of gaps in *NG.  The TSC is taken to count ns (true under icount).
@@ -473,6 +576,8 @@ int main(int argc, char **argv)
 	bench_fork(50 * k, 0);
 	bench_fork(20 * k, 1);
 	bench_thread(50 * k);
+	bench_pipe(1000 * k);
+	bench_timer_wake(100 * k);
 	for (int i = 0; i < nscale; i++)
 		bench_scale(scale[i], window_ms * 1000000ULL);
 

@@ -440,6 +440,58 @@ static void t_siginfo_handler(void)
 	timer_delete(id);
 }
 
+/*
+ * The siginfo a timer's signal carries is filled once, at timer_create
+ * (kernel/time/posix_timers.c): every expiry of every timer still reports
+ * its own si_timerid and si_value (the default value is the timer id), an
+ * overrun of one dequeue does not stay for the next, and a standard signal
+ * already pending takes the timer's expiry into its one delivery (the kill's
+ * siginfo, SI_USER; nothing more queued).
+ */
+static void t_siginfo_fields(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t alrm, rt;
+	siginfo_t si;
+	timer_t a = -1, b;
+
+	block(SIGALRM);
+	block(SIGRTMIN + 2);
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigemptyset(&rt);
+	sigaddset(&rt, SIGRTMIN + 2);
+	CHECK(timer_create(CLOCK_MONOTONIC, NULL, &a) == 0);	/* SIGALRM, value = id */
+	b = make_timer(SIGEV_SIGNAL, SIGRTMIN + 2);		/* value 1234 */
+	CHECK(b >= 0 && b != a);
+	long long t0 = now_ns() + 500000, P = 1000000;
+	arm_abs(a, t0, 0);
+	arm_abs(b, t0 + 1000, P);
+	for (int k = 0; k < 3; k++) {
+		CHECK(sigwaitinfo(&rt, &si) == SIGRTMIN + 2);
+		CHECK(si.si_signo == SIGRTMIN + 2 && si.si_code == SI_TIMER);
+		CHECK(si.si_timerid == b && si.si_value.sival_int == 1234);
+		CHECK(si.si_overrun == (k == 1 ? 1 : 0));	/* expiry 2 folded into 1 */
+		if (k == 0) {		/* stay away past expiries 1 and 2 */
+			struct timespec until = ts_of(t0 + 1000 + 2 * P + P / 2);
+			CHECK(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == 0);
+		}
+	}
+	CHECK(sigwaitinfo(&alrm, &si) == SIGALRM);
+	CHECK(si.si_code == SI_TIMER && si.si_timerid == a && si.si_value.sival_int == (int)a);
+	CHECK(si.si_overrun == 0);
+	/* a kill's SIGALRM pending when the timer expires: one delivery, the kill's */
+	CHECK(kill(getpid(), SIGALRM) == 0);
+	arm_abs(a, now_ns() + 200000, 0);
+	struct timespec past = ts_of(now_ns() + 400000);
+	CHECK(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &past, NULL) == 0);
+	CHECK(sigwaitinfo(&alrm, &si) == SIGALRM && si.si_code == SI_USER && si.si_pid == getpid());
+	errno = 0;
+	CHECK(sigtimedwait(&alrm, &si, &zero) == -1 && errno == EAGAIN);
+	timer_delete(a);
+	timer_delete(b);
+}
+
 /* CLOCK_REALTIME comes from the RTC (QEMU is pinned to 2010-09-14 12:00). */
 static void t_realtime(void)
 {
@@ -466,6 +518,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
 	{ "restart", t_restart },
 	{ "sleep", t_sleep },
 	{ "siginfo_handler", t_siginfo_handler },
+	{ "siginfo_fields", t_siginfo_fields },
 	{ "realtime", t_realtime },
 };
 

@@ -2,9 +2,11 @@
  * user/tests/ut_pipe.c - usertests: pipe and pipe2 (kernel/fs/pipe.c) -
  * bad pointers and flags, data through the ring in order, PIPE_BUF
  * atomicity, end of file, EPIPE and SIGPIPE, O_NONBLOCK, a read a signal
- * interrupts, fork and close-on-exec, and the fd and pipe limits.
+ * interrupts, fork and close-on-exec, the fd and pipe limits, the user
+ * copies' shortcut and the wakeups of readers and pollers.
  */
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include "ut.h"
@@ -223,6 +225,126 @@ static void pipe_limits(void)
 	EXPECT_RET(sys_close(fds[1]), 0);
 }
 
+/*
+ * The user copies' one-page shortcut (kernel/mm/uaccess.c) and the
+ * kernel's string-instruction memcpy (arch/x86/string.asm): every length
+ * 1..40 at every alignment of source and destination comes back intact
+ * with the bytes around it untouched; a buffer across a page boundary, a
+ * page not yet touched (demand zero), a copy-on-write page after fork and
+ * a read-only page (the program's text: -EFAULT, nothing consumed) each
+ * take the general path and behave as before.
+ */
+static char two_pages[2 * PAGE_SIZE] __attribute__((aligned(4096)));
+static char untouched[3 * PAGE_SIZE] __attribute__((aligned(4096)));
+
+static void pipe_copies(void)
+{
+	static char src[64], dst[64];
+	int fds[2];
+
+	EXPECT_RET(sys_pipe((long)fds), 0);
+	for (int i = 0; i < 64; i++)
+		src[i] = (char)(i * 13 + 1);
+	for (int len = 1; len <= 40; len++)
+		for (int so = 0; so < 8; so++) {
+			int d = (so * 3 + len) % 8;
+			memset(dst, 0x5a, sizeof(dst));
+			EXPECT_RET(sys_write(fds[1], (long)src + so, len), len);
+			EXPECT_RET(sys_read(fds[0], (long)dst + d, len), len);
+			CHECK(!memcmp(dst + d, src + so, len), "len %d, offsets %d/%d: wrong bytes",
+			      len, so, d);
+			for (int i = 0; i < 64; i++)
+				CHECK(i >= d && i < d + len ? 1 : dst[i] == 0x5a,
+				      "len %d, offsets %d/%d: byte %d outside the copy changed", len, so, d, i);
+		}
+	/* across a page boundary, both ways */
+	memcpy(two_pages + PAGE_SIZE - 3, "crossing", 8);
+	EXPECT_RET(sys_write(fds[1], (long)two_pages + PAGE_SIZE - 3, 8), 8);
+	memset(two_pages, 0, sizeof(two_pages));
+	EXPECT_RET(sys_read(fds[0], (long)two_pages + PAGE_SIZE - 5, 8), 8);
+	CHECK(!memcmp(two_pages + PAGE_SIZE - 5, "crossing", 8), "page-crossing copy");
+	/* into a page never touched: the copy's fault makes it */
+	EXPECT_RET(sys_write(fds[1], (long)"zero", 4), 4);
+	EXPECT_RET(sys_read(fds[0], (long)untouched + PAGE_SIZE + 100, 4), 4);
+	CHECK(!memcmp(untouched + PAGE_SIZE + 100, "zero", 4) && !untouched[PAGE_SIZE + 104],
+	      "copy into a demand-zero page");
+	/* into read-only text: -EFAULT and the byte stays in the pipe */
+	EXPECT_RET(sys_write(fds[1], (long)"t", 1), 1);
+	EXPECT_RET(sys_read(fds[0], (long)(uintptr_t)pipe_calls, 1), -EFAULT);
+	EXPECT_RET(sys_read(fds[0], (long)dst, 1), 1);
+	CHECK(dst[0] == 't', "the byte a faulting read left is %#x", dst[0]);
+	/* copy-on-write: after fork the child reads into a shared page (the
+	 * copy breaks the sharing); the parent's copy keeps its bytes */
+	memcpy(two_pages, "parent", 6);
+	long pid = sys_fork();
+	CHECK(pid >= 0, "fork: %ld", pid);
+	if (pid == 0) {
+		if (sys_write(fds[1], (long)"child!", 6) != 6 || sys_read(fds[0], (long)two_pages, 6) != 6)
+			sys_exit(2);
+		sys_exit(memcmp(two_pages, "child!", 6) ? 3 : 0);
+	}
+	int st = ut_wait((int)pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child's copy into a COW page: status %#x", st);
+	CHECK(!memcmp(two_pages, "parent", 6), "the child's read changed the parent's page");
+	EXPECT_RET(sys_close(fds[0]), 0);
+	EXPECT_RET(sys_close(fds[1]), 0);
+}
+
+struct ut_pollfd { int fd; short events, revents; };
+
+/* Our voluntary context switches so far (/proc/self/status). */
+static long nvcsw(void)
+{
+	static const char key[] = "\nvoluntary_ctxt_switches:";
+	char buf[1024];
+	long fd = sys_open((long)"/proc/self/status", O_RDONLY, 0), n;
+
+	CHECK(fd >= 0, "open /proc/self/status: %ld", fd);
+	n = sys_read(fd, (long)buf, sizeof(buf) - 1);
+	sys_close(fd);
+	CHECK(n > 0, "read /proc/self/status: %ld", n);
+	buf[n] = '\0';
+	char *v = strstr(buf, key);
+	CHECK(v, "no voluntary_ctxt_switches in /proc/self/status");
+	return strtol(v + sizeof(key) - 1, NULL, 10);
+}
+
+/*
+ * A write wakes whoever waits on the pipe's queue - a blocked reader and a
+ * blocked poll() - now that an empty queue is skipped without a call
+ * (wake_up_all).  The child runs only once the parent sleeps (it is
+ * forked behind it and the parent blocks at once), which the parent's
+ * voluntary switch count proves.
+ */
+static void pipe_wakeups(void)
+{
+	struct ut_pollfd pfd;
+	int fds[2];
+	char b[4];
+
+	EXPECT_RET(sys_pipe((long)fds), 0);
+	for (int round = 0; round < 2; round++) {
+		long pid = sys_fork();
+		CHECK(pid >= 0, "fork: %ld", pid);
+		if (pid == 0)
+			sys_exit(sys_write(fds[1], (long)"w", 1) == 1 ? 0 : 2);
+		long before = nvcsw();
+		if (round == 0) {
+			EXPECT_RET(sys_read(fds[0], (long)b, sizeof(b)), 1);
+		} else {
+			pfd = (struct ut_pollfd){ .fd = fds[0], .events = 1 /* POLLIN */ };
+			EXPECT_RET(sys_poll((long)&pfd, 1, -1), 1);
+			CHECK(pfd.revents == 1, "poll revents %#x", pfd.revents);
+			EXPECT_RET(sys_read(fds[0], (long)b, sizeof(b)), 1);
+		}
+		CHECK(nvcsw() > before, "%s: the parent never slept", round ? "poll" : "read");
+		int st = ut_wait((int)pid);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer status %#x", st);
+	}
+	EXPECT_RET(sys_close(fds[0]), 0);
+	EXPECT_RET(sys_close(fds[1]), 0);
+}
+
 const struct ut_test ut_pipe_tests[] = {
 	{ pipe_calls, "pipe" },
 	{ pipe_epipe, "pipe_epipe" },
@@ -230,5 +352,7 @@ const struct ut_test ut_pipe_tests[] = {
 	{ pipe_fork, "pipe_fork" },
 	{ pipe_eintr, "pipe_eintr" },
 	{ pipe_limits, "pipe_limits" },
+	{ pipe_copies, "pipe_copies" },
+	{ pipe_wakeups, "pipe_wakeups" },
 	{ NULL, NULL },
 };

@@ -99,7 +99,9 @@ void signal_state_put(struct signal_state *s);
 
 /*
  * Queue SIG with INFO (NULL: SI_KERNEL) for thread T.  Q, if given, is a
- * preallocated entry to queue instead of allocating one.  Returns 0 if
+ * preallocated entry to queue instead of allocating one, its siginfo
+ * already filled by its owner (a POSIX timer's, at timer_create, as
+ * Linux's send_sigqueue): INFO is then not used.  Returns 0 if
  * queued, 1 if dropped because the signal is ignored or (standard signal)
  * already pending, -ENOMEM-like < 0 if no entry could be allocated (the
  * pending bit is still set), -EAGAIN if a real-time signal would exceed

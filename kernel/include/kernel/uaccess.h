@@ -5,10 +5,17 @@
 #ifndef KERNEL_UACCESS_H
 #define KERNEL_UACCESS_H
 
+#include <kernel/mm.h>
 #include <kernel/types.h>
 
-/* [addr, addr+len) lies in user space without wrapping. */
-int access_ok(u32 addr, u32 len);
+/* [addr, addr+len) lies in user space without wrapping.  Like Linux: an
+ * empty range may end exactly at TASK_SIZE (exec copies a zero-length
+ * string area to STACK_TOP when argv and envp are empty). */
+static inline int access_ok(u32 addr, u32 len)
+{
+	return addr <= TASK_SIZE && len <= TASK_SIZE - addr;
+}
+
 /* Make every page of [addr, addr+len) present for the access (demand and
  * COW faults done now), as a syscall does before it blocks; 0 or -EFAULT. */
 int fault_in_user(const void *uaddr, size_t len, int write);

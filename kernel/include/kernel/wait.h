@@ -46,7 +46,22 @@ static inline void init_waitqueue_head(struct wait_queue_head *wq) { INIT_LIST_H
  * interruptible).  Call with the condition already found false. */
 void wait_sleep(struct wait_queue_head *wq, long state);
 
-/* Wake every task sleeping on WQ. */
-void wake_up_all(struct wait_queue_head *wq);
+/* Does anyone sleep (or poll) on WQ?  Linux's waitqueue_active().  An
+ * entry is added and removed only with interrupts off, so on one CPU no
+ * waker can see one half-added: an empty list means nobody to wake. */
+static inline int waitqueue_active(const struct wait_queue_head *wq)
+{
+	return !list_empty(&wq->head);
+}
+
+void __wake_up_all(struct wait_queue_head *wq);
+
+/* Wake every task sleeping on WQ (nothing to do, and no call, when the
+ * queue is empty: the common case of a pipe's every read and write). */
+static inline void wake_up_all(struct wait_queue_head *wq)
+{
+	if (waitqueue_active(wq))
+		__wake_up_all(wq);
+}
 
 #endif

@@ -4,7 +4,9 @@
  * programmed for the next one; and Linux's hang protection - a timer that is
  * due again every time the queue is run makes hrtimer_interrupt() give up
  * after three passes, push the next event as far away as the last pass took
- * (at most 100 ms) and say so once, instead of looping forever.
+ * (at most 100 ms) and say so once, instead of looping forever.  And the
+ * clock event's ns -> counts scale (kernel/clockevent.h) against the
+ * division it replaces.
  *
  * The fake sched_clock() advances by clock_step ns at every read, standing
  * in for the time the interrupt handler itself takes.
@@ -130,9 +132,40 @@ static void test_hang_backoff_capped_at_100ms(void **state)
 	clock_step = 0;
 }
 
+/* The clock event's ns -> counts scale against the exact division: equal for
+ * a device with whole counts per ns, at most one count short otherwise. */
+static void test_clockevent_scale(void **state)
+{
+	static const u64 rates[] = { 1000000, 2000000, 999983, 62500, 1333333, 3999999999ull / 1000 };
+	static const u64 deltas[] = { 0, 1, 999, 1000, 123457, 1000000, 999999999, 1073741823,
+				      0xffffffffull, 0x100000000ull, 0x123456789ull };
+
+	for (unsigned i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		struct clockevent_scale sc = clockevent_calc_mult_shift(rates[i]);
+		int whole = rates[i] % 1000000 == 0;
+
+		assert_true(sc.shift <= 32 && sc.mult > 0);
+		for (unsigned j = 0; j < sizeof(deltas) / sizeof(deltas[0]); j++) {
+			u64 exact = deltas[j] * rates[i] / 1000000;
+			u64 got = clockevent_ns_to_counts(sc, deltas[j]);
+
+			/* one count short at most below 2^shift ns; beyond (the
+			 * 64-bit path), the error grows with the delta */
+			u64 slack = whole ? 0 : 1 + (deltas[j] >> sc.shift);
+
+			assert_true(got <= exact && exact - got <= slack);
+			assert_true(got == mul_u64_u32_shr(deltas[j], sc.mult, sc.shift));
+		}
+	}
+	struct clockevent_scale qemu = clockevent_calc_mult_shift(1000000);	/* 1 GHz */
+	assert_int_equal(qemu.shift, 31);
+	assert_int_equal(qemu.mult, 1u << 31);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clockevent_scale),
 		cmocka_unit_test(test_expiry_order_and_program),
 		cmocka_unit_test(test_storm_is_bounded),
 		cmocka_unit_test(test_hang_backoff_capped_at_100ms),

@@ -11,6 +11,7 @@
 #ifndef ARCH_PGTABLE_H
 #define ARCH_PGTABLE_H
 
+#include <kernel/mm.h>
 #include <kernel/types.h>
 
 typedef u32 pte_t;
@@ -48,6 +49,20 @@ void pgdir_free(u32 pgdir, const u32 *pt_map);
  * does not exist and ALLOC is 0 (or allocation failed).
  */
 pte_t *pte_lookup(u32 pgdir, u32 va, int alloc);
+
+/*
+ * VA's PTE in PGDIR as it is now, or 0 if VA has no page table (or lies in
+ * a 4 MiB page): pte_lookup's read-only walk, inline for the user copies'
+ * check of one page (kernel/mm/uaccess.c).
+ */
+static inline pte_t pte_peek(u32 pgdir, u32 va)
+{
+	u32 pde = ((const u32 *)__va(pgdir))[va >> 22];
+
+	if ((pde & (PTE_P | PTE_PS)) != PTE_P)
+		return 0;
+	return ((const pte_t *)__va(PTE_ADDR(pde)))[(va >> 12) & 1023];
+}
 
 /*
  * The page table of the first PDE in [*PDE, END) that has one (a kernel
