@@ -34,7 +34,7 @@ KCFLAGS  := -m32 -march=i686 -std=gnu11 -ffreestanding -fno-pic -fno-pie \
             -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
             -Ikernel/include -Iarch/x86/include -I$(BUILD) -MMD -MP \
             -DGRANULE_VERSION='"$(VERSION)"' $(KDEBUG)
-KASFLAGS := -f elf32 -Iboot/ -Iarch/x86/ $(KDEBUG_ASM)
+KASFLAGS := -f elf32 -Iboot/ -Iarch/x86/ -I$(BUILD)/ $(KDEBUG_ASM)
 KLDFLAGS := -m elf_i386 -T linker.ld -nostdlib -z noexecstack
 # 64-bit division helpers (__udivdi3 ...) come from 32-bit libgcc
 # (Debian lib32gcc-12-dev, installed by tools/deps).
