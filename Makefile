@@ -120,11 +120,13 @@ run: deps all iso
 	tools/run-qemu --boot $(or $(BOOT),iso) $(if $(filter 0,$(ICOUNT)),--no-icount) \
 		--interactive -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
-# make shell: boot into busybox's interactive login shell (run=shell) with
-# the serial line on this terminal (Ctrl-A X quits QEMU).
+# make shell [CMDLINE='...']: boot into busybox's interactive login shell
+# (run=shell, what a boot line without run= starts too) with the serial line
+# on this terminal (Ctrl-A X quits QEMU); CMDLINE adds boot words, e.g.
+# CMDLINE='sched_preset=linux-2.6.35'.
 .PHONY: shell
 shell: deps all
-	tools/run-qemu --boot kernel --interactive -- 'run=shell'
+	tools/run-qemu --boot kernel --interactive -- 'run=shell $(CMDLINE)'
 
 # make gdb [CMDLINE='...']: boot QEMU paused with its gdb stub on a unix
 # socket and attach gdb to build/granule-debug.elf with tools/granule.gdb's
