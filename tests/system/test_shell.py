@@ -173,3 +173,29 @@ def test_background_read_gets_sigttin(sh):
     command(sh, "kill -9 %1")
     assert "Killed" in command(sh, "jobs")
     assert command(sh, "jobs") == ""
+
+
+def test_background_write_under_tostop_gets_sigttou(sh):
+    # With TOSTOP a background job writing the terminal stops (SIGTTOU for
+    # its group) before anything is written; fg continues it in the
+    # foreground, where the write restarts and goes through.
+    command(sh, "stty tostop; echo hi &")
+    out = command(sh, "sleep 0; jobs")
+    assert "[1]+  Stopped (tty output)" in out and "echo hi" in out, repr(out)
+    assert "hi" not in out.split("\n"), repr(out)      # nothing written
+    assert command(sh, "fg") == "echo hi\nhi\n"
+    # Without TOSTOP the same write goes ahead.
+    out = command(sh, "stty -tostop; echo hi2 &")
+    out += command(sh, "sleep 0; jobs")
+    assert "hi2" in out.split("\n") and "Stopped" not in out, repr(out)
+
+
+def test_background_tcsetattr_gets_sigttou_without_tostop(sh):
+    # Changing the terminal from the background stops the job whatever
+    # TOSTOP says (stty's tcsetattr is TCSETS); fg lets it finish.
+    assert "-tostop" in command(sh, "stty -a").split()
+    command(sh, "stty -echo &")
+    out = command(sh, "sleep 0; jobs")
+    assert "[1]+  Stopped (tty output)" in out and "stty -echo" in out, repr(out)
+    assert command(sh, "fg") == "stty -echo\n"
+    assert "-echo" in command(sh, "stty -a").split()
