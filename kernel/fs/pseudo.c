@@ -21,7 +21,8 @@
  *	/sys/kernel/debug/sched_features
  *				Linux 2.6.35's debugfs file: read gives every
  *				feature, NO_ before the clear ones; writing NAME
- *				or NO_NAME sets or clears that bit
+ *				or NO_NAME sets or clears that bit (under EEVDF
+ *				Linux 6.12's names, as its sched/features)
  *
  * A generated file is produced whole when it is opened (Linux's seq_file
  * does it at the first read) and read from that snapshot; lseek works on it.
@@ -44,7 +45,7 @@
 #define PSEUDO_INO	0x1000		/* inode numbers: PSEUDO_INO + index, knobs above */
 
 int sched_feat_parse(const char *list);
-int sched_feat_snprint(char *buf, size_t len);
+int sched_feat_file_snprint(char *buf, size_t len);
 
 struct pseudo_file {
 	const char *path;
@@ -76,7 +77,7 @@ static size_t version_show(char *buf, size_t size)
 
 static size_t features_show(char *buf, size_t size)
 {
-	size_t n = (size_t)sched_feat_snprint(buf, size - 1);
+	size_t n = (size_t)sched_feat_file_snprint(buf, size - 1);
 
 	n = min(n, size - 2);
 	buf[n++] = '\n';

@@ -224,6 +224,13 @@ int sched_feat_snprint(char *buf, size_t len)
 	return (int)n;
 }
 
+/* The sched_features file (/sys/kernel/debug/sched_features): the running
+ * class's list, as its writes go to that class's parser. */
+int sched_feat_file_snprint(char *buf, size_t len)
+{
+	return sched_eevdf() ? eevdf_feat_snprint(buf, len) : sched_feat_snprint(buf, len);
+}
+
 static int features_set(const struct knob *k, const char *val)
 {
 	return sched_feat_parse(val);

@@ -147,3 +147,14 @@ def test_proc_sys_kernel_lists_the_knobs(sysctl):
         assert knob in names, names
     assert "sched_features" not in names and "sched_preset" not in names
     no_unknown_syscalls(sysctl)
+
+
+def test_sched_features_file_under_eevdf_has_linux_6_12s_names():
+    # The file shows the running class's list, the one its writes parse.
+    r = boot("sched_preset=linux-6.12 run=\"busybox cat %s; busybox sh -c 'echo NO_PLACE_LAG > %s'; "
+             "busybox cat %s\"" % (FEAT, FEAT, FEAT), timeout=120)
+    check_clean(r)
+    b = blocks(r)
+    assert b[0][1] == 0 and b[0][0][0].startswith("PLACE_LAG PLACE_DEADLINE_INITIAL "), b[0]
+    assert "START_DEBIT" not in b[0][0][0].split()
+    assert b[2] == ([b[0][0][0].replace("PLACE_LAG ", "NO_PLACE_LAG ", 1)], 0), b[2]
