@@ -5,7 +5,9 @@
  * write them unchanged.
  *
  *	/proc/sys/kernel/NAME	every scheduler knob (the sched_* boot
- *				parameters but sched_features and sched_preset):
+ *				parameters but sched_features, which is
+ *				/sys/kernel/debug/sched_features; sched_preset
+ *				applies a whole preset of the running class):
  *				read gives the value and a newline; a write
  *				goes through the boot knob's parser and range
  *				check and its ->changed hook - for the CFS
@@ -124,8 +126,7 @@ static const struct pseudo_file files[] = {
 /* The knobs /proc/sys/kernel shows: the scheduler's. */
 static int knob_listed(const struct knob *k)
 {
-	return !strncmp(k->name, "sched_", 6) && strcmp(k->name, "sched_features") &&
-	       strcmp(k->name, "sched_preset");
+	return !strncmp(k->name, "sched_", 6) && strcmp(k->name, "sched_features");
 }
 
 static const struct knob *knob_at(int index)

@@ -58,7 +58,7 @@ def test_no_run_starts_the_login_shell_with_a_path_to_everything(sh):
     assert "init: no run= on the boot line: starting the login shell (exit powers off)\n" in sh.text
     assert command(sh, "echo $PATH $HOME $TERM") == "/bin:/sbin:/usr/bin:/usr/sbin / vt100\n"
     # busybox's applets and Granule's own programs, by PATH
-    assert command(sh, "which ls hello") == "/bin/ls\n/bin/hello\n"
+    assert command(sh, "which ls hello preset") == "/bin/ls\n/bin/hello\n/bin/preset\n"
     out = command(sh, "hello")
     assert re.match(r'^argv\[0\] = "hello"\nhello from user space \(pid \d+\)\n$', out), out
 
