@@ -28,6 +28,9 @@
  *
  * A generated file is produced whole when it is opened (Linux's seq_file
  * does it at the first read) and read from that snapshot; lseek works on it.
+ * With the tracer in the image (trace_on), /sys/kernel/debug/tracing lists
+ * its files, served by kernel/trace/tracefs.c with the same struct
+ * pseudo_file.
  */
 #include <kernel/cmdline.h>
 #include <kernel/errno.h>
@@ -38,6 +41,7 @@
 #include <kernel/procfs.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
+#include <kernel/trace.h>
 #include <kernel/uaccess.h>
 
 #define KNOB_DIR	"proc/sys/kernel/"
@@ -48,15 +52,6 @@
 
 int sched_feat_parse(const char *list);
 int sched_feat_file_snprint(char *buf, size_t len);
-
-struct pseudo_file {
-	const char *path;
-	u32 mode, rdev;
-	u32 size;					/* a generated file's buffer */
-	size_t (*show)(char *buf, size_t size);		/* generated: the text */
-	int (*store)(const char *val);			/* writable: 0 or -errno */
-	struct file *(*open)(u32 flags);		/* a device */
-};
 
 /* ---- devices ---- */
 
@@ -157,6 +152,8 @@ int pseudo_lookup(const char *path, struct fs_node *n)
 				return 0;
 			}
 	}
+	if (trace_on)			/* only then is the tracer in memory */
+		return trace_fs_lookup(path, n);
 	return -ENOENT;
 }
 
@@ -179,6 +176,8 @@ int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *m
 		*ino = PSEUDO_INO + i;
 		return 1;
 	}
+	if (trace_on && !strncmp(dir, "sys/kernel/debug", 16))
+		return trace_fs_dir_entry(dir, index, name, size, mode, ino);	/* tracing/ */
 	if (!strcmp(dir, "proc"))
 		return procfs_dir_entry("", index, name, size, mode, ino);	/* self, PIDs */
 	if (!strncmp(dir, "proc/", 5) && dir[5] >= '0' && dir[5] <= '9')
@@ -254,6 +253,8 @@ int pseudo_open(const struct fs_node *n, u32 flags, struct file **out)
 	}
 	if ((flags & O_ACCMODE) != O_RDONLY && !writable)
 		return -EACCES;
+	if (pf && pf->trunc && (flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY)
+		pf->trunc();				/* echo > set_event */
 	if (!(copy = kmalloc(sizeof(*copy))))
 		return -ENOMEM;
 	*copy = *n;
