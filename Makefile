@@ -34,7 +34,7 @@ KCFLAGS  := -m32 -march=i686 -std=gnu11 -ffreestanding -fno-pic -fno-pie \
             -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
             -Ikernel/include -Iarch/x86/include -I$(BUILD) -MMD -MP \
             -DGRANULE_VERSION='"$(VERSION)"' $(KDEBUG)
-KASFLAGS := -f elf32 -Iboot/ -Iarch/x86/ $(KDEBUG_ASM)
+KASFLAGS := -f elf32 -Iboot/ -Iarch/x86/ -I$(BUILD)/ $(KDEBUG_ASM)
 KLDFLAGS := -m elf_i386 -T linker.ld -nostdlib -z noexecstack
 # 64-bit division helpers (__udivdi3 ...) come from 32-bit libgcc
 # (Debian lib32gcc-12-dev, installed by tools/deps).
@@ -120,11 +120,13 @@ run: deps all iso
 	tools/run-qemu --boot $(or $(BOOT),iso) $(if $(filter 0,$(ICOUNT)),--no-icount) \
 		--interactive -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
-# make shell: boot into busybox's interactive login shell (run=shell) with
-# the serial line on this terminal (Ctrl-A X quits QEMU).
+# make shell [CMDLINE='...']: boot into busybox's interactive login shell
+# (run=shell, what a boot line without run= starts too) with the serial line
+# on this terminal (Ctrl-A X quits QEMU); CMDLINE adds boot words, e.g.
+# CMDLINE='sched_preset=linux-2.6.35'.
 .PHONY: shell
 shell: deps all
-	tools/run-qemu --boot kernel --interactive -- 'run=shell'
+	tools/run-qemu --boot kernel --interactive -- 'run=shell $(CMDLINE)'
 
 # make gdb [CMDLINE='...']: boot QEMU paused with its gdb stub on a unix
 # socket and attach gdb to build/granule-debug.elf with tools/granule.gdb's

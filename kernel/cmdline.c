@@ -37,7 +37,8 @@
  * NAME is printed as the user spelled it (e.g. sysctl.kernel.x=...).
  *
  * Hooks: ->changed runs after every successful knob_apply() (not from
- * knobs_init(): defaults need no recomputation).
+ * knobs_init(): defaults need no recomputation).  A CUSTOM ->set that
+ * returns KNOB_REFUSED has printed its own line: nothing more is printed.
  */
 #include <kernel/host_test.h>	/* first: HOST_TEST renames vsnprintf/snprintf */
 
@@ -50,6 +51,8 @@
 #define KNOB_NAME_MAX		64	/* longest NAME looked up */
 
 static const char *unknown_words[CMDLINE_MAX_UNKNOWN];
+/* Inside knob_write().  In .data: see kernel/init.c's run_given. */
+static bool at_runtime __attribute__((section(".data")));
 static int nr_unknown;		/* may exceed CMDLINE_MAX_UNKNOWN: then only that many are kept */
 
 #define for_each_knob(k) for (k = __start_knobs; k < __stop_knobs; k++)
@@ -288,10 +291,14 @@ static int knob_set(const struct knob *k, const char *spelled, const char *val, 
 		if (v == OK)
 			*(int *)k->ptr = idx;
 		break;
-	case KNOB_CUSTOM:
-		if (!k->set || k->set(k, val))
+	case KNOB_CUSTOM: {
+		int r = k->set ? k->set(k, val) : -1;
+		if (r == KNOB_REFUSED)
+			return -1;	/* ->set said why */
+		if (r)
 			v = INVALID;
 		break;
+	}
 	}
 
 	if (v != OK) {
@@ -319,7 +326,17 @@ int knob_apply(const char *name, const char *value)
 
 int knob_write(const struct knob *k, const char *value, const char *src)
 {
-	return knob_set(k, k->name, value, src);
+	int ret;
+
+	at_runtime = true;
+	ret = knob_set(k, k->name, value, src);
+	at_runtime = false;
+	return ret;
+}
+
+bool knob_at_runtime(void)
+{
+	return at_runtime;
 }
 
 void knobs_init(void)

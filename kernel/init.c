@@ -7,6 +7,10 @@
  * environment (Linux passes unknown parameters to init the same way).  The
  * boot context becomes the idle task (pid 0).
  *
+ * A boot line without run= gives init no argv[1] (the built-in init then
+ * starts the login shell); an explicitly empty run= gives it "" (init runs
+ * nothing and powers off).  The knob's ->changed hook tells the two apart.
+ *
  * A bad init= never stops the boot: as Linux 2.6.35's init_post(), a
  * program that cannot be executed is reported ("Failed to execute X.
  * Attempting defaults...") and the default, the built-in "init", runs
@@ -27,7 +31,20 @@
 static char init_prog[64];
 DEFINE_KNOB_STRING(init, init_prog, DEFAULT_INIT, "program run as pid 1");
 static char run_cmd[512];
-DEFINE_KNOB_STRING(run, run_cmd, "", "what init runs: 'prog args; prog args ...'");
+/* run= was on the boot line, even empty.  In .data: a new .bss variable
+ * could move the page-aligned end of .bss and every frame after it. */
+static int run_given __attribute__((section(".data")));
+
+static void run_changed(const struct knob *k)
+{
+	run_given = 1;
+}
+
+__KNOB(run) = {
+	.name = "run", .type = KNOB_STRING, .ptr = run_cmd, .def_str = "",
+	.max = sizeof(run_cmd), .changed = run_changed,
+	.help = "what init runs: 'prog args; prog args ...' (none: the login shell)",
+};
 
 static void init_thread(void *unused)
 {
@@ -46,8 +63,8 @@ static void init_thread(void *unused)
 			       INIT_ENV_MAX, unknown[i]);
 	}
 	envp[e] = NULL;
-	if (!run_cmd[0])
-		argv[1] = NULL;
+	if (!run_given)
+		argv[1] = NULL;		/* init's default: the login shell */
 	long err = kernel_execve(init_prog, argv, envp);
 	if (err && strcmp(init_prog, DEFAULT_INIT)) {
 		printk("Failed to execute %s.  Attempting defaults...\n", init_prog);

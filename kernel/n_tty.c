@@ -296,16 +296,7 @@ static long copy_out(struct tty *tty, char *ubuf, u32 count)
  */
 static long job_control(struct tty *tty)
 {
-	struct task *me = current->group_leader;
-	u32 h;
-
-	if (!me->ctty || me->session != tty->session || !tty->pgrp || me->pgrp == tty->pgrp)
-		return 0;
-	h = me->sig ? me->sig->action[SIGTTIN - 1].handler : SIG_DFL;
-	if (h == SIG_IGN || (current->sig_blocked & sigmask(SIGTTIN)) || pgrp_orphaned(me->pgrp))
-		return -EIO;
-	kill_pgrp(me->pgrp, SIGTTIN);
-	return -ERESTARTSYS;
+	return tty_check_change(tty, SIGTTIN);
 }
 
 long n_tty_read(struct tty *tty, struct file *f, char *ubuf, u32 count)

@@ -9,6 +9,16 @@
  * size and the job control calls (TIOCSCTTY, TIOCGPGRP/TIOCSPGRP,
  * TIOCGSID, TIOCNOTTY) with Linux's checks (drivers/char/tty_io.c).
  *
+ * Job control on output (tty_check_change(), Linux 6.1's
+ * drivers/tty/tty_jobctrl.c): a process of a background group of the
+ * terminal's session gets SIGTTOU for its group when it writes with TOSTOP
+ * set (n_tty_write's check, before anything is written) and, whatever
+ * TOSTOP says, when it changes the terminal (TCSETS/W/F, TCFLSH,
+ * TIOCSPGRP); the call restarts once the group is continued.  If it
+ * ignores or blocks SIGTTOU the call goes ahead; an orphaned group gets
+ * -EIO (TIOCSPGRP: -ENOTTY, as Linux's tiocspgrp).  Reads get SIGTTIN the
+ * same way (kernel/n_tty.c), -EIO if ignored or blocked.
+ *
  * A long write is copied and written in TTY_WRITE_CHUNK pieces, as Linux's
  * do_tty_write (2.6.35 drivers/char/tty_io.c) does: between two pieces it
  * is a scheduling point (cond_resched(): the kernel is not preemptible, and
@@ -48,6 +58,11 @@ static long console_file_write(struct file *f, const char *ubuf, u32 count)
 {
 	char chunk[TTY_WRITE_CHUNK];
 	u32 done = 0;
+	long ret;
+
+	/* Job control check, at the start (POSIX.1 7.1.1.4; Linux's n_tty_write). */
+	if ((console_tty.termios.c_lflag & TOSTOP) && (ret = tty_check_change(&console_tty, SIGTTOU)))
+		return ret;
 
 	while (done < count) {
 		u32 n = min(count - done, (u32)sizeof(chunk));
@@ -129,7 +144,10 @@ int file_is_tty(const struct file *f)
 static long set_termios(struct tty *tty, const void *u, int flush)
 {
 	struct termios32 t, old = tty->termios;
+	long ret = tty_check_change(tty, SIGTTOU);
 
+	if (ret)
+		return ret;
 	if (copy_from_user(&t, u, sizeof(t)))
 		return -EFAULT;
 	if (flush)
@@ -144,6 +162,30 @@ static int is_ctty(struct tty *tty)
 {
 	return current->group_leader->ctty && tty->session &&
 	       tty->session == current->group_leader->session;
+}
+
+/*
+ * Linux's __tty_check_change(): may the caller use TTY as its controlling
+ * terminal now?  0 unless it is a background process of TTY's session (a
+ * foreground group exists and is not its own); then SIG for its whole
+ * group and -ERESTARTSYS (the call runs again once the group is continued),
+ * or, if the caller blocks or ignores SIG, 0 (SIGTTIN: -EIO), or for an
+ * orphaned group, which no shell would continue, -EIO.
+ */
+long tty_check_change(struct tty *tty, int sig)
+{
+	struct task *me = current->group_leader;
+	u32 handler;
+
+	if (!is_ctty(tty) || !tty->pgrp || me->pgrp == tty->pgrp)
+		return 0;
+	handler = me->sig ? me->sig->action[sig - 1].handler : SIG_DFL;
+	if (handler == SIG_IGN || (current->sig_blocked & sigmask(sig)))
+		return sig == SIGTTIN ? -EIO : 0;
+	if (pgrp_orphaned(me->pgrp))
+		return -EIO;
+	kill_pgrp(me->pgrp, sig);
+	return -ERESTARTSYS;
 }
 
 /* Every process of session SID loses its controlling terminal (Linux's
@@ -189,9 +231,14 @@ static long tiocsctty(struct tty *tty, u32 arg)
  * process group of one's own session. */
 static long tiocspgrp(struct tty *tty, const void *u)
 {
+	long ret = tty_check_change(tty, SIGTTOU);
 	s32 pgrp;
 	int sid;
 
+	if (ret == -EIO)
+		return -ENOTTY;
+	if (ret)
+		return ret;
 	if (!is_ctty(tty))
 		return -ENOTTY;
 	if (copy_from_user(&pgrp, u, sizeof(pgrp)))
@@ -231,12 +278,16 @@ long sys_ioctl(int fd, u32 cmd, u32 arg)
 		return set_termios(tty, u, 0);
 	case TCSETSF:
 		return set_termios(tty, u, 1);
-	case TCFLSH:
+	case TCFLSH: {
+		long ret = tty_check_change(tty, SIGTTOU);
+		if (ret)
+			return ret;
 		if (arg > TCIOFLUSH)
 			return -EINVAL;
 		if (arg != TCOFLUSH)
 			n_tty_flush_input(tty);
 		return 0;
+	}
 	case FIONREAD:
 		return put_int(u, n_tty_inq(tty));
 	case TIOCOUTQ:

@@ -13,6 +13,11 @@ Optional: monitor_cmds= runs QEMU monitor (HMP) commands once the serial
 output matches until= (e.g. a screendump after the guest halted), then quits.
 Deterministic by default: -icount shift=0,sleep=off (1 guest instruction =
 1 virtual ns; the same image and command line print the same bytes).
+A headless boot (run(), gdb_session()) has nobody at the console, so a
+command line without run= gets `run=` in front (`headless_cmdline()`): the
+kernel's init would otherwise start the login shell and wait at its prompt
+for ever; `run=` runs nothing and powers off.  Console (an interactive boot)
+passes the command line as it is.
 The guest leaves through isa-debug-exit at 0xf4: QEMU exits with
 (status << 1) | 1, which `Run.status` turns back into the kernel's status.
 debug_exit=False leaves the device out: the kernel then powers off through
@@ -79,10 +84,20 @@ class Run:
 
 
 USB_HCD = {"usb-ehci": "usb-ehci", "usb-xhci": "qemu-xhci"}
+RUN_WORD = re.compile(r"(^|\s)run=")
+
+
+def headless_cmdline(cmdline):
+    """CMDLINE for a boot nobody types into: as it is if it names run= (any
+    value: run=shell would wait, but was asked for), else with "run=" in
+    front, i.e. run nothing and power off (a later run= would still win, as
+    the kernel applies words left to right).  In front, not at the end: an
+    unterminated quote in CMDLINE would swallow it."""
+    return cmdline if RUN_WORD.search(cmdline) else ("run= " + cmdline).rstrip()
 
 
 def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
-              firmware="bios", iso=None, extra=(), machine="pc", debug_exit=True):
+              firmware="bios", iso=None, extra=(), machine="pc", debug_exit=True, kernel=None):
     argv = ["qemu-system-i386" if firmware == "bios" else "qemu-system-x86_64",
             "-machine", machine, "-m", memory, "-display", "none", "-no-reboot"]
     if debug_exit:
@@ -97,7 +112,7 @@ def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
     if firmware == "uefi":
         argv += ["-bios", OVMF]
     if boot == "kernel":
-        argv += ["-kernel", KERNEL, "-append", cmdline]
+        argv += ["-kernel", kernel or KERNEL, "-append", cmdline]
     elif boot in USB_HCD:
         argv += ["-drive", f"if=none,id=stick,format=raw,snapshot=on,file={iso or ISO}",
                  "-device", f"{USB_HCD[boot]},id=hcd",
@@ -184,18 +199,20 @@ def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir):
 
 def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
         memory="128M", firmware="bios", extra=(), image=None, until=None,
-        monitor_cmds=(), workdir=None, machine="pc", debug_exit=True):
+        monitor_cmds=(), workdir=None, machine="pc", debug_exit=True, kernel=None):
     """Boot once, headless, serial captured; returns a Run.
 
     image: boot this prebuilt image (iso and usb-* boots) instead of making
     an ISO for CMDLINE.  until/monitor_cmds/workdir: see _run_with_monitor.
-    machine/debug_exit: see the module comment."""
+    machine/debug_exit: see the module comment.  kernel: another ELF for
+    the -kernel boot (e.g. one built with BUSYBOX=0)."""
+    cmdline = headless_cmdline(cmdline)
     iso = image
     tmp = tempfile.TemporaryDirectory(prefix="granule-iso-")
     if boot != "kernel" and not image:
         iso = make_iso(cmdline, os.path.join(tmp.name, "run.iso"))
     argv = qemu_argv(boot, cmdline, cpu, icount, memory, firmware, iso, extra,
-                     machine, debug_exit)
+                     machine, debug_exit, kernel)
     argv += ["-serial", "stdio"]
     try:
         if until:
@@ -235,6 +252,7 @@ def gdb_session(cmdline="", gdb_args=(), batch=True, boot="kernel", cpu=None, ic
     to the next timer deadline: after a stop the guest's figures differ from
     a plain run's (the same on every session).  EXTRA: more QEMU arguments; WATCH(qemu):
     called with the QEMU Popen once it runs (tools/measure-paths)."""
+    cmdline = headless_cmdline(cmdline)
     with tempfile.TemporaryDirectory(prefix="granule-gdb-") as tmp:
         sock = os.path.join(tmp, "gdb.sock")
         log = serial_log or os.path.join(tmp, "serial.log")
@@ -293,10 +311,10 @@ class Console:
     the serial line; sendkey(k) presses a key through the monitor (the PS/2
     keyboard).  Use as a context manager; close() quits QEMU."""
 
-    def __init__(self, cmdline="", timeout=60, icount=True, extra=()):
+    def __init__(self, cmdline="", timeout=60, icount=True, extra=(), kernel=None):
         self.tmp = tempfile.TemporaryDirectory(prefix="granule-console-")
         self.sock_path = os.path.join(self.tmp.name, "monitor.sock")
-        argv = qemu_argv("kernel", cmdline, None, icount, extra=extra)
+        argv = qemu_argv("kernel", cmdline, None, icount, extra=extra, kernel=kernel)
         argv += ["-serial", "stdio", "-monitor", f"unix:{self.sock_path},server=on,wait=off"]
         self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT)
@@ -350,6 +368,15 @@ class Console:
 
     def sendkey(self, key):
         return self.monitor(f"sendkey {key}")
+
+    def wait(self, timeout=None):
+        """Wait for QEMU to leave (the guest powered off): the kernel's
+        power-off status, as Run.status, or None on timeout."""
+        try:
+            rc = self.p.wait(timeout=timeout or self.timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        return rc >> 1 if rc % 2 else None
 
     def close(self):
         if self.p.poll() is None:

@@ -12,12 +12,16 @@
  * orphaned zombies while it waits.  The environment (the kernel passes the
  * command line's unknown key=value words) goes to every command.
  *
- * The command "shell" (run=shell: `make shell`, the GRUB menu's
- * "interactive shell" entry) starts Debian's busybox as a login shell,
- * `/bin/busybox sh -l`, the way getty and login would: in a new session
- * (setsid) whose controlling terminal is the console (TIOCSCTTY), with
- * PS1, PATH, HOME and TERM set.  Without busybox in the image (BUSYBOX=0)
- * it says so in one line and goes on as if the command were not there.
+ * What runs when the boot line says nothing:
+ *	no run= at all		the login shell (below), then power off
+ *	run= (empty)		nothing: one line, power off with status 0
+ *	run=shell		the login shell, as a command like any other
+ * The login shell is Debian's busybox, `/bin/busybox sh -l`, started the
+ * way getty and login would: in a new session (setsid) whose controlling
+ * terminal is the console (TIOCSCTTY), with PS1, PATH, HOME and TERM set;
+ * `exit` ends it and init powers off.  Without busybox in the image
+ * (BUSYBOX=0) init says so in one line and goes on: with no run= that
+ * means it powers off at once, as there is nothing else to run.
  */
 #include <errno.h>
 #include <granule.h>
@@ -76,6 +80,11 @@ static void exec_shell(void)
 	_exit(127);
 }
 
+static int have_busybox(void)
+{
+	return sys_access((long)BUSYBOX, 1 /* X_OK */) == 0;
+}
+
 /* Run one command; returns 0 if it exited 0. */
 static int run(char *cmd)
 {
@@ -90,7 +99,7 @@ static int run(char *cmd)
 	if (!argc)
 		return 0;
 	int shell = argc == 1 && !strcmp(argv[0], "shell");
-	if (shell && sys_access((long)BUSYBOX, 1 /* X_OK */) < 0) {
+	if (shell && !have_busybox()) {
 		printf("init: no %s in this image (built with BUSYBOX=0): no shell\n", BUSYBOX);
 		return 0;
 	}
@@ -121,8 +130,15 @@ int main(int argc, char **argv)
 {
 	int failed = 0;
 
-	if (argc < 2 || !argv[1][0]) {
-		printf("init: nothing to run (boot with run=\"program args\")\n");
+	if (argc < 2 && !have_busybox()) {
+		printf("init: no run= on the boot line and no %s in this image (built with "
+		       "BUSYBOX=0) for the login shell: nothing to run\n", BUSYBOX);
+	} else if (argc < 2) {
+		char shell[] = "shell";
+		printf("init: no run= on the boot line: starting the login shell (exit powers off)\n");
+		failed = run(shell);
+	} else if (!argv[1][0]) {
+		printf("init: run= is empty: nothing to run\n");
 	} else {
 		char *cmds = argv[1], *c;
 		while ((c = next_token(&cmds, ";", 0)))

@@ -60,6 +60,15 @@ $(eval $(call user_prog,hello,$(BUILD)/user/hello.o))
 $(eval $(call user_prog,spin,$(BUILD)/user/spin.o))
 # slice: run a command with a custom EEVDF slice (sched_setattr), like chrt.
 $(eval $(call user_prog,slice,$(BUILD)/user/slice.o))
+# preset: switch the scheduler to a preset of tools/presets at run time; its
+# table is generated from that file, as the kernel's sched_presets[].
+$(eval $(call user_prog,preset,$(BUILD)/user/preset.o))
+USER_PRESETS_H := $(BUILD)/gen/user_presets.h
+$(USER_PRESETS_H): tools/presets tools/genpresets kernel/sched/features.h
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)tools/genpresets --user tools/presets > $@.tmp && mv $@.tmp $@
+$(BUILD)/user/preset.o: $(USER_PRESETS_H)
 
 include user/bench/rules.mk user/tests/rules.mk
 

@@ -73,6 +73,31 @@ int register_kprobe(struct kprobe *p)
 	return 0;
 }
 
+/* Linux's disable_kprobe()/enable_kprobe() (the tracer's set_event at run
+ * time).  One CPU, interrupts off: no one runs the byte while it changes. */
+static int set_kprobe(struct kprobe *p, int on)
+{
+	unsigned long flags;
+
+	if (!p->insn)
+		return -EINVAL;
+	local_irq_save(flags);
+	((u8 *)p->addr)[0] = on ? INT3 : PUSH_EBP;
+	p->disabled = !on;
+	local_irq_restore(flags);
+	return 0;
+}
+
+int disable_kprobe(struct kprobe *p)
+{
+	return set_kprobe(p, 0);
+}
+
+int enable_kprobe(struct kprobe *p)
+{
+	return set_kprobe(p, 1);
+}
+
 /* Called by kprobe_int3_entry; 0 = not ours (the ordinary int3 path). */
 int kprobe_int3_handler(struct kprobe_regs *regs)
 {

@@ -6,5 +6,5 @@ section .rodata
 align 16
 global vdso_image_start, vdso_image_end
 vdso_image_start:
-	incbin "build/arch/x86/vdso.so"
+	incbin "arch/x86/vdso.so"	; $(BUILD)/arch/x86/..., through nasm -I$(BUILD)/
 vdso_image_end:

@@ -5,7 +5,9 @@
  * write them unchanged.
  *
  *	/proc/sys/kernel/NAME	every scheduler knob (the sched_* boot
- *				parameters but sched_features and sched_preset):
+ *				parameters but sched_features, which is
+ *				/sys/kernel/debug/sched_features; sched_preset
+ *				applies a whole preset of the running class):
  *				read gives the value and a newline; a write
  *				goes through the boot knob's parser and range
  *				check and its ->changed hook - for the CFS
@@ -21,10 +23,14 @@
  *	/sys/kernel/debug/sched_features
  *				Linux 2.6.35's debugfs file: read gives every
  *				feature, NO_ before the clear ones; writing NAME
- *				or NO_NAME sets or clears that bit
+ *				or NO_NAME sets or clears that bit (under EEVDF
+ *				Linux 6.12's names, as its sched/features)
  *
  * A generated file is produced whole when it is opened (Linux's seq_file
  * does it at the first read) and read from that snapshot; lseek works on it.
+ * With the tracer in the image (trace_on), /sys/kernel/debug/tracing lists
+ * its files, served by kernel/trace/tracefs.c with the same struct
+ * pseudo_file.
  */
 #include <kernel/cmdline.h>
 #include <kernel/errno.h>
@@ -35,6 +41,7 @@
 #include <kernel/procfs.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
+#include <kernel/trace.h>
 #include <kernel/uaccess.h>
 
 #define KNOB_DIR	"proc/sys/kernel/"
@@ -44,16 +51,7 @@
 #define PSEUDO_INO	0x1000		/* inode numbers: PSEUDO_INO + index, knobs above */
 
 int sched_feat_parse(const char *list);
-int sched_feat_snprint(char *buf, size_t len);
-
-struct pseudo_file {
-	const char *path;
-	u32 mode, rdev;
-	u32 size;					/* a generated file's buffer */
-	size_t (*show)(char *buf, size_t size);		/* generated: the text */
-	int (*store)(const char *val);			/* writable: 0 or -errno */
-	struct file *(*open)(u32 flags);		/* a device */
-};
+int sched_feat_file_snprint(char *buf, size_t len);
 
 /* ---- devices ---- */
 
@@ -76,7 +74,7 @@ static size_t version_show(char *buf, size_t size)
 
 static size_t features_show(char *buf, size_t size)
 {
-	size_t n = (size_t)sched_feat_snprint(buf, size - 1);
+	size_t n = (size_t)sched_feat_file_snprint(buf, size - 1);
 
 	n = min(n, size - 2);
 	buf[n++] = '\n';
@@ -123,8 +121,7 @@ static const struct pseudo_file files[] = {
 /* The knobs /proc/sys/kernel shows: the scheduler's. */
 static int knob_listed(const struct knob *k)
 {
-	return !strncmp(k->name, "sched_", 6) && strcmp(k->name, "sched_features") &&
-	       strcmp(k->name, "sched_preset");
+	return !strncmp(k->name, "sched_", 6) && strcmp(k->name, "sched_features");
 }
 
 static const struct knob *knob_at(int index)
@@ -155,6 +152,8 @@ int pseudo_lookup(const char *path, struct fs_node *n)
 				return 0;
 			}
 	}
+	if (trace_on)			/* only then is the tracer in memory */
+		return trace_fs_lookup(path, n);
 	return -ENOENT;
 }
 
@@ -177,6 +176,8 @@ int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *m
 		*ino = PSEUDO_INO + i;
 		return 1;
 	}
+	if (trace_on && !strncmp(dir, "sys/kernel/debug", 16))
+		return trace_fs_dir_entry(dir, index, name, size, mode, ino);	/* tracing/ */
 	if (!strcmp(dir, "proc"))
 		return procfs_dir_entry("", index, name, size, mode, ino);	/* self, PIDs */
 	if (!strncmp(dir, "proc/", 5) && dir[5] >= '0' && dir[5] <= '9')
@@ -252,6 +253,8 @@ int pseudo_open(const struct fs_node *n, u32 flags, struct file **out)
 	}
 	if ((flags & O_ACCMODE) != O_RDONLY && !writable)
 		return -EACCES;
+	if (pf && pf->trunc && (flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY)
+		pf->trunc();				/* echo > set_event */
 	if (!(copy = kmalloc(sizeof(*copy))))
 		return -ENOMEM;
 	*copy = *n;

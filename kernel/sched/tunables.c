@@ -21,6 +21,9 @@
  *	sched_nr_latency_max		[M1/2] DYN_GRAN's period threshold
  *	sched_sleeper_wakeup_slice_ns	[M2/2] 0 = patch off
  *	sched_fork_update_clock		2.6.36's rq clock refresh in task_fork_fair
+ *	sched_nr_latency		1..10000: Linux's compiled-in sched_nr_latency,
+ *					which a preset sets and a write of latency or
+ *					min_granularity recomputes (no sysctl in Linux)
  *
  * Defaults are those of the default preset, commit-0bf377bbb0be (Linux
  * 2.6.36).  A write of latency, min_granularity, wakeup_granularity or
@@ -224,6 +227,13 @@ int sched_feat_snprint(char *buf, size_t len)
 	return (int)n;
 }
 
+/* The sched_features file (/sys/kernel/debug/sched_features): the running
+ * class's list, as its writes go to that class's parser. */
+int sched_feat_file_snprint(char *buf, size_t len)
+{
+	return sched_eevdf() ? eevdf_feat_snprint(buf, len) : sched_feat_snprint(buf, len);
+}
+
 static int features_set(const struct knob *k, const char *val)
 {
 	return sched_feat_parse(val);
@@ -416,6 +426,10 @@ DEFINE_KNOB_CFS(sched_sleeper_wakeup_slice_ns, KNOB_UINT, sysctl_sched_sleeper_w
 		"[M2/2] run a woken sleeper is shielded from the vruntime test, ns (0 = off)");
 DEFINE_KNOB_CFS(sched_fork_update_clock, KNOB_BOOL, sysctl_sched_fork_update_clock, 1, 0, 1,
 		"2.6.36: refresh the rq clock at the start of task_fork_fair");
+/* Up to DIV_ROUND_UP(1 s, 0.1 ms), what the handler can compute. */
+DEFINE_KNOB_CFS(sched_nr_latency, KNOB_UINT, sched_nr_latency, 8, 1, 10000,
+		"tasks the period covers before it stretches (set by presets; recomputed "
+		"by latency/min_granularity writes)");
 
 /* ---- Presets -------------------------------------------------------------- */
 
@@ -443,6 +457,16 @@ static const struct sched_preset sched_presets[] = {
 #include <gen/sched_presets.h>
 };
 
+/* A CFS preset by name or alias, or NULL. */
+static const struct sched_preset *preset_lookup(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sched_presets); i++)
+		if (!strcmp(name, sched_presets[i].name) ||
+		    (sched_presets[i].alias && !strcmp(name, sched_presets[i].alias)))
+			return &sched_presets[i];
+	return NULL;
+}
+
 static char sched_preset_buf[32] = "commit-0bf377bbb0be";
 
 /* Which fair class runs: copy its table into fair_sched_class. */
@@ -467,17 +491,14 @@ __host_test_only const char *sched_preset_name(void)
 
 int sched_preset_apply(const char *name)
 {
-	const struct sched_preset *ps = NULL;
+	const struct sched_preset *ps;
 
 	if (!strcmp(name, EEVDF_PRESET)) {		/* eevdf_tunables.c */
 		eevdf_preset_apply();
 		strlcpy(sched_preset_buf, EEVDF_PRESET, sizeof(sched_preset_buf));
 		return 0;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(sched_presets); i++)
-		if (!strcmp(name, sched_presets[i].name) ||
-		    (sched_presets[i].alias && !strcmp(name, sched_presets[i].alias)))
-			ps = &sched_presets[i];
+	ps = preset_lookup(name);
 	if (!ps)
 		return -1;
 
@@ -497,8 +518,22 @@ int sched_preset_apply(const char *name)
 	return 0;
 }
 
+/*
+ * At boot any preset; at run time (/proc/sys/kernel/sched_preset, the
+ * preset program) only one of the running class: CFS and EEVDF are chosen
+ * before any task exists (sched_select_fair_class), so switching needs a
+ * reboot.  The other class's name gets one line and changes nothing.
+ */
 static int preset_set(const struct knob *k, const char *val)
 {
+	int eevdf = !strcmp(val, EEVDF_PRESET);
+
+	if (knob_at_runtime() && (eevdf || preset_lookup(val)) && eevdf != sched_eevdf()) {
+		printk("sysctl: sched_preset=%s: the scheduling class (%s) is chosen at boot: "
+		       "reboot with sched_preset=%s; keeping %s\n", val, eevdf ? "EEVDF" : "CFS",
+		       val, sched_preset_buf);
+		return KNOB_REFUSED;
+	}
 	return sched_preset_apply(val);
 }
 

@@ -13,6 +13,12 @@
  *	trace_buf_size=1408K				ring buffer bytes (K/M)
  *	tp_printk					also print each event
  * (Linux's names; Documentation/admin-guide/kernel-parameters.txt.)
+ *
+ * trace_on: the tracer is in memory, i.e. trace_event= was on the boot
+ * line, even with an empty list (then nothing is recorded until
+ * /sys/kernel/debug/tracing/set_event names events; kernel/trace/tracefs.c).
+ * Set by the knob's ->changed hook, which runs for a value the parser took,
+ * not for the default knobs_init() sets.
  */
 #include <kernel/trace.h>
 #include <kernel/cmdline.h>
@@ -39,6 +45,11 @@ static void trace_event_show(const struct knob *k, char *buf, size_t len)
 	strlcpy(buf, trace_event_text, len);
 }
 
+static void trace_event_changed(const struct knob *k)
+{
+	trace_on = 1;
+}
+
 static void trace_buf_size_show(const struct knob *k, char *buf, size_t len)
 {
 	snprintf(buf, len, "%u", trace_buf_size);
@@ -47,8 +58,8 @@ static void trace_buf_size_show(const struct knob *k, char *buf, size_t len)
 __KNOB(trace_event) = {
 	.name = "trace_event", .type = KNOB_CUSTOM, .def_str = "",
 	.expect = "a list of SYSTEM:EVENT (sched, timer; EVENT or *)",
-	.set = trace_event_set, .show = trace_event_show,
-	.help = "trace these events into the ring buffer, dumped at the end",
+	.set = trace_event_set, .show = trace_event_show, .changed = trace_event_changed,
+	.help = "trace these events into the ring buffer, dumped at the end (empty: none yet)",
 };
 __KNOB(trace_buf_size) = {
 	.name = "trace_buf_size", .type = KNOB_CUSTOM,

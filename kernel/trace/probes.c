@@ -21,6 +21,14 @@
  * is one of them).  The callback hrtimer_init() gets inside timer_create()
  * is the POSIX timers' one.
  *
+ * At run time (set_event, kernel/trace/tracefs.c) trace_probes_update()
+ * patches in the probes the new events need and disables the others
+ * (disable_kprobe: the function's own first byte again).  Those two
+ * finding probes run at boot whatever the events, until trace_init()
+ * (after hrtimers_init()), so that the tick's callback is known if timer
+ * events are turned on later; a POSIX timer created while they were off
+ * is found at its next timer_create()/hrtimer_start().
+ *
  * Values a probe computes (the sleeper credit, the wakeup granularity) use
  * the scheduler's own formulas without calling anything with side effects.
  */
@@ -32,6 +40,7 @@
 #include <kernel/posix_timers.h>
 #include <kernel/proc.h>
 #include <arch/thread.h>
+#include <arch/irqflags.h>
 #include "../sched/sched.h"
 #include "trace_internal.h"
 
@@ -338,20 +347,32 @@ static void hrtimer_cb_ret(struct kprobe *kp, const u32 *d, u32 ret)
 	}
 }
 
-/* Probe FN, a callback seen for the first time. */
+#define BIT(t)		(1u << (t))
+#define TIMER_EVENTS	(BIT(TRACE_HRTIMER_EXPIRE_ENTRY) | BIT(TRACE_HRTIMER_EXPIRE_EXIT) | \
+			 BIT(TRACE_POSIX_TIMER_EXPIRE))
+#define FIND_TIMERS	BIT(0)		/* not an event (TRACE_PRINT is 1): the finding probes only */
+
+static u32 probes_mask;			/* what the enabled probes serve */
+
+/* Probe FN, a callback seen for the first time (on only with timer events). */
 static void probe_timer_fn(void *fn)
 {
+	struct kprobe *kp = &timer_probes[nr_timer_probes];
+
 	for (int i = 0; i < nr_timer_probes; i++)
 		if (timer_probes[i].addr == fn)
 			return;
 	if (nr_timer_probes >= TIMER_FNS_MAX)
 		return;
-	timer_probes[nr_timer_probes] = (struct kprobe){
+	*kp = (struct kprobe){
 		.symbol = "hrtimer callback", .addr = fn,
 		.pre = hrtimer_cb_pre, .ret = hrtimer_cb_ret,
 	};
-	if (!register_kprobe(&timer_probes[nr_timer_probes]))
-		nr_timer_probes++;
+	if (register_kprobe(kp))
+		return;
+	nr_timer_probes++;
+	if (!(probes_mask & TIMER_EVENTS))
+		disable_kprobe(kp);
 }
 
 static int hrtimer_init_pre(struct kprobe *kp, const u32 *args, u32 fl, u32 *d)
@@ -381,7 +402,6 @@ static void timer_create_ret(struct kprobe *kp, const u32 *d, u32 ret)
 
 /* ---- registration ---- */
 
-#define BIT(t)		(1u << (t))
 #define PROBE(fn, p, r)	{ .symbol = #fn, .addr = (void *)(fn), .pre = (p), .ret = (r) }
 
 static struct kprobe sched_probes[] = {
@@ -408,27 +428,47 @@ static const u32 probe_events[] = {
 	BIT(TRACE_SCHED_PLACE),
 	BIT(TRACE_SCHED_PREEMPT_CHECK),
 	BIT(TRACE_SCHED_PREEMPT_CHECK),
-	BIT(TRACE_HRTIMER_EXPIRE_ENTRY) | BIT(TRACE_HRTIMER_EXPIRE_EXIT) | BIT(TRACE_POSIX_TIMER_EXPIRE),
-	BIT(TRACE_HRTIMER_EXPIRE_ENTRY) | BIT(TRACE_HRTIMER_EXPIRE_EXIT) | BIT(TRACE_POSIX_TIMER_EXPIRE),
+	TIMER_EVENTS | FIND_TIMERS,
+	TIMER_EVENTS | FIND_TIMERS,
 	BIT(TRACE_POSIX_TIMER_EXPIRE),
 };
 
-int trace_probes_register(u32 mask)
+/* P on or off; registered the first time it is wanted.  1 if on after. */
+static int set_probe(struct kprobe *p, int on)
+{
+	int err;
+
+	if (!p->insn) {
+		if (!on)
+			return 0;
+		err = register_kprobe(p);
+		if (err)
+			printk("trace: cannot probe %s (error %d)\n", p->symbol, err);
+		return !err;
+	}
+	if (on != !p->disabled)
+		on ? enable_kprobe(p) : disable_kprobe(p);
+	return on;
+}
+
+int trace_probes_update(u32 mask)
 {
 	int n = 0;
+	unsigned long flags;
 
 	_Static_assert(ARRAY_SIZE(sched_probes) == ARRAY_SIZE(probe_events), "one mask per probe");
+	local_irq_save(flags);
 	sched_probes[6].addr = (void *)fair_sched_class.check_preempt_curr;
-	for (unsigned i = 0; i < ARRAY_SIZE(sched_probes); i++) {
-		int err;
-
-		if (!(mask & probe_events[i]))
-			continue;
-		err = register_kprobe(&sched_probes[i]);
-		if (err)
-			printk("trace: cannot probe %s (error %d)\n", sched_probes[i].symbol, err);
-		else
-			n++;
-	}
+	probes_mask = mask;
+	for (unsigned i = 0; i < ARRAY_SIZE(sched_probes); i++)
+		n += set_probe(&sched_probes[i], (mask & probe_events[i]) != 0);
+	for (int i = 0; i < nr_timer_probes; i++)
+		n += set_probe(&timer_probes[i], (mask & TIMER_EVENTS) != 0);
+	local_irq_restore(flags);
 	return n;
+}
+
+int trace_probes_register(u32 mask)
+{
+	return trace_probes_update(mask | FIND_TIMERS);
 }

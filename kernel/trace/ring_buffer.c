@@ -97,3 +97,19 @@ void *rb_iter_next(const struct ring_buffer *rb, struct rb_iter *it, u32 *len)
 	}
 	return NULL;
 }
+
+void *rb_next_at(const struct ring_buffer *rb, u32 *pos, u32 *len)
+{
+	for (int i = 0; i < 2; i++) {		/* at most one padding record on the way */
+		u32 h = hdr_at(rb, *pos), n = h & ~RB_PAD, at = *pos;
+
+		*pos += n;
+		if (*pos >= rb->size)
+			*pos = 0;
+		if (h & RB_PAD)
+			continue;
+		*len = n - RB_HDR;
+		return rb->mem + at + RB_HDR;
+	}
+	return NULL;
+}

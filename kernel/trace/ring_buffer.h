@@ -51,5 +51,12 @@ struct rb_iter {
 void rb_iter_start(const struct ring_buffer *rb, struct rb_iter *it);
 /* The next record's payload and its length (LEN may be NULL). */
 void *rb_iter_next(const struct ring_buffer *rb, struct rb_iter *it, u32 *len);
+/*
+ * The record at *POS (a record or padding header of the live range, not
+ * head): its payload and length, *POS moved past it (padding is skipped).
+ * For a reader that keeps its place between calls while the writer goes
+ * on; the caller knows the record is still live (trace.c counts them).
+ */
+void *rb_next_at(const struct ring_buffer *rb, u32 *pos, u32 *len);
 
 #endif

@@ -7,6 +7,7 @@ KERNEL_C += kernel/trace/trace.c          # parse the knobs, record, trace_marke
 KERNEL_C += kernel/trace/ring_buffer.c    # overwrite-mode record ring (host-tested)
 KERNEL_C += kernel/trace/events.c         # event names and their ftrace text form (host-tested)
 KERNEL_C += kernel/trace/probes.c         # kprobes on the scheduler and timers -> events
+KERNEL_C += kernel/trace/tracefs.c        # /sys/kernel/debug/tracing: trace, set_event, tracing_on ...
 
 TRACE_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out kernel/trace/knobs.c,$(filter kernel/trace/%,$(KERNEL_C))))
 

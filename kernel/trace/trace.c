@@ -16,6 +16,11 @@
  *	          <idle>-0       [000] d....     0.125010: sched_switch: ...
  *	==== granule trace end: N entries, M lost ====
  * tools/trace finds the two marker lines in a serial log.
+ *
+ * At run time (kernel/trace/tracefs.c, /sys/kernel/debug/tracing) the
+ * functions at the end change what is recorded: the events (and so the
+ * probes), recording on or off without losing the buffer, the buffer
+ * emptied or resized; and a reader walks the buffer record by record.
  */
 #include <kernel/trace.h>
 #include <kernel/cmdline.h>
@@ -37,7 +42,10 @@
 #define TRACE_LINE_MAX		384
 
 static struct ring_buffer rb;
-static int recording;			/* buffer allocated, not yet dumped */
+static int recording;			/* buffer allocated, tracing_on, not yet dumped */
+static int tracing_on_file = 1;		/* tracing_on (ftrace's default: on) */
+static int dumped;			/* the end-of-run dump stopped recording for good */
+static u32 generation;			/* bumped when the buffer is emptied or replaced */
 
 /* ---- trace_event= and trace_buf_size= (run while parsing the command line) */
 
@@ -58,8 +66,8 @@ static u32 match_events(const char *sys, const char *name)
 	return mask;
 }
 
-/* One item: SYS:EVENT, SYS:*, *:*, SYS or EVENT. */
-static u32 parse_item(const char *item)
+/* One item: SYS:EVENT, SYS:*, SYS: (as SYS:*), *:*, SYS, EVENT or *. */
+u32 trace_parse_item(const char *item)
 {
 	char sys[32];
 	const char *colon = strchr(item, ':');
@@ -69,7 +77,7 @@ static u32 parse_item(const char *item)
 			return 0;
 		memcpy(sys, item, (size_t)(colon - item));
 		sys[colon - item] = '\0';
-		return match_events(sys, colon + 1);
+		return match_events(sys, colon[1] ? colon + 1 : "*");
 	}
 	for (unsigned i = 0; i < ARRAY_SIZE(systems); i++)
 		if (!strcmp(item, systems[i]))
@@ -94,7 +102,7 @@ int trace_event_set(const struct knob *k, const char *val)
 			return -1;
 		memcpy(item, p, n);
 		item[n] = '\0';
-		m = parse_item(item);
+		m = trace_parse_item(item);
 		if (!m)
 			return -1;
 		mask |= m;
@@ -103,9 +111,8 @@ int trace_event_set(const struct knob *k, const char *val)
 			return -1;	/* trailing comma */
 	}
 	trace_event_mask = mask;
-	trace_on = mask != 0;
 	strlcpy(trace_event_text, val, sizeof(trace_event_text));
-	return 0;
+	return 0;		/* trace_on: the knob's ->changed (knobs.c) */
 }
 
 /* memparse(): a number with an optional K, M or G suffix. */
@@ -137,7 +144,8 @@ void trace_probes_init(void)
 {
 	int n = trace_probes_register(trace_event_mask);
 
-	printk("trace: events %s (%d probes)%s\n", trace_event_text, n,
+	printk("trace: events %s (%d probes)%s\n",
+	       trace_event_mask ? trace_event_text : "none yet (set_event turns them on)", n,
 	       tp_printk ? ", tp_printk" : "");
 }
 
@@ -152,6 +160,7 @@ void trace_buffer_init(void)
 	rb_init(&rb, mem, trace_buf_size);
 	recording = 1;
 	printk("trace: %u KiB ring buffer\n", trace_buf_size >> 10);
+	trace_probes_update(trace_event_mask);	/* hrtimers_init() is done: no more finding */
 }
 
 /* ---- recording -------------------------------------------------------------- */
@@ -185,7 +194,9 @@ void trace_commit(struct trace_entry *e)
 	printk("%s\n", line);
 }
 
-/* trace_marker: the text, truncated to TRACE_MARKER_MAX, one line. */
+/* trace_marker: the text, truncated to TRACE_MARKER_MAX, one line; -EBADF
+ * with recording off (tracing_on 0, or after the dump), as Linux's
+ * tracing_mark_write when its buffer refuses the event. */
 long trace_marker_write(const char *ubuf, int len)
 {
 	char text[TRACE_MARKER_MAX];
@@ -195,6 +206,8 @@ long trace_marker_write(const char *ubuf, int len)
 
 	if (len <= 0)
 		return -EINVAL;
+	if (!recording)
+		return -EBADF;
 	if (copy_from_user(text, ubuf, (size_t)n))
 		return -EFAULT;
 	text[n] = '\0';
@@ -221,31 +234,38 @@ static void out(const char *s)
 	console_write_only("ttyS0", s, strlen(s));
 }
 
+/* ftrace's header of the trace file ("# tracer: nop" ... the column key). */
+int trace_header(char *buf, int len, u32 entries, u64 written)
+{
+	return snprintf(buf, len, "# tracer: nop\n#\n"
+			"# entries-in-buffer/entries-written: %u/%llu   #P:1\n"
+			"#\n"
+			"#                                _-----=> irqs-off/BH-disabled\n"
+			"#                               / _----=> need-resched\n"
+			"#                              | / _---=> hardirq/softirq\n"
+			"#                              || / _--=> preempt-depth\n"
+			"#                              ||| / _-=> migrate-disable\n"
+			"#                              |||| /     delay\n"
+			"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+			"#              | |         |   |||||     |         |\n",
+			entries, (unsigned long long)written);
+}
+
 void trace_dump(void)
 {
-	char line[TRACE_LINE_MAX];
+	char line[TRACE_LINE_MAX], header[TRACE_HEADER_MAX];
 	struct trace_entry *e;
 	struct rb_iter it;
 	unsigned long flags;
 
 	local_irq_save(flags);
 	recording = 0;			/* nothing moves under the iterator */
+	dumped = 1;
 	local_irq_restore(flags);
 
 	out("==== granule trace begin ====\n");
-	out("# tracer: nop\n#\n");
-	snprintf(line, sizeof(line), "# entries-in-buffer/entries-written: %u/%llu   #P:1\n",
-		 rb.entries, (unsigned long long)rb.written);
-	out(line);
-	out("#\n"
-	    "#                                _-----=> irqs-off/BH-disabled\n"
-	    "#                               / _----=> need-resched\n"
-	    "#                              | / _---=> hardirq/softirq\n"
-	    "#                              || / _--=> preempt-depth\n"
-	    "#                              ||| / _-=> migrate-disable\n"
-	    "#                              |||| /     delay\n"
-	    "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-	    "#              | |         |   |||||     |         |\n");
+	trace_header(header, sizeof(header), rb.entries, rb.written);
+	out(header);
 	rb_iter_start(&rb, &it);
 	while ((e = rb_iter_next(&rb, &it, NULL))) {
 		int n = trace_format_line(e, line, sizeof(line));
@@ -259,4 +279,121 @@ void trace_dump(void)
 	out(line);
 	printk("trace: %u events dumped on ttyS0 (%llu lost)\n", rb.entries,
 	       (unsigned long long)rb.overrun);
+}
+
+/* ---- run time (kernel/trace/tracefs.c) --------------------------------------- */
+
+/* tracing_on: stop or start recording; the buffer keeps what it has. */
+void trace_set_on(int on)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	tracing_on_file = on;
+	recording = on && rb.mem && !dumped;
+	local_irq_restore(flags);
+}
+
+int trace_is_on(void)
+{
+	return tracing_on_file;
+}
+
+/* set_event: record MASK's events from now on, with the probes they need. */
+void trace_set_events(u32 mask)
+{
+	trace_event_mask = mask;
+	trace_probes_update(mask);
+}
+
+/* echo > trace: an empty buffer, its counts at 0 (ring_buffer_reset). */
+void trace_clear(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	rb_init(&rb, rb.mem, rb.size);
+	generation++;
+	local_irq_restore(flags);
+}
+
+/*
+ * buffer_size_kb: a new ring of BYTES (a multiple of 1024 within
+ * trace_buf_size='s range), empty; 0, -EINVAL (one line says why) or
+ * -ENOMEM, the old ring kept.  Linux keeps the events that fit; here the
+ * new ring starts empty.
+ */
+long trace_resize(u32 kib)
+{
+	u32 bytes = kib << 10;
+	unsigned long flags;
+	void *mem, *old;
+
+	if (kib < TRACE_BUF_MIN >> 10 || kib > TRACE_BUF_MAX >> 10) {
+		printk("tracing: buffer_size_kb=%u: out of range (expected %u..%u); keeping %u\n",
+		       kib, TRACE_BUF_MIN >> 10, TRACE_BUF_MAX >> 10, rb.size >> 10);
+		return -EINVAL;
+	}
+	if (!(mem = kmalloc(bytes)))
+		return -ENOMEM;
+	local_irq_save(flags);
+	old = rb.mem;
+	rb_init(&rb, mem, bytes);
+	trace_buf_size = bytes;
+	generation++;
+	local_irq_restore(flags);
+	kfree(old);
+	return 0;
+}
+
+u32 trace_buffer_kib(void)
+{
+	return rb.size >> 10;
+}
+
+void trace_cursor_start(struct trace_cursor *c)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	c->seq = rb.overrun;
+	c->end = rb.written;
+	c->pos = rb.tail;
+	c->gen = generation;
+	c->entries = rb.entries;
+	local_irq_restore(flags);
+}
+
+/*
+ * The next record of C's range, copied to BUF (SIZE bytes); its length, 0
+ * at the end (or once the buffer was emptied or replaced).  Records the
+ * writer dropped under the cursor since the last call are skipped and
+ * counted in *LOST (ftrace's "[LOST N EVENTS]").
+ */
+u32 trace_cursor_next(struct trace_cursor *c, void *buf, u32 size, u64 *lost)
+{
+	unsigned long flags;
+	u32 len = 0;
+	void *e;
+
+	*lost = 0;
+	local_irq_save(flags);
+	if (c->gen == generation) {
+		/* Behind the tail: lost.  At the tail: go by the tail, since a padding
+		 * record C stood on (after catching up at the end of the array) is
+		 * dropped with the record before it.  Ahead: that record lives, and
+		 * with it everything between it and C. */
+		if (c->seq <= rb.overrun) {
+			*lost = rb.overrun - c->seq;
+			c->seq = rb.overrun;
+			c->pos = rb.tail;
+		}
+		if (c->seq < c->end && c->seq < rb.written && (e = rb_next_at(&rb, &c->pos, &len))) {
+			len = len < size ? len : size;
+			memcpy(buf, e, len);
+			c->seq++;
+		}
+	}
+	local_irq_restore(flags);
+	return len;
 }

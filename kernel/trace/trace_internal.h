@@ -24,7 +24,36 @@ struct trace_entry *trace_reserve(int type, u32 size, u32 eflags, const struct t
 /* The record is complete (tp_printk prints it). */
 void trace_commit(struct trace_entry *e);
 
-/* probes.c: patch in the probes the events in MASK need; returns how many. */
+/* probes.c: patch in the probes the events in MASK need, and at boot the
+ * two that find the timers' callbacks; returns how many are on. */
 int trace_probes_register(u32 mask);
+/* probes.c: the probes MASK needs on (registered on first use), the others off. */
+int trace_probes_update(u32 mask);
+
+/* trace.c: one set_event / trace_event= item ("sched:*", "sched_switch" ...):
+ * its events, 0 if it names none. */
+u32 trace_parse_item(const char *item);
+
+/* trace.c: ftrace's trace-file header into BUF; snprintf's length. */
+#define TRACE_HEADER_MAX	768
+int trace_header(char *buf, int len, u32 entries, u64 written);
+
+/* trace.c, for tracefs.c: the run-time controls (see there). */
+void trace_set_on(int on);
+int trace_is_on(void);
+void trace_set_events(u32 mask);
+void trace_clear(void);
+long trace_resize(u32 kib);
+u32 trace_buffer_kib(void);
+long trace_marker_write(const char *ubuf, int len);
+
+/* A reader of the buffer: the records written before it started, oldest
+ * first (trace.c: trace_cursor_start, trace_cursor_next). */
+struct trace_cursor {
+	u64 seq, end;			/* next record's number; the first one after the range */
+	u32 pos, gen, entries;		/* its offset; the buffer's generation; entries at start */
+};
+void trace_cursor_start(struct trace_cursor *c);
+u32 trace_cursor_next(struct trace_cursor *c, void *buf, u32 size, u64 *lost);
 
 #endif

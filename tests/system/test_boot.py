@@ -1,9 +1,22 @@
-"""Foundation: boot paths, banner, clock choice, ticking, determinism."""
+"""Foundation: boot paths, banner, clock choice, ticking, determinism, and
+what init runs when the boot line says nothing.
+
+These boots are headless: granule_qemu's run() puts `run=` (nothing, power
+off) in front of a command line without run=, as the kernel's own default
+would start the login shell and wait at its prompt."""
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
 from conftest import BANNER_RE, boot, check_clean
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
+import granule_qemu as gq  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
 def ticks(run):
@@ -32,14 +45,14 @@ def test_banner_is_first_line_and_boot_completes():
 def test_multiboot1_kernel_name_is_stripped():
     r = boot("hz=250 poweroff=1")
     check_clean(r)
-    assert r.has_line("Command line: hz=250 poweroff=1")
+    assert r.has_line("Command line: run= hz=250 poweroff=1")
 
 
 def test_grub_iso_boots_by_multiboot2_under_seabios():
     r = boot("hz=250", boot="iso", timeout=300)
     check_clean(r)
     assert r.find(r"^Boot loader: GRUB 2\.\S+ \(multiboot2\)$"), r.output
-    assert r.has_line("Command line: hz=250")
+    assert r.has_line("Command line: run= hz=250")
     assert r.has_line("Boot complete")
 
 
@@ -96,3 +109,50 @@ def test_two_runs_print_identical_bytes():
     b = boot("hz=300")
     check_clean(a)
     assert a.output == b.output
+
+
+def test_empty_run_runs_nothing_and_powers_off():
+    r = boot("run=")
+    check_clean(r, status=0)
+    lines = r.lines[r.lines.index("Boot complete") + 1:]
+    assert lines[0] == "init: run= is empty: nothing to run", lines
+    assert "Powering off (status 0)" in lines[1], lines
+
+
+def test_headless_boots_get_run_in_front():
+    assert gq.headless_cmdline("") == "run="
+    assert gq.headless_cmdline("hz=250") == "run= hz=250"
+    assert gq.headless_cmdline('hz=1 run="hello"') == 'hz=1 run="hello"'
+    assert gq.headless_cmdline("run=shell") == "run=shell"
+    assert gq.headless_cmdline("sched_preset=x prerun=1") == "run= sched_preset=x prerun=1"
+
+
+@pytest.fixture(scope="module")
+def kernel_without_busybox():
+    """build/nobusybox/granule.elf: the same sources built with BUSYBOX=0
+    (make is incremental: the first run compiles, later ones relink or
+    nothing)."""
+    out = os.path.join("build", "nobusybox")
+    subprocess.run(["make", "-s", "-j2", f"BUILD={out}", "BUSYBOX=0", f"{out}/granule.elf"],
+                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return os.path.join(ROOT, out, "granule.elf")
+
+
+def test_without_busybox_no_run_says_so_and_powers_off(kernel_without_busybox):
+    # No run= (an interactive boot: nothing is added to the line): init has
+    # no shell to start, says so in one line and powers off at once.
+    with gq.Console("", kernel=kernel_without_busybox, timeout=60) as c:
+        c.expect("Boot complete\n")
+        out = c.expect("Powering off (status 0)")
+        assert c.wait() == 0
+    lines = [l for l in out.split("\n") if l]
+    assert lines[0] == ("init: no run= on the boot line and no /bin/busybox in this image "
+                        "(built with BUSYBOX=0) for the login shell: nothing to run"), lines
+    assert len(lines) == 2, lines
+
+
+def test_without_busybox_run_shell_says_so_and_goes_on(kernel_without_busybox):
+    r = boot("run=\"shell; hello\"", kernel=kernel_without_busybox)
+    check_clean(r, status=0)
+    assert r.has_line("init: no /bin/busybox in this image (built with BUSYBOX=0): no shell")
+    assert r.find(r"^hello from user space \(pid 2\)$"), r.output[-2000:]

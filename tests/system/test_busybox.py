@@ -145,5 +145,32 @@ def test_proc_sys_kernel_lists_the_knobs(sysctl):
     for knob in ("sched_latency_ns", "sched_min_granularity_ns", "sched_wakeup_granularity_ns",
                  "sched_tunable_scaling", "sched_child_runs_first", "sched_compat_yield"):
         assert knob in names, names
-    assert "sched_features" not in names and "sched_preset" not in names
+    # sched_preset applies a whole preset; sched_features is under /sys/kernel/debug
+    assert "sched_preset" in names and "sched_nr_latency" in names and "sched_features" not in names
     no_unknown_syscalls(sysctl)
+
+
+def test_sched_preset_file_switches_within_the_class_only():
+    r = boot("run=\"busybox sh -c 'echo linux-6.12 > /proc/sys/kernel/sched_preset'; "
+             "busybox sh -c 'echo no-start-debit > /proc/sys/kernel/sched_preset'; "
+             "busybox sysctl kernel.sched_preset kernel.sched_nr_latency; "
+             "busybox grep sched_features /proc/sched_debug\"")
+    check_clean(r, status=1)
+    b = blocks(r)
+    assert b[0][1] == 1 and b[0][0] == [
+        "sysctl: sched_preset=linux-6.12: the scheduling class (EEVDF) is chosen at boot: reboot with "
+        "sched_preset=linux-6.12; keeping commit-0bf377bbb0be", "sh: write error: Invalid argument"], b[0]
+    assert b[1] == ([], 0)
+    assert b[2] == (["kernel.sched_preset = no-start-debit", "kernel.sched_nr_latency = 8"], 0), b[2]
+    assert b[3] == (["  .sysctl_sched_features                   : 15469"], 0), b[3]
+
+
+def test_sched_features_file_under_eevdf_has_linux_6_12s_names():
+    # The file shows the running class's list, the one its writes parse.
+    r = boot("sched_preset=linux-6.12 run=\"busybox cat %s; busybox sh -c 'echo NO_PLACE_LAG > %s'; "
+             "busybox cat %s\"" % (FEAT, FEAT, FEAT), timeout=120)
+    check_clean(r)
+    b = blocks(r)
+    assert b[0][1] == 0 and b[0][0][0].startswith("PLACE_LAG PLACE_DEADLINE_INITIAL "), b[0]
+    assert "START_DEBIT" not in b[0][0][0].split()
+    assert b[2] == ([b[0][0][0].replace("PLACE_LAG ", "NO_PLACE_LAG ", 1)], 0), b[2]

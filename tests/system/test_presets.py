@@ -94,3 +94,29 @@ def test_generator_refuses_a_bad_line(tmp_path):
     p = subprocess.run([os.path.join(TOOLS, "genpresets"), str(path)],
                        capture_output=True, text=True, check=True)
     assert p.stdout.count("\n{ ") == 1
+
+
+def test_user_table_has_every_preset_and_the_kernels_order():
+    # user/preset.c's table (tools/genpresets --user): every line of the file,
+    # EEVDF's too, in file order; a CFS preset's writes in sched_preset_apply's order.
+    p = subprocess.run([os.path.join(TOOLS, "genpresets"), "--user", PRESETS],
+                       capture_output=True, text=True, check=True)
+    rows = [l for l in p.stdout.splitlines() if l.startswith("{ ")]
+    names = [l.split("\t")[0] for l in open(PRESETS) if l.strip() and not l.startswith("#")]
+    assert [re.match(r'^\{ "([^"]+)"', r).group(1) for r in rows] == names
+    order = ["sched_latency_ns", "sched_min_granularity_ns", "sched_wakeup_granularity_ns",
+             "sched_nr_latency", "sched_features", "sched_std_granularity_ns", "sched_nr_latency_max",
+             "sched_sleeper_wakeup_slice_ns", "sched_fork_update_clock"]
+    for name, row in zip(names, rows):
+        files = re.findall(r'\{ "(sched_\w+)", ', row)
+        if name == "linux-6.12":
+            assert ', 1, { ' in row and files == ["sched_base_slice_ns", "sched_features"], row
+            continue
+        assert files == order, row
+        settings, fset, fclear, _alias = presets()[name]
+        assert f'{{ "sched_nr_latency", "{settings["nr_latency"]}" }}' in row
+        feats = re.search(r'\{ "sched_features", "([^"]+)" \}', row).group(1).split()
+        # the default mask 0x3C6F (kernel/sched/features.h: 2.6.35's defaults), then the preset's +/-
+        assert {f for f in feats if not f.startswith("NO_")} == ({"GENTLE_FAIR_SLEEPERS", "START_DEBIT",
+                "WAKEUP_PREEMPT", "AFFINE_WAKEUPS", "LAST_BUDDY", "CACHE_HOT_BUDDY", "LB_BIAS",
+                "LB_SHARES_UPDATE", "ASYM_EFF_LOAD", "OWNER_SPIN"} | fset) - fclear, name

@@ -1,5 +1,6 @@
-"""The interactive shell (run=shell: busybox's ash as a login shell in its own
-session on the console) driven over QEMU's serial line under -icount.
+"""The interactive shell (what a boot line without run= starts, and run=shell:
+busybox's ash as a login shell in its own session on the console) driven over
+QEMU's serial line under -icount.
 
 Every input is sent only after the text it answers has appeared (the
 prompt, or the echo of the command being interrupted), so the transcript
@@ -9,6 +10,7 @@ discipline (kernel/n_tty.c) does the editing there.
 
 Skipped when the image was built without busybox (make BUSYBOX=0)."""
 import os
+import re
 import sys
 
 import pytest
@@ -24,7 +26,7 @@ PROMPT = "granule# "
 
 @pytest.fixture
 def sh():
-    with gq.Console("run=shell", timeout=60) as c:
+    with gq.Console("", timeout=60) as c:       # no run=: the login shell
         c.expect(PROMPT)
         yield c
 
@@ -50,6 +52,25 @@ def spin(c, line=SPINNER):
 
 def test_prompt_and_echo(sh):
     assert command(sh, "echo hi") == "hi\n"
+
+
+def test_no_run_starts_the_login_shell_with_a_path_to_everything(sh):
+    assert "init: no run= on the boot line: starting the login shell (exit powers off)\n" in sh.text
+    assert command(sh, "echo $PATH $HOME $TERM") == "/bin:/sbin:/usr/bin:/usr/sbin / vt100\n"
+    # busybox's applets and Granule's own programs, by PATH
+    assert command(sh, "which ls hello preset") == "/bin/ls\n/bin/hello\n/bin/preset\n"
+    out = command(sh, "hello")
+    assert re.match(r'^argv\[0\] = "hello"\nhello from user space \(pid \d+\)\n$', out), out
+
+
+def test_run_shell_is_the_same_login_shell():
+    with gq.Console("run=shell", timeout=60) as c:
+        c.expect(PROMPT)
+        assert "init: no run=" not in c.text
+        assert command(c, "echo $$") == "2\n"
+        c.send("exit 3\r")
+        c.expect("init: shell (pid 2) exited with status 3")
+        assert c.wait() == 1
 
 
 def test_line_editing_backspace(sh):
@@ -90,9 +111,10 @@ def test_background_job_and_jobs(sh):
     assert "[1]+  Running" in out and "sleep 1" in out, repr(out)
 
 
-def test_exit_ends_the_session(sh):
+def test_exit_ends_the_session_and_powers_off(sh):
     sh.send("exit\r")
     sh.expect("init: shell (pid 2) exited with status 0")
+    assert sh.wait() == 0
 
 
 def test_ps2_keyboard_reaches_the_shell(sh):
@@ -151,3 +173,30 @@ def test_background_read_gets_sigttin(sh):
     command(sh, "kill -9 %1")
     assert "Killed" in command(sh, "jobs")
     assert command(sh, "jobs") == ""
+
+
+def test_background_write_under_tostop_gets_sigttou(sh):
+    # With TOSTOP a background job writing the terminal stops (SIGTTOU for
+    # its group) before anything is written; fg continues it in the
+    # foreground, where the write restarts and goes through.
+    command(sh, "stty tostop; echo hi &")
+    out = command(sh, "sleep 0; jobs")
+    assert "[1]+  Stopped (tty output)" in out and "echo hi" in out, repr(out)
+    assert "hi" not in out.split("\n"), repr(out)      # nothing written
+    assert command(sh, "fg") == "echo hi\nhi\n"
+    # Without TOSTOP the same write goes ahead (`wait`: before the next
+    # prompt, which the job's line would otherwise race with).
+    out = command(sh, "stty -tostop; echo hi2 & wait")
+    assert out.split("\n")[0] == "hi2" and "Stopped" not in out, repr(out)
+    assert "Stopped" not in command(sh, "jobs")
+
+
+def test_background_tcsetattr_gets_sigttou_without_tostop(sh):
+    # Changing the terminal from the background stops the job whatever
+    # TOSTOP says (stty's tcsetattr is TCSETS); fg lets it finish.
+    assert "-tostop" in command(sh, "stty -a").split()
+    command(sh, "stty -echo &")
+    out = command(sh, "sleep 0; jobs")
+    assert "[1]+  Stopped (tty output)" in out and "stty -echo" in out, repr(out)
+    assert command(sh, "fg") == "stty -echo\n"
+    assert "-echo" in command(sh, "stty -a").split()

@@ -8,6 +8,10 @@
 - A full buffer drops the oldest events, counts them, and the dump stays whole.
 - Bad values of the knobs are refused with one line each.
 - KernelShark (under Xvfb, tools/trace-screenshot) opens trace.dat without an error.
+- /sys/kernel/debug/tracing from busybox's shell: set_event, tracing_on, trace
+  (ftrace's layout, emptied by `echo > trace`), trace_marker, buffer_size_kb
+  (a bad value refused), available_events; timer events turned on at run time;
+  no such directory without trace_event=.
 """
 import os
 import re
@@ -21,6 +25,7 @@ from conftest import boot, check_clean
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import granule_qemu as gq  # noqa: E402
 import trace_text  # noqa: E402
 
 SCENARIO = ("trace_event=sched:*,timer:* trace_buf_size=4M sched_debug=end "
@@ -263,3 +268,126 @@ def test_kernelshark_opens_trace_dat(scenario, tmp_path):
     p = subprocess.run([os.path.join(ROOT, "tools", "trace-screenshot"), str(bad), str(tmp_path / "bad.png")],
                        capture_output=True, text=True, timeout=300, env=dict(os.environ, TIMEOUT="15"))
     assert p.returncode != 0 and "ERROR" in p.stderr, p.stdout + p.stderr
+
+
+# ---- /sys/kernel/debug/tracing (kernel/trace/tracefs.c), from busybox's shell ----
+
+TRACING = "/sys/kernel/debug/tracing"
+LINE_RE = re.compile(r"^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+\[000\] [dNh.]{5}\s+\d+\.\d{6}: (?P<name>\w+): ")
+
+
+def have_busybox():
+    from test_busybox import have_busybox as hb
+    return hb()
+
+
+@pytest.fixture
+def sh():
+    """The login shell on a kernel that kept the tracer (trace_event= with no events)."""
+    from test_shell import PROMPT
+    with gq.Console("trace_event=", timeout=60) as c:
+        c.expect(PROMPT)
+        yield c
+
+
+def sh_command(c, line):
+    """test_shell's command(), printk's timestamps removed (the kernel's
+    one-line refusals come through the console); LINE must fit the line
+    editor's 80 columns, which wraps longer ones."""
+    from test_shell import PROMPT, command
+    assert len(PROMPT + line) < 80, line
+    return "".join(gq.TIMESTAMP.sub("", l) for l in command(c, line).splitlines(True))
+
+
+def trace_events(text):
+    """(header lines, [(name, line)]) of a trace file's text; every line is one or the other."""
+    head, events = [], []
+    for l in text.splitlines():
+        if l.startswith("#"):
+            head.append(l)
+        else:
+            m = LINE_RE.match(l)
+            assert m, l
+            events.append((m.group("name"), l))
+    return head, events
+
+
+@pytest.mark.skipif(not have_busybox(), reason="built with BUSYBOX=0")
+def test_tracing_files_from_the_shell(sh):
+    sh_command(sh, f"cd {TRACING}")
+    assert sh_command(sh, "ls -1") == \
+        "available_events\nbuffer_size_kb\nset_event\ntrace\ntrace_marker\ntracing_on\n"
+    assert sh_command(sh, "cat set_event; cat tracing_on; cat buffer_size_kb") == "1\n1408\n"
+    assert "sched:sched_switch\n" in sh_command(sh, "cat available_events")
+    # One event, then the shell's own switches, and a marker.
+    assert sh_command(sh, "echo sched:sched_switch > set_event; cat set_event") == "sched:sched_switch\n"
+    sh_command(sh, "echo 1 > tracing_on; echo hello from the shell > trace_marker")
+    sh_command(sh, "sleep 0")
+    head, events = trace_events(sh_command(sh, "cat trace"))
+    assert head[0] == "# tracer: nop" and head[-2].startswith("#           TASK-PID     CPU#"), head
+    m = re.match(r"^# entries-in-buffer/entries-written: (\d+)/(\d+)   #P:1$", head[2])
+    assert m and int(m.group(1)) == int(m.group(2)) == len(events), (head, len(events))
+    names = [n for n, _ in events]
+    assert names.count("tracing_mark_write") == 1 and set(names) == {"sched_switch", "tracing_mark_write"}
+    mark = [l for n, l in events if n == "tracing_mark_write"][0]
+    assert mark.endswith(": tracing_mark_write: hello from the shell") and " busybox-2 " in " " + mark
+    assert names.count("sched_switch") >= 2     # sleep's fork and exit at least
+    # tracing_on 0: nothing more is recorded, the buffer stays; markers are refused.
+    sh_command(sh, "echo 0 > tracing_on")
+    n1 = len(trace_events(sh_command(sh, "cat trace"))[1])
+    assert sh_command(sh, "echo x > trace_marker; echo $?") == "sh: write error: Bad file descriptor\n1\n"
+    sh_command(sh, "sleep 0")
+    assert len(trace_events(sh_command(sh, "cat trace"))[1]) == n1 >= len(events)
+    # echo > trace empties it; ! disables; echo > set_event clears; sched:* enables the system.
+    _, ev = trace_events(sh_command(sh, "echo > trace; cat trace"))
+    assert ev == [] and "entries-written: 0/0 " in sh_command(sh, "cat trace")
+    sh_command(sh, "echo sched:sched_wakeup >> set_event")
+    assert sh_command(sh, "cat set_event") == "sched:sched_switch\nsched:sched_wakeup\n"
+    sh_command(sh, "echo !sched:sched_switch >> set_event")
+    assert sh_command(sh, "cat set_event") == "sched:sched_wakeup\n"
+    assert sh_command(sh, "echo > set_event; cat set_event") == ""
+    sched = sh_command(sh, "echo sched:* > set_event; cat set_event").split()
+    assert len(sched) == 8 and all(s.startswith("sched:") for s in sched), sched
+    out = sh_command(sh, "echo timer:nope > set_event; cat set_event")
+    assert out.endswith("names no event (expected SYSTEM:EVENT, SYSTEM:*, EVENT or *, ! to disable: "
+                        "see available_events)\nsh: write error: Invalid argument\n"), out    # O_TRUNC cleared
+
+
+@pytest.mark.skipif(not have_busybox(), reason="built with BUSYBOX=0")
+def test_buffer_size_kb_refuses_a_bad_value(sh):
+    sh_command(sh, f"cd {TRACING}")
+    out = sh_command(sh, "echo 5000 > buffer_size_kb; cat buffer_size_kb")
+    assert out.endswith("tracing: buffer_size_kb=5000: out of range (expected 4..4096); keeping 1408\n"
+                        "sh: write error: Invalid argument\n1408\n"), out
+    out = sh_command(sh, "echo 64k > buffer_size_kb; echo 3 > buffer_size_kb")
+    out += sh_command(sh, "cat buffer_size_kb")
+    assert "tracing: buffer_size_kb=64k: invalid (expected a size in KiB, 4..4096); keeping 1408\n" in out
+    assert "buffer_size_kb=3: out of range" in out and out.endswith("1408\n"), out
+    # A good one: the new size, an empty buffer that records again.
+    sh_command(sh, "echo sched:sched_switch > set_event; sleep 0")
+    assert sh_command(sh, "echo 4 > buffer_size_kb; cat buffer_size_kb") == "4\n"
+    head, events = trace_events(sh_command(sh, "sleep 0; cat trace"))
+    assert events and all(n == "sched_switch" for n, _ in events), events
+
+
+@pytest.mark.skipif(not have_busybox(), reason="built with BUSYBOX=0")
+def test_timer_events_turned_on_at_run_time_see_the_tick():
+    # Booted with sched events only: the tick's callback was found at boot,
+    # so timer:* from set_event records its expiries.
+    r = boot(f'trace_event=sched:sched_switch run="busybox sh -c \'cd {TRACING}; echo timer:hrtimer_expire_entry '
+             f'> set_event; sleep 0; echo > set_event; cat trace\'"')
+    check_clean(r)
+    syms = subprocess.run(["nm", os.path.join(ROOT, "build", "granule.elf")], capture_output=True,
+                          text=True, check=True).stdout
+    tick = int(re.search(r"^([0-9a-f]+) t tick_sched_timer$", syms, re.M).group(1), 16)
+    fns = [int(m.group(1), 16) for m in re.finditer(r"hrtimer_expire_entry: hrtimer=0x[0-9a-f]+ "
+                                                    r"function=0x([0-9a-f]+) ", r.output)]
+    assert fns and tick in fns, (hex(tick), fns[:5])
+
+
+@pytest.mark.skipif(not have_busybox(), reason="built with BUSYBOX=0")
+def test_no_tracing_directory_without_trace_event():
+    r = boot(f'run="busybox ls /sys/kernel/debug; busybox cat {TRACING}/set_event"')
+    check_clean(r, status=1)
+    assert r.has_line("sched_features")
+    assert r.has_line(f"cat: can't open '{TRACING}/set_event': No such file or directory")

@@ -35,7 +35,7 @@ ALL_TESTS = [
     # user/tests/ut_poll.c
     "poll", "ppoll", "select", "pselect6", "rt_sigsuspend",
     # user/tests/ut_job.c
-    "pgrp", "session", "ldisc", "stop", "sigttin",
+    "pgrp", "session", "ldisc", "stop", "sigttin", "sigttou",
     "vdso_auxv", "vdso_clock", "vdso_write",
     # the shell's file side
     "pipe", "pipe_epipe", "pipe_nonblock", "pipe_fork", "pipe_eintr", "pipe_limits", "pipe_copies",

@@ -14,10 +14,13 @@ $(BUILD)/user/lib/k%.o: kernel/lib/%.c | $(USER_GEN)
 	@echo "  UCC     $<"
 	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
 
-$(BUILD)/user/lib/syscalls.o: $(BUILD)/gen/user_syscalls.asm
+# Assembled in its own directory: the object's file symbol, which every
+# program's symbol table keeps, is then "user_syscalls.asm" whatever BUILD
+# is, so the initrd's bytes do not depend on where the build lives.
+$(BUILD)/user/lib/syscalls.o: $(BUILD)/gen/user_syscalls.asm user/lib/rules.mk
 	@mkdir -p $(dir $@)
 	@echo "  UNASM   $<"
-	$(Q)$(NASM) -f elf32 $< -o $@
+	$(Q)cd $(dir $<) && $(NASM) -f elf32 $(notdir $<) -o $(abspath $@)
 
 $(USER_LIB): $(USER_LIB_OBJS)
 	@echo "  AR      $@"

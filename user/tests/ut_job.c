@@ -1,7 +1,9 @@
 /*
  * user/tests/ut_job.c - usertests: process groups and sessions (setpgid,
  * getpgid, getpgrp, setsid, getsid), kill() and wait4() on a group, the
- * controlling terminal ioctls and the line discipline's raw reads
+ * controlling terminal ioctls, the line discipline's raw reads, and the
+ * terminal's job control: SIGTTIN for background reads, SIGTTOU for
+ * background writes under TOSTOP and background changes of the terminal
  * (kernel/proc/pgrp.c, kernel/tty.c, kernel/n_tty.c).
  *
  * Under usertests nobody types: fd 0 (the console) never has input, so a
@@ -25,6 +27,7 @@
 #define TIOCNOTTY	0x5422
 #define TIOCGSID	0x5429
 #define ICANON		0000002
+#define TOSTOP		0000400
 #define VTIME		5
 #define VMIN		6
 #define O_NONBLOCK_	04000
@@ -241,18 +244,30 @@ static void stop_calls(void)
 	EXPECT_RET(sys_wait4(c, (long)&st, 0, 0), c);
 }
 
+static volatile int caught;
+static void on_sig(int sig) { (void)sig; caught++; }
+
+/* Into a background group of our own, with SIG 0 default, 1 ignored,
+ * 2 blocked, 3 caught by on_sig() without SA_RESTART. */
+static void go_background(int sig, int how)
+{
+	struct sigaction sa;
+	uint64_t m = 1ull << (sig - 1);
+
+	EXPECT_RET(sys_setpgid(0, 0), 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = how == 1 ? SIG_IGN : how == 3 ? on_sig : SIG_DFL;
+	CHECK(sigaction(sig, &sa, NULL) == 0, "sigaction");
+	if (how == 2)
+		EXPECT_RET(sys_rt_sigprocmask(SIG_BLOCK, (long)&m, 0, 8), 0);
+}
+
 /* In a background group of a session that has the console: */
 static void bg_reader(uintptr_t how)
 {
 	char c;
 
-	EXPECT_RET(sys_setpgid(0, 0), 0);
-	if (how == 1)
-		signal(SIGTTIN, SIG_IGN);
-	if (how == 2) {
-		uint64_t m = 1ull << (SIGTTIN - 1);
-		EXPECT_RET(sys_rt_sigprocmask(SIG_BLOCK, (long)&m, 0, 8), 0);
-	}
+	go_background(SIGTTIN, (int)how);
 	long r = sys_read(0, (long)&c, 1);
 	if (how)
 		EXPECT_RET(r, -EIO);
@@ -288,8 +303,174 @@ static void ttin_calls(void)
 	CHECK(ut_run_child(ttin_leader, 0) == 0, "the session leader's checks failed");
 }
 
+/* ---- SIGTTOU (Linux 6.1 tty_check_change, n_tty_write's job control) ---- */
+
+enum ttou_call { TTOU_WRITE, TTOU_TCSETS, TTOU_TCFLSH, TTOU_TIOCSPGRP, TTOU_NR };
+static const char *const ttou_names[] = { "write", "TCSETS", "TCFLSH", "TIOCSPGRP" };
+
+/* One call that needs the foreground: an empty write (the check comes
+ * before anything is written), the current settings again, a flush of
+ * nothing, the foreground group the terminal already has. */
+static long ttou_call(int call)
+{
+	struct termios32 t;
+	int fg = 0;
+
+	switch (call) {
+	case TTOU_WRITE:
+		return sys_write(1, (long)"", 0);
+	case TTOU_TCSETS:
+		if (sys_ioctl(0, TCGETS, (long)&t) < 0)
+			return -1000;
+		return sys_ioctl(0, TCSETS, (long)&t);
+	case TTOU_TCFLSH:
+		return sys_ioctl(0, TCFLSH, 0);
+	default:
+		if (sys_ioctl(0, TIOCGPGRP, (long)&fg) < 0)
+			return -1000;
+		return sys_ioctl(0, TIOCSPGRP, (long)&fg);
+	}
+}
+
+/* HOW (go_background): 1 ignored, 2 blocked (the call goes ahead), 3 a
+ * handler without SA_RESTART (the call fails with -EINTR after it ran). */
+static void bg_ttou(uintptr_t arg)
+{
+	int call = (int)(arg & 0xff), how = (int)(arg >> 8);
+	long r;
+
+	go_background(SIGTTOU, how);
+	r = ttou_call(call);
+	if (how == 3) {
+		CHECK(r == -EINTR && caught == 1, "%s: %ld with %d SIGTTOU handled, expected -EINTR "
+		      "after one", ttou_names[call], r, caught);
+	} else if (how) {
+		CHECK(r == 0, "%s with SIGTTOU %s returned %ld, expected it to go ahead",
+		      ttou_names[call], how == 1 ? "ignored" : "blocked", r);
+	} else {
+		FAIL("a background %s returned %ld instead of stopping", ttou_names[call], r);
+	}
+}
+
+static void set_tostop(int on)
+{
+	struct termios32 t;
+
+	EXPECT_RET(sys_ioctl(0, TCGETS, (long)&t), 0);
+	t.lflag = on ? t.lflag | TOSTOP : t.lflag & ~TOSTOP;
+	EXPECT_RET(sys_ioctl(0, TCSETS, (long)&t), 0);
+}
+
+/* CALL from a background child stops it with SIGTTOU; continued while
+ * still in the background it stops again (the call restarted); made the
+ * foreground group and continued, the call completes and it exits 0.
+ * The caller ignores SIGTTOU, as a shell does, to hand the terminal over
+ * from the background. */
+static void ttou_stops(int call)
+{
+	int st = 0, fg;
+	pid_t c = fork();
+
+	if (c == 0) {
+		signal(SIGTTOU, SIG_DFL);
+		sys_setpgid(0, 0);
+		_exit(ttou_call(call) == 0 ? 0 : 10);
+	}
+	EXPECT_RET(sys_wait4(c, (long)&st, WUNTRACED, 0), c);
+	CHECK(WIFSTOPPED(st) && WSTOPSIG(st) == SIGTTOU, "%s: status %#x", ttou_names[call], st);
+	EXPECT_RET(sys_kill(c, SIGCONT), 0);
+	EXPECT_RET(sys_wait4(c, (long)&st, WUNTRACED, 0), c);
+	CHECK(WIFSTOPPED(st) && WSTOPSIG(st) == SIGTTOU, "%s again: status %#x", ttou_names[call], st);
+	fg = c;
+	EXPECT_RET(sys_ioctl(0, TIOCSPGRP, (long)&fg), 0);
+	EXPECT_RET(sys_kill(c, SIGCONT), 0);
+	EXPECT_RET(sys_wait4(c, (long)&st, 0, 0), c);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s in the foreground: status %#x",
+	      ttou_names[call], st);
+	fg = getpid();
+	EXPECT_RET(sys_ioctl(0, TIOCSPGRP, (long)&fg), 0);
+}
+
+/* In an orphaned background group (its parent has gone: init adopted it,
+ * from another session) nobody would continue a stop: -EIO instead
+ * (TIOCSPGRP: -ENOTTY), but an ignored SIGTTOU still lets the call go
+ * ahead, and a read is -EIO as well.  Reports through FD (its exit status
+ * goes to init): one byte once every check passed. */
+static void orphan_checks(int fd)
+{
+	char c;
+
+	EXPECT_RET(sys_setpgid(0, 0), 0);
+	for (int tries = 0; sys_getppid() != 1 && tries < 1000; tries++)
+		ut_sleep_ns(100000);
+	CHECK(sys_getppid() == 1, "not adopted by init");
+	for (int call = 0; call < TTOU_NR; call++)
+		EXPECT_RET(ttou_call(call), call == TTOU_TIOCSPGRP ? -ENOTTY : -EIO);
+	EXPECT_RET(sys_read(0, (long)&c, 1), -EIO);
+	signal(SIGTTOU, SIG_IGN);
+	for (int call = 0; call < TTOU_NR; call++)
+		EXPECT_RET(ttou_call(call), 0);
+	EXPECT_RET(sys_write(fd, (long)"k", 1), 1);
+}
+
+static void ttou_leader(uintptr_t arg)
+{
+	int p[2];
+	char c = 0;
+
+	(void)arg;
+	EXPECT_RET(sys_setsid(), getpid());
+	EXPECT_RET(sys_ioctl(0, TIOCSCTTY, 0), 0);
+	set_tostop(1);
+	for (int call = 0; call < TTOU_NR; call++)
+		for (int how = 1; how <= 3; how++)
+			CHECK(ut_run_child(bg_ttou, (uintptr_t)(how << 8 | call)) == 0,
+			      "%s, SIGTTOU way %d: failed", ttou_names[call], how);
+	signal(SIGTTOU, SIG_IGN);
+	for (int call = 0; call < TTOU_NR; call++)
+		ttou_stops(call);
+	/* Without TOSTOP a background write goes ahead; changing the terminal
+	 * still stops. */
+	set_tostop(0);
+	pid_t w = fork();
+	if (w == 0) {
+		signal(SIGTTOU, SIG_DFL);
+		sys_setpgid(0, 0);
+		_exit(sys_write(1, (long)"", 0) == 0 ? 0 : 10);
+	}
+	CHECK(ut_wait(w) == 0, "a background write without TOSTOP did not go ahead");
+	for (int call = TTOU_TCSETS; call < TTOU_NR; call++)
+		ttou_stops(call);
+	signal(SIGTTOU, SIG_DFL);
+	/* The orphaned group, in a grandchild. */
+	set_tostop(1);
+	EXPECT_RET(sys_pipe((long)p), 0);
+	pid_t m = fork();
+	if (m == 0) {
+		if (fork() == 0) {
+			sys_close(p[0]);
+			orphan_checks(p[1]);
+			_exit(0);
+		}
+		_exit(0);
+	}
+	CHECK(ut_wait(m) == 0, "the middle child failed");
+	sys_close(p[1]);
+	CHECK(sys_read(p[0], (long)&c, 1) == 1 && c == 'k', "the orphaned group's checks failed");
+	set_tostop(0);
+	EXPECT_RET(sys_ioctl(0, TIOCNOTTY, 0), 0);
+}
+
+/* Background writes under TOSTOP, and background changes of the terminal
+ * whatever TOSTOP says, get SIGTTOU for their group. */
+static void ttou_calls(void)
+{
+	CHECK(ut_run_child(ttou_leader, 0) == 0, "the session leader's checks failed");
+}
+
 const struct ut_test ut_job_tests[] = {
 	{ ttin_calls, "sigttin" },
+	{ ttou_calls, "sigttou" },
 	{ stop_calls, "stop" },
 	{ pgrp_calls, "pgrp" },
 	{ session_calls, "session" },

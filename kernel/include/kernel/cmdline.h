@@ -37,8 +37,11 @@ enum knob_type {
 
 struct knob;
 
-/* Parse VAL into the knob.  Return 0, or -1 and leave the value unchanged. */
+/* Parse VAL into the knob.  Return 0, or -1 and leave the value unchanged
+ * (the registry prints the "invalid (expected ...)" line), or KNOB_REFUSED
+ * after printing a line of its own (a value the knob takes only at boot). */
 typedef int (*knob_set_fn)(const struct knob *k, const char *val);
+#define KNOB_REFUSED	(-2)
 /* Write the current value as text (no newline). */
 typedef void (*knob_show_fn)(const struct knob *k, char *buf, size_t len);
 /* Called after every successful write (Linux's sysctl proc_handler role). */
@@ -113,6 +116,10 @@ int knob_apply(const char *name, const char *value);
  * 6000000").  0, or -1 with nothing changed.
  */
 int knob_write(const struct knob *k, const char *value, const char *src);
+
+/* True while knob_write() runs: a ->set or ->check hook tells a run-time
+ * write from the boot line (where, e.g., the scheduling class is chosen). */
+bool knob_at_runtime(void);
 
 /*
  * Parse a whole command line in place (it is modified: words are split and

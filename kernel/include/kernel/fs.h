@@ -10,6 +10,7 @@
  *	/proc/PID/..., /proc/self, /proc/{stat,uptime,loadavg,meminfo,schedstat,cpuinfo}
  *				(kernel/fs/procfs.c)
  *	/sys/kernel/debug/sched_features
+ *	/sys/kernel/debug/tracing/...	the tracer's files (kernel/trace/tracefs.c)
  *	/tmp/...		a RAM file system (kernel/fs/tmpfs.c)
  *
  * A relative path starts at the current directory (chdir).
@@ -40,6 +41,20 @@ struct pseudo_file;
 struct stat64;
 struct statx;
 struct iovec32 { u32 base, len; };
+
+/* A file under /dev, /proc or /sys (kernel/fs/pseudo.c's table, the
+ * tracer's kernel/trace/tracefs.c): a device with its own open, or a text
+ * generated at open by SHOW (SIZE bytes of buffer) and, if STORE, written
+ * through it (a write's bytes, trailing blanks dropped: 0 or -errno). */
+struct pseudo_file {
+	const char *path;
+	u32 mode, rdev;
+	u32 size;					/* a generated file's buffer */
+	size_t (*show)(char *buf, size_t size);		/* generated: the text */
+	int (*store)(const char *val);			/* writable: 0 or -errno */
+	void (*trunc)(void);				/* opened to write with O_TRUNC */
+	struct file *(*open)(u32 flags);		/* a device (NULL: -ENOMEM) */
+};
 
 /* What a path names. */
 struct fs_node {

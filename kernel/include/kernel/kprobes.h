@@ -10,7 +10,9 @@
  * followed by a jump to the second instruction.  If ->pre returns non-zero
  * the return address is swapped for a trampoline, and ->ret runs when the
  * function returns, with the return value (eax) and the DATA words ->pre
- * filled in.  Probes are never removed.
+ * filled in.  Probes are never removed, but disable_kprobe() puts the
+ * function's own first byte back (Linux's disable_kprobe: the probe keeps
+ * its slot) until enable_kprobe() patches the int3 in again.
  *
  * Code that is not probed is not changed at all: a kernel with no probe
  * registered runs exactly the instructions of one without this file,
@@ -38,9 +40,13 @@ struct kprobe {
 	kprobe_pre_t pre;
 	kprobe_ret_t ret;		/* NULL: entry only */
 	u8 *insn;			/* push %ebp; jmp addr + 1 (filled in) */
+	int disabled;			/* registered, but addr holds push %ebp */
 };
 
 /* 0, -EINVAL (no push %ebp at ADDR), -EBUSY (probed already), -ENOSPC. */
 int register_kprobe(struct kprobe *p);
+/* A registered probe off and on again: 0, or -EINVAL if P is not registered. */
+int disable_kprobe(struct kprobe *p);
+int enable_kprobe(struct kprobe *p);
 
 #endif

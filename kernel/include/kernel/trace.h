@@ -16,7 +16,7 @@
 #include <kernel/types.h>
 #include <kernel/pmm.h>
 
-extern int trace_on;		/* trace_event= named at least one event */
+extern int trace_on;		/* trace_event= was given (even empty): the tracer is there */
 
 /* The tracer's part of the image, as a region for pmm_init() to reserve. */
 struct mem_region trace_image_region(void);
@@ -47,5 +47,12 @@ static inline void trace_report_at_end(void)
 
 /* granule_trace_marker(2): -ENOSYS when tracing is off (as on Linux). */
 long sys_granule_trace_marker(const char *ubuf, int len);
+
+/* In .trace (kernel/trace/tracefs.c): /sys/kernel/debug/tracing, for the
+ * file name space; call only if trace_on.  Lookup of PATH (canonical, no
+ * leading '/'): 0 or -ENOENT; entry INDEX of directory DIR: 1 or 0. */
+struct fs_node;
+int trace_fs_lookup(const char *path, struct fs_node *n);
+int trace_fs_dir_entry(const char *dir, int index, char *name, size_t size, u32 *mode, u32 *ino);
 
 #endif

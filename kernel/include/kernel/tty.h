@@ -87,5 +87,8 @@ void n_tty_set_termios(struct tty *tty, const struct termios32 *old);
 
 /* kernel/tty.c: every process of session SID loses its controlling tty. */
 void release_ctty(int sid);
+/* kernel/tty.c: job control for a caller of TTY (Linux's __tty_check_change):
+ * 0, -ERESTARTSYS after SIG went to its background group, or -EIO. */
+long tty_check_change(struct tty *tty, int sig);
 
 #endif

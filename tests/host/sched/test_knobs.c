@@ -103,7 +103,7 @@ static void test_knobs_registered(void **state)
 		"sched_child_runs_first", "sched_compat_yield", "sched_features",
 		"sched_preset", "sched_verify", "sched_std_granularity_ns",
 		"sched_nr_latency_max", "sched_sleeper_wakeup_slice_ns",
-		"sched_fork_update_clock",
+		"sched_fork_update_clock", "sched_nr_latency",
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		assert_non_null(knob_find(names[i]));
@@ -269,6 +269,58 @@ static void test_preset_then_override(void **state)
 	assert_int_equal(sysctl_sched_features, 0x3C6F & ~F(START_DEBIT));
 }
 
+/* sched_nr_latency as a knob of its own (a preset's value, run-time writes
+ * through /proc/sys/kernel): 1..10000, and a later latency write still
+ * recomputes it. */
+static void test_nr_latency_knob(void **state)
+{
+	knob_set_ok("sched_nr_latency", "3");
+	assert_int_equal(sched_nr_latency, 3);
+	assert_int_equal(knob_apply("sched_nr_latency", "0"), -1);
+	assert_int_equal(knob_apply("sched_nr_latency", "10001"), -1);
+	assert_int_equal(sched_nr_latency, 3);
+	knob_set_ok("sched_latency_ns", "6000000");
+	assert_int_equal(sched_nr_latency, 8);
+}
+
+/* At run time (knob_write: /proc/sys/kernel/sched_preset) a preset of the
+ * other class is refused with one line of its own and changes nothing; one
+ * of the running class applies as at boot; an unknown name gets the
+ * registry's line. */
+static void test_preset_at_runtime(void **state)
+{
+	const struct knob *k = knob_find("sched_preset");
+
+	knob_set_ok("sched_preset", "linux-2.6.35");
+	capture_reset();
+	assert_int_equal(knob_write(k, "linux-6.12", "sysctl"), -1);
+	assert_false(sched_eevdf());
+	assert_string_equal(sched_preset_name(), "linux-2.6.35");
+	assert_true(capture_contains("sysctl: sched_preset=linux-6.12: the scheduling class (EEVDF) is "
+				     "chosen at boot: reboot with sched_preset=linux-6.12; keeping "
+				     "linux-2.6.35\n"));
+	assert_false(capture_contains("invalid"));
+	assert_false(knob_at_runtime());
+	assert_int_equal(knob_write(k, "no-start-debit", "sysctl"), 0);
+	assert_string_equal(sched_preset_name(), "no-start-debit");
+	assert_int_equal(sysctl_sched_min_granularity, 750000);
+	assert_int_equal(sched_nr_latency, 8);
+	assert_int_equal(sysctl_sched_features, 0x3C6F & ~F(START_DEBIT));
+	capture_reset();
+	assert_int_equal(knob_write(k, "nope", "sysctl"), -1);
+	assert_true(capture_contains("sysctl: sched_preset=nope: invalid (expected one of "));
+	/* At boot the class is free; then EEVDF keeps out the CFS presets. */
+	knob_set_ok("sched_preset", "linux-6.12");
+	assert_true(sched_eevdf());
+	capture_reset();
+	assert_int_equal(knob_write(k, "dyn-gran", "sysctl"), -1);
+	assert_true(capture_contains("sysctl: sched_preset=dyn-gran: the scheduling class (CFS) is "
+				     "chosen at boot: reboot with sched_preset=dyn-gran; keeping linux-6.12\n"));
+	assert_true(sched_eevdf());
+	assert_int_equal(knob_write(k, "linux-6.12", "sysctl"), 0);
+	assert_true(sched_eevdf());
+}
+
 /* tools/presets lists exactly the presets the kernel accepts, in order. */
 static void test_tools_presets_file(void **state)
 {
@@ -425,6 +477,8 @@ int main(void)
 		T(test_presets),
 		T(test_preset_unknown),
 		T(test_preset_then_override),
+		T(test_nr_latency_knob),
+		T(test_preset_at_runtime),
 		T(test_tools_presets_file),
 		T(test_print_tunables),
 		T(test_knobs_print),

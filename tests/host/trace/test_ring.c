@@ -123,6 +123,49 @@ static void test_random_sizes(void **state)
 	check_contents(&rb, 20000);
 }
 
+/*
+ * A reader that keeps its place (record number, offset) between calls
+ * while the writer goes on, as the trace file's cursor (trace.c): while
+ * its record is still live (number >= overrun) rb_next_at() hands it the
+ * records in order across the padding; once the writer dropped it, it
+ * starts again at the tail and counts what it lost.  It starts at the tail
+ * too when its record is the oldest: a padding record it stood on (having
+ * caught up with the writer at the end of the array) may be gone then.
+ */
+static void test_reader_keeps_its_place(void **state)
+{
+	struct ring_buffer rb;
+	uint64_t seq = 0, lost = 0, read = 0;
+	uint32_t pos, len, got;
+
+	rb_init(&rb, mem, 4000);
+	pos = rb.tail;
+	for (uint32_t w = 1; w <= 20000; w++) {
+		uint32_t n = 4 * (1 + next_rand() % 75);
+
+		fill(rb_reserve(&rb, n), w, n);
+		for (uint32_t r = next_rand() % 3; r > 0; r--) {
+			void *p;
+
+			if (seq <= rb.overrun) {		/* see trace_cursor_next() */
+				lost += rb.overrun - seq;
+				seq = rb.overrun;
+				pos = rb.tail;
+			}
+			if (seq >= rb.written)
+				break;
+			p = rb_next_at(&rb, &pos, &len);
+			assert_non_null(p);
+			check_record(p, len, &got);
+			assert_int_equal(got, seq + 1);		/* record numbers from 0, payloads from 1 */
+			seq++;
+			read++;
+		}
+	}
+	assert_true(lost > 0 && read > 1000);
+	assert_true(read + lost <= rb.written);
+}
+
 /* A record over half the buffer is refused and changes nothing. */
 static void test_too_large(void **state)
 {
@@ -209,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_fill_then_overwrite),
 		cmocka_unit_test(test_random_sizes),
 		cmocka_unit_test(test_too_large),
+		cmocka_unit_test(test_reader_keeps_its_place),
 		cmocka_unit_test(test_format_switch),
 		cmocka_unit_test(test_format_others),
 	};
