@@ -14,7 +14,6 @@ KERNEL_C   += arch/x86/apic.c             # local APIC + its timer
 KERNEL_C   += arch/x86/ioremap.c          # uncached device mappings (fixmap PDE 1023)
 KERNEL_C   += arch/x86/time.c             # clock source / clock event choice, hz= knob
 KERNEL_C   += arch/x86/multiboot.c        # multiboot1/2 info -> struct boot_info
-KERNEL_C   += arch/x86/syscall.c          # int 0x80 register convention
 KERNEL_C   += arch/x86/power.c            # isa-debug-exit / ACPI power off, halt
 KERNEL_C   += arch/x86/paging.c           # kernel page directory, per-process directories, PTE lookup
 KERNEL_C   += arch/x86/process.c          # arch_switch_to, fork/kthread/exec stack frames
