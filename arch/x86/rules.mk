@@ -19,6 +19,7 @@ KERNEL_C   += arch/x86/paging.c           # kernel page directory, per-process d
 KERNEL_C   += arch/x86/process.c          # arch_switch_to, fork/kthread/exec stack frames
 KERNEL_C   += arch/x86/fpu.c              # x87/SSE enable, clean state, eager fxsave/fxrstor switching
 KERNEL_ASM += arch/x86/switch.asm         # stack switch, ret_from_fork, kthread trampoline
+KERNEL_ASM += arch/x86/sched_clock.asm    # sched_clock(): the TSC in ns (else the PIT path in time.c)
 KERNEL_ASM += arch/x86/initrd.asm         # build/initrd.tar (user programs) linked into the image
 KERNEL_C   += arch/x86/tls.c              # set/get_thread_area, CLONE_SETTLS, GDT TLS entries per switch
 KERNEL_C   += arch/x86/tls_desc.c         # user_desc <-> descriptor (pure; host-tested)

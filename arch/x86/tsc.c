@@ -25,7 +25,7 @@
  *
  * sched_clock() = (rdtsc() - tsc_base) * mult >> CYC2NS_SHIFT, with
  * mult = (10^6 << CYC2NS_SHIFT) / tsc_khz; the product is formed in 96 bits
- * (mul_u64_u32_shr), so it never overflows.
+ * (as mul_u64_u32_shr), so it never overflows: arch/x86/sched_clock.asm.
  */
 #include <kernel/cmdline.h>
 #include <kernel/printk.h>
@@ -55,8 +55,9 @@ DEFINE_KNOB_ENUM(tsc_calibration, tsc_calibration_choice, CAL_AUTO, tsc_calibrat
 
 u32 tsc_khz;
 const char *tsc_calibration_source = "none";
-static u64 tsc_base;
-static u32 cyc2ns_mult;
+/* sched_clock()'s conversion, read by arch/x86/sched_clock.asm. */
+u64 tsc_base;
+u32 cyc2ns_mult;
 
 /* ---- CPUID leaves 0x15 / 0x16 ------------------------------------------ */
 
@@ -200,12 +201,6 @@ int tsc_vclock(u64 *base, u32 *mult)
 	*base = tsc_base;
 	*mult = cyc2ns_mult;
 	return 1;
-}
-
-/* Nanoseconds since tsc_enable_sched_clock(). */
-u64 tsc_sched_clock(void)
-{
-	return mul_u64_u32_shr(rdtsc() - tsc_base, cyc2ns_mult, CYC2NS_SHIFT);
 }
 
 int tsc_gate(unsigned ms, void (*fn)(int start, void *arg), void *arg)
