@@ -335,7 +335,7 @@ static long sc_ni_syscall(struct trap_frame *tf)
 }
 
 /* Beyond Linux's table: a Granule-private call, or unknown. */
-static __attribute__((noinline)) long other_syscall(u32 nr, struct trap_frame *tf)
+static noinline long other_syscall(u32 nr, struct trap_frame *tf)
 {
 	syscall_fn fn = NULL;
 

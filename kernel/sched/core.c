@@ -156,11 +156,6 @@ static void update_cpu_load(struct rq *this_rq)
 
 /* ---- HRTICK glue (the fair class decides, <kernel/hrtick.h> does) -------- */
 
-int hrtick_enabled(struct rq *rq)
-{
-	return sched_feat(HRTICK) && hrtick_available();
-}
-
 /* Arm the hrtick DELAY ns from now (replacing a pending one). */
 void hrtick_start(struct rq *rq, u64 delay)
 {

@@ -38,7 +38,7 @@
  *	else:		  SRR(t * inv, 32)
  * clamped to LONG_MAX (2^31 - 1 on i686).  All widths are i686's.
  */
-u32 calc_delta_mine(u32 delta_exec, u32 weight, struct load_weight *lw)
+inline u32 calc_delta_mine(u32 delta_exec, u32 weight, struct load_weight *lw)
 {
 	u64 tmp;
 
@@ -78,7 +78,7 @@ static inline void update_load_sub(struct load_weight *lw, u32 dec)
  * update_curr, sched_vslice, and wakeup_gran for a waker that is not
  * nice 0 (wakeup_gran skips the call at NICE_0_LOAD).
  */
-u32 calc_delta_fair(u32 delta, struct sched_entity *se)
+inline u32 calc_delta_fair(u32 delta, struct sched_entity *se)
 {
 	if (unlikely(se->load.weight != NICE_0_LOAD))
 		delta = calc_delta_mine(delta, NICE_0_LOAD, &se->load);
@@ -201,7 +201,7 @@ s64 entity_key(struct cfs_rq *cfs_rq, struct sched_entity *se)
  *	v = curr ? curr.v : old;  if tree: v = curr ? min(v, left.v) : left.v
  *	min_vruntime = max(old, v)
  */
-void update_min_vruntime(struct cfs_rq *cfs_rq)
+inline void update_min_vruntime(struct cfs_rq *cfs_rq)
 {
 	u64 vruntime = cfs_rq->min_vruntime;
 
@@ -225,7 +225,7 @@ void update_min_vruntime(struct cfs_rq *cfs_rq)
  * Insert SE by key.  Equal keys go right, so tasks with the same vruntime
  * run in FIFO order.  Keeps the leftmost cache.
  */
-void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+inline void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	struct rb_node **link = &cfs_rq->tasks_timeline.rb_node;
 	struct rb_node *parent = NULL;
@@ -252,7 +252,7 @@ void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	rb_insert_color(&se->run_node, &cfs_rq->tasks_timeline);
 }
 
-void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+inline void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (cfs_rq->rb_leftmost == &se->run_node)
 		cfs_rq->rb_leftmost = rb_next(&se->run_node);
@@ -261,7 +261,7 @@ void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 }
 
 /* The leftmost queued entity (2.6.35's name; later __pick_first_entity). */
-struct sched_entity *__pick_next_entity(struct cfs_rq *cfs_rq)
+inline struct sched_entity *__pick_next_entity(struct cfs_rq *cfs_rq)
 {
 	struct rb_node *left = cfs_rq->rb_leftmost;
 
@@ -308,7 +308,7 @@ static inline void __update_curr(struct cfs_rq *cfs_rq,
  * unsigned long in Linux, 32 bits on i686 (it cannot overflow between
  * ticks).  A zero delta changes nothing.
  */
-void update_curr(struct cfs_rq *cfs_rq)
+noinline void update_curr(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
 	u64 now = rq_of(cfs_rq)->clock;
@@ -365,7 +365,7 @@ static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *s
  * So a fork starts at max(parent, min_vruntime + vslice), a long sleeper
  * at min_vruntime - 3 ms, and a short sleeper keeps its own vruntime.
  */
-void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int initial)
+noinline void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int initial)
 {
 	u64 vruntime = cfs_rq->min_vruntime;
 
@@ -432,7 +432,7 @@ static void __clear_buddies_next(struct sched_entity *se)
 }
 
 /* Forget SE as next/last buddy. */
-void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
+inline void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (cfs_rq->last == se)
 		__clear_buddies_last(se);
@@ -502,7 +502,7 @@ void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
  * CPT_FIX compares 5 against calc_delta_fair(ideal); DEADLINE (ours)
  * first reschedules when an unrun fork's deadline has passed.
  */
-void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
+noinline void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 {
 	u32 ideal_runtime, delta_exec, gran;
 
@@ -556,7 +556,7 @@ void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
  * Start running SE: take it out of the tree, start its run period and
  * snapshot sum_exec_runtime (check_preempt_tick measures from there).
  */
-void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+inline void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	struct rq *rq = rq_of(cfs_rq);
 
@@ -590,7 +590,7 @@ void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
  * DEADLINE (ours): an expired unrun fork beats all of them.
  * The chosen entity loses any buddy status.
  */
-struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
+inline struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *se = __pick_next_entity(cfs_rq);
 	struct sched_entity *left = se;
@@ -612,7 +612,7 @@ struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
 }
 
 /* Stop running PREV: account it and, if still queued, put it back. */
-void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
+inline void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
 {
 	/* a sleeper was charged by dequeue_entity(); a preempted task not yet */
 	if (prev->on_rq)
@@ -823,7 +823,7 @@ static void set_next_buddy(struct sched_entity *se)
  * on preemption, LAST_BUDDY.  Buddies only when nr_running >=
  * sched_nr_latency.
  */
-static void check_preempt_wakeup(struct rq *rq, struct task *p, int wake_flags)
+static noinline void check_preempt_wakeup(struct rq *rq, struct task *p, int wake_flags)
 {
 	struct task *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
