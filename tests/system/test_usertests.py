@@ -41,6 +41,8 @@ ALL_TESTS = [
     "pipe", "pipe_epipe", "pipe_nonblock", "pipe_fork", "pipe_eintr", "pipe_limits",
     "tmpfs_files", "tmpfs_dirs", "tmpfs_rename", "tmpfs_nospc",
     "procfs_pid", "procfs_exit", "procfs_sys",
+    # user/tests/ut_entry.c
+    "syscall_regs", "syscall_df", "syscall_table_edges", "syscall_sigwork",
 ]
 
 
