@@ -64,7 +64,7 @@ SYSCALL(setpriority,  sys_setpriority((int)a1, (int)a2, (int)a3))
 SYSCALL(uname,        sys_uname(P(struct new_utsname *, a1)))
 SYSCALL(kill,         sys_kill((int)a1, (int)a2))
 SYSCALL(tgkill,       sys_tgkill((int)a1, (int)a2, (int)a3))
-SYSCALL(sched_yield,  sys_sched_yield())
+SYSCALL(sched_yield,  (sched_yield(), 0))
 SYSCALL(sched_setattr, sys_sched_setattr((int)a1, P(struct sched_attr *, a2), a3))
 SYSCALL(sched_getattr, sys_sched_getattr((int)a1, P(struct sched_attr *, a2), a3, a4))
 SYSCALL(nanosleep,    sys_nanosleep(P(const struct timespec32 *, a1), P(struct timespec32 *, a2)))
@@ -345,12 +345,15 @@ static noinline long other_syscall(u32 nr, struct trap_frame *tf)
 }
 
 /*
- * Whether the way back to user mode has anything to do: a reschedule, a
- * signal, a temporary signal mask to put back (Linux's _TIF_ALLWORK_MASK).
+ * Whether the way back to user mode may have anything to do: a reschedule,
+ * a temporary signal mask to put back, any pending signal (blocked ones
+ * too: exit_to_caller() asks signal_pending() itself) or a group stop
+ * (Linux's _TIF_ALLWORK_MASK test).
  */
 static inline int exit_work_pending(struct task *t)
 {
-	return t->need_resched | t->restore_sigmask || signal_pending(t);
+	return t->need_resched | t->restore_sigmask || t->sig_pending ||
+	       t->group_leader->group_stop;
 }
 
 void do_syscall(struct trap_frame *tf)

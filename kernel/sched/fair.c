@@ -203,16 +203,17 @@ s64 entity_key(struct cfs_rq *cfs_rq, struct sched_entity *se)
  */
 inline void update_min_vruntime(struct cfs_rq *cfs_rq)
 {
+	struct sched_entity *curr = cfs_rq->curr;
+	struct rb_node *left = cfs_rq->rb_leftmost;
 	u64 vruntime = cfs_rq->min_vruntime;
 
-	if (cfs_rq->curr)
-		vruntime = cfs_rq->curr->vruntime;
+	if (curr)
+		vruntime = curr->vruntime;
 
-	if (cfs_rq->rb_leftmost) {
-		struct sched_entity *se = rb_entry(cfs_rq->rb_leftmost,
-						   struct sched_entity, run_node);
+	if (left) {
+		struct sched_entity *se = rb_entry(left, struct sched_entity, run_node);
 
-		if (!cfs_rq->curr)
+		if (!curr)
 			vruntime = se->vruntime;
 		else
 			vruntime = min_vruntime(vruntime, se->vruntime);
@@ -292,8 +293,9 @@ static inline void __update_curr(struct cfs_rq *cfs_rq,
 {
 	u32 delta_exec_weighted;
 
-	curr->statistics.exec_max = max((u64)delta_exec,
-					curr->statistics.exec_max);
+	/* schedstat: exec_max = max(exec_max, delta), stored only when it grows */
+	if (unlikely(delta_exec > curr->statistics.exec_max))
+		curr->statistics.exec_max = delta_exec;
 
 	curr->sum_exec_runtime += delta_exec;
 	cfs_rq->exec_clock += delta_exec;
@@ -570,9 +572,12 @@ inline void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	cfs_rq->curr = se;
 	/* schedstats: longest run between picks, counted only while others
 	 * queued weigh at least as much as se (rq load >= 2 w) */
-	if (rq->load.weight >= 2 * se->load.weight)
-		se->statistics.slice_max = max(se->statistics.slice_max,
-			se->sum_exec_runtime - se->prev_sum_exec_runtime);
+	if (rq->load.weight >= 2 * se->load.weight) {
+		u64 ran = se->sum_exec_runtime - se->prev_sum_exec_runtime;
+
+		if (ran > se->statistics.slice_max)
+			se->statistics.slice_max = ran;
+	}
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
 
 	/* DEADLINE (ours, deadline.c): it has run, the deadline is met */

@@ -17,6 +17,7 @@
 #include <kernel/list.h>
 #include <kernel/rbtree.h>
 #include <kernel/hrtick.h>
+#include <kernel/time.h>
 
 /* ---- Load-weight arithmetic (2.6.35, with i686's 32-bit long) ----------- */
 
@@ -247,7 +248,11 @@ long sys_granule_sched_params(char *ubuf, int len);
 
 /* ---- core.c ------------------------------------------------------------- */
 
-void update_rq_clock(struct rq *rq);
+/* rq->clock = sched_clock(), ns (inline, as 2.6.35's in one sched.c). */
+static inline void update_rq_clock(struct rq *rq)
+{
+	rq->clock = sched_clock();
+}
 void resched_task(struct task *p);
 void set_load_weight(struct task *p);
 void enqueue_task(struct rq *rq, struct task *p, int flags);
