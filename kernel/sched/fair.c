@@ -323,8 +323,9 @@ noinline void update_curr(struct cfs_rq *cfs_rq)
 	if (!delta_exec)
 		return;
 
-	__update_curr(cfs_rq, curr, delta_exec);
+	/* (2.6.35 stores it after __update_curr, which does not read it) */
 	curr->exec_start = now;
+	__update_curr(cfs_rq, curr, delta_exec);
 }
 
 /*
