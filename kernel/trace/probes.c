@@ -341,6 +341,8 @@ static void hrtimer_cb_ret(struct kprobe *kp, const u32 *d, u32 ret)
 /* Probe FN, a callback seen for the first time. */
 static void probe_timer_fn(void *fn)
 {
+	int err;
+
 	for (int i = 0; i < nr_timer_probes; i++)
 		if (timer_probes[i].addr == fn)
 			return;
@@ -350,8 +352,10 @@ static void probe_timer_fn(void *fn)
 		.symbol = "hrtimer callback", .addr = fn,
 		.pre = hrtimer_cb_pre, .ret = hrtimer_cb_ret,
 	};
-	if (!register_kprobe(&timer_probes[nr_timer_probes]))
-		nr_timer_probes++;
+	err = register_kprobe(&timer_probes[nr_timer_probes]);
+	if (err)	/* said once: the entry stays, so FN is not tried again */
+		printk("trace: cannot probe hrtimer callback %p (error %d)\n", fn, err);
+	nr_timer_probes++;
 }
 
 static int hrtimer_init_pre(struct kprobe *kp, const u32 *args, u32 fl, u32 *d)
