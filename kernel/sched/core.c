@@ -559,7 +559,7 @@ int sched_setscheduler(struct task *p, int policy)
  * there (finish_task_switch), here right after it.  Called from the system
  * call, with interrupts on.
  */
-void sched_yield(void)
+long sched_yield(void)
 {
 	struct rq *rq = this_rq();
 
@@ -570,6 +570,7 @@ void sched_yield(void)
 
 	schedule();
 	local_irq_enable();
+	return 0;
 }
 
 /*

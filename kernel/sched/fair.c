@@ -22,6 +22,7 @@
 #include "sched.h"
 #include "stats.h"
 #include <kernel/hrtick.h>
+#include <kernel/math64.h>
 #include <kernel/printk.h>
 #include <arch/irqflags.h>
 
@@ -46,12 +47,12 @@ inline u32 calc_delta_mine(u32 delta_exec, u32 weight, struct load_weight *lw)
 		lw->inv_weight = 1 + (WMULT_CONST - lw->weight / 2) /
 				     (lw->weight + 1);
 
-	tmp = (u64)delta_exec * weight;
+	tmp = mul_u32_u32(delta_exec, weight);
 	if (unlikely(tmp > WMULT_CONST))
 		tmp = SRR(SRR(tmp, WMULT_SHIFT / 2) * lw->inv_weight,
 			  WMULT_SHIFT / 2);
-	else
-		tmp = SRR(tmp * lw->inv_weight, WMULT_SHIFT);
+	else	/* tmp fits 32 bits: one 32 x 32 -> 64 multiply */
+		tmp = SRR(mul_u32_u32((u32)tmp, lw->inv_weight), WMULT_SHIFT);
 
 	return (u32)min(tmp, (u64)LONG_MAX_32);
 }
@@ -664,7 +665,7 @@ void entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued)
  * With more than one task queued, arm the hrtick for slice - ran:
  * overrun -> reschedule now (if P runs); not yet running -> at least 10 us.
  */
-static void hrtick_start_fair(struct rq *rq, struct task *p)
+static inline void hrtick_start_fair(struct rq *rq, struct task *p)
 {
 	struct sched_entity *se = &p->se;
 	struct cfs_rq *cfs_rq = cfs_rq_of(se);
