@@ -13,7 +13,10 @@
  *   syscall_sigwork  the exit work: a signal the call itself sends is taken
  *                    before the next user instruction, a blocked one waits
  *                    (the calls go on returning normally) until the
- *                    sigprocmask that unblocks it returns.
+ *                    sigprocmask that unblocks it returns;
+ *   syscall_restart  a sleeping read interrupted by a SA_RESTART handler
+ *                    goes through the gate again and completes, with the
+ *                    caller's registers.
  *
  * The registers are loaded and read back in one asm block around the
  * int $0x80, from and into static arrays (absolute addresses: no register
@@ -195,10 +198,53 @@ static void syscall_sigwork(void)
 	      "the handler did not run on sigprocmask's return (%d)", usr1_taken);
 }
 
+/*
+ * A read that sleeps in the pipe is interrupted by a SA_RESTART handler:
+ * the call goes back through the gate (eax = orig_eax, eip back over the
+ * int $0x80) once the handler's sigreturn restored the frame, and then
+ * gets the byte; the argument registers are still the caller's.
+ */
+static void syscall_restart(void)
+{
+	static char b;
+	struct sigaction sa;
+	int fds[2];
+	long me = sys_getpid(), pid;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = SA_RESTART;
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0, "sigaction");
+	EXPECT_RET(sys_pipe((long)fds), 0);
+	pid = sys_fork();
+	CHECK(pid >= 0, "fork: %ld", pid);
+	if (pid == 0) {
+		ut_sleep_ns(2000000);
+		sys_kill(me, SIGUSR1);
+		ut_sleep_ns(2000000);
+		sys_write(fds[1], (long)"r", 1);
+		sys_exit(0);
+	}
+	regs_in[0] = (uint32_t)fds[0];
+	regs_in[1] = (uint32_t)(uintptr_t)&b;
+	regs_in[2] = 1;
+	regs_in[3] = 0x44444444u;
+	regs_in[4] = 0x55555555u;
+	regs_in[5] = 0x66666666u;
+	gate_call(__NR_read, 0);
+	CHECK(regs_ret == 1 && b == 'r', "the restarted read returned %ld ('%c')", regs_ret, b);
+	CHECK(usr1_taken == 1, "the handler ran %d times", usr1_taken);
+	check_regs_kept("restarted read");
+	ut_wait((int)pid);
+	sys_close(fds[0]);
+	sys_close(fds[1]);
+}
+
 const struct ut_test ut_entry_tests[] = {
 	{ syscall_regs, "syscall_regs" },
 	{ syscall_df, "syscall_df" },
 	{ syscall_table_edges, "syscall_table_edges" },
 	{ syscall_sigwork, "syscall_sigwork" },
+	{ syscall_restart, "syscall_restart" },
 	{ NULL, NULL },
 };
