@@ -140,15 +140,23 @@ static void tsc_gate_fn(int start, void *arg)
 	t[start ? 0 : 1] = rdtsc();
 }
 
+#define IMPLAUSIBLE	"implausible result %u kHz (device missing?)"
+
 static u32 calibrate_pit(char *why, size_t len)
 {
 	u64 t[2];
+	u32 khz;
 
 	if (pit_gate(CALIBRATE_MS, tsc_gate_fn, t) < 0) {
 		snprintf(why, len, "the PIT channel 2 gate timed out (no PIT?)");
 		return 0;
 	}
-	return (u32)div_u64((t[1] - t[0]) * PIT_TICK_RATE, PIT_GATE_LATCH(CALIBRATE_MS) * 1000u);
+	khz = (u32)div_u64((t[1] - t[0]) * PIT_TICK_RATE, PIT_GATE_LATCH(CALIBRATE_MS) * 1000u);
+	/* a gate that "ends" at once (no 8254: OUT2 reads high) may not see
+	 * even the 20 cycles that make 1 kHz; every 0 return says why */
+	if (!khz)
+		snprintf(why, len, IMPLAUSIBLE, khz);
+	return khz;
 }
 
 /* Returns kHz, or 0 if no source worked; says which one did. */
@@ -169,7 +177,7 @@ u32 tsc_calibrate(void)
 	for (int i = first; i <= CAL_PIT; i++) {
 		u32 khz = src[i].fn(why, sizeof(why));
 		if (khz && (khz < TSC_KHZ_MIN || khz > TSC_KHZ_MAX)) {
-			snprintf(why, sizeof(why), "implausible result %u kHz (device missing?)", khz);
+			snprintf(why, sizeof(why), IMPLAUSIBLE, khz);
 			khz = 0;
 		}
 		if (khz) {
