@@ -7,9 +7,10 @@
  *                    (Linux i386's ABI), eflags too, and eax is the result;
  *   syscall_df       a caller with DF set still gets correct copies (the
  *                    kernel clears DF for itself) and gets its DF back;
- *   syscall_table_edges  the last entry of each table works, the
- *                    numbers just past each (and before the private one)
- *                    are -ENOSYS (holes inside: ut_mem.c's nosys);
+ *   syscall_table_edges  the last entry of Linux's table and entries of
+ *                    the private one work, the numbers just past each (and
+ *                    before the private one) are -ENOSYS (holes inside:
+ *                    ut_mem.c's nosys);
  *   syscall_sigwork  the exit work: a signal the call itself sends is taken
  *                    before the next user instruction, a blocked one waits
  *                    (the calls go on returning normally) until the
@@ -155,9 +156,9 @@ static void syscall_table_edges(void)
 	EXPECT_RET(__syscall(__NR_faccessat2, -100 /* AT_FDCWD */, (long)"/", 0, 0, 0, 0), 0);
 	CHECK(NR_syscalls == __NR_faccessat2 + 1, "the table's last entry is %d", NR_syscalls - 1);
 	EXPECT_RET(__syscall(NR_syscalls, 0, 0, 0, 0, 0, 0), -ENOSYS);
-	/* the private table: its last entry works (trace_marker: -ENOSYS
-	 * only because tracing is off, so ask granule_sched_params, G+3,
-	 * and the entry before it), the numbers on either side do not */
+	/* the private table: its entries work (G+3 and G+1 here; the last,
+	 * G+4 trace_marker, answers -ENOSYS itself while tracing is off),
+	 * the numbers on either side of it do not */
 	CHECK(sys_granule_sched_params((long)buf, sizeof(buf)) > 0, "granule_sched_params");
 	CHECK(sys_granule_frames() > 0, "granule_frames");
 	EXPECT_RET(__syscall(GRANULE_NR_BASE - 1, 0, 0, 0, 0, 0, 0), -ENOSYS);
