@@ -29,8 +29,12 @@ KDEBUG     ?= -g
 KDEBUG_ASM ?= $(if $(KDEBUG),-g -F dwarf)
 
 # Kernel: i686, freestanding, higher half (see linker.ld and docs/ARCHITECTURE.md).
+# No frame pointer (Linux's CONFIG_FRAME_POINTER=n): one more register for
+# the 64-bit scheduler arithmetic; gdb unwinds from .debug_frame, and the
+# tracer's kprobes displace whatever first instruction GCC emits
+# (arch/x86/kprobes_insn.h).
 KCFLAGS  := -m32 -march=i686 -std=gnu11 -ffreestanding -fno-pic -fno-pie \
-            -fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
+            -fno-stack-protector -fno-asynchronous-unwind-tables -fomit-frame-pointer \
             -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
             -Ikernel/include -Iarch/x86/include -I$(BUILD) -MMD -MP \
             -DGRANULE_VERSION='"$(VERSION)"' $(KDEBUG)

@@ -13,8 +13,7 @@
 #include <kernel/time.h>
 #include <kernel/uaccess.h>
 #include <arch/irqflags.h>
-
-#define UNBLOCKABLE	(sigmask(SIGKILL) | sigmask(SIGSTOP))
+#include <arch/syscall.h>
 
 /* Default action "ignore" (POSIX).  The stop signals' default action is
  * to stop (kernel/jobctl.c). */
@@ -73,20 +72,6 @@ void signal_state_put(struct signal_state *s)
 		exit_itimers(s, NULL);	/* none left: each process took its own */
 		kfree(s);
 	}
-}
-
-/* A signal to take, or a group stop to join (Linux sets TIF_SIGPENDING
- * on every thread for a group stop).  Inline here for the wait loops of
- * this file. */
-static inline int __signal_pending(struct task *t)
-{
-	return (t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0 ||
-	       t->group_leader->group_stop;
-}
-
-int signal_pending(struct task *t)
-{
-	return __signal_pending(t);
 }
 
 static u32 handler_of(struct task *t, int sig)
@@ -480,7 +465,7 @@ static void handle_restart(struct trap_frame *tf, const struct k_sigaction *ka)
 	    (r == -ERESTARTNOHAND && !ka))
 		syscall_restart(tf);
 	else if (r == -ERESTARTSYS || r == -ERESTARTNOHAND)
-		syscall_set_return(tf, -EINTR);
+		syscall_set_return_value(tf, -EINTR);
 }
 
 void do_signal(struct trap_frame *tf)
@@ -695,7 +680,7 @@ long sys_rt_sigtimedwait(const u64 *uset, struct ksiginfo *uinfo, const void *ut
 			hrtimer_init_sleeper(&w, current);
 			hrtimer_start(&w.timer, sched_clock() + timeout);
 		}
-		while (!__signal_pending(current) && !w.expired) {
+		while (!signal_pending(current) && !w.expired) {
 			current->state = TASK_INTERRUPTIBLE;
 			schedule();
 		}

@@ -95,12 +95,6 @@ long sys_sysinfo(struct sysinfo32 *u)
 	return copy_to_user(u, &si, sizeof(si)) ? -EFAULT : 0;
 }
 
-long sys_sched_yield(void)
-{
-	sched_yield();
-	return 0;
-}
-
 static int poweroff_at_end = 1;
 DEFINE_KNOB_BOOL(poweroff, poweroff_at_end, 1, "power off when init ends (0: halt and keep the screen)");
 

@@ -2,10 +2,17 @@
  * kernel/syscall.c - the syscall table: Linux i386 numbers (from the one
  * list user/syscalls.list, via build/gen/syscall_nr.h) to implementations.
  *
- * Each entry is a small adapter that turns the six raw u32 register
- * arguments into the implementation's typed parameters, so every call is
- * type-checked.  Unknown numbers return -ENOSYS and are logged once per
- * program (unknown_syscall).
+ * Each entry is a small adapter that takes the six raw u32 argument
+ * registers from the trap frame (<arch/syscall.h>) and turns them into the
+ * implementation's typed parameters, so every call is type-checked (Linux's
+ * pt_regs syscall wrappers).  Unknown numbers return -ENOSYS and are logged
+ * once per program (unknown_syscall).
+ *
+ * do_syscall() is the gate's whole C side: the arch stub (arch/x86/entry.asm)
+ * saves the frame and calls it with interrupts on; it dispatches, stores the
+ * result and does the return-to-user work (Linux 2.6.35's system_call /
+ * syscall_exit: the work flags are tested inline, exit_to_caller() runs only
+ * when one is set).
  *
  * Two tables: Linux's numbers index syscall_table directly; Granule's
  * private calls live at GRANULE_NR_BASE + k (0x47520000 + k, far above any
@@ -30,12 +37,13 @@
 #include <kernel/trace.h>
 #include <kernel/tty.h>
 #include <kernel/vm.h>
+#include <arch/irqflags.h>
+#include <arch/syscall.h>
 
-typedef long (*syscall_fn)(u32, u32, u32, u32, u32, u32, struct trap_frame *);
+typedef long (*syscall_fn)(struct trap_frame *tf);
 
 #define SYSCALL(name, call) \
-	static long sc_##name(u32 a1, u32 a2, u32 a3, u32 a4, u32 a5, u32 a6, \
-			      struct trap_frame *tf) { return (call); }
+	static long sc_##name(struct trap_frame *tf) { SYSCALL_ARGS(tf); return (call); }
 #define P(t, a) ((t)(unsigned long)(a))
 
 SYSCALL(exit,         (do_exit(((int)a1 & 0xff) << 8), 0))
@@ -56,7 +64,7 @@ SYSCALL(setpriority,  sys_setpriority((int)a1, (int)a2, (int)a3))
 SYSCALL(uname,        sys_uname(P(struct new_utsname *, a1)))
 SYSCALL(kill,         sys_kill((int)a1, (int)a2))
 SYSCALL(tgkill,       sys_tgkill((int)a1, (int)a2, (int)a3))
-SYSCALL(sched_yield,  sys_sched_yield())
+SYSCALL(sched_yield,  sched_yield())
 SYSCALL(sched_setattr, sys_sched_setattr((int)a1, P(struct sched_attr *, a2), a3))
 SYSCALL(sched_getattr, sys_sched_getattr((int)a1, P(struct sched_attr *, a2), a3, a4))
 SYSCALL(nanosleep,    sys_nanosleep(P(const struct timespec32 *, a1), P(struct timespec32 *, a2)))
@@ -162,7 +170,14 @@ SYSCALL(granule_sched_debug, sys_granule_sched_debug())
 SYSCALL(granule_sched_params, sys_granule_sched_params(P(char *, a1), (int)a2))
 SYSCALL(granule_trace_marker, sys_granule_trace_marker(P(const char *, a1), (int)a2))
 
+static long sc_ni_syscall(struct trap_frame *tf);
+
+/* Every hole is sc_ni_syscall (Linux's sys_ni_syscall), so the dispatch
+ * needs only the range check.  The named entries override the range. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
 static const syscall_fn syscall_table[] = {
+	[0 ... NR_syscalls - 1] = sc_ni_syscall,
 	[__NR_exit] = sc_exit,
 	[__NR_exit_group] = sc_exit_group,
 	[__NR_fork] = sc_fork,
@@ -286,6 +301,7 @@ static const syscall_fn syscall_table[] = {
 	[__NR_ftruncate64] = sc_ftruncate64,
 	[__NR_utimensat] = sc_utimensat,
 };
+#pragma GCC diagnostic pop
 
 /* Indexed by k = nr - GRANULE_NR_BASE. */
 static const syscall_fn granule_syscall_table[NR_granule_syscalls] = {
@@ -313,16 +329,44 @@ static long unknown_syscall(u32 nr)
 	return -ENOSYS;
 }
 
-long do_syscall(u32 nr, u32 a1, u32 a2, u32 a3, u32 a4, u32 a5, u32 a6,
-		struct trap_frame *tf)
+static long sc_ni_syscall(struct trap_frame *tf)
+{
+	return unknown_syscall(syscall_get_nr(tf));
+}
+
+/* Beyond Linux's table: a Granule-private call, or unknown. */
+static noinline long other_syscall(u32 nr, struct trap_frame *tf)
 {
 	syscall_fn fn = NULL;
 
-	if (nr < ARRAY_SIZE(syscall_table))
-		fn = syscall_table[nr];
-	else if (nr - GRANULE_NR_BASE < ARRAY_SIZE(granule_syscall_table))
+	if (nr - GRANULE_NR_BASE < ARRAY_SIZE(granule_syscall_table))
 		fn = granule_syscall_table[nr - GRANULE_NR_BASE];
-	if (!fn)
-		return unknown_syscall(nr);
-	return fn(a1, a2, a3, a4, a5, a6, tf);
+	return fn ? fn(tf) : unknown_syscall(nr);
+}
+
+/*
+ * Whether the way back to user mode may have anything to do: a reschedule,
+ * a temporary signal mask to put back, any pending signal (blocked ones
+ * too: exit_to_caller() asks signal_pending() itself) or a group stop
+ * (Linux's _TIF_ALLWORK_MASK test).
+ */
+static inline int exit_work_pending(struct task *t)
+{
+	return t->need_resched | t->restore_sigmask || t->sig_pending ||
+	       t->group_leader->group_stop;
+}
+
+void do_syscall(struct trap_frame *tf)
+{
+	u32 nr = syscall_get_nr(tf);
+	long ret;
+
+	if (likely(nr < ARRAY_SIZE(syscall_table)))
+		ret = syscall_table[nr](tf);
+	else
+		ret = other_syscall(nr, tf);
+	syscall_set_return_value(tf, ret);
+	local_irq_disable();
+	if (unlikely(exit_work_pending(current)))
+		exit_to_caller(tf, 1);
 }

@@ -67,6 +67,7 @@ static const struct { u32 bit; int ecx; const char *name; } flags[] = {
 	{ X86_FEATURE_FPU, 0, "fpu" }, { X86_FEATURE_PSE, 0, "pse" },
 	{ X86_FEATURE_TSC, 0, "tsc" }, { X86_FEATURE_MSR, 0, "msr" },
 	{ X86_FEATURE_PAE, 0, "pae" }, { X86_FEATURE_APIC, 0, "apic" },
+	{ X86_FEATURE_SEP, 0, "sep" },
 	{ X86_FEATURE_PGE, 0, "pge" }, { X86_FEATURE_CMOV, 0, "cmov" },
 	{ X86_FEATURE_MMX, 0, "mmx" }, { X86_FEATURE_FXSR, 0, "fxsr" },
 	{ X86_FEATURE_SSE, 0, "sse" }, { X86_FEATURE_SSE2, 0, "sse2" },

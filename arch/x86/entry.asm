@@ -5,10 +5,37 @@
 ;   pusha | gs fs es ds | vector error | eip cs eflags [useresp ss]
 ; and calls trap_dispatch(struct trap_frame *).  The C side decides about
 ; rescheduling and signal delivery before we return here (ret_from_trap).
+;
+; int $0x80 has a stub of its own (Linux 2.6.35's system_call): the same
+; frame, with the syscall number as the error code (orig_eax), straight
+; into do_syscall(), which also does the return-to-user work.
 
 bits 32
 section .text
 extern trap_dispatch
+extern do_syscall
+
+%define SYSCALL_VECTOR 0x80
+%define KERNEL_DS 0x10
+
+; Complete the trap frame below the vector and error words (Linux's
+; SAVE_ALL): the user's selectors, then the general registers; load the
+; kernel's data segments (all four: the kernel has no use for a user fs/gs,
+; and a kernel-mode trap's exit reloads whatever it saved) and clear DF, which
+; the C code assumes.
+%macro SAVE_ALL 0
+	push ds
+	push es
+	push fs
+	push gs
+	pusha                               ; now esp -> struct trap_frame
+	mov eax, KERNEL_DS
+	mov ds, eax
+	mov es, eax
+	mov fs, eax
+	mov gs, eax
+	cld
+%endmacro
 
 %macro VEC_NOERR 1
 vec_%1:
@@ -28,6 +55,8 @@ vec_%1:
 %rep 256
 %if i == 8 || (i >= 10 && i <= 14) || i == 17 || i == 21 || i == 29 || i == 30
 	VEC_ERR i
+%elif i == SYSCALL_VECTOR
+	; below
 %else
 	VEC_NOERR i
 %endif
@@ -35,19 +64,23 @@ vec_%1:
 %endrep
 
 common_entry:
-	push ds
-	push es
-	push fs
-	push gs
-	pusha                               ; now esp -> struct trap_frame
-	mov ax, 0x10
-	mov ds, ax
-	mov es, ax
-	mov fs, ax
-	mov gs, ax
-	cld
+	SAVE_ALL
 	push esp                            ; struct trap_frame *
 	call trap_dispatch
+	add esp, 4
+	jmp ret_from_trap
+
+; int $0x80, through a DPL-3 trap gate (idt.c): interrupts stay on, as on
+; Linux.  eax = number, ebx ecx edx esi edi ebp = arguments; the frame keeps
+; them all, and the number twice (eax becomes the result, orig_eax in the
+; error slot lets a signal restart the call).  do_syscall(tf) returns with
+; interrupts off, the result in the frame and the exit work done.
+vec_128:
+	push eax                            ; orig_eax
+	push dword SYSCALL_VECTOR
+	SAVE_ALL
+	push esp                            ; struct trap_frame *
+	call do_syscall
 	add esp, 4
 global ret_from_trap
 ret_from_trap:

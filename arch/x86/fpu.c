@@ -89,9 +89,3 @@ void arch_fpu_copy_current(struct task *t)
 {
 	fpu_save_live(t->thread.fpu);
 }
-
-void arch_fpu_switch(struct task *prev, struct task *next)
-{
-	fpu_save(prev->thread.fpu);
-	fpu_restore(next->thread.fpu);
-}

@@ -166,7 +166,7 @@ static void hdr_to_fxsr(struct fxsave_image *fx, const struct fpstate_hdr *h)
  * (16-byte aligned, FPSTATE_SIZE bytes).  0 or -EFAULT.  The live state is
  * left as it is; the caller resets it once the whole frame is written.
  */
-__attribute__((noinline)) int fpu_save_sigframe(u32 ufp)
+noinline int fpu_save_sigframe(u32 ufp)
 {
 	struct fpstate f;
 	u8 *area = current->thread.fpu;	/* scratch while current runs */
@@ -189,7 +189,7 @@ __attribute__((noinline)) int fpu_save_sigframe(u32 ufp)
  * state; UFP == 0 means "none saved": the clean state.  0 or -EFAULT (the
  * caller kills the task; nothing was loaded).
  */
-__attribute__((noinline)) int fpu_restore_sigframe(u32 ufp)
+noinline int fpu_restore_sigframe(u32 ufp)
 {
 	struct fpstate f;
 

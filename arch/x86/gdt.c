@@ -3,7 +3,7 @@
  *
  * Nine descriptors: null, kernel code/data (DPL 0), user code/data (DPL 3),
  * a 32-bit TSS, and entries 6-8 for the running task's TLS segments
- * (rewritten on every context switch by load_TLS, arch/x86/tls.c).  The
+ * (rewritten on every context switch by load_TLS, arch/desc.h).  The
  * TSS's only live fields are ss0:esp0, the kernel stack the CPU switches
  * to on a trap from ring 3.  esp0 is updated on every context
  * switch (tss_set_esp0).  The I/O bitmap offset points past the TSS limit, so
@@ -19,18 +19,11 @@
  */
 #include <kernel/types.h>
 #include <kernel/string.h>
-#include <arch/segment.h>
-#include <arch/tls.h>
+#include <arch/desc.h>
 
-struct tss {
-	u32 link, esp0, ss0, esp1, ss1, esp2, ss2, cr3, eip, eflags;
-	u32 eax, ecx, edx, ebx, esp, ebp, esi, edi;
-	u32 es, cs, ss, ds, fs, gs, ldt;
-	u16 trap, iomap_base;
-} __attribute__((packed));
-
-static u64 gdt[GDT_ENTRIES] __attribute__((aligned(8)));
-static struct tss tss __attribute__((aligned(16)));
+/* Written at every switch by arch/desc.h's inline tss_set_esp0/load_TLS. */
+u64 gdt[GDT_ENTRIES] __attribute__((aligned(8)));
+struct tss tss __attribute__((aligned(16)));
 
 /* access: P|DPL|S|type; flags: G (4 KiB granularity) | D (32-bit). */
 static u64 make_desc(u32 base, u32 limit, u8 access, u8 flags)
@@ -71,15 +64,4 @@ void gdt_init(void)
 		"movw %w3, %%ax\n\tltr %%ax\n\t"
 		"xorl %%eax, %%eax\n\tlldt %%ax"
 		:: "m"(gdtr), "i"(__KERNEL_CS), "i"(__KERNEL_DS), "i"(__TSS) : "eax", "memory");
-}
-
-void tss_set_esp0(u32 esp0)
-{
-	tss.esp0 = esp0;
-}
-
-void gdt_set_tls(const struct desc_struct *tls)
-{
-	for (int i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
-		gdt[GDT_ENTRY_TLS_MIN + i] = ((u64)tls[i].b << 32) | tls[i].a;
 }

@@ -3,8 +3,10 @@
  *
  * All 256 vectors point at the stubs of entry.asm (vector_stubs[]).
  * Exceptions and IRQs are interrupt gates (IF cleared on entry); the syscall
- * gate 0x80 is a DPL-3 interrupt gate, so ring 3 may 'int 0x80' (and, as on
- * Linux, int3 and into); any other 'int n' from ring 3 is a #GP.
+ * gate 0x80 is a DPL-3 trap gate (IF unchanged: a system call runs with
+ * interrupts on from its first instruction, as Linux's set_system_trap_gate
+ * makes it), so ring 3 may 'int 0x80'; int3 and into are DPL-3 interrupt
+ * gates, as on Linux; any other 'int n' from ring 3 is a #GP.
  */
 #include <kernel/types.h>
 #include <arch/segment.h>
@@ -19,12 +21,15 @@ struct idt_gate {
 
 static struct idt_gate idt[256] __attribute__((aligned(8)));
 
+#define GATE_INTERRUPT	0x8e	/* present, 32-bit interrupt gate: clears IF */
+#define GATE_TRAP	0x8f	/* present, 32-bit trap gate: leaves IF alone */
+
 static void set_gate(int vec, u32 handler, int dpl)
 {
 	idt[vec].off_lo = handler & 0xffff;
 	idt[vec].sel = __KERNEL_CS;
 	idt[vec].zero = 0;
-	idt[vec].type_attr = 0x8e | (dpl << 5);	/* present, 32-bit interrupt gate */
+	idt[vec].type_attr = (vec == SYSCALL_VECTOR ? GATE_TRAP : GATE_INTERRUPT) | (dpl << 5);
 	idt[vec].off_hi = handler >> 16;
 }
 

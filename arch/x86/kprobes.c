@@ -2,9 +2,14 @@
  * arch/x86/kprobes.c - int3 breakpoints on function entry, and return
  * probes through a trampoline (<kernel/kprobes.h>).
  *
- * Entry: the probed byte is "push %ebp" (0x55); the breakpoint's handler
- * runs ->pre and resumes at p->insn = { 0x55, jmp rel32 to addr + 1 }, so
- * the displaced instruction needs no emulation or single-stepping.
+ * Entry: the function's first instruction is copied out of line and its
+ * first byte replaced with int3; the breakpoint's handler runs ->pre and
+ * resumes at p->insn = { that instruction, jmp rel32 to the next one }, so
+ * it needs no emulation or single-stepping.  That works for the
+ * instructions GCC starts a function with (kernel code has no frame
+ * pointer), all position-independent: push r32, sub $imm,%esp and
+ * mov disp8(%esp),r32 (insn_length() knows exactly these; anything else is
+ * refused with -EINVAL).
  * Return: ->pre's non-zero answer swaps the return address (the word at the
  * probed code's stack pointer, right above the iret frame) for
  * kretprobe_trampoline and pushes an instance {real return address, stack
@@ -21,12 +26,14 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <arch/irqflags.h>
+#include "kprobes_insn.h"
 
 #define KPROBES_MAX	32	/* = the slots in kprobes_entry.asm */
 #define KRET_DEPTH	32	/* nested return probes (task + interrupts) */
 #define INT3		0xcc
-#define PUSH_EBP	0x55
+#define JMP_REL32	0xe9
 #define EFLAGS_IF	0x200
+#define INSN_SLOT	16	/* bytes per out-of-line slot (kprobes_entry.asm) */
 
 /* pushad's frame, then the ring-0 iret frame */
 struct kprobe_regs {
@@ -41,7 +48,7 @@ struct kret_instance {
 };
 
 extern const u32 vector_stubs[256];
-extern u8 kprobe_insn_slots[KPROBES_MAX][8];
+extern u8 kprobe_insn_slots[KPROBES_MAX][INSN_SLOT];
 void kprobe_int3_entry(void);
 void kretprobe_trampoline(void);
 void idt_set_int3(u32 handler);
@@ -55,17 +62,23 @@ static unsigned long kret_missed;	/* instances that did not fit */
 int register_kprobe(struct kprobe *p)
 {
 	u8 *code = p->addr;
+	int len;
 	u32 rel;
 
-	if (!code || code[0] != PUSH_EBP)
-		return code && code[0] == INT3 ? -EBUSY : -EINVAL;
+	if (!code)
+		return -EINVAL;
+	if (code[0] == INT3)
+		return -EBUSY;
+	len = kprobe_insn_length(code);
+	if (!len)
+		return -EINVAL;
 	if (nr_probes >= KPROBES_MAX)
 		return -ENOSPC;
 	p->insn = kprobe_insn_slots[nr_probes];
-	p->insn[0] = PUSH_EBP;
-	p->insn[1] = 0xe9;		/* jmp rel32 to the next instruction */
-	rel = (u32)(code + 1) - (u32)(p->insn + 6);
-	memcpy(&p->insn[2], &rel, 4);
+	memcpy(p->insn, code, len);
+	p->insn[len] = JMP_REL32;	/* to the next instruction */
+	rel = (u32)(code + len) - (u32)(p->insn + len + 5);
+	memcpy(&p->insn[len + 1], &rel, 4);
 	probes[nr_probes++] = p;
 	if (nr_probes == 1)
 		idt_set_int3((u32)kprobe_int3_entry);
@@ -82,7 +95,7 @@ static int set_kprobe(struct kprobe *p, int on)
 	if (!p->insn)
 		return -EINVAL;
 	local_irq_save(flags);
-	((u8 *)p->addr)[0] = on ? INT3 : PUSH_EBP;
+	((u8 *)p->addr)[0] = on ? INT3 : p->insn[0];	/* off: the copy's first byte is the function's own */
 	p->disabled = !on;
 	local_irq_restore(flags);
 	return 0;

@@ -53,10 +53,10 @@ kretprobe_trampoline:
 	popfd
 	ret
 
-; The out-of-line "push %ebp; jmp addr+1" of each probe (8 bytes each, one
-; per KPROBES_MAX in kprobes.c).  They live with the code, not with the
+; The out-of-line "first instruction; jmp to the second" of each probe (16
+; bytes each, one per KPROBES_MAX in kprobes.c).  They live with the code, not with the
 ; probes' data: QEMU retranslates a page of code at every store into it,
 ; and the data (the return instances) is written at every probe hit.
 align 16
 kprobe_insn_slots:
-	times 32 * 8 db 0xcc
+	times 32 * 16 db 0xcc

@@ -133,12 +133,6 @@ pte_t *pte_lookup(u32 pgdir, u32 va, int alloc)
 	return (pte_t *)__va(PTE_ADDR(pd[pde])) + ((va >> 12) & 1023);
 }
 
-void switch_pgdir(u32 pgdir)
-{
-	if (read_cr3() != pgdir)
-		write_cr3(pgdir);
-}
-
 void flush_tlb_page(u32 pgdir, u32 va)
 {
 	if (read_cr3() == pgdir)

@@ -4,6 +4,7 @@
 #include <kernel/string.h>
 #include <kernel/task.h>
 #include <arch/cpu.h>
+#include <arch/desc.h>
 #include <arch/fpu.h>
 #include <arch/pgtable.h>
 #include <arch/process.h>
@@ -23,6 +24,13 @@ __attribute__((noreturn)) void __enter_user(struct trap_frame *tf);
 struct trap_frame *task_pt_regs(struct task *t)
 {
 	return (struct trap_frame *)(t->thread.esp0 - sizeof(struct trap_frame));
+}
+
+/* Load PGDIR into CR3 (if it is not already there). */
+static inline void switch_pgdir(u32 pgdir)
+{
+	if (read_cr3() != pgdir)
+		write_cr3(pgdir);
 }
 
 void arch_set_kstack(struct task *t, void *base, u32 size)
@@ -97,9 +105,10 @@ void arch_enter_user(struct task *t)
 	__enter_user(task_pt_regs(t));
 }
 
-void arch_switch_to(struct task *prev, struct task *next)
+/* The one function of the switch (probed: sched_switch); the steps inline. */
+noinline void arch_switch_to(struct task *prev, struct task *next)
 {
-	arch_fpu_switch(prev, next);	/* eager: arch/x86/fpu.c */
+	fpu_switch(prev->thread.fpu, next->thread.fpu);	/* eager: arch/fpu.h */
 	tss_set_esp0(next->thread.esp0);
 	load_TLS(next);		/* before NEXT's "pop gs" reloads its selector */
 	switch_pgdir(next->thread.cr3);

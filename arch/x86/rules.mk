@@ -14,13 +14,13 @@ KERNEL_C   += arch/x86/apic.c             # local APIC + its timer
 KERNEL_C   += arch/x86/ioremap.c          # uncached device mappings (fixmap PDE 1023)
 KERNEL_C   += arch/x86/time.c             # clock source / clock event choice, hz= knob
 KERNEL_C   += arch/x86/multiboot.c        # multiboot1/2 info -> struct boot_info
-KERNEL_C   += arch/x86/syscall.c          # int 0x80 register convention
 KERNEL_C   += arch/x86/power.c            # isa-debug-exit / ACPI power off, halt
 KERNEL_C   += arch/x86/paging.c           # kernel page directory, per-process directories, PTE lookup
 KERNEL_C   += arch/x86/process.c          # arch_switch_to, fork/kthread/exec stack frames
 KERNEL_C   += arch/x86/fpu.c              # x87/SSE enable, clean state, eager fxsave/fxrstor switching
 KERNEL_ASM += arch/x86/switch.asm         # stack switch, ret_from_fork, kthread trampoline
 KERNEL_ASM += arch/x86/string.asm         # memcpy/memset with rep movsd/stosd (override kernel/lib's weak C ones)
+KERNEL_ASM += arch/x86/sched_clock.asm    # sched_clock(): the TSC in ns (else the PIT path in time.c)
 KERNEL_ASM += arch/x86/initrd.asm         # build/initrd.tar (user programs) linked into the image
 KERNEL_C   += arch/x86/tls.c              # set/get_thread_area, CLONE_SETTLS, GDT TLS entries per switch
 KERNEL_C   += arch/x86/tls_desc.c         # user_desc <-> descriptor (pure; host-tested)

@@ -252,11 +252,6 @@ long syscall_return_value(struct trap_frame *tf)
 	return (long)tf->eax;
 }
 
-void syscall_set_return(struct trap_frame *tf, long v)
-{
-	tf->eax = (u32)v;
-}
-
 void syscall_restart(struct trap_frame *tf)
 {
 	tf->eax = tf->error;	/* the original syscall number */

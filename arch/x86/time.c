@@ -42,18 +42,17 @@ DEFINE_KNOB_ENUM(clocksource, clocksource_choice, CS_TSC, clocksource_names,
 
 unsigned int HZ = 1000;
 static u64 tick_ns;		/* real tick period in ns */
-static int use_tsc;
+int use_tsc;			/* sched_clock() reads the TSC (arch/x86/sched_clock.asm) */
 static int use_apic;
 static int apic_oneshot;		/* highres: one-shot mode */
 static u64 last_pit_clock;	/* keeps the PIT clock monotonic */
 
-u64 tsc_sched_clock(void);
+u64 sched_clock_pit(void);
 
-u64 sched_clock(void)
+/* sched_clock() without the TSC: whole ticks plus the position inside the
+ * current one (arch/x86/sched_clock.asm jumps here). */
+u64 sched_clock_pit(void)
 {
-	if (use_tsc)
-		return tsc_sched_clock();
-	/* Without a TSC: whole ticks plus the position inside the current one. */
 	unsigned long flags;
 	local_irq_save(flags);
 	u64 ns = jiffies * tick_ns + pit_elapsed_ns();

@@ -20,14 +20,10 @@
 #include <kernel/sys.h>
 #include <kernel/task.h>
 #include <kernel/uaccess.h>
+#include <arch/desc.h>
 #include <arch/process.h>
 #include <arch/segment.h>
 #include <arch/tls.h>
-
-void load_TLS(const struct task *t)
-{
-	gdt_set_tls(t->thread.tls_array);
-}
 
 void tls_flush_current(void)
 {

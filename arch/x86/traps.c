@@ -1,6 +1,6 @@
 /*
- * arch/x86/traps.c - the C side of every trap: CPU exceptions, hardware
- * interrupts and the syscall gate.
+ * arch/x86/traps.c - the C side of every trap: CPU exceptions and hardware
+ * interrupts (the syscall gate has its own stub, straight into do_syscall).
  *
  * An exception prints a Linux-style title and register dump (__show_regs
  * layout of Linux/i386).  In kernel mode that is fatal:
@@ -197,10 +197,6 @@ void trap_dispatch(struct trap_frame *tf)
 		else
 			spurious_count++;
 		pic_eoi(irq);
-	} else if (v == SYSCALL_VECTOR) {
-		local_irq_enable();	/* syscalls run preemptible by interrupts */
-		syscall_dispatch(tf);
-		local_irq_disable();
 	} else if (vector_handlers[v]) {
 		vector_handlers[v](tf);
 	} else {

@@ -25,7 +25,7 @@
  *
  * sched_clock() = (rdtsc() - tsc_base) * mult >> CYC2NS_SHIFT, with
  * mult = (10^6 << CYC2NS_SHIFT) / tsc_khz; the product is formed in 96 bits
- * (mul_u64_u32_shr), so it never overflows.
+ * (as mul_u64_u32_shr), so it never overflows: arch/x86/sched_clock.asm.
  */
 #include <kernel/cmdline.h>
 #include <kernel/printk.h>
@@ -55,8 +55,9 @@ DEFINE_KNOB_ENUM(tsc_calibration, tsc_calibration_choice, CAL_AUTO, tsc_calibrat
 
 u32 tsc_khz;
 const char *tsc_calibration_source = "none";
-static u64 tsc_base;
-static u32 cyc2ns_mult;
+/* sched_clock()'s conversion, read by arch/x86/sched_clock.asm. */
+u64 tsc_base;
+u32 cyc2ns_mult;
 
 /* ---- CPUID leaves 0x15 / 0x16 ------------------------------------------ */
 
@@ -139,15 +140,23 @@ static void tsc_gate_fn(int start, void *arg)
 	t[start ? 0 : 1] = rdtsc();
 }
 
+#define IMPLAUSIBLE	"implausible result %u kHz (device missing?)"
+
 static u32 calibrate_pit(char *why, size_t len)
 {
 	u64 t[2];
+	u32 khz;
 
 	if (pit_gate(CALIBRATE_MS, tsc_gate_fn, t) < 0) {
 		snprintf(why, len, "the PIT channel 2 gate timed out (no PIT?)");
 		return 0;
 	}
-	return (u32)div_u64((t[1] - t[0]) * PIT_TICK_RATE, PIT_GATE_LATCH(CALIBRATE_MS) * 1000u);
+	khz = (u32)div_u64((t[1] - t[0]) * PIT_TICK_RATE, PIT_GATE_LATCH(CALIBRATE_MS) * 1000u);
+	/* a gate that "ends" at once (no 8254: OUT2 reads high) may not see
+	 * even the 20 cycles that make 1 kHz; every 0 return says why */
+	if (!khz)
+		snprintf(why, len, IMPLAUSIBLE, khz);
+	return khz;
 }
 
 /* Returns kHz, or 0 if no source worked; says which one did. */
@@ -168,7 +177,7 @@ u32 tsc_calibrate(void)
 	for (int i = first; i <= CAL_PIT; i++) {
 		u32 khz = src[i].fn(why, sizeof(why));
 		if (khz && (khz < TSC_KHZ_MIN || khz > TSC_KHZ_MAX)) {
-			snprintf(why, sizeof(why), "implausible result %u kHz (device missing?)", khz);
+			snprintf(why, sizeof(why), IMPLAUSIBLE, khz);
 			khz = 0;
 		}
 		if (khz) {
@@ -200,12 +209,6 @@ int tsc_vclock(u64 *base, u32 *mult)
 	*base = tsc_base;
 	*mult = cyc2ns_mult;
 	return 1;
-}
-
-/* Nanoseconds since tsc_enable_sched_clock(). */
-u64 tsc_sched_clock(void)
-{
-	return mul_u64_u32_shr(rdtsc() - tsc_base, cyc2ns_mult, CYC2NS_SHIFT);
 }
 
 int tsc_gate(unsigned ms, void (*fn)(int start, void *arg), void *arg)

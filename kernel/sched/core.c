@@ -59,11 +59,6 @@ const u32 prio_to_wmult[40] = {
 
 /* ---- Small helpers --------------------------------------------------------- */
 
-void update_rq_clock(struct rq *rq)
-{
-	rq->clock = sched_clock();
-}
-
 /* Ask P (the running task) to reschedule at the next irq/syscall exit. */
 void resched_task(struct task *p)
 {
@@ -155,11 +150,6 @@ static void update_cpu_load(struct rq *this_rq)
 }
 
 /* ---- HRTICK glue (the fair class decides, <kernel/hrtick.h> does) -------- */
-
-int hrtick_enabled(struct rq *rq)
-{
-	return sched_feat(HRTICK) && hrtick_available();
-}
 
 /* Arm the hrtick DELAY ns from now (replacing a pending one). */
 void hrtick_start(struct rq *rq, u64 delay)
@@ -563,20 +553,24 @@ int sched_setscheduler(struct task *p, int policy)
 
 /*
  * sched_yield(2): let the class move current (yield_task_fair), then
- * schedule().  Counts as an involuntary switch, as in Linux.
+ * schedule().  Counts as an involuntary switch, as in Linux.  As 2.6.35's
+ * sys_sched_yield, interrupts stay off from this_rq_lock() into schedule()
+ * ("no need to preempt or enable interrupts"); schedule() gives them back
+ * there (finish_task_switch), here right after it.  Called from the system
+ * call, with interrupts on.
  */
-void sched_yield(void)
+long sched_yield(void)
 {
 	struct rq *rq = this_rq();
-	unsigned long flags;
 
-	local_irq_save(flags);
+	local_irq_disable();
 	rq->yld_count++;
 	if (current->sched_class->yield_task)
 		current->sched_class->yield_task(rq);
-	local_irq_restore(flags);
 
 	schedule();
+	local_irq_enable();
+	return 0;
 }
 
 /*

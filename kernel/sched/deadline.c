@@ -46,14 +46,12 @@ struct sched_entity *earliest_deadline_entity(struct rq *rq)
 				deadline_node);
 }
 
-/* The earliest deadline if it has passed and DEADLINE is on, else NULL. */
-struct sched_entity *expired_deadline_entity(struct rq *rq)
+/* expired_deadline_entity() (sched.h) with DEADLINE on: the earliest
+ * deadline if it has passed, else NULL. */
+struct sched_entity *__expired_deadline_entity(struct rq *rq)
 {
-	struct sched_entity *se;
+	struct sched_entity *se = earliest_deadline_entity(rq);
 
-	if (!sched_feat(DEADLINE))
-		return NULL;
-	se = earliest_deadline_entity(rq);
 	if (se && (s64)(se->deadline - rq->clock) <= 0)
 		return se;
 	return NULL;

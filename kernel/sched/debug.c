@@ -529,12 +529,6 @@ int sched_verify(void)
 	return bad;
 }
 
-void sched_verify_hook(void)
-{
-	if (sysctl_sched_verify)
-		sched_verify();
-}
-
 /* ---- sched_debug= and the end-of-run report ------------------------------ */
 
 /*

@@ -22,6 +22,7 @@
 #include "sched.h"
 #include "stats.h"
 #include <kernel/hrtick.h>
+#include <kernel/math64.h>
 #include <kernel/printk.h>
 #include <arch/irqflags.h>
 
@@ -38,7 +39,7 @@
  *	else:		  SRR(t * inv, 32)
  * clamped to LONG_MAX (2^31 - 1 on i686).  All widths are i686's.
  */
-u32 calc_delta_mine(u32 delta_exec, u32 weight, struct load_weight *lw)
+inline u32 calc_delta_mine(u32 delta_exec, u32 weight, struct load_weight *lw)
 {
 	u64 tmp;
 
@@ -46,12 +47,12 @@ u32 calc_delta_mine(u32 delta_exec, u32 weight, struct load_weight *lw)
 		lw->inv_weight = 1 + (WMULT_CONST - lw->weight / 2) /
 				     (lw->weight + 1);
 
-	tmp = (u64)delta_exec * weight;
+	tmp = mul_u32_u32(delta_exec, weight);
 	if (unlikely(tmp > WMULT_CONST))
 		tmp = SRR(SRR(tmp, WMULT_SHIFT / 2) * lw->inv_weight,
 			  WMULT_SHIFT / 2);
-	else
-		tmp = SRR(tmp * lw->inv_weight, WMULT_SHIFT);
+	else	/* tmp fits 32 bits: one 32 x 32 -> 64 multiply */
+		tmp = SRR(mul_u32_u32((u32)tmp, lw->inv_weight), WMULT_SHIFT);
 
 	return (u32)min(tmp, (u64)LONG_MAX_32);
 }
@@ -78,7 +79,7 @@ static inline void update_load_sub(struct load_weight *lw, u32 dec)
  * update_curr, sched_vslice, and wakeup_gran for a waker that is not
  * nice 0 (wakeup_gran skips the call at NICE_0_LOAD).
  */
-u32 calc_delta_fair(u32 delta, struct sched_entity *se)
+inline u32 calc_delta_fair(u32 delta, struct sched_entity *se)
 {
 	if (unlikely(se->load.weight != NICE_0_LOAD))
 		delta = calc_delta_mine(delta, NICE_0_LOAD, &se->load);
@@ -201,18 +202,19 @@ s64 entity_key(struct cfs_rq *cfs_rq, struct sched_entity *se)
  *	v = curr ? curr.v : old;  if tree: v = curr ? min(v, left.v) : left.v
  *	min_vruntime = max(old, v)
  */
-void update_min_vruntime(struct cfs_rq *cfs_rq)
+inline void update_min_vruntime(struct cfs_rq *cfs_rq)
 {
+	struct sched_entity *curr = cfs_rq->curr;
+	struct rb_node *left = cfs_rq->rb_leftmost;
 	u64 vruntime = cfs_rq->min_vruntime;
 
-	if (cfs_rq->curr)
-		vruntime = cfs_rq->curr->vruntime;
+	if (curr)
+		vruntime = curr->vruntime;
 
-	if (cfs_rq->rb_leftmost) {
-		struct sched_entity *se = rb_entry(cfs_rq->rb_leftmost,
-						   struct sched_entity, run_node);
+	if (left) {
+		struct sched_entity *se = rb_entry(left, struct sched_entity, run_node);
 
-		if (!cfs_rq->curr)
+		if (!curr)
 			vruntime = se->vruntime;
 		else
 			vruntime = min_vruntime(vruntime, se->vruntime);
@@ -225,7 +227,7 @@ void update_min_vruntime(struct cfs_rq *cfs_rq)
  * Insert SE by key.  Equal keys go right, so tasks with the same vruntime
  * run in FIFO order.  Keeps the leftmost cache.
  */
-void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+inline void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	struct rb_node **link = &cfs_rq->tasks_timeline.rb_node;
 	struct rb_node *parent = NULL;
@@ -252,7 +254,7 @@ void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	rb_insert_color(&se->run_node, &cfs_rq->tasks_timeline);
 }
 
-void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+inline void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (cfs_rq->rb_leftmost == &se->run_node)
 		cfs_rq->rb_leftmost = rb_next(&se->run_node);
@@ -261,7 +263,7 @@ void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 }
 
 /* The leftmost queued entity (2.6.35's name; later __pick_first_entity). */
-struct sched_entity *__pick_next_entity(struct cfs_rq *cfs_rq)
+inline struct sched_entity *__pick_next_entity(struct cfs_rq *cfs_rq)
 {
 	struct rb_node *left = cfs_rq->rb_leftmost;
 
@@ -292,8 +294,9 @@ static inline void __update_curr(struct cfs_rq *cfs_rq,
 {
 	u32 delta_exec_weighted;
 
-	curr->statistics.exec_max = max((u64)delta_exec,
-					curr->statistics.exec_max);
+	/* schedstat: exec_max = max(exec_max, delta), stored only when it grows */
+	if (unlikely(delta_exec > curr->statistics.exec_max))
+		curr->statistics.exec_max = delta_exec;
 
 	curr->sum_exec_runtime += delta_exec;
 	cfs_rq->exec_clock += delta_exec;
@@ -308,7 +311,7 @@ static inline void __update_curr(struct cfs_rq *cfs_rq,
  * unsigned long in Linux, 32 bits on i686 (it cannot overflow between
  * ticks).  A zero delta changes nothing.
  */
-void update_curr(struct cfs_rq *cfs_rq)
+noinline void update_curr(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
 	u64 now = rq_of(cfs_rq)->clock;
@@ -321,8 +324,9 @@ void update_curr(struct cfs_rq *cfs_rq)
 	if (!delta_exec)
 		return;
 
-	__update_curr(cfs_rq, curr, delta_exec);
+	/* (2.6.35 stores it after __update_curr, which does not read it) */
 	curr->exec_start = now;
+	__update_curr(cfs_rq, curr, delta_exec);
 }
 
 /*
@@ -365,7 +369,7 @@ static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *s
  * So a fork starts at max(parent, min_vruntime + vslice), a long sleeper
  * at min_vruntime - 3 ms, and a short sleeper keeps its own vruntime.
  */
-void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int initial)
+noinline void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int initial)
 {
 	u64 vruntime = cfs_rq->min_vruntime;
 
@@ -432,7 +436,7 @@ static void __clear_buddies_next(struct sched_entity *se)
 }
 
 /* Forget SE as next/last buddy. */
-void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
+inline void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (cfs_rq->last == se)
 		__clear_buddies_last(se);
@@ -502,7 +506,7 @@ void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
  * CPT_FIX compares 5 against calc_delta_fair(ideal); DEADLINE (ours)
  * first reschedules when an unrun fork's deadline has passed.
  */
-void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
+noinline void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 {
 	u32 ideal_runtime, delta_exec, gran;
 
@@ -556,7 +560,7 @@ void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
  * Start running SE: take it out of the tree, start its run period and
  * snapshot sum_exec_runtime (check_preempt_tick measures from there).
  */
-void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+inline void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	struct rq *rq = rq_of(cfs_rq);
 
@@ -570,9 +574,12 @@ void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	cfs_rq->curr = se;
 	/* schedstats: longest run between picks, counted only while others
 	 * queued weigh at least as much as se (rq load >= 2 w) */
-	if (rq->load.weight >= 2 * se->load.weight)
-		se->statistics.slice_max = max(se->statistics.slice_max,
-			se->sum_exec_runtime - se->prev_sum_exec_runtime);
+	if (rq->load.weight >= 2 * se->load.weight) {
+		u64 ran = se->sum_exec_runtime - se->prev_sum_exec_runtime;
+
+		if (ran > se->statistics.slice_max)
+			se->statistics.slice_max = ran;
+	}
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
 
 	/* DEADLINE (ours, deadline.c): it has run, the deadline is met */
@@ -590,7 +597,7 @@ void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
  * DEADLINE (ours): an expired unrun fork beats all of them.
  * The chosen entity loses any buddy status.
  */
-struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
+inline struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *se = __pick_next_entity(cfs_rq);
 	struct sched_entity *left = se;
@@ -612,7 +619,7 @@ struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
 }
 
 /* Stop running PREV: account it and, if still queued, put it back. */
-void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
+inline void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
 {
 	/* a sleeper was charged by dequeue_entity(); a preempted task not yet */
 	if (prev->on_rq)
@@ -658,7 +665,7 @@ void entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued)
  * With more than one task queued, arm the hrtick for slice - ran:
  * overrun -> reschedule now (if P runs); not yet running -> at least 10 us.
  */
-static void hrtick_start_fair(struct rq *rq, struct task *p)
+static inline void hrtick_start_fair(struct rq *rq, struct task *p)
 {
 	struct sched_entity *se = &p->se;
 	struct cfs_rq *cfs_rq = cfs_rq_of(se);
@@ -823,7 +830,7 @@ static void set_next_buddy(struct sched_entity *se)
  * on preemption, LAST_BUDDY.  Buddies only when nr_running >=
  * sched_nr_latency.
  */
-static void check_preempt_wakeup(struct rq *rq, struct task *p, int wake_flags)
+static noinline void check_preempt_wakeup(struct rq *rq, struct task *p, int wake_flags)
 {
 	struct task *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;

@@ -16,6 +16,8 @@
 #include <kernel/compiler.h>
 #include <kernel/list.h>
 #include <kernel/rbtree.h>
+#include <kernel/hrtick.h>
+#include <kernel/time.h>
 
 /* ---- Load-weight arithmetic (2.6.35, with i686's 32-bit long) ----------- */
 
@@ -246,7 +248,11 @@ long sys_granule_sched_params(char *ubuf, int len);
 
 /* ---- core.c ------------------------------------------------------------- */
 
-void update_rq_clock(struct rq *rq);
+/* rq->clock = sched_clock(), ns (inline, as 2.6.35's in one sched.c). */
+static inline void update_rq_clock(struct rq *rq)
+{
+	rq->clock = sched_clock();
+}
 void resched_task(struct task *p);
 void set_load_weight(struct task *p);
 void enqueue_task(struct rq *rq, struct task *p, int flags);
@@ -254,11 +260,21 @@ void dequeue_task(struct rq *rq, struct task *p, int flags);
 void activate_task(struct rq *rq, struct task *p, int flags);
 void deactivate_task(struct rq *rq, struct task *p, int flags);
 void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags);
-int hrtick_enabled(struct rq *rq);
+/* HRTICK is on and a one-shot timer exists (inline: every pick asks). */
+static inline int hrtick_enabled(struct rq *rq)
+{
+	(void)rq;
+	return sched_feat(HRTICK) && hrtick_available();
+}
 void hrtick_start(struct rq *rq, u64 delay);
 void hrtick_clear(struct rq *rq);
-/* debug.c: called by core.c after schedule/tick/wakeup (if sched_verify=1) */
-void sched_verify_hook(void);
+/* core.c calls this after schedule/tick/wakeup: debug.c's sched_verify()
+ * (<kernel/sched.h>) under sched_verify=1 (inline: the test is one load). */
+static inline void sched_verify_hook(void)
+{
+	if (unlikely(sysctl_sched_verify))
+		sched_verify();
+}
 void sched_verify_reset(void);	/* forget the min_vruntime history */
 /* debug.c: sched_debug=end keeps exited tasks' stats for the final report */
 extern int sysctl_sched_debug;		/* 0 off, 1 end */
@@ -322,6 +338,14 @@ void proc_sched_show_task_eevdf(struct task *p);	/* eevdf_debug.c */
 void deadline_enqueue(struct rq *rq, struct sched_entity *se);
 void deadline_dequeue(struct sched_entity *se);
 struct sched_entity *earliest_deadline_entity(struct rq *rq);
-struct sched_entity *expired_deadline_entity(struct rq *rq);
+struct sched_entity *__expired_deadline_entity(struct rq *rq);
+/* The earliest deadline if it has passed and DEADLINE is on, else NULL
+ * (the feature test inline: with DEADLINE off, as by default, that is all). */
+static inline struct sched_entity *expired_deadline_entity(struct rq *rq)
+{
+	if (!sched_feat(DEADLINE))
+		return NULL;
+	return __expired_deadline_entity(rq);
+}
 
 #endif

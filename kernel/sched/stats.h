@@ -89,7 +89,8 @@ static inline void update_stats_wait_end(struct cfs_rq *cfs_rq, struct sched_ent
 {
 	u64 waited = rq_of(cfs_rq)->clock - se->statistics.wait_start;
 
-	se->statistics.wait_max = max(se->statistics.wait_max, waited);
+	if (waited > se->statistics.wait_max)
+		se->statistics.wait_max = waited;
 	se->statistics.wait_count++;
 	se->statistics.wait_sum += waited;
 	se->statistics.wait_start = 0;
@@ -129,14 +130,15 @@ static inline void enqueue_sleeper(struct cfs_rq *cfs_rq, struct sched_entity *s
 	}
 }
 
-/* SCHED_DEBUG: count entities more than 3 x sched_latency from min_vruntime. */
+/* SCHED_DEBUG: count entities more than 3 x sched_latency from min_vruntime
+ * (3 x latency in 32 bits, as 2.6.35's unsigned int: latency <= 1 s). */
 static inline void check_spread(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	s64 d = (s64)(se->vruntime - cfs_rq->min_vruntime);
 
 	if (d < 0)
 		d = -d;
-	if (d > 3 * (s64)sysctl_sched_latency)
+	if (d > (s64)(u32)(3 * sysctl_sched_latency))
 		cfs_rq->nr_spread_over++;
 }
 

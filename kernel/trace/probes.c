@@ -358,6 +358,7 @@ static u32 probes_mask;			/* what the enabled probes serve */
 static void probe_timer_fn(void *fn)
 {
 	struct kprobe *kp = &timer_probes[nr_timer_probes];
+	int err;
 
 	for (int i = 0; i < nr_timer_probes; i++)
 		if (timer_probes[i].addr == fn)
@@ -368,10 +369,11 @@ static void probe_timer_fn(void *fn)
 		.symbol = "hrtimer callback", .addr = fn,
 		.pre = hrtimer_cb_pre, .ret = hrtimer_cb_ret,
 	};
-	if (register_kprobe(kp))
-		return;
-	nr_timer_probes++;
-	if (!(probes_mask & TIMER_EVENTS))
+	err = register_kprobe(kp);
+	nr_timer_probes++;	/* a failed entry stays too, so FN is not tried again */
+	if (err)
+		printk("trace: cannot probe hrtimer callback %p (error %d)\n", fn, err);
+	else if (!(probes_mask & TIMER_EVENTS))
 		disable_kprobe(kp);
 }
 

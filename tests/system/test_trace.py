@@ -64,6 +64,8 @@ def test_tracing_off_hands_the_tracer_back_and_records_nothing():
 def scenario(tmp_path_factory):
     r = boot(SCENARIO, timeout=900)
     check_clean(r)
+    # every probed function's first instruction can run out of line (kprobes_insn.h)
+    assert not r.find(r"^trace: cannot probe"), r.output[-2000:]
     out = tmp_path_factory.mktemp("trace")
     log = out / "serial.log"
     log.write_text(r.output)
@@ -241,7 +243,14 @@ def test_attribution_names_no_start_debit(tmp_path):
     assert p.returncode == 0, p.stderr
     blocks = (tmp_path / "latency.txt").read_text().strip().split("\n\n")[1:]
     assert len(blocks) == 100
-    for b in blocks:
+    # The timer may fire once more after the 100 measured expiries, before the
+    # program deletes it: the helper then takes that signal and forks nothing,
+    # so that sample is the helper's own wakeup.  Only the run's last expiry
+    # may be such a sample.
+    expiry = [float(b.split("expiry ", 1)[1].split()[0]) for b in blocks]
+    for b, e in zip(blocks, expiry):
+        if "(fork:" not in b and e == max(expiry):
+            continue
         assert "(fork: no debit)" in b and "+0.000 ms" in b.splitlines()[1], b
     hogs = [len([l for l in b.splitlines()[3:] if "kbuild-load[" in l and float(l.split()[1]) > 0.1])
             for b in blocks]

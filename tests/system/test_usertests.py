@@ -42,6 +42,8 @@ ALL_TESTS = [
     "pipe_wakeups",
     "tmpfs_files", "tmpfs_dirs", "tmpfs_rename", "tmpfs_nospc",
     "procfs_pid", "procfs_exit", "procfs_sys",
+    # user/tests/ut_entry.c
+    "syscall_regs", "syscall_df", "syscall_table_edges", "syscall_sigwork", "syscall_restart",
 ]
 
 
@@ -132,15 +134,32 @@ def test_unknown_name_fails_the_run():
     assert r.has_line("init: usertests (pid 2) exited with status 1")
 
 
+def run_without(flag, cpu, names):
+    """Run the usertests NAMES on CPU, a model without the CPUID flag FLAG: all pass."""
+    r = boot(f'run="usertests {names}"', cpu=cpu, timeout=60)
+    check_clean(r, status=0)
+    assert r.find(rf"^CPU flags: (?!.*\b{flag}\b)"), r.output[-2000:]
+    ran = [l for l in r.lines if l.startswith("test ")]
+    assert ran == [f"test {n}: OK" for n in names.split()], r.output[-2000:]
+
+
+def test_syscall_gate_without_sep():
+    # int $0x80 is the only gate (docs/FASTPATHS.md: no SYSENTER), so a CPU
+    # without SEP runs the same path: registers, DF, the tables' edges, the
+    # exit work, a handler's return and a restarted call.
+    run_without("sep", "qemu32,-sep", "syscall_regs syscall_df syscall_table_edges syscall_sigwork "
+                "syscall_restart sig_norestorer pipe_eintr")
+
+
+def test_sep_is_reported_where_the_cpu_has_it(full_run):
+    assert full_run.find(r"^CPU flags: .*\bsep\b"), full_run.output[-2000:]
+
+
 def test_signal_fpu_without_fxsr():
     # A Pentium Pro-class CPU (no FXSR/SSE): the kernel uses fnsave/frstor,
     # frames carry the 112-byte fnsave header with magic 0xffff.
-    names = "sigfpu_preserve sigfpu_modify sigfpu_mxcsr sigfpu_null sigfpu_badptr fpu"
-    r = boot(f'run="usertests {names}"', cpu="qemu32,-fxsr,-sse,-sse2", timeout=60)
-    check_clean(r, status=0)
-    assert r.find(r"^CPU flags: (?!.*\bfxsr\b)"), r.output[-2000:]
-    ran = [l for l in r.lines if l.startswith("test ")]
-    assert ran == [f"test {n}: OK" for n in names.split()], r.output[-2000:]
+    run_without("fxsr", "qemu32,-fxsr,-sse,-sse2",
+                "sigfpu_preserve sigfpu_modify sigfpu_mxcsr sigfpu_null sigfpu_badptr fpu")
 
 
 def test_unknown_syscalls_logged_once_per_program(full_run):

@@ -21,8 +21,10 @@
  * (the FPU/SSE state in signal frames) and user/tests/ut_tls.c
  * (set/get_thread_area, per-thread errno, %fs/%gs), user/tests/ut_life.c
  * (init's protection, what dies with a process, reparenting, clone's exit
- * signal and CHILD_SETTID) and user/tests/ut_limits.c (tiny timer
- * intervals, RLIMIT_SIGPENDING, long console writes).  "usertests --exit N"
+ * signal and CHILD_SETTID), user/tests/ut_limits.c (tiny timer
+ * intervals, RLIMIT_SIGPENDING, long console writes) and
+ * user/tests/ut_entry.c (the int $0x80 gate: registers, DF, unknown
+ * numbers, the exit work).  "usertests --exit N"
  * and friends are helper modes the exec tests use on the program itself
  * (see helper_main()).
  */
@@ -267,6 +269,7 @@ static const struct ut_test *const tables[] = {
 	ut_poll_tests, ut_job_tests,
 	ut_vdso_tests,
 	ut_pipe_tests, ut_tmpfs_tests, ut_procfs_tests,
+	ut_entry_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

@@ -95,5 +95,7 @@ extern const struct ut_test ut_job_tests[];
 extern const struct ut_test ut_vdso_tests[];
 /* the shell's file side: pipes, /tmp, /proc per process */
 extern const struct ut_test ut_pipe_tests[], ut_tmpfs_tests[], ut_procfs_tests[];
+/* ut_entry.c: the int $0x80 gate (registers, DF, holes, exit work). */
+extern const struct ut_test ut_entry_tests[];
 
 #endif

@@ -14,6 +14,10 @@
 #define __aligned(n)	__attribute__((aligned(n)))
 #define __section(s)	__attribute__((section(s)))
 #define __used		__attribute__((used))
+/* Never inlined (Linux's noinline; spell the attribute __noinline__ where
+ * this header is in scope).  A function kernel/trace/probes.c puts a kprobe
+ * on must be entered through its own first byte at every call. */
+#define noinline	__attribute__((__noinline__))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 /*
  * Marks a function that only the host unit tests (tests/host/) call: the

@@ -5,7 +5,8 @@
  *	user_page_fault() a ring-3 page fault: demand page, stack, COW
  *	user_exception()  any other (or unresolvable) ring-3 exception -> signal
  *	force_sig()       a signal the task cannot refuse, without a log line
- *	do_syscall()      the syscall table (Linux i386 numbers)
+ *	do_syscall()      the syscall gate: the table (Linux i386 numbers),
+ *	                  the result, the return-to-user work
  *	exit_to_caller()  the last step of every trap: reschedule if
  *	                  need_resched is set and preemption is allowed here,
  *	                  deliver pending signals on the way back to user mode
@@ -34,12 +35,13 @@ void user_exception(int signo, const char *what, u32 ip, u32 sp, u32 addr, u32 e
  * or ignored SIG is unblocked / reset to SIG_DFL so it gets through. */
 void force_sig(int sig);
 
-/* Dispatch syscall NR with up to six arguments; returns the value or -errno. */
-long do_syscall(u32 nr, u32 a1, u32 a2, u32 a3, u32 a4, u32 a5, u32 a6,
-		struct trap_frame *tf);
-
-/* arch: read the syscall registers from TF, call do_syscall, store eax. */
-void syscall_dispatch(struct trap_frame *tf);
+/*
+ * The system call in TF (number and arguments as <arch/syscall.h> reads
+ * them), called by the arch's stub with interrupts on: run it, store the
+ * value or -errno in TF, and return with interrupts off and the
+ * return-to-user work done (exit_to_caller(tf, 1) when any is pending).
+ */
+void do_syscall(struct trap_frame *tf);
 
 void exit_to_caller(struct trap_frame *tf, int to_user);
 

@@ -2,12 +2,12 @@
  * kernel/kprobes.h - breakpoint probes on function entry and return
  * (Linux's kprobes/kretprobes, reduced to what the tracer needs).
  *
- * register_kprobe() replaces the first byte of a function, which must be
- * the frame-pointer prologue's "push %ebp" (0x55; every kernel function
- * has one: -fno-omit-frame-pointer), with int3 (0xcc).  The breakpoint
- * calls ->pre with the function's stack arguments (cdecl: args[0] is the
- * first), then resumes in p->insn, an out-of-line copy of "push %ebp"
- * followed by a jump to the second instruction.  If ->pre returns non-zero
+ * register_kprobe() replaces the first byte of a function with int3
+ * (0xcc); its first instruction must be one of the prologue instructions
+ * arch/x86/kprobes.c can run out of line (push r32, sub $n,%esp, a load
+ * from the argument area).  The breakpoint calls ->pre with the function's
+ * stack arguments (cdecl: args[0] is the first), then resumes in p->insn,
+ * an out-of-line copy of that instruction followed by a jump to the second.  If ->pre returns non-zero
  * the return address is swapped for a trampoline, and ->ret runs when the
  * function returns, with the return value (eax) and the DATA words ->pre
  * filled in.  Probes are never removed, but disable_kprobe() puts the
@@ -39,11 +39,12 @@ struct kprobe {
 	void *addr;			/* function entry */
 	kprobe_pre_t pre;
 	kprobe_ret_t ret;		/* NULL: entry only */
-	u8 *insn;			/* push %ebp; jmp addr + 1 (filled in) */
-	int disabled;			/* registered, but addr holds push %ebp */
+	u8 *insn;			/* first instruction; jmp to the second (filled in) */
+	int disabled;			/* registered, but addr holds its own first byte */
 };
 
-/* 0, -EINVAL (no push %ebp at ADDR), -EBUSY (probed already), -ENOSPC. */
+/* 0, -EINVAL (a first instruction that cannot run out of line), -EBUSY
+ * (probed already), -ENOSPC. */
 int register_kprobe(struct kprobe *p);
 /* A registered probe off and on again: 0, or -EINVAL if P is not registered. */
 int disable_kprobe(struct kprobe *p);

@@ -11,6 +11,7 @@
 #define KERNEL_MATH64_H
 
 #include <kernel/types.h>
+#include <arch/div64.h>	/* mul_u32_u32(a, b): (u64)a * b */
 
 /* q = dividend / divisor, *rem = dividend % divisor.  divisor != 0. */
 static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *rem)

@@ -223,7 +223,7 @@ long task_nice(const struct task *p);
  */
 int sched_setscheduler(struct task *p, int policy);
 /* sched_yield(2): the class's yield_task, then schedule(). */
-void sched_yield(void);
+long sched_yield(void);		/* 0: the system call's value */
 
 /*
  * P's total CPU time in ns, including the not yet accounted running part:

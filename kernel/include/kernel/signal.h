@@ -30,6 +30,7 @@ struct trap_frame;
 struct k_itimer;
 
 #define sigmask(sig)	(1ull << ((sig) - 1))
+#define UNBLOCKABLE	(sigmask(SIGKILL) | sigmask(SIGSTOP))
 #define SIG_DFL		0u
 #define SIG_IGN		1u
 
@@ -124,7 +125,7 @@ void flush_sigqueue(struct task *t);
 /* de_thread: move the process-directed signals pending on dying T to TO. */
 void signal_transfer_shared(struct task *t, struct task *to);
 
-int signal_pending(struct task *t);
+/* signal_pending(t) is inline in <kernel/task.h>. */
 /* The lowest signal pending for T (unblocked) that would kill its process
  * (SIGKILL, or a default action that terminates), or 0. */
 int fatal_signal_pending(struct task *t);
@@ -136,9 +137,8 @@ int setup_signal_frame(struct trap_frame *tf, int sig, const struct k_sigaction 
 		       const struct ksiginfo *info, u64 oldmask);
 long sys_sigreturn(struct trap_frame *tf);
 long sys_rt_sigreturn(struct trap_frame *tf);
-/* arch: syscall restart helpers on the user frame. */
+/* arch: syscall restart helpers on the user frame (and <arch/syscall.h>). */
 long syscall_return_value(struct trap_frame *tf);
-void syscall_set_return(struct trap_frame *tf, long v);
 void syscall_restart(struct trap_frame *tf);
 
 long sys_rt_sigaction(int sig, const struct k_sigaction *act, struct k_sigaction *oact, u32 size);

@@ -14,6 +14,7 @@
 #include <kernel/list.h>
 #include <kernel/sched.h>
 #include <kernel/wait.h>
+#include <kernel/signal.h>
 #include <arch/thread.h>
 
 struct mm;
@@ -111,5 +112,16 @@ struct task {
 
 /* The running task.  Defined by kernel/sched/core.c. */
 extern struct task *current;
+
+/*
+ * A signal to take, or a group stop to join (Linux sets TIF_SIGPENDING on
+ * every thread for a group stop).  Inline, as Linux's in <linux/sched.h>:
+ * every return to user mode asks.
+ */
+static inline int signal_pending(struct task *t)
+{
+	return (t->sig_pending & ~(t->sig_blocked & ~UNBLOCKABLE)) != 0 ||
+	       t->group_leader->group_stop;
+}
 
 #endif

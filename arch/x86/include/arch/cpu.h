@@ -61,6 +61,7 @@ static inline void safe_halt(void) { __asm__ __volatile__("sti; hlt" ::: "memory
 #define X86_FEATURE_MSR		(1u << 5)
 #define X86_FEATURE_PAE		(1u << 6)
 #define X86_FEATURE_APIC	(1u << 9)
+#define X86_FEATURE_SEP		(1u << 11)	/* SYSENTER/SYSEXIT (unused: docs/FASTPATHS.md) */
 #define X86_FEATURE_PGE		(1u << 13)
 #define X86_FEATURE_CMOV	(1u << 15)
 #define X86_FEATURE_MMX		(1u << 23)

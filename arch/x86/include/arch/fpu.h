@@ -35,9 +35,17 @@ void fpu_save_live(u8 *area);
  * FPU state: into current->thread.fpu and the live registers.  Must not
  * sleep between the two, and does not. */
 void fpu_load_current(const u8 *area);
-/* arch_switch_to's part: save PREV's live registers, load NEXT's. */
-struct task;
-void arch_fpu_switch(struct task *prev, struct task *next);
+/* arch_switch_to's part (eager, inline): save the live registers into
+ * PREV_AREA (the task switched out), load NEXT_AREA's. */
+static inline void fpu_switch(u8 *prev_area, const u8 *next_area)
+{
+	if (__builtin_expect(fpu_have_fxsr, 1))
+		__asm__ __volatile__("fxsave (%0)\n\tfxrstor (%1)"
+				     :: "r"(prev_area), "r"(next_area) : "memory");
+	else
+		__asm__ __volatile__("fnsave (%0)\n\tfwait\n\tfrstor (%1)"
+				     :: "r"(prev_area), "r"(next_area) : "memory");
+}
 
 
 /* Signal frames (arch/x86/fpu_signal.c): Linux i386 struct _fpstate, the

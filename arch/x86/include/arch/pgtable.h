@@ -72,8 +72,6 @@ static inline pte_t pte_peek(u32 pgdir, u32 va)
  */
 pte_t *pgdir_next_table(u32 pgdir, u32 *pde, u32 end);
 
-/* Load PGDIR into CR3 (if it is not already there). */
-void switch_pgdir(u32 pgdir);
 /* Drop VA's translation from the TLB if PGDIR is the current one. */
 void flush_tlb_page(u32 pgdir, u32 va);
 /* Drop a kernel-half VA (shared by every directory) from the TLB. */

@@ -44,10 +44,7 @@ struct trap_frame {
 static inline int user_mode(const struct trap_frame *tf) { return (tf->cs & 3) == 3; }
 
 void gdt_init(void);
-void tss_set_esp0(u32 esp0);
-struct desc_struct;
-/* Write the GDT_ENTRY_TLS_ENTRIES descriptors TLS into the GDT's TLS slots. */
-void gdt_set_tls(const struct desc_struct *tls);
+/* tss_set_esp0, gdt_set_tls, load_TLS: arch/desc.h (inline). */
 
 /* Interrupt vectors. */
 #define IRQ0_VECTOR		0x20	/* 8259 IRQ 0..15 -> 0x20..0x2f */

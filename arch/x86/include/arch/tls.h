@@ -64,8 +64,7 @@ static inline int tls_desc_is_empty(const struct desc_struct *d)
 #ifndef HOST_TEST
 struct task;
 struct trap_frame;
-/* Copy T's descriptors into the GDT (on every switch to T). */
-void load_TLS(const struct task *t);
+/* load_TLS(t), T's descriptors into the GDT: arch/desc.h (inline). */
 /* exec: a new program starts without TLS (Linux flush_thread). */
 void tls_flush_current(void);
 /* clone(CLONE_SETTLS): the user_desc at UINFO replaces one of CHILD's
