@@ -40,6 +40,18 @@ KCFLAGS  := -m32 -march=i686 -std=gnu11 -ffreestanding -fno-pic -fno-pie \
             -DGRANULE_VERSION='"$(VERSION)"' $(KDEBUG)
 KASFLAGS := -f elf32 -Iboot/ -Iarch/x86/ -I$(BUILD)/ $(KDEBUG_ASM)
 KLDFLAGS := -m elf_i386 -T linker.ld -nostdlib -z noexecstack
+
+# The kernel's objects depend on the flags they were built with, as Kbuild's
+# .cmd files make them: $(BUILD)/.kflags holds KCFLAGS and KASFLAGS and is
+# rewritten only when they change, so a changed flag (KDEBUG=, the frame
+# pointer ...) rebuilds every object, not just the sources touched since.
+KFLAGS_STAMP := $(BUILD)/.kflags
+KFLAGS_NOW   := $(KCFLAGS) | $(KASFLAGS)
+ifneq ($(file <$(KFLAGS_STAMP)),$(KFLAGS_NOW))
+$(shell mkdir -p $(BUILD))
+$(file >$(KFLAGS_STAMP),$(KFLAGS_NOW))
+endif
+
 # 64-bit division helpers (__udivdi3 ...) come from 32-bit libgcc
 # (Debian lib32gcc-12-dev, installed by tools/deps).
 LIBGCC    = $(shell $(CC) -m32 -print-libgcc-file-name)
@@ -77,12 +89,12 @@ $(BUILD)/arch/x86/initrd.o: $(INITRD)
 all: $(BUILD)/granule.elf $(BUILD)/granule.asm
 asm: $(BUILD)/granule.asm
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c $(KFLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
-$(BUILD)/%.o: %.asm
+$(BUILD)/%.o: %.asm $(KFLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
 	$(Q)$(NASM) $(KASFLAGS) -MD $(@:.o=.d) $< -o $@

@@ -37,7 +37,7 @@ KERNEL_C   += arch/x86/kprobes.c           # int3 probes on function entry/retur
 KERNEL_ASM += arch/x86/kprobes_entry.asm  # the int3 gate and the return trampoline (.trace.text)
 
 # kprobes.c belongs to the tracer's part of the image (see kernel/trace/rules.mk).
-$(BUILD)/arch/x86/kprobes.o: arch/x86/kprobes.c
+$(BUILD)/arch/x86/kprobes.o: arch/x86/kprobes.c $(KFLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (.trace)"
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@

@@ -12,7 +12,7 @@ KERNEL_C += kernel/trace/tracefs.c        # /sys/kernel/debug/tracing: trace, se
 TRACE_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out kernel/trace/knobs.c,$(filter kernel/trace/%,$(KERNEL_C))))
 
 # The same compile as every kernel object, then the section rename.
-$(TRACE_OBJS): $(BUILD)/kernel/trace/%.o: kernel/trace/%.c
+$(TRACE_OBJS): $(BUILD)/kernel/trace/%.o: kernel/trace/%.c $(KFLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (.trace)"
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
