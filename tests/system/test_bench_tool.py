@@ -74,7 +74,11 @@ def test_report_rows_come_from_the_runs(bench_out):
     for plot in ("cdf-signal", "hist-signal", "max-avg", "throughput-vs-latency"):
         assert (bench_out / f"{plot}.svg").stat().st_size > 1000, plot
     assert "wall" not in report     # wall times live in timing.json only
-    assert json.loads((bench_out / "timing.json").read_text())["parallel"] == 1
+    timing = json.loads((bench_out / "timing.json").read_text())
+    assert timing["parallel"] == 1
+    # one wall time per run, and their sum (what -j1 takes) beside the total
+    assert sorted(timing["per_job"]) == ["0001", "0002"]
+    assert timing["run_wall_s"] == round(sum(timing["per_job"].values()), 1) > 0
 
 
 def assert_j2_same_bytes(matrix, ref_out, out):
