@@ -15,6 +15,7 @@ seed statistics, the verdicts, the later table's words and the Linux pairs
 are checked on constructed runs, where the right answer is known.
 """
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -79,6 +80,8 @@ def test_report_rows_come_from_the_runs(bench_out):
     # one wall time per run, and their sum (what -j1 takes) beside the total
     assert sorted(timing["per_job"]) == ["0001", "0002"]
     assert timing["run_wall_s"] == round(sum(timing["per_job"].values()), 1) > 0
+    # the commit the measured image was built from, for the docs' first lines
+    assert re.fullmatch(r"[0-9a-f]{12}(-dirty)?", timing["commit"])
 
 
 def assert_j2_same_bytes(matrix, ref_out, out):
