@@ -200,8 +200,18 @@ static void tmpfs_self_rename(void)
 	EXPECT_RET(sys_rename((long)"/tmp/ut-r", (long)"/tmp"), -EBUSY);
 	EXPECT_RET(sys_rmdir((long)"/tmp/ut-r"), -ENOTEMPTY);
 	EXPECT_RET(sys_rmdir((long)"/tmp"), -EBUSY);
+	/* "." and ".." at the end: never the directory they resolve to */
+	EXPECT_RET(sys_rmdir((long)"/tmp/ut-r/s/."), -EINVAL);
+	EXPECT_RET(sys_rmdir((long)"/tmp/ut-r/s/./"), -EINVAL);
+	EXPECT_RET(sys_rmdir((long)"/tmp/ut-r/s/.."), -ENOTEMPTY);
+	EXPECT_RET(sys_unlink((long)"/tmp/ut-r/s/."), -EISDIR);
+	EXPECT_RET(sys_rename((long)"/tmp/ut-r/s/.", (long)"/tmp/ut-q"), -EBUSY);
+	EXPECT_RET(sys_rename((long)"/tmp/ut-r/s", (long)"/tmp/ut-r/."), -EBUSY);
+	EXPECT_RET(sys_rename((long)"/tmp/ut-r/s", (long)"/tmp/ut-r/s/.."), -EBUSY);
+	EXPECT_RET(sys_access((long)"/tmp/ut-r/s", 0), 0);
 	/* removing the current directory: allowed; nothing can be made in it */
 	EXPECT_RET(sys_chdir((long)"/tmp/ut-r/s"), 0);
+	EXPECT_RET(sys_rmdir((long)"."), -EINVAL);
 	EXPECT_RET(sys_rmdir((long)"/tmp/ut-r/s"), 0);
 	EXPECT_RET(sys_open((long)"x", O_RDWR | O_CREAT, 0644), -ENOENT);
 	EXPECT_RET(sys_mkdir((long)"x", 0755), -ENOENT);
