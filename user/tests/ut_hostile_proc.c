@@ -167,6 +167,47 @@ static void stopped_reap(void)
 	}
 }
 
+/*
+ * A stopped job whose process group the exit of its session's last outside
+ * link leaves orphaned: nobody could ever continue it, so (POSIX, Linux's
+ * kill_orphaned_pgrp) the group gets SIGHUP then SIGCONT and the job dies
+ * of SIGHUP, to be reaped by init.  The session leader C forks the job J
+ * in a group of its own; J stops; C exits.
+ */
+static void orphaned_stopped_job(void)
+{
+	int p[2];
+	long job = 0;
+
+	EXPECT_RET(sys_pipe((long)p), 0);
+	long c = sys_fork();
+	if (c == 0) {
+		if (sys_setsid() < 0)
+			_exit(2);
+		long j = sys_fork();
+		if (j == 0) {
+			sys_setpgid(0, 0);
+			sys_kill(sys_getpid(), SIGSTOP);
+			_exit(6);		/* continued without a SIGHUP: wrong */
+		}
+		int st = 0;
+		if (sys_wait4(j, (long)&st, WUNTRACED, 0) != j || !WIFSTOPPED(st))
+			_exit(3);
+		sys_write(p[1], (long)&j, sizeof(j));
+		_exit(0);			/* J's group is orphaned now */
+	}
+	CHECK(c > 0, "fork: %ld", c);
+	int st = ut_wait((pid_t)c);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "session leader: status %#x", st);
+	EXPECT_RET(sys_read(p[0], (long)&job, sizeof(job)), sizeof(job));
+	sys_close(p[0]);
+	sys_close(p[1]);
+	int tries = 0;
+	while (sys_kill(job, 0) == 0 && tries++ < 200)
+		ut_sleep_ns(1000000);
+	EXPECT_RET(sys_kill(job, 0), -ESRCH);	/* died of SIGHUP, reaped by init */
+}
+
 static void bad_timeouts(void)
 {
 	uint64_t set = 1ull << (SIGUSR2 - 1);
@@ -291,6 +332,7 @@ const struct ut_test ut_hostile_proc_tests[] = {
 	{ pipe_peer_killed, "hostile_pipe_peer_killed" },
 	{ poll_storm, "hostile_poll_storm" },
 	{ stopped_reap, "hostile_stopped_reap" },
+	{ orphaned_stopped_job, "hostile_orphaned_stop" },
 	{ bad_timeouts, "hostile_bad_timeouts" },
 	{ statx_flags, "hostile_statx" },
 	{ pgid_sessions, "hostile_pgid_sessions" },
