@@ -10,6 +10,7 @@
  * free frame count at the end).
  */
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <thread.h>
@@ -287,6 +288,70 @@ static void addr_abuse(void)
 	EXPECT_RET(sys_mprotect(0xBFFFF000u, 0x80000000u, PROT_READ), -ENOMEM);
 }
 
+/* Fill /tmp's node table with directories, then with nothing left a file
+ * cannot be made either; free them all and it can again.  (usertests
+ * compares the free frames after the run.) */
+static void tmpfs_nodes(void)
+{
+	char name[32];
+	int n = 0;
+	long r;
+
+	for (;;) {
+		snprintf(name, sizeof(name), "/tmp/ut-n%d", n);
+		if ((r = sys_mkdir((long)name, 0755)) < 0)
+			break;
+		n++;
+	}
+	CHECK(r == -ENOSPC && n > 200 && n <= 256, "mkdir %d ended with %ld", n, r);
+	EXPECT_RET(sys_open((long)"/tmp/ut-nfile", O_RDWR | O_CREAT, 0644), -ENOSPC);
+	EXPECT_RET(sys_rename((long)"/tmp/ut-n0", (long)"/tmp/ut-n0-moved"), 0);	/* no new node */
+	EXPECT_RET(sys_rename((long)"/tmp/ut-n0-moved", (long)"/tmp/ut-n0"), 0);
+	while (n-- > 0) {
+		snprintf(name, sizeof(name), "/tmp/ut-n%d", n);
+		EXPECT_RET(sys_rmdir((long)name), 0);
+	}
+	long fd = sys_open((long)"/tmp/ut-nfile", O_RDWR | O_CREAT, 0644);
+	CHECK(fd >= 0, "create after freeing: %ld", fd);
+	EXPECT_RET(sys_close(fd), 0);
+	EXPECT_RET(sys_unlink((long)"/tmp/ut-nfile"), 0);
+}
+
+/* Fill the area table (MM_MAX_AREAS) with one-page mappings; a split by
+ * munmap or mprotect then fails with -ENOMEM and changes nothing; a fork
+ * copies every area; then give it all back. */
+static void mmap_areas(void)
+{
+	uint32_t a[40];
+	int n = 0;
+	long r;
+
+	while (n < 40 && (unsigned long)(r = sys_mmap2(0, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+						       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) < -4095ul) {
+		a[n] = (uint32_t)r;
+		*(volatile char *)a[n] = (char)n;
+		n++;
+	}
+	CHECK(n < 40 && r == -ENOMEM, "%d mappings, then %ld", n, r);
+	EXPECT_RET(sys_munmap(a[0] + PAGE_SIZE, PAGE_SIZE), -ENOMEM);	/* 3 pieces: one more */
+	EXPECT_RET(sys_mprotect(a[0] + PAGE_SIZE, PAGE_SIZE, PROT_READ), -ENOMEM);
+	*(volatile char *)(a[0] + PAGE_SIZE) = 1;	/* still one writable area */
+	long pid = sys_fork();
+	if (pid == 0) {
+		for (int i = 0; i < n; i++)
+			if (*(volatile char *)a[i] != (char)i)
+				_exit(1);
+		*(volatile char *)a[0] = 99;
+		_exit(0);
+	}
+	int st = ut_wait((pid_t)pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
+	CHECK(*(volatile char *)a[0] == 0, "the child's write reached the parent");
+	for (int i = 0; i < n; i++)
+		EXPECT_RET(sys_munmap(a[i], 3 * PAGE_SIZE), 0);
+	EXPECT_RET(sys_munmap(a[0], 3 * PAGE_SIZE), 0);		/* nothing there: fine */
+}
+
 /* ---- execve of things that are not programs ---- */
 
 static void exec_nonprograms(void)
@@ -339,6 +404,8 @@ const struct ut_test ut_hostile_tests[] = {
 	{ tiny_buffers, "hostile_tiny_buffers" },
 	{ mprotect_cow, "hostile_mprotect_cow" },
 	{ addr_abuse, "hostile_addr_abuse" },
+	{ tmpfs_nodes, "hostile_tmpfs_nodes" },
+	{ mmap_areas, "hostile_mmap_areas" },
 	{ exec_nonprograms, "hostile_exec_nonprograms" },
 	{ tty_hostile_ioctl, "hostile_tty_ioctl" },
 	{ NULL, NULL },
