@@ -321,9 +321,31 @@ static void vdso_unmapped_signal(uintptr_t arg)
 	_exit(storm_hits == 1 ? 7 : 1);
 }
 
+/* The trap flag set from user mode: the next instruction traps (#DB), the
+ * process dies of SIGTRAP - also when that instruction is int $0x80, whose
+ * gate clears TF for the kernel and whose iret gives it back. */
+static void tf_plain(uintptr_t arg)
+{
+	(void)arg;
+	__asm__ volatile("pushfl; orl $0x100, (%%esp); popfl; nop; nop" ::: "memory", "cc");
+	_exit(1);
+}
+
+static void tf_syscall(uintptr_t arg)
+{
+	long r;
+
+	(void)arg;
+	__asm__ volatile("pushfl; orl $0x100, (%%esp); popfl; int $0x80; nop"
+			 : "=a"(r) : "a"(__NR_getpid) : "memory", "cc");
+	_exit(1);
+}
+
 static void hostile_stack(void)
 {
 	ut_expect_killed(stack_readonly, 0, SIGSEGV, "read-only stack");
+	ut_expect_killed(tf_plain, 0, SIGTRAP, "TF set by popf");
+	ut_expect_killed(tf_syscall, 0, SIGTRAP, "TF set across int $0x80");
 	int st = ut_run_child(vdso_unmapped_signal, 0);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 7, "vDSO unmapped, a signal: status %#x", st);
 }
