@@ -30,6 +30,16 @@ def test_futex_timeout_ends_the_wait():
     usertests_ok(r, names)
 
 
+def test_orphaned_stopped_job_is_hung_up():
+    # A job stopped when its session leader exited stayed stopped for ever
+    # under init: its frames never came back (usertests: "lost 14 free
+    # frames").  Now its orphaned group gets SIGHUP and SIGCONT.
+    names = ["hostile_orphaned_stop", "hostile_stopped_reap"]
+    r = boot(f'sched_verify=1 run="usertests {" ".join(names)}"', timeout=60)
+    usertests_ok(r, names)
+    assert not r.find(r"lost \d+ free frames")
+
+
 def test_deep_directories_and_exec_of_non_programs():
     # A directory fd kept 63 bytes of its path: a deeper /tmp directory was
     # listed and resolved as another one.  execve of an existing non-program
