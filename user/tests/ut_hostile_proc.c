@@ -341,6 +341,38 @@ static void tf_syscall(uintptr_t arg)
 	_exit(1);
 }
 
+/* Entry instructions and privileged ones from ring 3 (Linux's signals):
+ * sysenter with no SYSENTER MSRs (#GP), syscall on a 32-bit Intel CPU
+ * (#UD), far calls through null and kernel selectors, into with OF set
+ * (#OF), bound out of range (#BR), hlt and cli. */
+static void insn(uintptr_t which)
+{
+	static const int32_t bounds[2] = { 0, 1 };
+
+	switch (which) {
+	case 0: __asm__ volatile("movl $0xc0000000, %%ebp; sysenter" ::: "ebp", "memory"); break;
+	case 1: __asm__ volatile(".byte 0x0f, 0x05" ::: "memory"); break;	/* syscall */
+	case 2: __asm__ volatile("lcall $0, $0" ::: "memory"); break;
+	case 3: __asm__ volatile("lcall $0x10, $0" ::: "memory"); break;	/* the kernel's CS */
+	case 4: __asm__ volatile("movl $0x7fffffff, %%eax; addl $1, %%eax; .byte 0xce"
+				 ::: "eax", "memory", "cc"); break;		/* into */
+	case 5: __asm__ volatile("movl $5, %%eax; boundl %%eax, %0" :: "m"(bounds) : "eax", "memory"); break;
+	case 6: __asm__ volatile("hlt"); break;
+	case 7: __asm__ volatile("cli"); break;
+	}
+	_exit(1);
+}
+
+static void entry_insns(void)
+{
+	static const int sig[] = { SIGSEGV, SIGILL, SIGSEGV, SIGSEGV, SIGSEGV, SIGSEGV, SIGSEGV, SIGSEGV };
+	static const char *const what[] = { "sysenter", "syscall", "lcall null", "lcall kernel CS",
+					    "into", "bound", "hlt", "cli" };
+
+	for (uintptr_t i = 0; i < sizeof(sig) / sizeof(sig[0]); i++)
+		ut_expect_killed(insn, i, sig[i], what[i]);
+}
+
 static void hostile_stack(void)
 {
 	ut_expect_killed(stack_readonly, 0, SIGSEGV, "read-only stack");
@@ -360,5 +392,6 @@ const struct ut_test ut_hostile_proc_tests[] = {
 	{ pgid_sessions, "hostile_pgid_sessions" },
 	{ clone_flag_rules, "hostile_clone_flags" },
 	{ hostile_stack, "hostile_stack" },
+	{ entry_insns, "hostile_entry_insns" },
 	{ NULL, NULL },
 };
