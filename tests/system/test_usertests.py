@@ -51,6 +51,7 @@ ALL_TESTS = [
     "hostile_pipe_peer_killed", "hostile_poll_storm", "hostile_stopped_reap", "hostile_orphaned_stop",
     "hostile_bad_timeouts",
     "hostile_statx", "hostile_pgid_sessions", "hostile_clone_flags", "hostile_stack",
+    "hostile_entry_insns",
 ]
 
 
