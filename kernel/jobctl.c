@@ -21,6 +21,9 @@
  *    when sent, discards a pending SIGCONT.
  *  - SIGKILL wakes a stopped thread (TASK_STOPPED is in its wakeup mask)
  *    and the process dies.
+ *  - An exit that orphans a process group with a stopped member sends the
+ *    group SIGHUP and SIGCONT (kill_orphaned_pgrp): nobody else could ever
+ *    continue it.
  */
 #include <kernel/proc.h>
 #include <kernel/sched.h>
@@ -80,20 +83,62 @@ void jobctl_prepare_signal(struct task *t, int sig)
 	notify_parent(leader);
 }
 
-/* Is PGRP orphaned (no member has a parent in another group of the same
- * session)?  Then the terminal's stop signals do not stop it: nobody is
- * left to continue it (Linux's will_become_orphaned_pgrp). */
-int pgrp_orphaned(int pgrp)
+/* Is PGRP orphaned once IGNORED (NULL: nobody) is gone - no other member
+ * has a parent in another group of the same session (Linux's
+ * will_become_orphaned_pgrp)? */
+static int will_become_orphaned(int pgrp, const struct task *ignored)
 {
 	struct task *t;
 
 	list_for_each_entry(t, &task_list, tasks) {
-		if (t->group_leader != t || t->pgrp != pgrp || t->exit_state || !t->parent)
+		if (t->group_leader != t || t->pgrp != pgrp || t->exit_state || !t->parent ||
+		    t == ignored)
 			continue;
 		if (t->parent->pgrp != pgrp && t->parent->session == t->session)
 			return 0;
 	}
 	return 1;
+}
+
+/* Is PGRP orphaned?  Then the terminal's stop signals do not stop it:
+ * nobody is left to continue it. */
+int pgrp_orphaned(int pgrp)
+{
+	return will_become_orphaned(pgrp, NULL);
+}
+
+static int has_stopped_jobs(int pgrp)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->group_leader == t && t->pgrp == pgrp && !t->exit_state && t->group_stop)
+			return 1;
+	return 0;
+}
+
+/*
+ * Linux's kill_orphaned_pgrp (exit_notify, reparent_leader): an exit that
+ * leaves TSK's process group orphaned while a member of it is stopped would
+ * leave that member stopped for ever - nobody is left to continue it, and
+ * init does not - so the group gets SIGHUP, then SIGCONT (POSIX.1).  PARENT
+ * is the exiting parent TSK was just taken from (TSK's group loses it), or
+ * NULL when TSK's own process exits (its group loses TSK's outside link).
+ */
+void kill_orphaned_pgrp(struct task *tsk, struct task *parent)
+{
+	const struct task *ignored = tsk;
+
+	if (!parent)
+		parent = tsk->parent;
+	else
+		ignored = NULL;
+	if (!parent || parent->pgrp == tsk->pgrp || parent->session != tsk->session)
+		return;		/* TSK's group had no link outside through PARENT */
+	if (will_become_orphaned(tsk->pgrp, ignored) && has_stopped_jobs(tsk->pgrp)) {
+		kill_pgrp(tsk->pgrp, SIGHUP);
+		kill_pgrp(tsk->pgrp, SIGCONT);
+	}
 }
 
 void jobctl_stop_wait(struct task *t)

@@ -88,7 +88,8 @@ SYSCALL(timer_getoverrun, sys_timer_getoverrun((int)a1))
 SYSCALL(timer_delete, sys_timer_delete((int)a1))
 SYSCALL(set_thread_area, sys_set_thread_area(P(struct user_desc *, a1)))
 SYSCALL(get_thread_area, sys_get_thread_area(P(struct user_desc *, a1)))
-SYSCALL(futex,        sys_futex(a1, (int)a2, a3))
+SYSCALL(futex,        sys_futex(a1, (int)a2, a3, P(const struct timespec32 *, a4)))
+SYSCALL(futex_time64, sys_futex_time64(a1, (int)a2, a3, P(const struct kernel_timespec *, a4)))
 SYSCALL(getuid,       sys_getuid())	/* and every other uid/gid getter: root */
 SYSCALL(getresuid,    sys_getresuid(P(u32 *, a1), P(u32 *, a2), P(u32 *, a3)))
 SYSCALL(set_tid_address, sys_set_tid_address(a1))
@@ -272,7 +273,7 @@ static const syscall_fn syscall_table[] = {
 	[__NR_clock_gettime64] = sc_clock_gettime64,
 	[__NR_clock_getres_time64] = sc_clock_getres_time64,
 	[__NR_clock_nanosleep_time64] = sc_clock_nanosleep_time64,
-	[__NR_futex_time64] = sc_futex,	/* the timeout is not used, as for futex */
+	[__NR_futex_time64] = sc_futex_time64,
 	/* poll/select and rt_sigsuspend */
 	[__NR__newselect] = sc__newselect,
 	[__NR_poll] = sc_poll,

@@ -35,17 +35,44 @@ static int parent_error(const char *path)
 	return S_ISDIR_MODE(n.mode) ? -EROFS : -ENOTDIR;
 }
 
+enum { LAST_NORM, LAST_DOT, LAST_DOTDOT };
+
+/*
+ * What the last component of user path UPATH is (Linux's last_type): "."
+ * or "..", trailing slashes ignored, or an ordinary name.  The lookup
+ * resolves both textually, so without this rmdir("dir/.") would remove
+ * dir; Linux refuses a call that would act on a "." or ".." entry.  Read
+ * after a successful lookup, so the path is known to copy.
+ */
+static int last_type(const char *upath)
+{
+	char path[INITRD_PATH_MAX];
+	long len = strncpy_from_user(path, upath, sizeof(path));
+
+	while (len > 1 && path[len - 1] == '/')
+		path[--len] = '\0';
+	if (len <= 0)
+		return LAST_NORM;
+	const char *last = strrchr(path, '/');
+	last = last ? last + 1 : path;
+	return !strcmp(last, ".") ? LAST_DOT : !strcmp(last, "..") ? LAST_DOTDOT : LAST_NORM;
+}
+
 /* unlinkat(dirfd, path, flags): FLAGS 0 (a file: -EISDIR for a directory)
- * or AT_REMOVEDIR (rmdir); other flags -EINVAL. */
+ * or AT_REMOVEDIR (rmdir); other flags -EINVAL.  A last component "." is
+ * -EINVAL for rmdir, ".." -ENOTEMPTY, either -EISDIR for unlink (Linux's
+ * do_rmdir and do_unlinkat). */
 long sys_unlinkat(int dirfd, const char *upath, int flags)
 {
 	struct fs_node n;
-	int err;
+	int err, type;
 
 	if (flags & ~AT_REMOVEDIR)
 		return -EINVAL;
 	if ((err = fs_lookup_at(dirfd, upath, 0, &n)))
 		return err;
+	if ((type = last_type(upath)) != LAST_NORM)
+		return !(flags & AT_REMOVEDIR) ? -EISDIR : type == LAST_DOT ? -EINVAL : -ENOTEMPTY;
 	if (!n.tn)
 		return -EROFS;
 	return tmpfs_remove(&n, !!(flags & AT_REMOVEDIR));
@@ -83,7 +110,8 @@ long sys_mkdir(const char *upath, u32 mode)
 }
 
 /* renameat(olddirfd, old, newdirfd, new): NEW is replaced if it exists
- * (a file by a file, an empty directory by a directory). */
+ * (a file by a file, an empty directory by a directory); a "." or ".."
+ * at the end of either is -EBUSY. */
 long sys_renameat(int olddirfd, const char *uold, int newdirfd, const char *unew)
 {
 	struct fs_node from, to;
@@ -94,6 +122,8 @@ long sys_renameat(int olddirfd, const char *uold, int newdirfd, const char *unew
 	err = fs_lookup_at(newdirfd, unew, 0, &to);
 	if (err && err != -ENOENT)
 		return err;
+	if (last_type(uold) != LAST_NORM || last_type(unew) != LAST_NORM)
+		return -EBUSY;		/* Linux's do_renameat2 */
 	if (from.tn && tmpfs_path(to.path))
 		return tmpfs_rename(&from, to.path);
 	if (from.tn || tmpfs_path(to.path))

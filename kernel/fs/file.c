@@ -50,6 +50,15 @@ struct file *fget(int fd)
 	return fs->fd[fd];
 }
 
+struct file *fget_ref(int fd)
+{
+	struct file *f = fget(fd);
+
+	if (f)
+		f->refs++;
+	return f;
+}
+
 static int fd_install_from(struct file *f, int from, int cloexec)
 {
 	struct files *fs = current->files;
@@ -161,30 +170,44 @@ long sys_close(int fd)
 	return 0;
 }
 
+/*
+ * read and write may sleep (a pipe, the terminal), and a thread sharing the
+ * fd table may close the fd meanwhile: the call holds its own reference
+ * (fget_ref), so the file - and what it keeps open, a pipe's reader - lives
+ * until the call returns, as Linux's fdget in a shared table.
+ */
 long sys_read(int fd, char *ubuf, u32 count)
 {
-	struct file *f = fget(fd);
+	struct file *f = fget_ref(fd);
+	long ret;
 
 	if (!f)
 		return -EBADF;
 	if ((f->flags & O_ACCMODE) == O_WRONLY || !f->ops->read)
-		return (S_ISDIR_MODE(f->mode)) ? -EISDIR : -EBADF;
-	if (!access_ok((u32)ubuf, count))
-		return -EFAULT;
-	return f->ops->read(f, ubuf, count);
+		ret = S_ISDIR_MODE(f->mode) ? -EISDIR : -EBADF;
+	else if (!access_ok((u32)ubuf, count))
+		ret = -EFAULT;
+	else
+		ret = f->ops->read(f, ubuf, count);
+	fput(f);
+	return ret;
 }
 
 long sys_write(int fd, const char *ubuf, u32 count)
 {
-	struct file *f = fget(fd);
+	struct file *f = fget_ref(fd);
+	long ret;
 
 	if (!f)
 		return -EBADF;
 	if ((f->flags & O_ACCMODE) == O_RDONLY || !f->ops->write)
-		return -EBADF;
-	if (!access_ok((u32)ubuf, count))
-		return -EFAULT;
-	return f->ops->write(f, ubuf, count);
+		ret = -EBADF;
+	else if (!access_ok((u32)ubuf, count))
+		ret = -EFAULT;
+	else
+		ret = f->ops->write(f, ubuf, count);
+	fput(f);
+	return ret;
 }
 
 /* The new offset, or -EINVAL (bad WHENCE, negative result), -ESPIPE (a

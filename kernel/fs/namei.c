@@ -118,7 +118,8 @@ int fs_lookup(const char *path, int follow, struct fs_node *n)
 
 int fs_lookup_at(int dirfd, const char *upath, int follow, struct fs_node *n)
 {
-	char path[INITRD_PATH_MAX], full[INITRD_PATH_MAX + 72];
+	/* "/" DIR "/" PATH, each up to INITRD_PATH_MAX - 1 bytes: never cut short */
+	char path[INITRD_PATH_MAX], full[2 * INITRD_PATH_MAX + 2];
 	long len = strncpy_from_user(path, upath, sizeof(path));
 	struct file *dir;
 

@@ -6,7 +6,8 @@
  *   1. copies path, argv and envp into the kernel (-EFAULT, -E2BIG,
  *      -ENAMETOOLONG) while the old image still exists;
  *   2. finds the file in the initrd's tree ("ls" names /bin/ls, which may be
- *      a link to busybox) (-ENOENT, -EACCES for a directory);
+ *      a link to busybox) (-ENOENT; -EACCES for a directory or a file
+ *      elsewhere: only the initrd's programs run);
  *   3. builds a new address space with elf_load() (-ENOEXEC for a bad ELF,
  *      -ENOMEM) - on any error so far the caller's image is untouched, and
  *      so are the other threads of its process;
@@ -20,6 +21,7 @@
 #include <kernel/elf.h>
 #include <kernel/errno.h>
 #include <kernel/file.h>
+#include <kernel/fs.h>
 #include <kernel/initrd.h>
 #include <kernel/ustar.h>
 #include <kernel/kmalloc.h>
@@ -120,12 +122,13 @@ static int copy_strings(struct exec_args *a, char *const *vec, int from_user, in
  * run= and Granule's tests exec programs by name, with no PATH search (on
  * Linux it would name a file in the current directory); "dir/prog" is
  * relative to the current directory.  -ENOENT,
- * -ENOTDIR, -ELOOP, -ENAMETOOLONG; -EACCES for a directory.
+ * -ENOTDIR, -ELOOP, -ENAMETOOLONG; -EACCES for a directory or a file
+ * outside the initrd (/tmp, /proc, /dev).
  */
 static int find_program(const char *path, const void **image, size_t *size)
 {
 	char full[PATH_MAX + 68];
-	const struct initrd_node *n;
+	struct fs_node n;
 	int err;
 
 	if (!*path)
@@ -136,12 +139,15 @@ static int find_program(const char *path, const void **image, size_t *size)
 		snprintf(full, sizeof(full), "%s/%s", current->files->cwd, path);
 	else
 		strlcpy(full, path, sizeof(full));
-	if ((err = initrd_lookup(full, 1, &n)))
+	/* The whole name space, so that a name that exists outside the initrd
+	 * is EACCES (Linux's answer for a directory, a device, or a file on a
+	 * noexec mount such as /proc), not ENOENT. */
+	if ((err = fs_lookup(full, 1, &n)))
 		return err;
-	if (!n || n->type != USTAR_REG)
+	if (!n.in || n.in->type != USTAR_REG)
 		return -EACCES;
-	*image = n->data;
-	*size = n->size;
+	*image = n.in->data;
+	*size = n.in->size;
 	return 0;
 }
 

@@ -77,6 +77,8 @@ void forget_original_parent(struct task *father, struct task *reaper)
 		c->exit_signal = SIGCHLD;
 		if (c->exit_state == EXIT_ZOMBIE && list_empty(&c->thread_group))
 			notify_parent(c);
+		else
+			kill_orphaned_pgrp(c, father);	/* a stopped job lost its link */
 	}
 }
 
@@ -154,8 +156,10 @@ __attribute__((noreturn)) void do_exit(int code)
 	t->sig = NULL;
 
 	local_irq_disable();		/* for good: this task never runs again */
-	if (group_dead)
+	if (group_dead) {
 		forget_original_parent(leader, init_task);
+		kill_orphaned_pgrp(leader, NULL);
+	}
 	t->exit_code = code;
 	if (t != leader) {
 		/* Its CPU time stays with the process (wait4's rusage); the

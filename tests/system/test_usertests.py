@@ -44,6 +44,14 @@ ALL_TESTS = [
     "procfs_pid", "procfs_exit", "procfs_sys",
     # user/tests/ut_entry.c
     "syscall_regs", "syscall_df", "syscall_table_edges", "syscall_sigwork", "syscall_restart",
+    # user/tests/ut_hostile.c, ut_hostile_proc.c: the red-team pass (docs/ROBUSTNESS.md)
+    "hostile_fd_edges", "hostile_close_blocked", "hostile_deep_dirfd", "hostile_tmpfs_offsets",
+    "hostile_self_rename", "hostile_tiny_buffers", "hostile_mprotect_cow", "hostile_addr_abuse",
+    "hostile_tmpfs_nodes", "hostile_mmap_areas", "hostile_exec_nonprograms", "hostile_tty_ioctl",
+    "hostile_pipe_peer_killed", "hostile_poll_storm", "hostile_stopped_reap", "hostile_orphaned_stop",
+    "hostile_bad_timeouts",
+    "hostile_statx", "hostile_pgid_sessions", "hostile_clone_flags", "hostile_stack",
+    "hostile_entry_insns",
 ]
 
 

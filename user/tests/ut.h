@@ -97,5 +97,7 @@ extern const struct ut_test ut_vdso_tests[];
 extern const struct ut_test ut_pipe_tests[], ut_tmpfs_tests[], ut_procfs_tests[];
 /* ut_entry.c: the int $0x80 gate (registers, DF, holes, exit work). */
 extern const struct ut_test ut_entry_tests[];
+/* ut_hostile.c: a red-team pass over fds, pipes, /tmp, memory, exec, the tty. */
+extern const struct ut_test ut_hostile_tests[], ut_hostile_proc_tests[];
 
 #endif

@@ -12,6 +12,7 @@
 #ifndef KERNEL_FILE_H
 #define KERNEL_FILE_H
 
+#include <kernel/initrd.h>	/* INITRD_PATH_MAX */
 #include <kernel/types.h>
 
 #define NR_OPEN		64		/* fds per process (RLIMIT_NOFILE) */
@@ -57,7 +58,8 @@ struct file {
 	char *buf;			/* a snapshot of a generated file (kmalloc'd), or NULL */
 	u32 len;			/* its length */
 	int dir_index;			/* getdents64: next entry */
-	char path[64];			/* a directory's path ("" = root), for getdents64 */
+	char path[INITRD_PATH_MAX];	/* a directory's path ("" = root), for getdents64 and
+					 * the *at() calls: as long as any path the lookup makes */
 };
 
 struct files {
@@ -71,6 +73,10 @@ struct files {
 struct file *file_alloc(const struct file_ops *ops, u32 flags);
 void fput(struct file *f);
 struct file *fget(int fd);		/* the caller's file for FD (no new reference), or NULL */
+/* The same with a reference of the caller's own (Linux's fget), dropped with fput():
+ * a call that may sleep holds one, so that another thread's close() of the fd
+ * only frees the number, never the file under the sleeper. */
+struct file *fget_ref(int fd);
 int fd_install(struct file *f, int cloexec);	/* lowest free fd, or -EMFILE */
 
 /* fork/clone, exit, exec. */

@@ -8,6 +8,8 @@
 #include <kernel/types.h>
 
 struct mm;
+struct timespec32;
+struct kernel_timespec;
 
 #define FUTEX_WAIT		0
 #define FUTEX_WAKE		1
@@ -15,6 +17,8 @@ struct mm;
 
 /* Wake up to NR waiters on (MM, UADDR); returns how many were woken. */
 int futex_wake(struct mm *mm, u32 uaddr, int nr);
-long sys_futex(u32 uaddr, int op, u32 val);
+/* FUTEX_WAIT (with an optional relative timeout) and FUTEX_WAKE. */
+long sys_futex(u32 uaddr, int op, u32 val, const struct timespec32 *utimeout);
+long sys_futex_time64(u32 uaddr, int op, u32 val, const struct kernel_timespec *utimeout);
 
 #endif

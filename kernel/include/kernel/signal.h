@@ -163,6 +163,9 @@ void do_signal_stop(struct task *t, int sig);
 void jobctl_stop_wait(struct task *t);
 /* No member of PGRP has a parent in another group of its session. */
 int pgrp_orphaned(int pgrp);
+/* An exit orphaned TSK's group with a stopped member: SIGHUP + SIGCONT to it
+ * (PARENT: the exiting parent TSK was reparented from, or NULL). */
+void kill_orphaned_pgrp(struct task *tsk, struct task *parent);
 /* A call's temporary signal mask (ppoll, pselect6, rt_sigsuspend). */
 void set_temporary_sigmask(u64 mask);
 void end_temporary_sigmask(int interrupted);
