@@ -9,7 +9,11 @@
  *
  * A boot line without run= gives init no argv[1] (the built-in init then
  * starts the login shell); an explicitly empty run= gives it "" (init runs
- * nothing and powers off).  The knob's ->changed hook tells the two apart.
+ * nothing and powers off), and so does a run= whose value the registry
+ * refused (too long: one line says so): a boot that asked for a run must
+ * not wait in an interactive shell, which on a headless machine nobody
+ * will ever type into.  The knob's ->check hook, which sees every run=
+ * word before its value is parsed, tells the cases apart.
  *
  * A bad init= never stops the boot: as Linux 2.6.35's init_post(), a
  * program that cannot be executed is reported ("Failed to execute X.
@@ -31,18 +35,20 @@
 static char init_prog[64];
 DEFINE_KNOB_STRING(init, init_prog, DEFAULT_INIT, "program run as pid 1");
 static char run_cmd[512];
-/* run= was on the boot line, even empty.  In .data: a new .bss variable
- * could move the page-aligned end of .bss and every frame after it. */
+/* run= was on the boot line, even empty or refused.  In .data: a new .bss
+ * variable could move the page-aligned end of .bss and every frame after it. */
 static int run_given __attribute__((section(".data")));
 
-static void run_changed(const struct knob *k)
+/* Every run= word, before its value is parsed: it never refuses. */
+static int run_named(const struct knob *k)
 {
 	run_given = 1;
+	return 0;
 }
 
 __KNOB(run) = {
 	.name = "run", .type = KNOB_STRING, .ptr = run_cmd, .def_str = "",
-	.max = sizeof(run_cmd), .changed = run_changed,
+	.max = sizeof(run_cmd), .check = run_named,
 	.help = "what init runs: 'prog args; prog args ...' (none: the login shell)",
 };
 

@@ -71,3 +71,16 @@ def test_bad_values_of_every_kind_get_one_line_each():
         assert len(hits) == 1, (k, v, r.output[:4000])
         assert "expected" in hits[0] and "keeping" in hits[0], hits[0]
     assert r.has_line("init: hello (pid 2) exited with status 0"), r.output[-2000:]
+
+
+def test_a_refused_run_runs_nothing_instead_of_the_shell():
+    """run= too long for init's 512-byte buffer: one line, and the boot that
+    asked for a run powers off instead of waiting in the login shell."""
+    word = "hello;" * 90                     # 540 bytes
+    r = boot(f'run="{word}"', timeout=60)
+    check_clean(r, status=0)
+    hits = [l for l in r.lines if l.startswith("cmdline: run=hello;hello;")]
+    assert len(hits) == 1 and ": too long (expected a string of at most 511 characters)" in hits[0], \
+        r.output[-3000:]
+    assert not any("busybox" in l or "granule#" in l for l in r.lines), r.output[-2000:]
+    assert r.has_line("init: run= is empty: nothing to run"), r.output[-2000:]
