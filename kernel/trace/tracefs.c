@@ -78,12 +78,14 @@ static size_t on_show(char *buf, size_t size)
 	return snprintf(buf, size, "%d\n", trace_is_on());
 }
 
+/* As Linux's rb_simple_write(): any decimal number, 0 stops recording, the rest start it. */
 static int on_store(const char *val)
 {
 	u32 v;
 
 	if (parse_u32(val, &v)) {
-		printk("tracing: tracing_on=%s: invalid (expected 0 or 1); keeping %d\n", val,
+		printk("tracing: tracing_on=%s: invalid (expected a decimal number: 0 off, any other on); "
+		       "keeping %d\n", val,
 		       trace_is_on());
 		return -EINVAL;
 	}
