@@ -171,11 +171,12 @@ bench: deps all
 FUZZ_SECONDS ?= 600
 FUZZ_SEED    ?= 1
 SOAK_SECONDS ?= 3600
+SOAK_JOBS    ?= $(shell nproc)
 .PHONY: fuzz soak
 fuzz: deps all iso
 	tools/fuzz-image --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)
 soak: deps all iso
-	tools/soak --seconds $(SOAK_SECONDS)
+	tools/soak --seconds $(SOAK_SECONDS) -j $(SOAK_JOBS)
 
 clean:
 	rm -rf $(BUILD)
