@@ -30,3 +30,12 @@ def check_clean(run, status=0, panic=False, bug=False):
     if not bug:
         assert not any(l.startswith("BUG:") for l in run.lines), run.output[-3000:]
     assert run.status == status, f"power-off status {run.status}, expected {status}:\n" + run.output[-2000:]
+
+
+def usertests_ok(run, names):
+    """A boot of `usertests NAMES`: clean, each test OK in order, and the
+    free-frame count equal before and after (usertests.c's closing check)."""
+    check_clean(run, status=0)
+    ran = [l for l in run.lines if l.startswith("test ")]
+    assert ran == [f"test {n}: OK" for n in names], run.output[-3000:]
+    assert run.find(r"^usertests: free frames \d+ before and after$"), run.output[-2000:]

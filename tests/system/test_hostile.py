@@ -2,14 +2,7 @@
 usertests whose failure was a hang or memory corruption, each in a boot of
 its own, and a boot line of bad values for the newer knobs.  Every boot
 must end cleanly (no panic, no BUG, no timeout, power-off status 0)."""
-from conftest import boot, check_clean
-
-
-def usertests_ok(r, names):
-    check_clean(r, status=0)
-    ran = [l for l in r.lines if l.startswith("test ")]
-    assert ran == [f"test {n}: OK" for n in names], r.output[-3000:]
-    assert r.find(r"^usertests: free frames \d+ before and after$"), r.output[-2000:]
+from conftest import boot, check_clean, usertests_ok
 
 
 def test_close_under_a_blocked_reader():

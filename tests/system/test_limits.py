@@ -6,13 +6,7 @@ import re
 
 import pytest
 
-from conftest import boot, check_clean
-
-
-def usertests_ok(r, names):
-    check_clean(r, status=0)
-    ran = [l for l in r.lines if l.startswith("test ")]
-    assert ran == [f"test {n}: OK" for n in names], r.output[-3000:]
+from conftest import boot, check_clean, usertests_ok
 
 
 def test_ldt_selectors_in_sigreturn_do_not_panic():
