@@ -176,7 +176,7 @@ SOAK_JOBS    ?= $(shell nproc)
 fuzz: deps all iso
 	tools/fuzz-image --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)
 soak: deps all iso
-	tools/soak --seconds $(SOAK_SECONDS) -j $(SOAK_JOBS)
+	tools/soak --seconds $(SOAK_SECONDS) -j $(SOAK_JOBS) --docs
 
 clean:
 	rm -rf $(BUILD)

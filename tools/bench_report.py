@@ -485,7 +485,8 @@ def write_docs(runs, micro, argv, out, wall=None, commit=None):
         if name.endswith(".svg"):
             shutil.copy(os.path.join(out, name), os.path.join(img, name))
     intro = ["This file is generated: do not edit it by hand, re-run the command below (the sweeps "
-             "at the end come from the `tools/bench --sweep` commands they name).",
+             "at the end come from the `tools/bench --sweep` commands they name, the soak from "
+             "`make soak`).",
              "How to read the figures, preset by preset: docs/VARIANTS.md.  What Granule's CFS does "
              "differently from Linux 2.6.35: docs/SCHEDULER.md.", ""]
     if wall:
@@ -501,6 +502,10 @@ def write_docs(runs, micro, argv, out, wall=None, commit=None):
             with open(os.path.join(out, name), encoding="utf-8") as f:
                 sweep = f.read().replace("# Sweep", "## Sweep", 1)
             text += "\n" + re.sub(r"\]\((sweep[^)]*\.svg)\)", r"](results/\1)", sweep)
+    soak = os.path.join(img, "soak.md")         # tools/soak --docs's section, kept
+    if os.path.exists(soak):
+        with open(soak, encoding="utf-8") as f:
+            text += "\n" + f.read()
     with open(os.path.join(docs, "RESULTS.md"), "w", encoding="utf-8") as f:
         f.write(text)
     replace_block(os.path.join(docs, "VARIANTS.md"), variants_tables(runs, argv))

@@ -87,6 +87,20 @@ USB_HCD = {"usb-ehci": "usb-ehci", "usb-xhci": "qemu-xhci"}
 RUN_WORD = re.compile(r"(^|\s)run=")
 
 
+def source_commit():
+    """The commit the image and the programs are built from (+"-dirty" for
+    local changes to tracked files), as the reports record it; None outside
+    a git checkout."""
+    def git(*words):
+        return subprocess.run(["git", "-C", ROOT, *words],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    try:
+        head = git("rev-parse", "--short=12", "HEAD")
+        return head + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
 def headless_cmdline(cmdline):
     """CMDLINE for a boot nobody types into: as it is if it names run= (any
     value: run=shell would wait, but was asked for), else with "run=" in

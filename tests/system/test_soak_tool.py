@@ -1,0 +1,80 @@
+"""tools/soak: the experiment under every preset, and its report.
+
+A tiny soak (two presets, 6 s of guest time each, both at once) boots under
+QEMU -icount: the tool must call it clean, its table and its RESULT line
+must say what the saved JSON says, and the measured experiment's wakeups
+must be there (a soak that measured nothing is not clean).  The docs writer
+is checked on constructed results, where the right answer is known: a
+preset that leaked is named in the verdict, and a second write replaces the
+RESULTS.md section instead of appending one.
+"""
+import json
+import os
+import subprocess
+
+TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "tools")
+
+
+def soak(*args, ok=True):
+    p = subprocess.run([os.path.join(TOOLS, "soak"), *args], capture_output=True, text=True,
+                       timeout=600)
+    assert (p.returncode == 0) == ok, p.stdout[-2000:] + p.stderr[-2000:]
+    return p.stdout
+
+
+def result_line(out):
+    lines = [l for l in out.splitlines() if l.startswith("RESULT ")]
+    assert len(lines) == 1, out
+    return json.loads(lines[0][len("RESULT "):])
+
+
+def test_tiny_soak_is_clean_and_reports_what_it_saved(tmp_path):
+    path = tmp_path / "soak.json"
+    out = soak("--seconds", "12", "-j", "2", "--json", str(path), "linux-2.6.35", "linux-6.12")
+    saved = json.loads(path.read_text())
+    assert result_line(out) == saved
+    assert saved["clean"] and saved["soak"] == 12 and saved["jobs"] == 2
+    assert [r["preset"] for r in saved["presets"]] == ["linux-2.6.35", "linux-6.12"]
+    for r in saved["presets"]:
+        # duration=1 at the experiment's 10 ms period: 100 wakeups, all measured.
+        assert (r["violations"], r["leaked_frames"], r["missed_timer_events"]) == (0, 0, 0), r
+        assert r["samples"] == 100 and r["max_us"] > 0 and r["status"] == 0 and not r["hang"], r
+        row = [l.split() for l in out.splitlines() if l.startswith(r["preset"] + " ")]
+        assert row == [[r["preset"], "1", "100", "0", "0", "0", "0", "0"]], out
+
+
+def constructed(leaked_in=None):
+    presets = [{"preset": p, "duration_s": 355, "status": 0, "hang": False, "violations": 0,
+                "leaked_frames": 2 if p == leaked_in else 0, "missed_timer_events": 0,
+                "warnings": [], "samples": 35500, "max_us": 12345.6, "wall_s": 300.0,
+                "clean": p != leaked_in}
+               for p in ("linux-2.6.35", "deadline")]
+    return {"soak": 720, "load": "kbuild:10", "mode": "thread", "jobs": 2,
+            "commit": "0123456789ab", "wall_s": 3725, "clean": leaked_in is None,
+            "presets": presets}
+
+
+def test_docs_section_names_the_leak_and_is_replaced_not_appended(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "RESULTS.md").write_text("# Results\n\nthe bench's text\n")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(constructed(leaked_in="deadline")))
+    out = soak("--report-only", str(bad), "--docs", "--docs-dir", str(docs), ok=False)
+    assert result_line(out) == constructed(leaked_in="deadline")
+    text = (docs / "RESULTS.md").read_text()
+    assert text.startswith("# Results\n\nthe bench's text\n\n<!-- SOAK")
+    assert "Verdict: **NOT CLEAN**: deadline." in text
+    assert "| deadline | 355 | 35500 | 12345.6 | 0 | 2 | 0 | 0 | status 0 |" in text
+    assert "2 presets x 360 s of guest time took 1:02:05 of wall time, 2 at once" in text
+    assert "image of commit `0123456789ab`" in text
+
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(constructed()))
+    soak("--report-only", str(good), "--docs", "--docs-dir", str(docs))
+    text = (docs / "RESULTS.md").read_text()
+    assert text.count("<!-- SOAK") == 1 and text.count("<!-- /SOAK -->") == 1, text
+    assert "NOT CLEAN" not in text and "Verdict: **clean**" in text
+    assert text.startswith("# Results\n\nthe bench's text\n\n<!-- SOAK")
+    # tools/bench --docs appends this file when it rewrites RESULTS.md.
+    assert text.endswith((docs / "results" / "soak.md").read_text())
