@@ -8,6 +8,8 @@
 # build/granule.asm (objdump -S: the kernel's disassembly interleaved with its source).
 #
 # Targets: all iso run gdb asm test bench trace fuzz fuzz-host soak clean deps (see README.md).
+# A plain `make` is `make all` (the fragments define object rules first).
+.DEFAULT_GOAL := all
 
 BUILD    := build
 CC       := gcc
