@@ -56,9 +56,14 @@ static void notify_parent(struct task *leader)
 	if (!parent || !parent->sig)
 		return;
 	struct task *to = signal_target(parent, SIGCHLD);
+	/* Linux's do_notify_parent_cldstop: who, and the stop signal or
+	 * SIGCONT (this sent SI_KERNEL and no pid). */
+	struct ksiginfo info = { .si_code = leader->stop_notify == 1 ? CLD_STOPPED : CLD_CONTINUED };
 
+	info.chld.pid = leader->tgid;
+	info.chld.status = leader->stop_notify == 1 ? leader->stop_sig : SIGCONT;
 	if (to && !(parent->sig->action[SIGCHLD - 1].flags & SA_NOCLDSTOP))
-		send_signal_info(to, SIGCHLD, NULL, NULL);
+		send_signal_info(to, SIGCHLD, &info, NULL);
 	wake_up_all(&parent->wait_chldexit);
 }
 

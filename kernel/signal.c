@@ -91,10 +91,17 @@ static int unkillable(struct task *t)
 	return t->group_leader->signal_flags & SIGNAL_UNKILLABLE;
 }
 
-/* Linux's sig_ignored + sig_task_ignored: is SIG for T dropped when sent? */
+/*
+ * Linux's sig_ignored + sig_task_ignored: is SIG for T dropped when sent?
+ * A signal T awaits in rt_sigtimedwait counts as blocked (real_blocked, as
+ * Linux's sig_ignored checks it): the wait unblocks its set in sig_blocked
+ * only so that an arrival wakes it, and a SIGCHLD or SIGURG left at SIG_DFL
+ * must still reach "block SIGCHLD; fork; sigwaitinfo" - it used to be
+ * dropped as ignored, and the wait slept on for ever.
+ */
 static int sig_ignored(struct task *t, int sig)
 {
-	if (t->sig_blocked & sigmask(sig))
+	if ((t->sig_blocked | t->real_blocked) & sigmask(sig))
 		return 0;	/* a blocked signal stays pending: it may be unignored */
 	u32 h = handler_of(t, sig);
 	if (h == SIG_DFL && unkillable(t))
@@ -424,6 +431,30 @@ void flush_signal_handlers(struct task *t)
 }
 
 /*
+ * Is Q a process-directed signal (one Linux keeps in the shared pending
+ * set)?  Not SIGKILL (a kill of this thread), not tgkill's (SI_TKILL), not
+ * a SIGEV_THREAD_ID timer's; TIMERS: whether process timers' count.
+ */
+static int shared_entry(const struct sigqueue *q, int timers)
+{
+	if (q->info.si_signo == SIGKILL || q->info.si_code == SI_TKILL)
+		return 0;
+	return !q->timer || (timers && !q->timer->target_tid);
+}
+
+/* Move Q from T's queue to TO's.  Interrupts off. */
+static void move_entry(struct sigqueue *q, struct task *t, struct task *to)
+{
+	int sig = q->info.si_signo;
+
+	list_del(&q->list);
+	q->owner = to;
+	list_add_tail(&q->list, &to->sig_queue);
+	to->sig_pending |= sigmask(sig);
+	recalc_bit(t, sig);
+}
+
+/*
  * de_thread (kernel/proc/exec.c) killed T so that TO can exec.  Linux
  * keeps the process-wide pending set (shared_pending) across the exec and
  * drops what was pending for the dead threads alone.  Granule queues a
@@ -443,15 +474,63 @@ void signal_transfer_shared(struct task *t, struct task *to)
 	local_irq_save(flags);
 	list_for_each_entry_safe(q, n, &t->sig_queue, list) {
 		int sig = q->info.si_signo;
-		if (sig == SIGKILL || q->info.si_code == SI_TKILL || q->timer)
+		if (!shared_entry(q, 0))
 			continue;
 		if (sig < SIGRTMIN && (to->sig_pending & sigmask(sig)))
 			continue;
-		list_del(&q->list);
-		q->owner = to;
-		list_add_tail(&q->list, &to->sig_queue);
-		to->sig_pending |= sigmask(sig);
-		recalc_bit(t, sig);
+		move_entry(q, t, to);
+	}
+	local_irq_restore(flags);
+}
+
+/* A live thread of T's process other than T for SIG: one that does not
+ * block it if there is one (Linux's wants_signal), or NULL. */
+static struct task *other_thread(struct task *t, int sig)
+{
+	struct task *leader = t->group_leader, *th, *any = NULL;
+
+	if (leader != t && !leader->exit_state) {
+		if (!(leader->sig_blocked & sigmask(sig)))
+			return leader;
+		any = leader;
+	}
+	list_for_each_entry(th, &leader->thread_group, thread_group) {
+		if (th == t || th->exit_state)
+			continue;
+		if (!(th->sig_blocked & sigmask(sig)))
+			return th;
+		if (!any)
+			any = th;
+	}
+	return any;
+}
+
+/*
+ * T, a thread whose process lives on, exits (do_exit).  Granule queues a
+ * process-directed signal on one thread of the process, where Linux keeps
+ * it in the process's shared pending set; T's such entries (kill's, a
+ * SIGEV_SIGNAL timer's) go to another thread, which takes them.  Dropping
+ * them with T's queue lost a kill() every thread blocked and, worse, a
+ * periodic timer's one entry: the timer, re-armed only when that entry is
+ * dequeued, never fired again.  A standard signal already pending there
+ * coalesces.  Interrupts off.
+ */
+void signal_transfer_exiting(struct task *t)
+{
+	struct sigqueue *q, *n;
+	struct task *to;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	list_for_each_entry_safe(q, n, &t->sig_queue, list) {
+		int sig = q->info.si_signo;
+		if (!shared_entry(q, 1) || !(to = other_thread(t, sig)))
+			continue;
+		if (sig < SIGRTMIN && (to->sig_pending & sigmask(sig)))
+			continue;
+		move_entry(q, t, to);
+		if (!(to->sig_blocked & sigmask(sig)))
+			try_to_wake_up(to, TASK_INTERRUPTIBLE, 0);
 	}
 	local_irq_restore(flags);
 }
@@ -641,9 +720,11 @@ long sys_rt_sigpending(u64 *uset, u32 size)
 {
 	u64 p = current->sig_pending & current->sig_blocked;
 
-	if (size != sizeof(u64))
+	/* Linux: a smaller set is allowed (only a larger one is EINVAL), and
+	 * gets the low SIZE bytes (little-endian: the low signals). */
+	if (size > sizeof(u64))
 		return -EINVAL;
-	return copy_to_user(uset, &p, sizeof(p));
+	return copy_to_user(uset, &p, size);
 }
 
 /*
@@ -687,6 +768,7 @@ long sys_rt_sigtimedwait(const u64 *uset, struct ksiginfo *uinfo, const void *ut
 		if (utimeout)
 			hrtimer_cancel(&w.timer);
 		current->sig_blocked = current->real_blocked;
+		current->real_blocked = 0;	/* Linux: sigemptyset(&tsk->real_blocked) */
 		sig = dequeue_signal(current, set, &info);
 	}
 	local_irq_restore(flags);

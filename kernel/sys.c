@@ -19,43 +19,66 @@
 #include <kernel/uaccess.h>
 
 #define PRIO_PROCESS	0
+#define PRIO_PGRP	1
+#define PRIO_USER	2
 
 long sys_getpid(void)  { return current->tgid; }
 long sys_gettid(void)  { return current->pid; }
 long sys_getppid(void) { return current->group_leader->parent ? current->group_leader->parent->tgid : 0; }
 
-static struct task *prio_target(int which, int who)
+/*
+ * Is T one of the tasks getpriority/setpriority(WHICH, WHO) name?  As
+ * Linux's: PRIO_PROCESS a thread id (0: the caller), PRIO_PGRP every thread
+ * of every process in a group (0: the caller's), PRIO_USER every task of a
+ * user id (0: the caller's; everything runs as root, so any other id names
+ * nobody).  These two said -EINVAL, where Linux takes them.  Kernel threads
+ * and exited tasks are never named.
+ */
+static int prio_match(struct task *t, int which, int who)
 {
-	if (which != PRIO_PROCESS)
-		return NULL;
-	if (who == 0)
-		return current;
-	struct task *t = find_task_by_pid(who);
-	return t && !t->exit_state ? t : NULL;
+	if (t->exit_state || !t->mm)
+		return 0;
+	switch (which) {
+	case PRIO_PROCESS:
+		return t->pid == (who ? who : current->pid);
+	case PRIO_PGRP:
+		return t->group_leader->pgrp == (who ? who : current->group_leader->pgrp);
+	case PRIO_USER:
+		return who == 0;	/* uid 0: root's tasks, all of them */
+	}
+	return 0;
 }
 
-/* Linux's raw getpriority returns 20 - nice (1..40) so it is never negative. */
+/* Linux's raw getpriority returns 20 - nice (1..40) so it is never negative:
+ * the highest among the tasks named, -ESRCH if none. */
 long sys_getpriority(int which, int who)
 {
 	struct task *t;
+	long ret = -ESRCH;
 
-	if (which != PRIO_PROCESS)
+	if (which < PRIO_PROCESS || which > PRIO_USER)
 		return -EINVAL;
-	if (!(t = prio_target(which, who)))
-		return -ESRCH;
-	return 20 - task_nice(t);
+	list_for_each_entry(t, &task_list, tasks)
+		if (prio_match(t, which, who) && 20 - task_nice(t) > ret)
+			ret = 20 - task_nice(t);
+	return ret;
 }
 
 long sys_setpriority(int which, int who, int nice)
 {
 	struct task *t;
+	long ret = -ESRCH;
 
-	if (which != PRIO_PROCESS)
+	if (which < PRIO_PROCESS || which > PRIO_USER)
 		return -EINVAL;
-	if (!(t = prio_target(which, who)))
-		return -ESRCH;
-	set_user_nice(t, clamp(nice, -20, 19));
-	return 0;
+	nice = clamp(nice, -20, 19);
+	list_for_each_entry(t, &task_list, tasks) {
+		if (prio_match(t, which, who)) {
+			set_user_nice(t, nice);
+			ret = 0;
+		}
+	}
+	return ret;
 }
 
 struct new_utsname {

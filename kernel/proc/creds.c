@@ -125,7 +125,10 @@ long sys_prctl(int option, u32 arg2)
 
 	switch (option) {
 	case PR_SET_NAME:
-		n = strncpy_from_user(name, (const char *)arg2, sizeof(name));
+		/* At most 15 bytes are read, as Linux's (sizeof(comm) - 1): a
+		 * 15-byte name without its NUL that ends a page is a name, not
+		 * -EFAULT (reading a 16th byte made it one). */
+		n = strncpy_from_user(name, (const char *)arg2, sizeof(name) - 1);
 		if (n == -EFAULT)
 			return -EFAULT;
 		name[sizeof(name) - 1] = '\0';	/* longer names are cut, not refused */

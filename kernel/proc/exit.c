@@ -46,10 +46,19 @@
 static void notify_parent(struct task *leader)
 {
 	struct task *p = leader->parent;
-	int sig = leader->exit_signal;
+	int sig = leader->exit_signal, code = leader->exit_code;
+	/* The siginfo Linux's do_notify_parent fills: who, and how it ended
+	 * (a sigwaitinfo for SIGCHLD read SI_KERNEL and no pid here). */
+	struct ksiginfo info = { .si_code = CLD_EXITED };
 
+	info.chld.pid = leader->tgid;
+	info.chld.status = code >> 8;
+	if (code & 0x7f) {
+		info.si_code = CLD_KILLED;
+		info.chld.status = code & 0x7f;
+	}
 	if (sig > 0 && sig <= _NSIG && (p = signal_target(p, sig)))
-		send_signal(p, sig);
+		send_signal_info(p, sig, &info, NULL);
 	wake_up_all(&leader->parent->wait_chldexit);
 }
 
@@ -142,6 +151,8 @@ __attribute__((noreturn)) void do_exit(int code)
 	exit_files(t);
 	if (execer)
 		signal_transfer_shared(t, execer);
+	else if (!group_dead)
+		signal_transfer_exiting(t);	/* the others take what the process was sent */
 	/* The process's timers die with it (Linux's exit_itimers), not with
 	 * the signal state, which another process may share (CLONE_SIGHAND
 	 * without CLONE_THREAD); their queued signals go with them. */

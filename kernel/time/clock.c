@@ -148,11 +148,34 @@ static long do_clock_nanosleep(int clock, int flags, u64 req, u64 *rem)
 	return err;
 }
 
+/*
+ * Can CLOCK drive a timer (timer_create) or a sleep (clock_nanosleep)?  As
+ * Linux's clockid_to_kclock() and its ->timer_create / ->nsleep: an unknown
+ * id is -EINVAL, a clock that exists but has no timers -EOPNOTSUPP (the raw
+ * and coarse ones; this said -EINVAL).  BOOTTIME is MONOTONIC here (nothing
+ * suspends).  The CPU-time clocks have no timers or sleeps in Granule:
+ * -EINVAL (on Linux, as for an unknown id, clock_nanosleep on the calling
+ * thread's CPU clock).
+ */
+long clock_timer_check(int clock)
+{
+	switch (clock) {
+	case CLOCK_REALTIME:
+	case CLOCK_MONOTONIC:
+	case CLOCK_BOOTTIME:
+		return 0;
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_REALTIME_COARSE:
+	case CLOCK_MONOTONIC_COARSE:
+		return -EOPNOTSUPP;
+	}
+	return -EINVAL;
+}
+
+/* Flags other than TIMER_ABSTIME are not checked: Linux reads that bit alone. */
 static long nanosleep_args(int clock, int flags)
 {
-	if (clock != CLOCK_MONOTONIC && clock != CLOCK_REALTIME)
-		return -EINVAL;
-	return flags & ~TIMER_ABSTIME ? -EINVAL : 0;
+	return clock_timer_check(clock);
 }
 
 long sys_clock_nanosleep(int clock, int flags, const struct timespec32 *ureq, struct timespec32 *urem)

@@ -129,10 +129,16 @@ long sys_timer_create(int clock, const void *usev, int *uid)
 	struct k_itimer *t;
 	unsigned long flags;
 
-	if (clock != CLOCK_MONOTONIC && clock != CLOCK_REALTIME)
-		return -EINVAL;
+	long err = clock_timer_check(clock);
+
+	if (err)
+		return err;
 	if (usev && copy_from_user(&ev, usev, sizeof(ev)))
 		return -EFAULT;
+	/* SIGEV_THREAD is libc's business; the kernel, as Linux's
+	 * good_sigevent, takes it as SIGEV_SIGNAL (this said -EINVAL). */
+	if (ev.sigev_notify == SIGEV_THREAD)
+		ev.sigev_notify = SIGEV_SIGNAL;
 	if (ev.sigev_notify != SIGEV_SIGNAL && ev.sigev_notify != SIGEV_NONE &&
 	    ev.sigev_notify != SIGEV_THREAD_ID)
 		return -EINVAL;
@@ -222,10 +228,10 @@ long sys_timer_settime(int id, int flags, const struct itimerspec32 *unew, struc
 		return -EINVAL;
 	if (copy_from_user(&nv, unew, sizeof(nv)))
 		return -EFAULT;
+	/* Flags other than TIMER_ABSTIME are not checked (Linux's
+	 * do_timer_settime reads that bit alone; this said -EINVAL). */
 	if ((err = timespec_to_ns(&nv.it_value, &value)) || (err = timespec_to_ns(&nv.it_interval, &interval)))
 		return err;
-	if (flags & ~TIMER_ABSTIME)
-		return -EINVAL;
 	old = timer_state(t);
 	hrtimer_cancel(&t->timer);	/* a signal already queued stays queued (Linux) */
 	t->overrun = t->overrun_last = 0;

@@ -77,3 +77,15 @@ def test_a_refused_run_runs_nothing_instead_of_the_shell():
         r.output[-3000:]
     assert not any("busybox" in l or "granule#" in l for l in r.lines), r.output[-2000:]
     assert r.has_line("init: run= is empty: nothing to run"), r.output[-2000:]
+
+
+def test_signals_awaited_and_left_pending_are_not_lost():
+    # A SIGCHLD (ignored by default) arriving during sigtimedwait was dropped
+    # as ignored: "block SIGCHLD; fork; sigwaitinfo" slept for ever.  A kill()
+    # queued on a thread that then exited was lost with it (and a periodic
+    # timer's signal with it: the timer never fired again).  A 1 ns timer
+    # from the epoch with a handler must cost its process alone.
+    names = ["hostile_sigwait_ignored", "hostile_thread_exit_pending", "hostile_timer_edges"]
+    r = boot(f'sched_verify=1 run="usertests {" ".join(names)}"', timeout=90)
+    usertests_ok(r, names)
+    assert r.has_line("sched_verify: 0 violations"), r.output[-2000:]

@@ -52,6 +52,9 @@ ALL_TESTS = [
     "hostile_bad_timeouts",
     "hostile_statx", "hostile_pgid_sessions", "hostile_clone_flags", "hostile_stack",
     "hostile_entry_insns",
+    # user/tests/ut_hostile_sig.c: signals, timers, sleeps, priorities, limits
+    "hostile_sig_args", "hostile_sigwait_ignored", "hostile_thread_exit_pending", "hostile_timer_edges",
+    "hostile_sleep_edges", "hostile_prio_edges", "hostile_small_calls",
 ]
 
 

@@ -99,5 +99,7 @@ extern const struct ut_test ut_pipe_tests[], ut_tmpfs_tests[], ut_procfs_tests[]
 extern const struct ut_test ut_entry_tests[];
 /* ut_hostile.c: a red-team pass over fds, pipes, /tmp, memory, exec, the tty. */
 extern const struct ut_test ut_hostile_tests[], ut_hostile_proc_tests[];
+/* ut_hostile_sig.c: signals, timers, sleeps, priorities, limits and small calls. */
+extern const struct ut_test ut_hostile_sig_tests[];
 
 #endif

@@ -75,6 +75,8 @@ struct timespec32 {
 extern u64 boot_realtime_ns;
 
 int clock_read(int clock, u64 *ns);
+/* Whether CLOCK drives timers and sleeps: 0, -EINVAL (unknown), -EOPNOTSUPP. */
+long clock_timer_check(int clock);
 struct timespec32 ns_to_timespec(u64 ns);
 /* Validate a timespec (0 <= nsec < 1e9, sec >= 0) into ns: 0 or -EINVAL. */
 long timespec_to_ns(const struct timespec32 *ts, u64 *ns);

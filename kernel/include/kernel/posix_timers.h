@@ -10,7 +10,7 @@
 
 #define SIGEV_SIGNAL		0
 #define SIGEV_NONE		1
-#define SIGEV_THREAD		2	/* done in user space (glibc); the kernel refuses it */
+#define SIGEV_THREAD		2	/* done in user space (glibc); the kernel: SIGEV_SIGNAL */
 #define SIGEV_THREAD_ID		4
 #define POSIX_TIMER_MAX		64	/* per process; more -> -EAGAIN */
 #define DELAYTIMER_MAX		0x7fffffff

@@ -51,6 +51,8 @@ struct k_itimer;
 #define SI_TKILL	(-6)
 #define CLD_EXITED	1
 #define CLD_KILLED	2
+#define CLD_STOPPED	5
+#define CLD_CONTINUED	6
 
 /* Linux's 128-byte siginfo_t, i386 layout. */
 struct ksiginfo {
@@ -124,6 +126,9 @@ void sigqueue_cancel(struct sigqueue *q);
 void flush_sigqueue(struct task *t);
 /* de_thread: move the process-directed signals pending on dying T to TO. */
 void signal_transfer_shared(struct task *t, struct task *to);
+/* do_exit of a thread whose process lives on: its process-directed signals
+ * (timers' included) to another thread of the process. */
+void signal_transfer_exiting(struct task *t);
 
 /* signal_pending(t) is inline in <kernel/task.h>. */
 /* The lowest signal pending for T (unblocked) that would kill its process
