@@ -6,6 +6,7 @@ KERNEL_C += kernel/entry.c                # user faults, return-to-user work (re
 KERNEL_C += kernel/syscall.c              # the syscall table (Linux i386 numbers)
 KERNEL_C += kernel/sys.c                  # small syscalls: ids, nice, uname, kill, poweroff
 KERNEL_C += kernel/signal.c               # sending signals, default actions
+KERNEL_C += kernel/signal_syscalls.c      # rt_sigaction/procmask/pending/suspend/timedwait
 KERNEL_C += kernel/jobctl.c               # stop signals' default action, SIGCONT, parent notification
 KERNEL_C += kernel/tty.c                  # fds 0/1/2 on the console, termios and job control ioctls
 KERNEL_C += kernel/n_tty.c                # the line discipline: canonical editing, echo, ISIG, VMIN/VTIME

@@ -157,6 +157,11 @@ int kill_pgrp(int pgrp, int sig);
 long sys_rt_sigsuspend(const u64 *mask, u32 size);
 /* Drop pending SIG of thread T (its queue entries too). */
 void discard_pending(struct task *t, int sig);
+/* kernel/signal.c for kernel/signal_syscalls.c: SIG's default action is to
+ * be ignored; take the lowest signal of MASK off T's queue into INFO (0:
+ * none).  Interrupts off. */
+int sig_default_ignored(int sig);
+int dequeue_signal(struct task *t, u64 mask, struct ksiginfo *info);
 
 /* kernel/jobctl.c: stop and continue. */
 static inline int sig_kernel_stop(int sig)
