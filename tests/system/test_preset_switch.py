@@ -116,16 +116,23 @@ def test_experiment_after_preset_runs_as_booted_with_it(name):
     """The RESULT line carries the whole configuration (every sysctl, the
     variant knobs, nr_latency, the feature bits, the preset's name): after
     `preset NAME` it is that of a boot with sched_preset=NAME, and the load
-    did the same work.  The latency figures (keys ending in _us) are not
-    compared: the preset program runs before the experiment starts, which
-    moves its start against the tick (as in test_shell_files' sysctl test)."""
+    ran the same profile and did the same work, give or take the one job
+    that a window edge cuts.  The latency figures (keys ending in _us) and
+    the load's exact counts are not compared: the preset program runs
+    before the experiment starts, which moves its start against the tick
+    (as in test_shell_files' sysctl test), and a kernel change of a few
+    instructions anywhere can move a job across the window's end."""
     a = boot(f'sched_preset=linux-2.6.35 run="preset {name}; {EXPERIMENT}"', timeout=300)
     b = boot(f'sched_preset={name} run="{EXPERIMENT}"', timeout=300)
     ra, rb = results(a), results(b)
     assert len(ra) == len(rb) == 2, (a.output[-2000:], b.output[-2000:])
     strip = lambda r: {k: v for k, v in r.items() if not MEASURED.search(k)}
     assert ra[0]["preset"] == name and strip(ra[0]) == strip(rb[0]), (ra[0], rb[0])
-    assert ra[1] == rb[1]
+    timed = ("jobs", "jobs_per_s", "work_frac", "work_ms", "as_children", "tail_jobs")
+    same = lambda r: {k: v for k, v in r.items() if k not in timed}
+    assert ra[1]["bench"] == "kbuild-load" and same(ra[1]) == same(rb[1]), (ra[1], rb[1])
+    assert abs(ra[1]["jobs"] - rb[1]["jobs"]) <= 1, (ra[1], rb[1])
+    assert abs(ra[1]["work_frac"] - rb[1]["work_frac"]) <= 0.02, (ra[1], rb[1])
 
 
 def test_listing_unknown_names_and_the_other_class():

@@ -3,7 +3,8 @@
 A tiny soak (two presets, 6 s of guest time each, both at once) boots under
 QEMU -icount: the tool must call it clean, its table and its RESULT line
 must say what the saved JSON says, and the measured experiment's wakeups
-must be there (a soak that measured nothing is not clean).  The docs writer
+must be there (a soak that measured nothing is not clean); an expiry it
+missed must be an overrun the kernel counted, not a lost one.  The docs writer
 is checked on constructed results, where the right answer is known: a
 preset that leaked is named in the verdict, and a second write replaces the
 RESULTS.md section instead of appending one.
@@ -36,18 +37,22 @@ def test_tiny_soak_is_clean_and_reports_what_it_saved(tmp_path):
     assert saved["clean"] and saved["soak"] == 12 and saved["jobs"] == 2
     assert [r["preset"] for r in saved["presets"]] == ["linux-2.6.35", "linux-6.12"]
     for r in saved["presets"]:
-        # duration=1 at the experiment's 10 ms period: 100 wakeups, all measured.
-        assert (r["violations"], r["leaked_frames"], r["missed_timer_events"]) == (0, 0, 0), r
-        assert r["samples"] == 100 and r["max_us"] > 0 and r["status"] == 0 and not r["hang"], r
+        # duration=1 at the experiment's 10 ms period: 100 expiries, each
+        # measured or missed, and every missed one an overrun (none lost).
+        assert (r["violations"], r["leaked_frames"], r["lost_timer_events"]) == (0, 0, 0), r
+        assert r["samples"] + r["missed_timer_events"] == 100, r
+        assert r["missed_timer_events"] == r["overruns"], r
+        assert r["max_us"] > 0 and r["status"] == 0 and not r["hang"], r
         row = [l.split() for l in out.splitlines() if l.startswith(r["preset"] + " ")]
-        assert row == [[r["preset"], "1", "100", "0", "0", "0", "0", "0"]], out
+        assert row == [[r["preset"], "1", str(r["samples"]), str(r["missed_timer_events"]),
+                        "0", "0", "0", "0", "0"]], out
 
 
 def constructed(leaked_in=None):
     presets = [{"preset": p, "duration_s": 355, "status": 0, "hang": False, "violations": 0,
-                "leaked_frames": 2 if p == leaked_in else 0, "missed_timer_events": 0,
-                "warnings": [], "samples": 35500, "max_us": 12345.6, "wall_s": 300.0,
-                "clean": p != leaked_in}
+                "leaked_frames": 2 if p == leaked_in else 0, "missed_timer_events": 3,
+                "overruns": 3, "lost_timer_events": 0, "warnings": [], "samples": 35497,
+                "max_us": 12345.6, "wall_s": 300.0, "clean": p != leaked_in}
                for p in ("linux-2.6.35", "deadline")]
     return {"soak": 720, "load": "kbuild:10", "mode": "thread", "jobs": 2,
             "commit": "0123456789ab", "wall_s": 3725, "clean": leaked_in is None,
@@ -65,7 +70,7 @@ def test_docs_section_names_the_leak_and_is_replaced_not_appended(tmp_path):
     text = (docs / "RESULTS.md").read_text()
     assert text.startswith("# Results\n\nthe bench's text\n\n<!-- SOAK")
     assert "Verdict: **NOT CLEAN**: deadline." in text
-    assert "| deadline | 355 | 35500 | 12345.6 | 0 | 2 | 0 | 0 | status 0 |" in text
+    assert "| deadline | 355 | 35497 | 12345.6 | 3 | 0 | 0 | 2 | 0 | status 0 |" in text
     assert "2 presets x 360 s of guest time took 1:02:05 of wall time, 2 at once" in text
     assert "image of commit `0123456789ab`" in text
 
