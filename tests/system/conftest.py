@@ -39,3 +39,11 @@ def usertests_ok(run, names):
     ran = [l for l in run.lines if l.startswith("test ")]
     assert ran == [f"test {n}: OK" for n in names], run.output[-3000:]
     assert run.find(r"^usertests: free frames \d+ before and after$"), run.output[-2000:]
+
+
+def boot_usertests(names, cmdline="", timeout=90):
+    """Boot CMDLINE running `usertests NAMES`, grade it with usertests_ok()
+    and return the run (for the caller's further checks)."""
+    run = boot(f'{cmdline} run="usertests {" ".join(names)}"'.lstrip(), timeout=timeout)
+    usertests_ok(run, names)
+    return run

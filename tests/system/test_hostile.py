@@ -2,7 +2,7 @@
 usertests whose failure was a hang or memory corruption, each in a boot of
 its own, and a boot line of bad values for the newer knobs.  Every boot
 must end cleanly (no panic, no BUG, no timeout, power-off status 0)."""
-from conftest import boot, check_clean, usertests_ok
+from conftest import boot, boot_usertests, check_clean
 
 
 def test_close_under_a_blocked_reader():
@@ -10,8 +10,7 @@ def test_close_under_a_blocked_reader():
     # pipe's reader count) under another thread asleep in read() on it: the
     # writer got EPIPE and the sleeper woke on freed memory.
     names = ["hostile_close_blocked", "hostile_pipe_peer_killed"]
-    r = boot(f'sched_verify=1 run="usertests {" ".join(names)}"', timeout=90)
-    usertests_ok(r, names)
+    r = boot_usertests(names, 'sched_verify=1', timeout=90)
     assert r.has_line("sched_verify: 0 violations"), r.output[-2000:]
 
 
@@ -19,8 +18,7 @@ def test_futex_timeout_ends_the_wait():
     # FUTEX_WAIT ignored its timeout: a timed wait whose word never changed
     # slept forever (the boot timed out).
     names = ["hostile_bad_timeouts"]
-    r = boot(f'run="usertests {" ".join(names)}"', timeout=60)
-    usertests_ok(r, names)
+    boot_usertests(names, timeout=60)
 
 
 def test_orphaned_stopped_job_is_hung_up():
@@ -28,8 +26,7 @@ def test_orphaned_stopped_job_is_hung_up():
     # under init: its frames never came back (usertests: "lost 14 free
     # frames").  Now its orphaned group gets SIGHUP and SIGCONT.
     names = ["hostile_orphaned_stop", "hostile_stopped_reap"]
-    r = boot(f'sched_verify=1 run="usertests {" ".join(names)}"', timeout=60)
-    usertests_ok(r, names)
+    r = boot_usertests(names, 'sched_verify=1', timeout=60)
     assert not r.find(r"lost \d+ free frames")
 
 
@@ -38,8 +35,7 @@ def test_deep_directories_and_exec_of_non_programs():
     # listed and resolved as another one.  execve of an existing non-program
     # outside the initrd said ENOENT.
     names = ["hostile_deep_dirfd", "hostile_exec_nonprograms"]
-    r = boot(f'run="usertests {" ".join(names)}"', timeout=60)
-    usertests_ok(r, names)
+    boot_usertests(names, timeout=60)
 
 
 BAD = [
@@ -86,6 +82,5 @@ def test_signals_awaited_and_left_pending_are_not_lost():
     # timer's signal with it: the timer never fired again).  A 1 ns timer
     # from the epoch with a handler must cost its process alone.
     names = ["hostile_sigwait_ignored", "hostile_thread_exit_pending", "hostile_timer_edges"]
-    r = boot(f'sched_verify=1 run="usertests {" ".join(names)}"', timeout=90)
-    usertests_ok(r, names)
+    r = boot_usertests(names, 'sched_verify=1', timeout=90)
     assert r.has_line("sched_verify: 0 violations"), r.output[-2000:]

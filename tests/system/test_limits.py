@@ -6,15 +6,14 @@ import re
 
 import pytest
 
-from conftest import boot, check_clean, usertests_ok
+from conftest import boot, boot_usertests, check_clean
 
 
 def test_ldt_selectors_in_sigreturn_do_not_panic():
     # A TI=1 selector in a sigcontext used to fault at the NULL page inside
     # the return path (LDTR from reset: base 0) and panic.
     names = ["sig_ldtsegs"]
-    r = boot(f'run="usertests {" ".join(names)}"', timeout=60)
-    usertests_ok(r, names)
+    r = boot_usertests(names, timeout=60)
     assert r.find(r"^usertests\[\d+\] general protection ip:[0-9a-f]+ sp:[0-9a-f]+ error:4$")
     assert not r.find(r"BUG: unable to handle")
 
@@ -25,15 +24,13 @@ def test_1ns_timers_do_not_hang_the_machine(mode):
     # expiry).  Now it costs its own process's time; overruns are counted.
     # Also with timers run from the periodic tick.
     names = ["timer_1ns_hog", "timer_1ns_overrun", "timer_1ns_ignored"]
-    r = boot(f'{mode} run="usertests {" ".join(names)}"', timeout=90)
-    usertests_ok(r, names)
+    r = boot_usertests(names, mode, timeout=90)
     assert not r.find(r"^hrtimer: interrupt took")
 
 
 def test_sigpending_limit_and_killable_console_write():
     names = ["sigpending_limit", "tty_bigwrite"]
-    r = boot(f'run="usertests {" ".join(names)}"', timeout=90)
-    usertests_ok(r, names)
+    boot_usertests(names, timeout=90)
 
 
 def test_bad_init_falls_back_to_the_default():
