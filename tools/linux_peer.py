@@ -34,10 +34,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import debfetch as df  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 USER_DIR = os.path.join(ROOT, "build", "user")
-CACHE = os.environ.get("GRANULE_CACHE",
-                       os.path.join(os.path.expanduser("~"), ".cache", "granule")) + "/linux-peer"
+CACHE = os.path.join(df.cache_dir(), "linux-peer")
 
 # name -> (suite, human label).  The package is linux-image-amd64 from that suite.
 KERNELS = {
@@ -101,67 +103,13 @@ def log(msg):
 
 
 # --- fetching ------------------------------------------------------------------------
+# The packages are pinned in tools/debs.lock and fetched through tools/debfetch.py
+# (a private apt state; a mirror in mid-sync is a warning; every .deb checked
+# against the archive's SHA-256 and cached in ~/.cache/granule/debs).
 
-def _apt_dir():
-    return os.path.join(CACHE, "apt")
-
-
-def _system_uri():
-    """The Debian archive URI this machine's apt already uses (no host is hard-coded)."""
-    candidates = ["/etc/apt/sources.list.d/debian.sources", "/etc/apt/sources.list"]
-    for path in candidates + sorted(
-            os.path.join("/etc/apt/sources.list.d", f)
-            for f in (os.listdir("/etc/apt/sources.list.d")
-                      if os.path.isdir("/etc/apt/sources.list.d") else [])):
-        try:
-            text = open(path, encoding="utf-8").read()
-        except OSError:
-            continue
-        for m in re.finditer(r"^\s*URIs:\s*(\S+)|^\s*deb\s+(?:\[[^]]*\]\s+)?(\S+)\s+bookworm\b",
-                             text, re.M):
-            uri = m.group(1) or m.group(2)
-            if "security" not in uri:
-                return uri
-    raise SystemExit("linux-peer: no Debian archive found in /etc/apt (sources.list[.d])")
-
-
-def _apt_options():
-    d = _apt_dir()
-    return ["-o", f"Dir::Etc::SourceList={d}/sources.list", "-o", "Dir::Etc::SourceParts=/dev/null",
-            "-o", f"Dir::State::Lists={d}/lists", "-o", f"Dir::Cache={d}/cache",
-            "-o", "Debug::NoLocking=1"] + \
-        (["-o", "APT::Sandbox::User=root"] if os.geteuid() == 0 else [])
-
-
-def _apt_update():
-    d = _apt_dir()
-    for sub in ("lists/partial", "cache/archives/partial"):
-        os.makedirs(os.path.join(d, sub), exist_ok=True)
-    uri = _system_uri()
-    with open(os.path.join(d, "sources.list"), "w", encoding="utf-8") as f:
-        f.write(f"deb {uri} bookworm main\ndeb {uri} bookworm-backports main\n")
-    subprocess.run(["apt-get", "-qq"] + _apt_options() + ["update"], check=True,
-                   stdout=subprocess.DEVNULL)
-
-
-def _depends(pkg, suite):
-    out = subprocess.run(["apt-cache"] + _apt_options() + ["depends", f"{pkg}/{suite}"],
-                         check=True, capture_output=True, text=True).stdout
-    m = re.search(r"Depends:\s*(linux-image-\S+)", out)
-    if not m:
-        raise SystemExit(f"linux-peer: cannot resolve {pkg}/{suite}:\n{out}")
-    return m.group(1)
-
-
-def _download(pkg, dest):
-    """apt-get download PKG into DEST; returns the .deb's path."""
-    os.makedirs(dest, exist_ok=True)
-    subprocess.run(["apt-get", "-qq"] + _apt_options() + ["download", pkg], check=True, cwd=dest,
-                   stdout=subprocess.DEVNULL)
-    debs = [f for f in os.listdir(dest) if f.startswith(pkg.split("/")[0] + "_") and f.endswith(".deb")]
-    if len(debs) != 1:
-        raise SystemExit(f"linux-peer: expected one .deb for {pkg} in {dest}, found {debs}")
-    return os.path.join(dest, debs[0])
+# kernel name -> (tools/debs.lock role, the metapackage naming its successor)
+LOCK_ROLES = {"6.1": ("linux-6.1", ("linux-image-amd64", "bookworm")),
+              "6.12": ("linux-6.12", ("linux-image-amd64", "bookworm-backports"))}
 
 
 def _extract(deb, member_glob, dest):
@@ -181,42 +129,63 @@ def busybox_path():
     return os.path.join(CACHE, "busybox", "bin", "busybox")
 
 
+def _pinned(name):
+    """True when kernel NAME's unpacked files come from the .deb tools/debs.lock pins."""
+    try:
+        with open(os.path.join(kernel_dir(name), "package"), encoding="ascii") as f:
+            got = f.read().strip()
+    except OSError:
+        return False
+    w = df.want(LOCK_ROLES[name][0])
+    return got == df.deb_name(w.name, w.version, w.arch)
+
+
 def fetched():
     """True when both kernels and busybox are in the cache."""
     return all(os.path.exists(os.path.join(kernel_dir(k), "vmlinuz")) for k in KERNELS) and \
         os.path.exists(busybox_path())
 
 
+def _unpack_kernel(name, deb):
+    kd = kernel_dir(name)
+    os.makedirs(CACHE, exist_ok=True)
+    tmp = tempfile.mkdtemp(dir=CACHE)
+    _extract(deb, "./boot/*", tmp)
+    boot = os.path.join(tmp, "boot")
+    os.makedirs(kd, exist_ok=True)
+    for f in os.listdir(boot):
+        if f.startswith("vmlinuz-"):
+            shutil.copy(os.path.join(boot, f), os.path.join(kd, "vmlinuz"))
+            with open(os.path.join(kd, "release"), "w", encoding="ascii") as r:
+                r.write(f[len("vmlinuz-"):] + "\n")
+        elif f.startswith("config-"):
+            shutil.copy(os.path.join(boot, f), os.path.join(kd, "config"))
+    with open(os.path.join(kd, "package"), "w", encoding="ascii") as r:
+        r.write(os.path.basename(deb) + "\n")
+    shutil.rmtree(tmp)
+
+
 def fetch(force=False):
-    """Download and unpack what is missing: each kernel's vmlinuz + config, busybox-static."""
-    if fetched() and not force:
+    """Unpack what is missing or not the pinned version: each kernel's vmlinuz +
+    config, busybox-static.  A kernel already unpacked serves when the pinned one
+    cannot be had (offline), with a warning."""
+    kernels = [k for k in KERNELS if force or not _pinned(k)]
+    wants = [df.want(*LOCK_ROLES[k]) for k in kernels]
+    if force or not os.path.exists(busybox_path()):
+        wants.append(df.want("busybox-amd64"))
+    if not wants:
         return
-    log(f"fetching Debian's kernels and busybox-static into {CACHE}")
-    _apt_update()
-    debs = os.path.join(CACHE, "debs")
-    for name, (suite, _) in KERNELS.items():
-        kd = kernel_dir(name)
-        if os.path.exists(os.path.join(kd, "vmlinuz")) and not force:
-            continue
-        pkg = _depends("linux-image-amd64", suite)
-        deb = _download(pkg, debs)
-        tmp = tempfile.mkdtemp(dir=CACHE)
-        _extract(deb, "./boot/*", tmp)
-        boot = os.path.join(tmp, "boot")
-        os.makedirs(kd, exist_ok=True)
-        for f in os.listdir(boot):
-            if f.startswith("vmlinuz-"):
-                shutil.copy(os.path.join(boot, f), os.path.join(kd, "vmlinuz"))
-                with open(os.path.join(kd, "release"), "w", encoding="ascii") as r:
-                    r.write(f[len("vmlinuz-"):] + "\n")
-            elif f.startswith("config-"):
-                shutil.copy(os.path.join(boot, f), os.path.join(kd, "config"))
-        with open(os.path.join(kd, "package"), "w", encoding="ascii") as r:
-            r.write(os.path.basename(deb) + "\n")
-        shutil.rmtree(tmp)
-    if not os.path.exists(busybox_path()) or force:
-        deb = _download("busybox-static", debs)
-        _extract(deb, "./bin/busybox", os.path.join(CACHE, "busybox"))
+    try:
+        paths = df.get(wants, "linux-peer", suites=("bookworm", "bookworm-backports"))
+    except df.FetchError as e:
+        if fetched():
+            log(f"warning: {e}; using the kernels unpacked before")
+            return
+        raise SystemExit(f"linux-peer: error: {e}")
+    for k in kernels:
+        _unpack_kernel(k, paths[LOCK_ROLES[k][0]])
+    if "busybox-amd64" in paths:
+        _extract(paths["busybox-amd64"], "./bin/busybox", os.path.join(CACHE, "busybox"))
 
 
 def kernel_config(name, key):
