@@ -127,14 +127,19 @@ $(BUILD)/granule.iso: $(BUILD)/granule.elf tools/mkiso $(wildcard tools/presets)
 usb: $(BUILD)/granule.elf tools/mkiso tools/mkusb
 	tools/mkusb $(BUILD)/granule-usb.img
 
+# make deps: everything (make test's needs).  make run installs only what the
+# headline experiment needs and builds without busybox if it cannot be fetched
+# (BUSYBOX=auto: with it when build/busybox/busybox is there).
 deps:
-	tools/deps
+	tools/deps all
 
 # make run [CMDLINE='...'] [ICOUNT=0] [BOOT=iso|kernel]
 # The headline experiment: SIGEV_THREAD wakeup latency under a make -j10-like
 # load with the default preset (commit-0bf377bbb0be), ~1 minute of wall time.
 DEFAULT_CMDLINE := run=experiment mode=thread load=kbuild:10 duration=10
-run: deps all iso
+run:
+	tools/deps run
+	$(MAKE) all iso BUSYBOX=$(if $(filter 0,$(BUSYBOX)),0,auto)
 	tools/run-qemu --boot $(or $(BOOT),iso) $(if $(filter 0,$(ICOUNT)),--no-icount) \
 		--interactive -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
@@ -143,14 +148,18 @@ run: deps all iso
 # on this terminal (Ctrl-A X quits QEMU); CMDLINE adds boot words, e.g.
 # CMDLINE='sched_preset=linux-2.6.35'.
 .PHONY: shell
-shell: deps all
+shell:
+	tools/deps shell
+	$(MAKE) all
 	tools/run-qemu --boot kernel --interactive -- 'run=shell $(CMDLINE)'
 
 # make gdb [CMDLINE='...']: boot QEMU paused with its gdb stub on a unix
 # socket and attach gdb to build/granule-debug.elf with tools/granule.gdb's
 # helpers (gr-current, gr-rq, gr-min-vruntime); serial output goes to
 # build/serial.log.  Quitting gdb stops QEMU.
-gdb: deps all
+gdb:
+	tools/deps run
+	$(MAKE) all BUSYBOX=$(if $(filter 0,$(BUSYBOX)),0,auto)
 	tools/run-qemu --gdb --boot kernel -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
 test: deps
@@ -160,7 +169,9 @@ test: deps
 # make trace CMDLINE='...': boot it with the tracer on (trace_event=sched:*,timer:*
 # unless CMDLINE names events) and write build/trace/: trace.txt, trace.dat,
 # latency.txt, sched_latency.txt (docs/TRACING.md).
-trace: deps all
+trace:
+	tools/deps run
+	$(MAKE) all BUSYBOX=$(if $(filter 0,$(BUSYBOX)),0,auto)
 	tools/trace run -o $(BUILD)/trace -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 	@echo "trace: files in $(BUILD)/trace/ (trace-cmd report -i $(BUILD)/trace/trace.dat; kernelshark $(BUILD)/trace/trace.dat)"
 

@@ -101,6 +101,10 @@ $(USER_CRT0): user/crt0.asm
 # build/busybox/; busybox.args lists its initrd members for mkinitrd.
 BUSYBOX ?= 1
 BUSYBOX_DIR := $(BUILD)/busybox
+# BUSYBOX=auto (make run): with busybox if tools/deps could fetch it, else without.
+ifeq ($(BUSYBOX),auto)
+override BUSYBOX := $(if $(wildcard $(BUSYBOX_DIR)/busybox),1,0)
+endif
 # The choice itself is a prerequisite: changing BUSYBOX rebuilds the initrd.
 BUSYBOX_STAMP := $(BUSYBOX_DIR)/enabled-$(BUSYBOX)
 $(BUSYBOX_STAMP):
