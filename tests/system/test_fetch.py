@@ -1,0 +1,165 @@
+"""The first run's downloads survive a mirror in mid-sync (tools/debfetch.py).
+
+A fake Debian mirror on the loopback serves a Release file whose index sizes
+are wrong, so apt reports exactly what a mirror in mid-sync gives:
+"File has unexpected size (... != ...). Mirror sync in progress?".  An
+APT_CONFIG adds it to the machine's own sources (or replaces them), and
+GRANULE_CACHE points the cache at an empty directory, so each test starts as a
+fresh machine would.  The good-sources tests download busybox-static:i386
+(about 1 MB) from the machine's Debian archive.
+"""
+import hashlib
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import threading
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import debfetch as df  # noqa: E402
+
+PIN = df.want("busybox-i386")
+INDEX = b"\xfd7zXZ\0" + bytes(range(256)) * 4      # not what Release promises
+
+
+def release_file():
+    """A Release whose SHA256 section gives every index a size it does not have."""
+    sha = hashlib.sha256(INDEX).hexdigest()
+    lines = ["Origin: Granule test mirror", "Suite: bookworm", "Codename: bookworm",
+             "Date: Mon, 01 Jan 2024 00:00:00 UTC", "Architectures: amd64 i386",
+             "Components: main", "SHA256:"]
+    for arch in ("amd64", "i386"):     # apt reads an index only when its plain name is listed
+        lines.append(f" {sha} {len(INDEX) * 3} main/binary-{arch}/Packages")
+        lines.append(f" {sha} {len(INDEX) + 364} main/binary-{arch}/Packages.xz")
+    return ("\n".join(lines) + "\n").encode()
+
+
+class Mirror(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path.endswith("/Release"):
+            body = release_file()
+        elif self.path.endswith("/Packages.xz"):
+            body = INDEX
+        else:
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def mirror():
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Mirror)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/"
+    srv.shutdown()
+
+
+def system_sources():
+    """The machine's own source files, as apt resolves them."""
+    files = []
+    main = df._apt_config_path("Dir::Etc::SourceList/f")
+    if os.path.isfile(main):
+        files.append(main)
+    d = df._apt_config_path("Dir::Etc::SourceParts/d")
+    if os.path.isdir(d):
+        files += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith((".list", ".sources"))]
+    return files
+
+
+def apt_config(tmp_path, mirror, keep_system):
+    """An APT_CONFIG whose sources are the machine's (KEEP_SYSTEM) plus the broken
+    mirror, or the broken mirror and a closed port only."""
+    parts = tmp_path / "sources.list.d"
+    parts.mkdir()
+    if keep_system:
+        for i, f in enumerate(system_sources()):
+            name = os.path.basename(f) if f.endswith((".list", ".sources")) else "sources.list"
+            shutil.copy(f, parts / f"{i:02d}-{name}")
+    else:
+        (parts / "closed.list").write_text("deb [trusted=yes] http://127.0.0.1:9/ bookworm main\n")
+    (parts / "zz-midsync.list").write_text(f"deb [trusted=yes] {mirror} bookworm main\n")
+    (tmp_path / "sources.list").write_text("")
+    conf = tmp_path / "apt.conf"
+    conf.write_text(f'Dir::Etc::SourceList "{tmp_path}/sources.list";\n'
+                    f'Dir::Etc::SourceParts "{parts}";\n')
+    return conf
+
+
+def fetch(tmp_path, conf, *argv, tool="fetch-deb"):
+    env = dict(os.environ, APT_CONFIG=str(conf), GRANULE_CACHE=str(tmp_path / "cache"))
+    return subprocess.run([os.path.join(ROOT, "tools", tool)] + list(argv), env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def cache_files(tmp_path):
+    top = tmp_path / "cache"
+    return sorted(str(p.relative_to(top)) for p in top.rglob("*")) if top.exists() else []
+
+
+def test_a_source_in_mid_sync_is_a_warning(tmp_path, mirror):
+    conf = apt_config(tmp_path, mirror, keep_system=True)
+    p = fetch(tmp_path, conf, "busybox-i386")
+    assert p.returncode == 0, p.stderr
+    warnings = [l for l in p.stderr.splitlines() if "warning: partial index update" in l]
+    assert any(mirror in l and "unexpected size" in l for l in warnings), p.stderr
+    deb = p.stdout.strip()
+    assert os.path.basename(deb) == df.deb_name(PIN.name, PIN.version, PIN.arch)
+    assert df.sha256_of(deb) == PIN.sha
+    assert not any(f.startswith("apt-") for f in cache_files(tmp_path)), "private apt state left behind"
+
+
+def test_every_source_broken_fails_with_one_line_and_no_state(tmp_path, mirror):
+    conf = apt_config(tmp_path, mirror, keep_system=False)
+    out = tmp_path / "busybox"
+    p = fetch(tmp_path, conf, str(out), tool="fetch-busybox")
+    assert p.returncode != 0
+    errors = [l for l in p.stderr.splitlines() if "error:" in l]
+    assert len(errors) == 1, p.stderr
+    assert PIN.spec in errors[0] and PIN.version in errors[0] and "make deps" in errors[0], errors[0]
+    assert cache_files(tmp_path) in ([], ["debs"]), cache_files(tmp_path)
+    assert not out.exists()
+
+
+def test_cached_deb_is_used_offline_and_a_corrupt_one_detected(tmp_path, mirror):
+    """With a good cache and no reachable source: no download; a truncated cache file
+    is deleted and, with no source, the fetch fails rather than using it."""
+    good = fetch(tmp_path, apt_config(tmp_path, mirror, keep_system=True), "busybox-i386")
+    assert good.returncode == 0, good.stderr
+    deb = good.stdout.strip()
+    offline = tmp_path / "offline"
+    offline.mkdir()
+    conf = apt_config(offline, mirror, keep_system=False)
+    p = fetch(tmp_path, conf, "busybox-i386")
+    assert p.returncode == 0 and p.stdout.strip() == deb and "fetching" not in p.stderr, p.stderr
+    with open(deb, "r+b") as f:
+        f.truncate(4096)
+    p = fetch(tmp_path, conf, "busybox-i386")
+    assert p.returncode != 0 and not os.path.exists(deb), p.stderr
+
+
+def test_make_run_goes_on_without_busybox(tmp_path, mirror):
+    """tools/deps run with no source at all: one line, status 0, and make run then
+    builds with BUSYBOX=auto (without busybox when it is not there)."""
+    conf = apt_config(tmp_path, mirror, keep_system=False)
+    env = dict(os.environ, APT_CONFIG=str(conf), GRANULE_CACHE=str(tmp_path / "cache"), LINUX="1")
+    # The packages are installed (make test's own deps ran); only busybox is missing.
+    scratch = tmp_path / "tree" / "tools"
+    shutil.copytree(os.path.join(ROOT, "tools"), scratch)
+    p = subprocess.run([str(scratch / "deps"), "run"], env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stderr
+    lines = [l for l in p.stderr.splitlines() if l.startswith("tools/deps:")]
+    assert len(lines) == 1 and "no busybox" in lines[0] and "make deps" in lines[0], p.stderr
+    assert not (tmp_path / "tree" / "build" / "busybox").exists()
+    dry = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert "BUSYBOX=auto" in dry
