@@ -163,6 +163,16 @@ def _apt_config_path(key):
     return m.group(1) if m else ""
 
 
+def system_source_files():
+    """The machine's apt source files, as apt resolves them (APT_CONFIG honoured)."""
+    main = _apt_config_path("Dir::Etc::SourceList/f")
+    files = [main] if os.path.isfile(main) else []
+    d = _apt_config_path("Dir::Etc::SourceParts/d")
+    if os.path.isdir(d):
+        files += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith((".list", ".sources"))]
+    return files
+
+
 def _debian_uri(texts):
     """The first Debian archive URI (not security) among the machine's sources."""
     for text in texts:
@@ -200,15 +210,10 @@ class AptState:
 
     def _copy_sources(self, parts):
         texts = []
-        main = _apt_config_path("Dir::Etc::SourceList/f")
-        srcs = [main] if os.path.isfile(main) else []
-        d = _apt_config_path("Dir::Etc::SourceParts/d")
-        if os.path.isdir(d):
-            srcs += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith((".list", ".sources"))]
-        for i, src in enumerate(srcs):
+        for i, src in enumerate(system_source_files()):
             text = open(src, encoding="utf-8", errors="replace").read()
             texts.append(text)
-            name = os.path.basename(src) if src != main else "sources.list"
+            name = os.path.basename(src) if src.endswith((".list", ".sources")) else "sources.list"
             with open(os.path.join(parts, f"{i:02d}-{name}"), "w", encoding="utf-8") as f:
                 f.write(text)
         return texts

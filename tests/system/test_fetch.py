@@ -64,25 +64,13 @@ def mirror():
     srv.shutdown()
 
 
-def system_sources():
-    """The machine's own source files, as apt resolves them."""
-    files = []
-    main = df._apt_config_path("Dir::Etc::SourceList/f")
-    if os.path.isfile(main):
-        files.append(main)
-    d = df._apt_config_path("Dir::Etc::SourceParts/d")
-    if os.path.isdir(d):
-        files += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith((".list", ".sources"))]
-    return files
-
-
 def apt_config(tmp_path, mirror, keep_system):
     """An APT_CONFIG whose sources are the machine's (KEEP_SYSTEM) plus the broken
     mirror, or the broken mirror and a closed port only."""
     parts = tmp_path / "sources.list.d"
     parts.mkdir()
     if keep_system:
-        for i, f in enumerate(system_sources()):
+        for i, f in enumerate(df.system_source_files()):
             name = os.path.basename(f) if f.endswith((".list", ".sources")) else "sources.list"
             shutil.copy(f, parts / f"{i:02d}-{name}")
     else:
