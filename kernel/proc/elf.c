@@ -13,7 +13,7 @@
 #include <kernel/mm.h>
 #include <kernel/string.h>
 
-/* Identity: is this an i386 static executable at all?  (-ENOEXEC) */
+/* Identity: is this an i386 executable or shared object at all?  (-ENOEXEC) */
 static int check_ident(const Elf32_Ehdr *eh)
 {
 	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0)
@@ -23,7 +23,7 @@ static int check_ident(const Elf32_Ehdr *eh)
 	    eh->e_ident[EI_VERSION] != EV_CURRENT ||
 	    eh->e_version != EV_CURRENT)
 		return -ENOEXEC;
-	if (eh->e_type != ET_EXEC || eh->e_machine != EM_386)
+	if ((eh->e_type != ET_EXEC && eh->e_type != ET_DYN) || eh->e_machine != EM_386)
 		return -ENOEXEC;
 	return 0;
 }
@@ -48,8 +48,10 @@ static void read_phdr(const u8 *image, const Elf32_Ehdr *eh, unsigned int i,
 	memcpy(ph, image + eh->e_phoff + (size_t)i * sizeof(*ph), sizeof(*ph));
 }
 
-/* One PT_LOAD: sizes, file bounds, alignment, user-space bounds.  (-EINVAL) */
-static int check_load(const Elf32_Phdr *ph, size_t len)
+/* One PT_LOAD: sizes, file bounds, alignment, user-space bounds.  (-EINVAL)
+ * An ET_DYN's addresses are relative to its load bias, so only its span is
+ * bounded (it must fit below TASK_SIZE); an ET_EXEC's are absolute. */
+static int check_load(const Elf32_Phdr *ph, size_t len, int dyn)
 {
 	u64 end = (u64)ph->p_vaddr + ph->p_memsz;
 
@@ -62,8 +64,18 @@ static int check_load(const Elf32_Phdr *ph, size_t len)
 	if (ph->p_align > 1 &&
 	    (ph->p_vaddr & (ph->p_align - 1)) != (ph->p_offset & (ph->p_align - 1)))
 		return -EINVAL;
-	if (ph->p_vaddr < ELF_MIN_VADDR || end > TASK_SIZE)
+	if ((!dyn && ph->p_vaddr < ELF_MIN_VADDR) || end > TASK_SIZE)
 		return -EINVAL;
+	return 0;
+}
+
+/* PT_INTERP: a NUL-terminated path of 2..ELF_INTERP_MAX bytes inside the image.  (-EINVAL) */
+static int check_interp(const u8 *img, const Elf32_Phdr *ph, size_t len)
+{
+	if (ph->p_filesz < 2 || ph->p_filesz > ELF_INTERP_MAX || (u64)ph->p_offset + ph->p_filesz > len)
+		return -EINVAL;
+	if (strnlen((const char *)img + ph->p_offset, ph->p_filesz) != ph->p_filesz - 1)
+		return -EINVAL;		/* a NUL before the end, or none at it */
 	return 0;
 }
 
@@ -73,7 +85,7 @@ int elf_check(const void *image, size_t len)
 	Elf32_Ehdr eh;
 	Elf32_Phdr ph;
 	u64 prev_end = 0;
-	unsigned int i, loads = 0;
+	unsigned int i, loads = 0, interps = 0;
 	int entry_ok = 0, ret;
 
 	if (!image || len < sizeof(eh))
@@ -88,11 +100,11 @@ int elf_check(const void *image, size_t len)
 
 	for (i = 0; i < eh.e_phnum; i++) {
 		read_phdr(img, &eh, i, &ph);
-		if (ph.p_type == PT_INTERP)
-			return -ENOEXEC;
+		if (ph.p_type == PT_INTERP && (interps++ || (ret = check_interp(img, &ph, len))))
+			return interps > 1 ? -EINVAL : ret;
 		if (ph.p_type != PT_LOAD)
 			continue;
-		ret = check_load(&ph, len);
+		ret = check_load(&ph, len, eh.e_type == ET_DYN);
 		if (ret)
 			return ret;
 		if (ph.p_memsz == 0)
@@ -114,7 +126,7 @@ int elf_check(const void *image, size_t len)
 }
 
 int elf_load(const void *image, size_t len, const struct elf_load_ops *ops,
-	     void *ctx, u32 *entry)
+	     void *ctx, u32 bias, u32 *entry)
 {
 	const u8 *img = image;
 	Elf32_Ehdr eh;
@@ -131,14 +143,50 @@ int elf_load(const void *image, size_t len, const struct elf_load_ops *ops,
 		read_phdr(img, &eh, i, &ph);
 		if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
 			continue;
-		ret = ops->map_segment(ctx, ph.p_vaddr, ph.p_memsz,
+		ret = ops->map_segment(ctx, ph.p_vaddr + bias, ph.p_memsz,
 				       img + ph.p_offset, ph.p_filesz,
 				       ph.p_flags & (PF_R | PF_W | PF_X));
 		if (ret)
 			return ret;
 	}
-	*entry = eh.e_entry;
+	*entry = eh.e_entry + bias;
 	return 0;
+}
+
+int elf_interp(const void *image, size_t len, const char **path)
+{
+	const u8 *img = image;
+	Elf32_Ehdr eh;
+	Elf32_Phdr ph;
+
+	memcpy(&eh, img, sizeof(eh));
+	for (unsigned int i = 0; i < eh.e_phnum; i++) {
+		read_phdr(img, &eh, i, &ph);
+		if (ph.p_type == PT_INTERP) {
+			*path = (const char *)img + ph.p_offset;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+u32 elf_span(const void *image, size_t len, u32 *lowest)
+{
+	const u8 *img = image;
+	Elf32_Ehdr eh;
+	Elf32_Phdr ph;
+	u32 lo = 0xffffffffu, hi = 0;
+
+	memcpy(&eh, img, sizeof(eh));
+	for (unsigned int i = 0; i < eh.e_phnum; i++) {
+		read_phdr(img, &eh, i, &ph);
+		if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+			continue;
+		lo = min(lo, ph.p_vaddr & PAGE_MASK);
+		hi = max(hi, ALIGN_UP(ph.p_vaddr + ph.p_memsz, PAGE_SIZE));
+	}
+	*lowest = lo;
+	return eh.e_type == ET_DYN ? hi - lo : 0;
 }
 
 u32 elf_phdr_vaddr(const void *image, size_t len, u32 *phnum)

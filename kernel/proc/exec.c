@@ -8,9 +8,11 @@
  *   2. finds the file in the initrd's tree ("ls" names /bin/ls, which may be
  *      a link to busybox) (-ENOENT; -EACCES for a directory or a file
  *      elsewhere: only the initrd's programs run);
- *   3. builds a new address space with elf_load() (-ENOEXEC for a bad ELF,
- *      -ENOMEM) - on any error so far the caller's image is untouched, and
- *      so are the other threads of its process;
+ *   3. builds a new address space with load_elf_binary() (exec_elf.c: the
+ *      program, and for a dynamic one its interpreter, ld-linux.so.2;
+ *      -ENOEXEC for a bad ELF, -ELIBBAD for a bad interpreter, -ENOMEM) -
+ *      on any error so far the caller's image is untouched, and so are the
+ *      other threads of its process;
  *   4. de_thread(): the other threads die and the caller becomes the
  *      process's only thread and its leader (pid = tgid);
  *   5. commits: switches to the new mm, drops the old one, resets signal
@@ -36,6 +38,7 @@
 #include <kernel/vm.h>
 #include <arch/irqflags.h>
 #include <arch/process.h>
+#include "exec.h"
 
 #define ARG_MAX		(32 * 1024)	/* bytes of argv + envp strings */
 #define ARGV_MAX	256		/* entries in argv (and in envp) */
@@ -125,7 +128,7 @@ static int copy_strings(struct exec_args *a, char *const *vec, int from_user, in
  * -ENOTDIR, -ELOOP, -ENAMETOOLONG; -EACCES for a directory or a file
  * outside the initrd (/tmp, /proc, /dev).
  */
-static int find_program(const char *path, const void **image, size_t *size)
+int find_program(const char *path, const void **image, size_t *size)
 {
 	char full[PATH_MAX + 68];
 	struct fs_node n;
@@ -150,22 +153,6 @@ static int find_program(const char *path, const void **image, size_t *size)
 	*size = n.in->size;
 	return 0;
 }
-
-static int map_segment(void *ctx, u32 vaddr, u32 memsz, const void *data, u32 filesz, u32 flags)
-{
-	return mm_map_segment(ctx, vaddr, memsz, data, filesz, flags);
-}
-
-static const struct elf_load_ops exec_ops = { .map_segment = map_segment };
-
-/* What the auxiliary vector tells the program about its image. */
-struct exec_image {
-	u32 entry;
-	u32 phdr, phnum;		/* AT_PHDR (0: not in a loaded segment), AT_PHNUM */
-	const char *execfn;		/* the path given to execve (AT_EXECFN) */
-	u32 vdso;			/* AT_SYSINFO_EHDR; 0: none mapped, no entry */
-	u32 sysinfo;			/* AT_SYSINFO: __kernel_vsyscall */
-};
 
 /* Copy N bytes of SRC just below *TOP (4-byte aligned); the user address. */
 static u32 push_bytes(u32 *top, const void *src, u32 n, int *err)
@@ -224,7 +211,7 @@ static int setup_stack(struct exec_args *a, const struct exec_image *im, u32 *sp
 	const u32 auxv[2 * AUXV_PAIRS] = {
 		AT_HWCAP, elf_hwcap(),	AT_PAGESZ, PAGE_SIZE,	AT_CLKTCK, USER_HZ,
 		AT_PHDR, im->phdr,	AT_PHENT, sizeof(Elf32_Phdr), AT_PHNUM, im->phnum,
-		AT_BASE, 0,		AT_FLAGS, 0,		AT_ENTRY, im->entry,
+		AT_BASE, im->base,	AT_FLAGS, 0,		AT_ENTRY, im->entry,
 		AT_UID, 0,		AT_EUID, 0,		AT_GID, 0,
 		AT_EGID, 0,		AT_SECURE, 0,		AT_RANDOM, at_random,
 		AT_EXECFN, execfn,	AT_PLATFORM, platform,	AT_NULL, 0,
@@ -456,9 +443,7 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 		err = -ENOMEM;
 		goto out;
 	}
-	err = elf_load(image, size, &exec_ops, mm, &im.entry);
-	if (!err)
-		im.phdr = elf_phdr_vaddr(image, size, &im.phnum);
+	err = load_elf_binary(image, size, mm, &im);
 	if (!err)
 		im.vdso = arch_setup_additional_pages(mm, &im.sysinfo);
 	if (!err)
@@ -493,7 +478,7 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 		kfree(a.buf);
 		do_exit(SIGSEGV);	/* no memory for the stack: like Linux, kill it */
 	}
-	arch_exec_regs(task_pt_regs(current), im.entry, sp);
+	arch_exec_regs(task_pt_regs(current), im.start, sp);
 	err = 0;
 out:
 	kfree(a.buf);

@@ -3,6 +3,7 @@ KERNEL_C += kernel/proc/task.c            # task table, pids, guarded kernel sta
 KERNEL_C += kernel/proc/fork.c            # fork, clone, kernel threads
 KERNEL_C += kernel/proc/exit.c            # exit, exit_group, wait4, reparenting
 KERNEL_C += kernel/proc/exec.c            # execve from the initrd, initial user stack
+KERNEL_C += kernel/proc/exec_elf.c        # load_elf_binary: the program, a PIE's bias, its PT_INTERP
 KERNEL_C += kernel/proc/elf.c             # ELF32 i386 validation, one map_segment call per PT_LOAD
 KERNEL_C += kernel/proc/wait.c            # wait queues
 KERNEL_C += kernel/proc/pgrp.c            # process groups, sessions, kill to a group

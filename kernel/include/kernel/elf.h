@@ -14,18 +14,21 @@
  *
  * What is accepted (everything else is refused before any callback):
  *   -ENOEXEC  not an executable this kernel runs: bad magic, not ELFCLASS32,
- *             not little-endian, EI_VERSION/e_version != 1, not ET_EXEC
- *             (static only: no ET_DYN), not EM_386, a PT_INTERP segment
- *             (dynamic linking is not supported), or no PT_LOAD at all;
+ *             not little-endian, EI_VERSION/e_version != 1, neither ET_EXEC
+ *             nor ET_DYN (a PIE or a shared object such as ld-linux.so.2),
+ *             not EM_386, or no PT_LOAD at all;
  *   -EINVAL   a malformed i386 executable: image shorter than the ELF
  *             header, e_phentsize != 32, e_phnum 0 or its table beyond
  *             the image or larger than 64 KiB, a PT_LOAD with
  *             filesz > memsz, file data beyond the image, p_align not 0 or
  *             a power of two, vaddr % align != offset % align, an address
- *             below 4096 (the NULL page stays unmapped) or reaching
+ *             below 4096 in an ET_EXEC (the NULL page stays unmapped;
+ *             an ET_DYN's addresses are offsets from its load bias) or reaching
  *             TASK_SIZE (0xC0000000) or wrapping, PT_LOADs not in
  *             ascending vaddr order or overlapping, or an entry point
- *             outside every executable PT_LOAD.
+ *             outside every executable PT_LOAD, or more than one PT_INTERP,
+ *             or one that is not a NUL-terminated path of 2..ELF_INTERP_MAX
+ *             bytes inside the image.
  * A PT_LOAD with memsz 0 is skipped.  Other segment types (PT_NOTE,
  * PT_GNU_STACK, PT_TLS ...) are ignored.  Arithmetic is done in 64 bits,
  * so no field value can overflow a check.
@@ -96,6 +99,7 @@ _Static_assert(sizeof(Elf32_Phdr) == 32, "Elf32_Phdr layout");
 
 /* ---- the loader ---- */
 #define ELF_MIN_VADDR		0x1000u		/* lowest mappable user address */
+#define ELF_INTERP_MAX		256u		/* PT_INTERP's bytes, NUL included (PATH_MAX here) */
 #define ELF_MAX_PHDR_BYTES	65536u		/* Linux's limit on the phdr table */
 
 struct elf_load_ops {
@@ -110,13 +114,25 @@ struct elf_load_ops {
 
 /*
  * Validate IMAGE (LEN bytes, any alignment) and map its segments through
- * OPS.  On success stores the entry point in *ENTRY and returns 0; else
+ * OPS, each at p_vaddr + BIAS (the entry point too).  On success stores
+ * the entry point in *ENTRY and returns 0; else
  * -ENOEXEC or -EINVAL (nothing was mapped), or the first error map_segment
  * returned (earlier segments stay mapped: the caller tears the address
  * space down).
  */
 int elf_load(const void *image, size_t len, const struct elf_load_ops *ops,
-	     void *ctx, u32 *entry);
+	     void *ctx, u32 bias, u32 *entry);
+
+/*
+ * A validated image's PT_INTERP: 1 and *PATH (inside the image, NUL-terminated),
+ * or 0 if it has none (a static program).  BIAS above: 0 for an ET_EXEC, where
+ * an ET_DYN is placed minus elf_span()'s *LOWEST for one.
+ */
+int elf_interp(const void *image, size_t len, const char **path);
+
+/* An ET_DYN's page-rounded PT_LOAD span in bytes (0 for an ET_EXEC); *LOWEST
+ * gets the lowest page-rounded p_vaddr. */
+u32 elf_span(const void *image, size_t len, u32 *lowest);
 
 /*
  * Where a validated image's program headers are once loaded (AT_PHDR):

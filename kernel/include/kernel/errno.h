@@ -36,6 +36,7 @@
 #define ENOTEMPTY	39
 #define ELOOP		40
 #define EOVERFLOW	75
+#define ELIBBAD		80	/* an ELF interpreter that is not one */
 #define EOPNOTSUPP	95	/* Linux x86: ENOTSUP too */
 #define ETIMEDOUT	110
 #define ERESTARTSYS	512	/* kernel-internal: restart if SA_RESTART */

@@ -117,7 +117,7 @@ static int load_copy(const void *src, size_t len, struct recorder *r, u32 *entry
 	memset(r, 0, sizeof(*r));
 	r->img = copy;
 	r->len = len;
-	ret = elf_load(copy, len, &rec_ops, r, entry);
+	ret = elf_load(copy, len, &rec_ops, r, 0, entry);
 	chk = elf_check(copy, len);
 	if (ret == 0 || ret == -ENOEXEC || ret == -EINVAL)
 		assert_int_equal(chk, ret);
@@ -157,10 +157,63 @@ static void test_valid_image_unaligned_buffer(void **state)
 	memcpy(buf + 1, im.b, IMG_LEN);		/* odd address: no aligned loads */
 	r.img = buf + 1;
 	r.len = IMG_LEN;
-	assert_int_equal(elf_load(buf + 1, IMG_LEN, &rec_ops, &r, &entry), 0);
+	assert_int_equal(elf_load(buf + 1, IMG_LEN, &rec_ops, &r, 0, &entry), 0);
 	assert_int_equal(r.n, 2);
 	assert_int_equal(entry, ENTRY);
 	free(buf);
+}
+
+/* A position-independent copy of the reference image: ET_DYN, addresses
+ * relative to 0, loaded at BIAS as exec places a PIE (ELF_ET_DYN_BASE). */
+static void test_dyn_image_at_a_bias(void **state)
+{
+	struct image im;
+	struct recorder r = { 0 };
+	const u32 bias = 0x00400000u;
+	u32 entry = 0, lowest = 1;
+
+	build_image(&im);
+	im.eh->e_type = ET_DYN;
+	im.eh->e_entry -= TEXT_VADDR;
+	im.ph[0].p_vaddr -= TEXT_VADDR;
+	im.ph[1].p_vaddr -= TEXT_VADDR;
+	assert_int_equal(elf_check(im.b, IMG_LEN), 0);
+	assert_int_equal(elf_span(im.b, IMG_LEN, &lowest), 0x2000u);	/* two pages */
+	assert_int_equal(lowest, 0);
+	r.img = im.b;
+	r.len = IMG_LEN;
+	assert_int_equal(elf_load(im.b, IMG_LEN, &rec_ops, &r, bias, &entry), 0);
+	assert_int_equal(entry, bias + 0x80u);
+	assert_int_equal(r.calls[0].vaddr, bias);
+	assert_int_equal(r.calls[1].vaddr, bias + (DATA_VADDR - TEXT_VADDR));
+	build_image(&im);	/* an ET_EXEC has no span: it is not moved */
+	assert_int_equal(elf_span(im.b, IMG_LEN, &lowest), 0);
+}
+
+/* PT_INTERP: the path comes back; a second one, or one without its NUL, is -EINVAL. */
+static void test_interp(void **state)
+{
+	static const char path[] = "/lib/ld-linux.so.2";
+	struct image im;
+	const char *got = NULL;
+	Elf32_Phdr interp = { .p_type = PT_INTERP, .p_offset = 0x100, .p_filesz = sizeof(path) };
+
+	build_image(&im);
+	assert_int_equal(elf_interp(im.b, IMG_LEN, &got), 0);	/* static: none */
+	memcpy(im.b + 0x100, path, sizeof(path));
+	im.eh->e_phnum = 3;				/* a third header, over the nops */
+	memcpy(&im.ph[2], &interp, sizeof(interp));
+	assert_int_equal(elf_check(im.b, IMG_LEN), 0);
+	assert_int_equal(elf_interp(im.b, IMG_LEN, &got), 1);
+	assert_string_equal(got, path);
+	im.ph[2].p_filesz = sizeof(path) - 1;		/* no NUL at its end */
+	assert_int_equal(elf_check(im.b, IMG_LEN), -EINVAL);
+	im.ph[2].p_filesz = sizeof(path) + 4;		/* a NUL before its end */
+	assert_int_equal(elf_check(im.b, IMG_LEN), -EINVAL);
+	im.ph[2].p_filesz = sizeof(path);
+	im.eh->e_phnum = 4;				/* two of them */
+	memcpy(&im.ph[3], &interp, sizeof(interp));
+	assert_int_equal(elf_check(im.b, IMG_LEN), -EINVAL);
 }
 
 /* ---- malformed variants: one mutation each ---- */
@@ -176,7 +229,6 @@ MUT(m_class0, im->b[EI_CLASS] = 0)
 MUT(m_bigendian, im->b[EI_DATA] = 2)
 MUT(m_identver, im->b[EI_VERSION] = 0)
 MUT(m_version, im->eh->e_version = 2)
-MUT(m_type_dyn, im->eh->e_type = ET_DYN)
 MUT(m_type_rel, im->eh->e_type = 1)
 MUT(m_type_core, im->eh->e_type = 4)
 MUT(m_machine_x86_64, im->eh->e_machine = 62)
@@ -224,9 +276,9 @@ static const struct {
 	V(m_magic0, -ENOEXEC), V(m_magic1, -ENOEXEC), V(m_magic2, -ENOEXEC),
 	V(m_magic3, -ENOEXEC), V(m_class64, -ENOEXEC), V(m_class0, -ENOEXEC),
 	V(m_bigendian, -ENOEXEC), V(m_identver, -ENOEXEC), V(m_version, -ENOEXEC),
-	V(m_type_dyn, -ENOEXEC), V(m_type_rel, -ENOEXEC), V(m_type_core, -ENOEXEC),
+	V(m_type_rel, -ENOEXEC), V(m_type_core, -ENOEXEC),
 	V(m_machine_x86_64, -ENOEXEC), V(m_machine_none, -ENOEXEC),
-	V(m_interp, -ENOEXEC), V(m_no_load, -ENOEXEC),
+	V(m_interp, -EINVAL), V(m_no_load, -ENOEXEC),	/* the data is no NUL-terminated path */
 	V(m_phentsize0, -EINVAL), V(m_phentsize31, -EINVAL), V(m_phentsize56, -EINVAL),
 	V(m_phentsize_huge, -EINVAL), V(m_phnum0, -EINVAL), V(m_phnum_huge, -EINVAL),
 	V(m_phnum_past_eof, -EINVAL), V(m_phoff_eof, -EINVAL), V(m_phoff_edge, -EINVAL),
@@ -268,7 +320,7 @@ static void test_short_images(void **state)
 	u32 entry;
 
 	build_image(&im);
-	assert_int_equal(elf_load(NULL, 100, &rec_ops, &r, &entry), -EINVAL);
+	assert_int_equal(elf_load(NULL, 100, &rec_ops, &r, 0, &entry), -EINVAL);
 	/* Every truncation of the file is refused: header, table, or data. */
 	for (size_t len = 0; len < IMG_LEN; len++) {
 		int ret = load_copy(im.b, len, &r, &entry);
@@ -330,13 +382,13 @@ static void test_ops_error_propagates(void **state)
 	r.len = IMG_LEN;
 	r.fail_at = 2;
 	r.fail_err = -ENOMEM;
-	assert_int_equal(elf_load(im.b, IMG_LEN, &rec_ops, &r, &entry), -ENOMEM);
+	assert_int_equal(elf_load(im.b, IMG_LEN, &rec_ops, &r, 0, &entry), -ENOMEM);
 	assert_int_equal(r.n, 2);		/* stopped at the failing call */
 	assert_int_equal(entry, 0xDEADBEEF);
 	r.n = 0;
 	r.fail_at = 1;
 	r.fail_err = -EFAULT;
-	assert_int_equal(elf_load(im.b, IMG_LEN, &rec_ops, &r, &entry), -EFAULT);
+	assert_int_equal(elf_load(im.b, IMG_LEN, &rec_ops, &r, 0, &entry), -EFAULT);
 	assert_int_equal(r.n, 1);
 }
 
@@ -386,7 +438,7 @@ static void load_file(const char *path, u32 *entry, struct recorder *r, u8 **img
 	memset(r, 0, sizeof(*r));
 	r->img = *img;
 	r->len = *len;
-	assert_int_equal(elf_load(*img, *len, &rec_ops, r, entry), 0);
+	assert_int_equal(elf_load(*img, *len, &rec_ops, r, 0, entry), 0);
 }
 
 static void test_real_user_programs(void **state)
@@ -423,6 +475,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_image),
 		cmocka_unit_test(test_valid_image_unaligned_buffer),
+		cmocka_unit_test(test_dyn_image_at_a_bias),
+		cmocka_unit_test(test_interp),
 		cmocka_unit_test(test_malformed_variants),
 		cmocka_unit_test(test_short_images),
 		cmocka_unit_test(test_accepted_edge_cases),
