@@ -88,8 +88,8 @@ SYSCALL(timer_getoverrun, sys_timer_getoverrun((int)a1))
 SYSCALL(timer_delete, sys_timer_delete((int)a1))
 SYSCALL(set_thread_area, sys_set_thread_area(P(struct user_desc *, a1)))
 SYSCALL(get_thread_area, sys_get_thread_area(P(struct user_desc *, a1)))
-SYSCALL(futex,        sys_futex(a1, (int)a2, a3, P(const struct timespec32 *, a4)))
-SYSCALL(futex_time64, sys_futex_time64(a1, (int)a2, a3, P(const struct kernel_timespec *, a4)))
+SYSCALL(futex,        sys_futex(a1, (int)a2, a3, P(const struct timespec32 *, a4), a6))
+SYSCALL(futex_time64, sys_futex_time64(a1, (int)a2, a3, P(const struct kernel_timespec *, a4), a6))
 SYSCALL(getuid,       sys_getuid())	/* and every other uid/gid getter: root */
 SYSCALL(getresuid,    sys_getresuid(P(u32 *, a1), P(u32 *, a2), P(u32 *, a3)))
 SYSCALL(set_tid_address, sys_set_tid_address(a1))
@@ -165,6 +165,12 @@ SYSCALL(renameat,     sys_renameat((int)a1, P(const char *, a2), (int)a3, P(cons
 SYSCALL(ftruncate,    sys_ftruncate((int)a1, a2))
 SYSCALL(ftruncate64,  sys_ftruncate64((int)a1, a2, a3))
 SYSCALL(utimensat,    sys_utimensat((int)a1, P(const char *, a2), P(const s32 *, a3), (int)a4))
+/* dynamic glibc programs (kernel/fs/file.c, kernel/mm/mmap.c) */
+SYSCALL(pread64,      sys_pread64((int)a1, P(char *, a2), a3, ((u64)a5 << 32) | a4))
+SYSCALL(mlock,        sys_mlock(a1, a2))
+SYSCALL(munlock,      sys_mlock(a1, a2))
+SYSCALL(mlockall,     sys_mlockall(a1))
+SYSCALL(munlockall,   0)
 SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
 SYSCALL(granule_frames,   sys_granule_frames())
 SYSCALL(granule_sched_debug, sys_granule_sched_debug())
@@ -238,6 +244,11 @@ static const syscall_fn syscall_table[] = {
 	[__NR_chdir] = sc_chdir,
 	[__NR_fchdir] = sc_fchdir,
 	[__NR_sendfile] = sc_sendfile64,
+	[__NR_pread64] = sc_pread64,
+	[__NR_mlock] = sc_mlock,
+	[__NR_munlock] = sc_munlock,
+	[__NR_mlockall] = sc_mlockall,
+	[__NR_munlockall] = sc_munlockall,
 	[__NR_sendfile64] = sc_sendfile64,
 	[__NR_open] = sc_open,
 	[__NR_openat] = sc_openat,

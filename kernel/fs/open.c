@@ -38,6 +38,17 @@ static long initrd_read(struct file *f, char *ubuf, u32 count)
 static const struct file_ops initrd_file_ops = { .read = initrd_read };
 static const struct file_ops dir_ops = { 0 };
 
+int file_mmap_bytes(struct file *f, const u8 **data, u32 *size)
+{
+	const struct initrd_node *n = f->node;
+
+	if (f->ops != &initrd_file_ops)
+		return -ENODEV;
+	*data = n->data;
+	*size = n->size;
+	return 0;
+}
+
 static int open_node(const struct fs_node *n, u32 flags, struct file **out)
 {
 	struct file *f;

@@ -1,13 +1,15 @@
 /*
  * kernel/mm/mmap.c - mmap2, munmap and mprotect over the areas of an mm.
  *
- * What glibc's static start-up and malloc need: anonymous private memory
- * (MAP_PRIVATE|MAP_ANONYMOUS; pages appear zeroed on first touch, through
- * mm_fault's demand-zero path) and mprotect of any mapping (glibc makes
- * its RELRO data read-only).  Files cannot be mapped yet: an fd gives
- * -EBADF or -ENODEV, as for a Linux file without an mmap operation; a
- * shared anonymous mapping gives -EINVAL (it would need pages that fork
- * does not copy on write).
+ * What glibc's start-up, malloc and ld-linux.so.2 need: anonymous private
+ * memory (MAP_PRIVATE|MAP_ANONYMOUS; pages appear zeroed on first touch,
+ * through mm_fault's demand-zero path), private mappings of the initrd's
+ * files (a library's segments: each page a copy of the file's bytes made at
+ * its first touch, mm_fault's fault_in; there is no page cache, so nothing
+ * is shared between processes but what fork shares) and mprotect of any
+ * mapping (glibc makes its RELRO data read-only).  Other files have no mmap
+ * operation (-ENODEV, as Linux's); MAP_SHARED gives -EINVAL (it would need
+ * pages that fork does not copy on write).
  *
  * Areas are kept unsorted in mm->areas (MM_MAX_AREAS of them; -ENOMEM
  * beyond, as Linux at vm.max_map_count).  A range operation first splits
@@ -16,6 +18,8 @@
  * like Linux's legacy-free mmap layout (mm/util.c arch_pick_mmap_layout).
  */
 #include <kernel/errno.h>
+#include <kernel/file.h>
+#include <kernel/fs.h>
 #include <kernel/task.h>
 #include <kernel/vm.h>
 #include <arch/pgtable.h>
@@ -54,9 +58,14 @@ static int split_at(struct mm *mm, u32 addr)
 		struct vm_area *a = &mm->areas[i];
 		if (addr <= a->start || addr >= a->end)
 			continue;
-		if (mm->nr_areas >= MM_MAX_AREAS)
+		u32 start = a->start;
+		struct vm_area *b = mm_new_area(mm);	/* may move the array: A is stale */
+		if (!b)
 			return -ENOMEM;
-		mm->areas[mm->nr_areas++] = (struct vm_area){ addr, a->end, a->flags };
+		a = &mm->areas[i];
+		*b = *a;
+		b->start = addr;
+		b->file_off += addr - start;	/* the upper part's bytes of the file */
 		a->end = addr;
 		return 0;
 	}
@@ -94,8 +103,18 @@ static void unmap_areas(struct mm *mm, u32 start, u32 end)
 	mm_unmap_pages(mm, start, end);
 }
 
+static int mmap_file(int fd, u32 prot, const u8 **bytes, u32 *size);
+
+/* Is any byte of [start, end) in an area, the heap or the stack window?  (mlock) */
+static int covered_any(struct mm *mm, u32 start, u32 end)
+{
+	return mm_range_used(mm, start, end) ||
+	       (start < ALIGN_UP(mm->brk, PAGE_SIZE) && end > mm->start_brk) ||
+	       (end > STACK_TOP - STACK_LIMIT);
+}
+
 /* Highest free [addr, addr + len) below MMAP_TOP and above the heap; 0 if none. */
-static u32 find_free(struct mm *mm, u32 len)
+u32 mm_get_unmapped_area(struct mm *mm, u32 len)
 {
 	u32 floor = ALIGN_UP(mm->brk, PAGE_SIZE) + STACK_GAP;
 	u32 top = MMAP_TOP;
@@ -129,10 +148,14 @@ long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff)
 		return -EINVAL;
 	if (type != MAP_PRIVATE && type != MAP_SHARED)
 		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS))
-		return fd >= 0 && fd <= 2 ? -ENODEV : -EBADF;
+	const u8 *bytes = NULL;
+	u32 size = 0;
+	if (!(flags & MAP_ANONYMOUS) && (err = mmap_file(fd, prot, &bytes, &size)))
+		return err;
 	if (type == MAP_SHARED)
 		return -EINVAL;
+	if (bytes && pgoff > (0xffffffffu >> PAGE_SHIFT))
+		return -EOVERFLOW;
 	if (len > TASK_SIZE)
 		return -ENOMEM;
 	len = ALIGN_UP(len, PAGE_SIZE);
@@ -146,13 +169,48 @@ long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff)
 		if ((err = split_range(mm, addr, addr + len)))
 			return err;
 		unmap_areas(mm, addr, addr + len);
-	} else if (!(addr = find_free(mm, len))) {
+	} else if (!(addr = mm_get_unmapped_area(mm, len))) {
 		return -ENOMEM;
 	}
-	if (mm->nr_areas >= MM_MAX_AREAS)
+	struct vm_area *a = mm_new_area(mm);
+	if (!a)
 		return -ENOMEM;
-	mm->areas[mm->nr_areas++] = (struct vm_area){ addr, addr + len, prot_to_vm(prot) };
+	*a = (struct vm_area){ addr, addr + len, prot_to_vm(prot), bytes, pgoff << PAGE_SHIFT, size };
 	return addr;
+}
+
+/* The initrd file behind FD, for a private mapping: -EBADF (no such fd),
+ * -EACCES (not open for reading), -ENODEV (a file that cannot be mapped). */
+static int mmap_file(int fd, u32 prot, const u8 **bytes, u32 *size)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return -EBADF;
+	if ((f->flags & O_ACCMODE) == O_WRONLY)
+		return -EACCES;
+	return file_mmap_bytes(f, bytes, size);
+}
+
+/* mlock, munlock: nothing is ever paged out; only Linux's argument checks. */
+long sys_mlock(u32 addr, u32 len)
+{
+	u32 start = addr & PAGE_MASK;
+
+	if ((u64)addr + len > TASK_SIZE)
+		return -ENOMEM;
+	if (len && covered_any(current->mm, start, ALIGN_UP(addr + len, PAGE_SIZE)))
+		return 0;
+	return len ? -ENOMEM : 0;
+}
+
+/* mlockall(flags): MCL_CURRENT 1 | MCL_FUTURE 2 | MCL_ONFAULT 4, at least one of
+ * the first two (-EINVAL otherwise, as Linux); cyclictest -m calls it. */
+long sys_mlockall(u32 flags)
+{
+	if (!flags || (flags & ~7u) || flags == 4)
+		return -EINVAL;
+	return 0;
 }
 
 /* munmap(addr, len): 0; -EINVAL for len 0, an unaligned or kernel range. */

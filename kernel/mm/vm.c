@@ -29,7 +29,28 @@ struct mm *mm_create(void)
 		return NULL;
 	}
 	mm->users = 1;
+	mm->areas = mm->area_inline;
+	mm->max_areas = MM_INLINE_AREAS;
 	return mm;
+}
+
+struct vm_area *mm_new_area(struct mm *mm)
+{
+	if (mm->nr_areas == mm->max_areas) {
+		int max = mm->max_areas * 2;
+		struct vm_area *a;
+
+		if (max > MM_MAX_AREAS || !(a = kmalloc(max * sizeof(*a))))
+			return NULL;
+		memcpy(a, mm->areas, mm->nr_areas * sizeof(*a));
+		if (mm->areas != mm->area_inline)
+			kfree(mm->areas);
+		mm->areas = a;
+		mm->max_areas = max;
+	}
+	struct vm_area *a = &mm->areas[mm->nr_areas++];
+	*a = (struct vm_area){ 0 };
+	return a;
 }
 
 void mm_get(struct mm *mm)
@@ -107,6 +128,8 @@ void mm_put(struct mm *mm)
 	if (--mm->users > 0)
 		return;
 	mm_release_pages(mm);
+	if (mm->areas != mm->area_inline)
+		kfree(mm->areas);
 	kfree(mm);
 }
 
@@ -116,7 +139,15 @@ struct mm *mm_dup(struct mm *old)
 
 	if (!mm)
 		return NULL;
-	memcpy(mm->areas, old->areas, sizeof(old->areas));
+	if (old->max_areas > MM_INLINE_AREAS) {
+		if (!(mm->areas = kmalloc(old->max_areas * sizeof(*mm->areas)))) {
+			mm->areas = mm->area_inline;
+			mm_put(mm);
+			return NULL;
+		}
+		mm->max_areas = old->max_areas;
+	}
+	memcpy(mm->areas, old->areas, old->nr_areas * sizeof(*old->areas));
 	memcpy(mm->nosys_seen, old->nosys_seen, sizeof(old->nosys_seen));
 	memcpy(mm->cmdline, old->cmdline, sizeof(old->cmdline));
 	mm->cmdline_len = old->cmdline_len;
@@ -187,9 +218,11 @@ int mm_map_segment(struct mm *mm, u32 vaddr, u32 memsz, const void *data, u32 fi
 	u32 start = vaddr & PAGE_MASK, end = ALIGN_UP(vaddr + memsz, PAGE_SIZE);
 	u32 vmflags = (flags & 4 ? VM_READ : 0) | (flags & 2 ? VM_WRITE : 0) | (flags & 1 ? VM_EXEC : 0);
 
-	if (mm->nr_areas >= MM_MAX_AREAS)
+	struct vm_area *a = mm_new_area(mm);
+
+	if (!a)
 		return -ENOMEM;
-	mm->areas[mm->nr_areas++] = (struct vm_area){ start, end, vmflags };
+	*a = (struct vm_area){ .start = start, .end = end, .flags = vmflags };
 	for (u32 va = start; va < end; va += PAGE_SIZE) {
 		/* The page's bytes from the file: [vaddr, vaddr+filesz) clipped to it. */
 		u32 lo = max(va, vaddr), hi = min(va + PAGE_SIZE, vaddr + filesz);
@@ -215,7 +248,7 @@ int mm_install_special(struct mm *mm, u32 start, const phys_addr_t *frames, u32 
 
 	if (mm_range_used(mm, start, end))
 		return -EEXIST;
-	if (mm->nr_areas >= MM_MAX_AREAS)
+	if (mm->nr_areas >= mm->max_areas && mm->max_areas >= MM_MAX_AREAS)
 		return -ENOMEM;
 	for (u32 i = 0; i < n; i++) {
 		pte_t *pte = mm_pte_alloc(mm, start + i * PAGE_SIZE);
@@ -227,8 +260,35 @@ int mm_install_special(struct mm *mm, u32 start, const phys_addr_t *frames, u32 
 		*pte = frames[i] | PTE_P | PTE_U;	/* never writable: COW on mprotect */
 		mm->nr_pages++;
 	}
-	mm->areas[mm->nr_areas++] = (struct vm_area){ start, end, vmflags };
+	struct vm_area *a = mm_new_area(mm);
+	if (!a) {
+		mm_unmap_pages(mm, start, end);
+		return -ENOMEM;
+	}
+	*a = (struct vm_area){ .start = start, .end = end, .flags = vmflags };
 	return 0;
+}
+
+/*
+ * A first touch at VA: a zeroed page, or for a file mapping a copy of the
+ * file's bytes there (the rest of the page zeroed: past the file's end,
+ * the .bss part of a library's last page, as Linux's filemap fault does).
+ */
+static int fault_in(struct mm *mm, u32 va, u32 fl)
+{
+	struct vm_area *a = find_area(mm, va);
+	u32 pteflags = fl & VM_WRITE ? PTE_W : 0;
+
+	if (!a || !a->file)
+		return map_new_page(mm, va, pteflags, NULL);
+	u32 off = a->file_off + (va - a->start);
+	u32 n = off < a->file_size ? min(a->file_size - off, (u32)PAGE_SIZE) : 0;
+	if (n == PAGE_SIZE)
+		return map_new_page(mm, va, pteflags, a->file + off);
+	int err = map_new_page(mm, va, pteflags, NULL);
+	if (!err && n)
+		memcpy(__va(PTE_ADDR(*pte_lookup(mm->pgdir, va, 0))), a->file + off, n);
+	return err;
 }
 
 /* Which access the address allows: VM_* flags, or 0 if unmapped. */
@@ -259,7 +319,7 @@ int mm_fault(struct mm *mm, u32 addr, int write)
 	if (!pte)
 		return -ENOMEM;
 	if (!(*pte & PTE_P))
-		return map_new_page(mm, va, fl & VM_WRITE ? PTE_W : 0, NULL);
+		return fault_in(mm, va, fl);
 	if (write && !(*pte & PTE_W)) {
 		u32 frame = PTE_ADDR(*pte);
 		if (!(*pte & PTE_COW))

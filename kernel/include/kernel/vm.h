@@ -22,7 +22,10 @@
 #define STACK_LIMIT	(8u << 20)		/* RLIMIT_STACK default: 8 MiB */
 #define STACK_GAP	(1u << 20)		/* heap may not come closer */
 #define MM_PT_WORDS	((TASK_SIZE >> 22) / 32)	/* 24: a bit per user PDE */
-#define MM_MAX_AREAS	32		/* ELF segments + mmap regions (Linux: 65530) */
+#define MM_INLINE_AREAS	32		/* areas in struct mm itself: a static program's */
+#define MM_MAX_AREAS	1024		/* ELF segments + mmap regions (Linux: 65530); a
+					 * dynamic program's libraries and each thread's
+					 * stack and guard page take more than the inline 32 */
 #define NOSYS_WORDS	(1024 / 32 + 1)	/* a bit per Linux number, one for the rest */
 
 #define VM_READ		0x1
@@ -32,6 +35,11 @@
 struct vm_area {
 	u32 start, end;		/* page aligned, [start, end) */
 	u32 flags;		/* VM_* */
+	/* A private file mapping (mmap2 of an initrd file, whose bytes stay in
+	 * the kernel image): page P of the area faults in a copy of the file's
+	 * bytes from file_off + (P - start), zero past file_size.  NULL: anonymous. */
+	const u8 *file;
+	u32 file_off, file_size;
 };
 
 #define MM_CMDLINE_MAX	128
@@ -39,8 +47,10 @@ struct vm_area {
 struct mm {
 	u32 pgdir;			/* physical page directory */
 	int users;			/* tasks sharing it (CLONE_VM threads) */
-	int nr_areas;
-	struct vm_area areas[MM_MAX_AREAS];	/* ELF segments, mmap regions; unsorted */
+	int nr_areas, max_areas;
+	struct vm_area *areas;		/* ELF segments, mmap regions; unsorted: area_inline,
+					 * or a kmalloc'd array once more are needed */
+	struct vm_area area_inline[MM_INLINE_AREAS];
 	u32 start_brk, brk;		/* heap [start_brk, brk) */
 	u32 nr_pages;			/* user pages mapped (RSS) */
 	u32 nosys_seen[NOSYS_WORDS];	/* unknown syscalls logged (kernel/syscall.c) */
@@ -59,6 +69,10 @@ struct mm *mm_dup(struct mm *old);	/* fork: copy-on-write copy */
 void mm_get(struct mm *mm);
 void mm_put(struct mm *mm);		/* last user frees every frame */
 
+/* A new area slot at the end of mm->areas (the array grows up to
+ * MM_MAX_AREAS), zeroed; NULL when full or out of memory (-ENOMEM). */
+struct vm_area *mm_new_area(struct mm *mm);
+
 /* Map [vaddr, vaddr+memsz) with FLAGS, copying FILESZ bytes of DATA. */
 int mm_map_segment(struct mm *mm, u32 vaddr, u32 memsz, const void *data, u32 filesz, u32 flags);
 
@@ -75,6 +89,9 @@ long sys_brk(u32 brk);
 #define MMAP_TOP	(STACK_TOP - STACK_LIMIT - STACK_GAP)	/* mmap_base */
 void mm_unmap_pages(struct mm *mm, u32 start, u32 end);	/* drop the frames, keep the areas */
 int mm_range_used(struct mm *mm, u32 start, u32 end);
+/* Where mmap would put LEN bytes (page multiple) now: the highest free range
+ * below MMAP_TOP and above the heap (Linux's top-down get_unmapped_area); 0: none. */
+u32 mm_get_unmapped_area(struct mm *mm, u32 len);
 /* Map N shared kernel FRAMES read-only at START as one area (the vDSO; Linux's
  * _install_special_mapping): 0, -EEXIST if the range is used, -ENOMEM. */
 int mm_install_special(struct mm *mm, u32 start, const phys_addr_t *frames, u32 n, u32 vmflags);
@@ -84,5 +101,7 @@ u32 arch_setup_additional_pages(struct mm *mm, u32 *sysinfo);	/* does an area ov
 long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff);
 long sys_munmap(u32 addr, u32 len);
 long sys_mprotect(u32 addr, u32 len, u32 prot);
+long sys_mlock(u32 addr, u32 len);
+long sys_mlockall(u32 flags);
 
 #endif
