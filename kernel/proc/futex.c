@@ -1,12 +1,17 @@
 /*
  * kernel/proc/futex.c - FUTEX_WAIT and FUTEX_WAKE, enough for thread join
- * (CLONE_CHILD_CLEARTID clears the tid word and wakes its waiters).
+ * (CLONE_CHILD_CLEARTID clears the tid word and wakes its waiters), and
+ * their _BITSET forms, which glibc's NPTL uses for every timed wait
+ * (pthread_join, condition variables, semaphores): a waiter carries a
+ * bitset and a wake matches it (FUTEX_BITSET_MATCH_ANY for the plain
+ * forms), and WAIT_BITSET's timeout is absolute, on CLOCK_MONOTONIC or with
+ * FUTEX_CLOCK_REALTIME on CLOCK_REALTIME, as Linux's futex_wait.
  *
  * Waiters sit on one global list keyed by (mm, address); a uniprocessor
  * with interrupts off between "value still equal" and "asleep" cannot lose
  * a wakeup.  FUTEX_WAIT's timeout is relative, on the monotonic clock, as
  * Linux's: -ETIMEDOUT when it runs out, -EINVAL for a bad timespec (checked
- * before the word is read).  No requeue.
+ * before the word is read).  No requeue, no PI.
  */
 #include <kernel/errno.h>
 #include <kernel/futex.h>
@@ -22,13 +27,14 @@ struct futex_waiter {
 	struct list_head node;
 	struct mm *mm;
 	u32 uaddr;
+	u32 bitset;
 	struct task *task;
 	int woken;
 };
 
 static LIST_HEAD(futex_waiters);
 
-int futex_wake(struct mm *mm, u32 uaddr, int nr)
+static int futex_wake_bitset(struct mm *mm, u32 uaddr, int nr, u32 bitset)
 {
 	struct futex_waiter *w;
 	unsigned long flags;
@@ -38,7 +44,7 @@ int futex_wake(struct mm *mm, u32 uaddr, int nr)
 	list_for_each_entry(w, &futex_waiters, node) {
 		if (n >= nr)
 			break;
-		if (w->mm == mm && w->uaddr == uaddr && !w->woken) {
+		if (w->mm == mm && w->uaddr == uaddr && !w->woken && (w->bitset & bitset)) {
 			w->woken = 1;
 			try_to_wake_up(w->task, TASK_NORMAL, 0);
 			n++;
@@ -48,12 +54,18 @@ int futex_wake(struct mm *mm, u32 uaddr, int nr)
 	return n;
 }
 
+int futex_wake(struct mm *mm, u32 uaddr, int nr)
+{
+	return futex_wake_bitset(mm, uaddr, nr, FUTEX_BITSET_MATCH_ANY);
+}
+
 /* TIMEOUT: ns from now, or NO_FUTEX_TIMEOUT. */
 #define NO_FUTEX_TIMEOUT	(~0ull)
 
-static long futex_wait(u32 uaddr, u32 val, u64 timeout)
+static long futex_wait(u32 uaddr, u32 val, u64 timeout, u32 bitset)
 {
-	struct futex_waiter w = { .mm = current->mm, .uaddr = uaddr, .task = current };
+	struct futex_waiter w = { .mm = current->mm, .uaddr = uaddr, .bitset = bitset,
+				  .task = current };
 	struct hrtimer_sleeper sl;
 	unsigned long flags;
 	u32 cur;
@@ -84,31 +96,57 @@ static long futex_wait(u32 uaddr, u32 val, u64 timeout)
 	return w.woken ? 0 : sl.expired ? -ETIMEDOUT : -EINTR;
 }
 
-/* KIND 0: UTIMEOUT is a timespec32 (futex), 1: a 64-bit one (futex_time64). */
-static long do_futex(u32 uaddr, int op, u32 val, const void *utimeout, int kind)
+/* *TIMEOUT (ns) from UTIMEOUT, a timespec32 (KIND 0: futex) or a 64-bit one
+ * (KIND 1: futex_time64); absolute on CLOCK (ns since boot, or since the
+ * epoch for CLOCK_REALTIME) when ABS, made relative here (0 if past). */
+static long get_timeout(const void *utimeout, int kind, int abs, int realtime, u64 *timeout)
 {
+	long err = kind ? get_timespec64(utimeout, timeout) : get_timespec(utimeout, timeout);
+	u64 now;
+
+	if (err || !abs)
+		return err;
+	now = sched_clock() + (realtime ? boot_realtime_ns : 0);
+	*timeout = *timeout > now ? *timeout - now : 0;
+	return 0;
+}
+
+static long do_futex(u32 uaddr, int op, u32 val, const void *utimeout, u32 val3, int kind)
+{
+	int cmd = op & ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME);
+	int realtime = op & FUTEX_CLOCK_REALTIME;
 	u64 timeout = NO_FUTEX_TIMEOUT;
 	long err;
 
-	switch (op & ~FUTEX_PRIVATE_FLAG) {
+	if (realtime && cmd != FUTEX_WAIT_BITSET)
+		return -ENOSYS;		/* Linux: only the absolute waits take a clock */
+	switch (cmd) {
 	case FUTEX_WAIT:
-		if (utimeout && (err = kind ? get_timespec64(utimeout, &timeout) :
-					      get_timespec(utimeout, &timeout)))
+	case FUTEX_WAIT_BITSET:
+		if (cmd == FUTEX_WAIT_BITSET && !val3)
+			return -EINVAL;
+		if (utimeout && (err = get_timeout(utimeout, kind, cmd == FUTEX_WAIT_BITSET, realtime,
+						   &timeout)))
 			return err;
-		return futex_wait(uaddr, val, timeout);
+		return futex_wait(uaddr, val, timeout,
+				  cmd == FUTEX_WAIT ? FUTEX_BITSET_MATCH_ANY : val3);
 	case FUTEX_WAKE:
-		return futex_wake(current->mm, uaddr, (int)val);
+	case FUTEX_WAKE_BITSET:
+		if (cmd == FUTEX_WAKE_BITSET && !val3)
+			return -EINVAL;
+		return futex_wake_bitset(current->mm, uaddr, (int)val,
+					 cmd == FUTEX_WAKE ? FUTEX_BITSET_MATCH_ANY : val3);
 	default:
 		return -ENOSYS;
 	}
 }
 
-long sys_futex(u32 uaddr, int op, u32 val, const struct timespec32 *utimeout)
+long sys_futex(u32 uaddr, int op, u32 val, const struct timespec32 *utimeout, u32 val3)
 {
-	return do_futex(uaddr, op, val, utimeout, 0);
+	return do_futex(uaddr, op, val, utimeout, val3, 0);
 }
 
-long sys_futex_time64(u32 uaddr, int op, u32 val, const struct kernel_timespec *utimeout)
+long sys_futex_time64(u32 uaddr, int op, u32 val, const struct kernel_timespec *utimeout, u32 val3)
 {
-	return do_futex(uaddr, op, val, utimeout, 1);
+	return do_futex(uaddr, op, val, utimeout, val3, 1);
 }
