@@ -52,10 +52,16 @@ static void tick_report(void)
 static u32 memory_init(void)
 {
 	struct mem_region usable[BOOT_MAX_REGIONS];
-	struct mem_region kernel[2] = {
+	struct mem_region kernel[3] = {
 		{ (u32)__kernel_phys_start, (u32)(__kernel_phys_end - __kernel_phys_start) },
-		trace_image_region(),	/* reserved only with tracing on */
 	};
+	unsigned nr_kernel = 1;
+
+	if (trace_on)
+		kernel[nr_kernel++] = trace_image_region();
+	if (boot_info.mod_end > boot_info.mod_start)	/* a module archive: the initrd's second part */
+		kernel[nr_kernel++] = (struct mem_region){ boot_info.mod_start,
+							   boot_info.mod_end - boot_info.mod_start };
 	u64 top = 0;
 	unsigned n = 0;
 
@@ -69,7 +75,7 @@ static u32 memory_init(void)
 		}
 	}
 	printk("Memory: %lluK usable RAM\n", boot_usable_ram() >> 10);
-	pmm_init(usable, n, kernel, trace_on ? 2 : 1);
+	pmm_init(usable, n, kernel, nr_kernel);
 	printk("Memory: %luK free in %lu frames, kernel image %uK\n",
 	       nr_free_frames() * 4, nr_free_frames(), (u32)kernel[0].len >> 10);
 	return (u32)min(top, (u64)LOWMEM_LIMIT);

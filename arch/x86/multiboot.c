@@ -69,6 +69,11 @@ static void parse_mb1(const struct mb1_info *mi)
 	}
 	if (mi->flags & (1u << 2))
 		set_cmdline(PHYS(mi->cmdline), 1);
+	if ((mi->flags & (1u << 3)) && mi->mods_count) {	/* mod_start, mod_end, string, 0 */
+		const u32 *mod = PHYS(mi->mods_addr);
+		boot_info.mod_start = mod[0];
+		boot_info.mod_end = mod[1];
+	}
 	if (mi->flags & (1u << 9))
 		strlcpy(boot_info.loader, PHYS(mi->boot_loader_name), sizeof(boot_info.loader));
 	if (mi->flags & (1u << 6)) {
@@ -104,6 +109,12 @@ static void parse_mb2(const u8 *p)
 			break;
 		case 2:
 			strlcpy(boot_info.loader, (const char *)tag + 8, sizeof(boot_info.loader));
+			break;
+		case 3:		/* module: mod_start, mod_end, string; the first one only */
+			if (!boot_info.mod_end) {
+				boot_info.mod_start = *(const u32 *)(tag + 8);
+				boot_info.mod_end = *(const u32 *)(tag + 12);
+			}
 			break;
 		case 4:
 			boot_info.mem_lower_kb = *(const u32 *)(tag + 8);

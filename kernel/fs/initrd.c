@@ -17,7 +17,9 @@
  * directory, or to the root if it starts with '/') and the walk goes on.
  */
 #include <kernel/errno.h>
+#include <kernel/bootinfo.h>
 #include <kernel/initrd.h>
+#include <kernel/mm.h>
 #include <kernel/kmalloc.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
@@ -40,15 +42,16 @@ static u32 name_bucket(const char *name)
 }
 static int indexed;		/* 1 once built; -errno if it failed */
 
-static int build_index(void)
+/* Append ARCHIVE's members to the index (after *COUNT members, at **TAIL).
+ * The new count, or -errno. */
+static int build_index(const u8 *archive, size_t len_bytes, struct initrd_node ***tailp, int count)
 {
-	int count = 0;
-	struct initrd_node **tail = &nodes;
+	struct initrd_node **tail = *tailp;
 	struct ustar_iter it;
 	struct ustar_entry e;
 	int ret;
 
-	ustar_iter_init(&it, initrd_start, initrd_end - initrd_start);
+	ustar_iter_init(&it, archive, len_bytes);
 	while ((ret = ustar_next(&it, &e)) > 0) {
 		size_t len = strlen(e.name);
 		while (len && e.name[len - 1] == '/')	/* "bin/" -> "bin" */
@@ -75,19 +78,34 @@ static int build_index(void)
 		*h = n;
 		count++;
 	}
+	*tailp = tail;
 	return ret < 0 ? ret : count;
 }
 
+/*
+ * The embedded archive, then the boot loader's module if there is one (a
+ * second ustar archive, as Linux's initramfs is the embedded one plus
+ * initrd=: Debian's rt-tests and the glibc they load come that way, so that
+ * the default image, and every figure measured with it, stays the same).
+ * A module member whose name the image already has is ignored.
+ */
 void initrd_init(void)
 {
-	int ret = build_index();
+	struct initrd_node **tail = &nodes;
+	int ret = build_index(initrd_start, initrd_end - initrd_start, &tail, 0), n = ret;
 
+	if (ret >= 0 && boot_info.mod_end > boot_info.mod_start)
+		ret = build_index(__va(boot_info.mod_start), boot_info.mod_end - boot_info.mod_start,
+				  &tail, n);
 	indexed = ret < 0 ? ret : 1;
 	if (ret < 0)
 		printk("initrd: corrupt or out of memory (%d): no programs\n", ret);
 	else
-		printk("initrd: %d files, directories and links in %uK\n", ret,
+		printk("initrd: %d files, directories and links in %uK\n", n,
 		       (u32)(initrd_end - initrd_start) >> 10);
+	if (ret > n)
+		printk("initrd: module at 0x%08x: %d more in %uK\n", boot_info.mod_start, ret - n,
+		       (boot_info.mod_end - boot_info.mod_start) >> 10);
 }
 
 const struct initrd_node *initrd_first(void)

@@ -29,6 +29,8 @@ struct boot_info {
 	u32 fb_pitch, fb_width, fb_height;
 	u8 fb_bpp, fb_type;			/* 0 indexed, 1 RGB, 2 EGA text */
 	u64 acpi_rsdp_phys;			/* 0 if not given */
+	u32 mod_start, mod_end;			/* the first boot module (physical, [start, end));
+						 * 0, 0: none (kernel/fs/initrd.c) */
 };
 
 extern struct boot_info boot_info;
