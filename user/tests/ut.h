@@ -101,5 +101,6 @@ extern const struct ut_test ut_entry_tests[];
 extern const struct ut_test ut_hostile_tests[], ut_hostile_proc_tests[];
 /* ut_hostile_sig.c: signals, timers, sleeps, priorities, limits and small calls. */
 extern const struct ut_test ut_hostile_sig_tests[];
+extern const struct ut_test ut_dyn_tests[];
 
 #endif

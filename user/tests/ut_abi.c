@@ -212,7 +212,8 @@ static void mmap_calls(void)
 	EXPECT_RET(sys_mmap2(0, 4096, 0x100, MAP_PRIVATE | MAP_ANON, -1, 0), -EINVAL);
 	EXPECT_RET(sys_mmap2(0, 4096, PROT_READ, MAP_SHARED | MAP_ANON, -1, 0), -EINVAL);
 	EXPECT_RET(sys_mmap2(0, 4096, PROT_READ, MAP_PRIVATE, 7, 0), -EBADF);
-	EXPECT_RET(sys_mmap2(0, 4096, PROT_READ, MAP_PRIVATE, 1, 0), -ENODEV);
+	EXPECT_RET(sys_mmap2(0, 4096, PROT_READ, MAP_PRIVATE, 0, 0), -ENODEV);	/* the console: no mmap */
+	EXPECT_RET(sys_mmap2(0, 4096, PROT_READ, MAP_PRIVATE, 1, 0), -EACCES);	/* not open for reading */
 	EXPECT_RET(sys_mmap2(0x40000001, 4096, PROT_READ, MAP_PRIVATE | MAP_ANON | MAP_FIXED, -1, 0),
 		   -EINVAL);
 	EXPECT_RET(sys_mmap2(0xC0000000u, 4096, PROT_READ, MAP_PRIVATE | MAP_ANON | MAP_FIXED, -1, 0),

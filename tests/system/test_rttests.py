@@ -1,0 +1,67 @@
+"""Debian's rt-tests, dynamically linked against glibc 2.36, run unchanged on Granule.
+
+The programs and the libraries they load come as a boot module
+(build/rt-tests/rt-tests.tar, tools/fetch-rttests): ld-linux.so.2 is the
+PT_INTERP of each program (kernel/proc/exec_elf.c), and it maps libc.so.6,
+libpthread, librt and libnuma with mmap2 of the initrd's files
+(kernel/mm/mmap.c).
+"""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import boot, check_clean
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+MODULE = os.path.join(ROOT, "build", "rt-tests", "rt-tests.tar")
+
+pytestmark = pytest.mark.skipif(not os.path.exists(MODULE),
+                                reason="no build/rt-tests (make deps fetches it)")
+
+
+def boot_rt(run, module=MODULE, **kw):
+    return boot(f'run="{run}"', extra=["-initrd", module], **kw)
+
+
+def test_module_is_indexed_and_the_default_image_unchanged():
+    r = boot_rt("")
+    check_clean(r)
+    assert any(l.startswith("initrd: module at 0x") and "more in" in l for l in r.lines), r.output[-2000:]
+    plain = boot('run=""')
+    assert not any("initrd: module" in l for l in plain.lines)
+
+
+def test_hackbench_processes():
+    """Pipes between forked processes: every message delivered, a time printed."""
+    r = boot_rt("/usr/bin/hackbench -p -l 20 -g 2", timeout=300)
+    check_clean(r)
+    assert "Running in process mode with 2 groups using 40 file descriptors each (== 80 tasks)" in r.output
+    times = [l for l in r.lines if l.startswith("Time: ")]
+    assert len(times) == 1 and float(times[0].split()[1]) > 0, r.output[-2000:]
+    assert "init: /usr/bin/hackbench (pid 2) exited with status 0" in r.output
+
+
+def test_hackbench_threads():
+    """NPTL threads (clone3 says ENOSYS, glibc falls back to clone; FUTEX_*_BITSET joins)."""
+    r = boot_rt("/usr/bin/hackbench -p -T -l 20 -g 1", timeout=300)
+    check_clean(r)
+    assert "Running in threaded mode with 1 groups using 40 file descriptors each (== 40 tasks)" in r.output
+    assert any(l.startswith("Time: ") for l in r.lines), r.output[-2000:]
+    assert "exited with status 0" in r.output, r.output[-2000:]
+
+
+def test_missing_interpreter_is_enoent(tmp_path):
+    """A module without ld-linux.so.2: exec of a dynamic program fails with ENOENT
+    (Linux's answer for a missing PT_INTERP), and the kernel carries on."""
+    tar = tmp_path / "noldso.tar"
+    unpacked = tmp_path / "root"
+    unpacked.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(unpacked), "-f", MODULE, "usr/bin/hackbench"], check=True)
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "mkinitrd"), "-o", str(tar),
+                    f"usr/bin/hackbench={unpacked}/usr/bin/hackbench"], check=True)
+    r = boot_rt("/usr/bin/hackbench; hello", module=str(tar))
+    check_clean(r, status=1)
+    assert "init: cannot run /usr/bin/hackbench: No such file or directory" in r.output, r.output[-2000:]
+    assert "hello from user space (pid 3)" in r.output
