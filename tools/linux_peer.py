@@ -266,9 +266,28 @@ $B poweroff -f
 """
 
 
-def initramfs(knobs, features, run, env, user_dir=USER_DIR):
+def module_entries(tar_path):
+    """The members of a Granule boot module (a ustar archive such as
+    build/rt-tests/rt-tests.tar) as cpio entries at the same paths."""
+    import tarfile
+    entries = []
+    with tarfile.open(tar_path) as t:
+        for m in t.getmembers():
+            name = m.name.rstrip("/")
+            if m.isdir():
+                entries.append((name, 0o40755, None))
+            elif m.issym():
+                entries.append((name, 0o120777, m.linkname.encode()))
+            elif m.isfile():
+                entries.append((name, 0o100755, t.extractfile(m).read()))
+    return entries
+
+
+def initramfs(knobs, features, run, env, user_dir=USER_DIR, module=None):
     """The initramfs bytes (gzip, fixed mtime): busybox, /init, run.conf and every
-    program in USER_DIR (build/user/*.elf) at /NAME, plus the chainjob aliases."""
+    program in USER_DIR (build/user/*.elf) at /NAME, plus the chainjob aliases;
+    with MODULE (a Granule boot module's path) its files too, under the same
+    paths (Debian's rt-tests and their glibc: /usr/bin, /lib/i386-linux-gnu)."""
     conf = [f"KNOBS='{' '.join(f'{k}={v}' for k, v in knobs.items())}'",
             f"FEATURES='{' '.join(features)}'",
             f"RUN='{run}'",
@@ -290,6 +309,8 @@ def initramfs(knobs, features, run, env, user_dir=USER_DIR):
     for alias, prog in ALIASES.items():
         progs.setdefault(alias, progs[prog])
     entries += [(name, 0o100755, data) for name, data in sorted(progs.items())]
+    if module:
+        entries += [e for e in module_entries(module) if e[0] not in ("bin", "tmp")]
     return gzip.compress(cpio_newc(entries), mtime=0)
 
 
@@ -354,7 +375,7 @@ class PeerRun:
         return None
 
 
-def run(preset, run_cmds, env=None, timeout=900, icount=True, user_dir=USER_DIR):
+def run(preset, run_cmds, env=None, timeout=900, icount=True, user_dir=USER_DIR, module=None):
     """Boot PRESET's kernel with its knobs, run RUN_CMDS ('prog args; prog args')."""
     kernel, knobs, features, preset_env = preset_config(preset)
     fetch()
@@ -363,7 +384,7 @@ def run(preset, run_cmds, env=None, timeout=900, icount=True, user_dir=USER_DIR)
     with tempfile.TemporaryDirectory(prefix="linux-peer-") as tmp:
         path = os.path.join(tmp, "initrd.gz")
         with open(path, "wb") as f:
-            f.write(initramfs(knobs, features, run_cmds, env, user_dir))
+            f.write(initramfs(knobs, features, run_cmds, env, user_dir, module))
         try:
             p = subprocess.run(qemu_argv(kernel, path, icount), stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=timeout)
