@@ -45,9 +45,52 @@ struct file *fget(int fd)
 {
 	struct files *fs = current->files;
 
-	if (!fs || fd < 0 || fd >= NR_OPEN)
+	if (!fs || fd < 0 || fd >= fs->max_fds)
 		return NULL;
 	return fs->fd[fd];
+}
+
+static void set_cloexec(struct files *fs, int fd, int on)
+{
+	if (on)
+		fs->cloexec[fd / 32] |= 1u << (fd % 32);
+	else
+		fs->cloexec[fd / 32] &= ~(1u << (fd % 32));
+}
+
+static int get_cloexec(struct files *fs, int fd)
+{
+	return (fs->cloexec[fd / 32] >> (fd % 32)) & 1;
+}
+
+/*
+ * Linux's expand_files: make the table hold fd NR, doubling it (one kmalloc
+ * for the pointers and the close-on-exec bits) up to NR_OPEN.  0, -EMFILE
+ * (NR is past RLIMIT_NOFILE), -ENOMEM.  A process that keeps to 64 fds
+ * never gets here: fork copies only the table it has.
+ */
+static int expand_files(struct files *fs, int nr)
+{
+	int max = fs->max_fds;
+
+	if (nr < max)
+		return 0;
+	if (nr >= NR_OPEN)
+		return -EMFILE;
+	while (max <= nr)
+		max *= 2;
+	struct file **fd = kzalloc(max * sizeof(*fd) + max / 8);
+	if (!fd)
+		return -ENOMEM;
+	u32 *bits = (u32 *)(fd + max);
+	memcpy(fd, fs->fd, fs->max_fds * sizeof(*fd));
+	memcpy(bits, fs->cloexec, fs->max_fds / 8);
+	if (fs->fd != fs->fd_inline)
+		kfree(fs->fd);
+	fs->fd = fd;
+	fs->cloexec = bits;
+	fs->max_fds = max;
+	return 0;
 }
 
 struct file *fget_ref(int fd)
@@ -65,15 +108,16 @@ static int fd_install_from(struct file *f, int from, int cloexec)
 
 	if (!fs)
 		return -EBADF;
-	for (int fd = from; fd < NR_OPEN; fd++)
+	for (int fd = from; fd < NR_OPEN; fd++) {
+		int err = expand_files(fs, fd);
+		if (err)
+			return err;
 		if (!fs->fd[fd]) {
 			fs->fd[fd] = f;
-			if (cloexec)
-				fs->cloexec |= 1ull << fd;
-			else
-				fs->cloexec &= ~(1ull << fd);
+			set_cloexec(fs, fd, cloexec);
 			return fd;
 		}
+	}
 	return -EMFILE;
 }
 
@@ -86,8 +130,12 @@ static struct files *files_alloc(void)
 {
 	struct files *fs = kzalloc(sizeof(*fs));
 
-	if (fs)
+	if (fs) {
 		fs->refs = 1;
+		fs->max_fds = NR_OPEN_DEFAULT;
+		fs->fd = fs->fd_inline;
+		fs->cloexec = fs->cloexec_inline;
+	}
 	return fs;
 }
 
@@ -104,10 +152,14 @@ int copy_files(struct task *p, u32 clone_flags)
 	}
 	if (!(fs = files_alloc()))
 		return -ENOMEM;
-	for (int fd = 0; fd < NR_OPEN; fd++)
+	if (expand_files(fs, old->max_fds - 1)) {
+		kfree(fs);
+		return -ENOMEM;
+	}
+	for (int fd = 0; fd < old->max_fds; fd++)
 		if ((fs->fd[fd] = old->fd[fd]))
 			fs->fd[fd]->refs++;
-	fs->cloexec = old->cloexec;
+	memcpy(fs->cloexec, old->cloexec, old->max_fds / 8);
 	memcpy(fs->cwd, old->cwd, sizeof(fs->cwd));
 	p->files = fs;
 	return 0;
@@ -117,9 +169,11 @@ static void files_put(struct files *fs)
 {
 	if (--fs->refs > 0)
 		return;
-	for (int fd = 0; fd < NR_OPEN; fd++)
+	for (int fd = 0; fd < fs->max_fds; fd++)
 		if (fs->fd[fd])
 			fput(fs->fd[fd]);
+	if (fs->fd != fs->fd_inline)
+		kfree(fs->fd);
 	kfree(fs);
 }
 
@@ -148,12 +202,12 @@ int exec_files(void)
 		current->files = fs;
 		return 0;
 	}
-	for (int fd = 0; fd < NR_OPEN; fd++)
-		if ((fs->cloexec >> fd) & 1) {
+	for (int fd = 0; fd < fs->max_fds; fd++)
+		if (get_cloexec(fs, fd)) {
 			fput(fs->fd[fd]);
 			fs->fd[fd] = NULL;
+			set_cloexec(fs, fd, 0);
 		}
-	fs->cloexec = 0;
 	return 0;
 }
 
@@ -165,7 +219,7 @@ long sys_close(int fd)
 	if (!f)
 		return -EBADF;
 	fs->fd[fd] = NULL;
-	fs->cloexec &= ~(1ull << fd);
+	set_cloexec(fs, fd, 0);
 	fput(f);
 	return 0;
 }
@@ -307,14 +361,14 @@ long sys_dup3(int oldfd, int newfd, u32 flags)
 		return -EINVAL;
 	if (newfd < 0 || newfd >= NR_OPEN)
 		return -EBADF;
+	int err = expand_files(fs, newfd);
+	if (err)
+		return err;
 	f->refs++;
 	if (fs->fd[newfd])
 		fput(fs->fd[newfd]);
 	fs->fd[newfd] = f;
-	if (flags & O_CLOEXEC)
-		fs->cloexec |= 1ull << newfd;
-	else
-		fs->cloexec &= ~(1ull << newfd);
+	set_cloexec(fs, newfd, flags & O_CLOEXEC);
 	return newfd;
 }
 
@@ -362,11 +416,8 @@ static long file_cloexec(int fd, int set, int value)
 	if (!fget(fd))
 		return -EBADF;
 	if (!set)
-		return (fs->cloexec >> fd) & 1;
-	if (value & 1)
-		fs->cloexec |= 1ull << fd;
-	else
-		fs->cloexec &= ~(1ull << fd);
+		return get_cloexec(fs, fd);
+	set_cloexec(fs, fd, value & 1);
 	return 0;
 }
 

@@ -28,6 +28,8 @@
  * Time is sched_clock() ns (CLOCK_MONOTONIC), as Linux's ktime_get_ts.
  */
 #include <kernel/errno.h>
+#include <kernel/string.h>
+#include <kernel/kmalloc.h>
 #include <kernel/file.h>
 #include <kernel/hrtimer.h>
 #include <kernel/poll.h>
@@ -148,21 +150,26 @@ static long poll_scan(void *arg, struct poll_table *pt)
 }
 
 /* poll's body: -EINVAL, -EFAULT, the count, or -EINTR. */
+#define POLL_STACK_FDS	64	/* pollfds kept on the kernel stack; more are kmalloc'd */
+
 static long do_sys_poll(struct pollfd *ufds, u32 nfds, u64 deadline)
 {
-	struct pollfd fds[NR_OPEN];
+	struct pollfd stack_fds[POLL_STACK_FDS], *fds = stack_fds;
 	struct poll_args a = { fds, nfds };
 	long ret;
 	u32 i;
 
 	if (nfds > NR_OPEN)	/* RLIMIT_NOFILE */
 		return -EINVAL;
-	if (nfds && copy_from_user(fds, ufds, nfds * sizeof(fds[0])))
-		return -EFAULT;
-	ret = poll_loop(poll_scan, &a, deadline);
-	for (i = 0; i < nfds; i++)
+	if (nfds > POLL_STACK_FDS && !(fds = a.fds = kmalloc(nfds * sizeof(*fds))))
+		return -ENOMEM;
+	ret = nfds && copy_from_user(fds, ufds, nfds * sizeof(fds[0])) ? -EFAULT :
+	      poll_loop(poll_scan, &a, deadline);
+	for (i = 0; ret != -EFAULT && i < nfds; i++)
 		if (copy_to_user(&ufds[i].revents, &fds[i].revents, sizeof(fds[i].revents)))
-			return -EFAULT;
+			ret = -EFAULT;
+	if (fds != stack_fds)
+		kfree(fds);
 	return ret;
 }
 
@@ -261,99 +268,95 @@ long sys_ppoll_time64(struct pollfd *ufds, u32 nfds, const struct kernel_timespe
 
 /* ---- select ---- */
 
+#define FDS_WORDS	(NR_OPEN / 32)	/* an fd_set: FD_SETSIZE = 1024 bits */
+
+/* The caller's sets and the results, IN/OUT/EX each FDS_WORDS words. */
 struct select_args {
 	int n;
-	u64 in, out, ex;		/* the caller's sets (NR_OPEN = 64 bits) */
-	u64 res_in, res_out, res_ex;
+	u32 set[3][FDS_WORDS];
+	u32 res[3][FDS_WORDS];
 };
+
+static const unsigned select_mask[3] = { POLLIN_SET, POLLOUT_SET, POLLEX_SET };
 
 static long select_scan(void *arg, struct poll_table *pt)
 {
 	struct select_args *a = arg;
 	long count = 0;
-	int fd;
 
-	a->res_in = a->res_out = a->res_ex = 0;
-	for (fd = 0; fd < a->n; fd++) {
-		u64 bit = 1ull << fd;
-		struct file *f = fget(fd);
+	memset(a->res, 0, sizeof(a->res));
+	for (int fd = 0; fd < a->n; fd++) {
+		u32 w = fd / 32, bit = 1u << (fd % 32);
+		struct file *f;
 		unsigned mask;
 
-		if (!((a->in | a->out | a->ex) & bit) || !f)
+		if (!((a->set[0][w] | a->set[1][w] | a->set[2][w]) & bit) || !(f = fget(fd)))
 			continue;	/* (closed by another thread meanwhile: skipped) */
 		mask = file_poll(f, pt);
-		if ((a->in & bit) && (mask & POLLIN_SET)) {
-			a->res_in |= bit;
-			count++;
-			pt = NULL;
-		}
-		if ((a->out & bit) && (mask & POLLOUT_SET)) {
-			a->res_out |= bit;
-			count++;
-			pt = NULL;
-		}
-		if ((a->ex & bit) && (mask & POLLEX_SET)) {
-			a->res_ex |= bit;
-			count++;
-			pt = NULL;
-		}
+		for (int k = 0; k < 3; k++)
+			if ((a->set[k][w] & bit) && (mask & select_mask[k])) {
+				a->res[k][w] |= bit;
+				count++;
+				pt = NULL;
+			}
 	}
 	return count;
 }
 
 /* One fd_set of N bits from user memory (NULL: empty).  Whole 32-bit
  * words are read, as Linux's get_fd_set reads FDS_BYTES(n). */
-static int get_fd_set(int n, const u32 *uset, u64 *set)
+static int get_fd_set(int n, const u32 *uset, u32 *set)
 {
-	u32 words[NR_OPEN / 32] = { 0 };
 	u32 nwords = (n + 31) / 32;
 
-	*set = 0;
+	memset(set, 0, FDS_WORDS * 4);
 	if (!uset)
 		return 0;
-	if (copy_from_user(words, uset, nwords * 4))
+	if (copy_from_user(set, uset, nwords * 4))
 		return -EFAULT;
-	*set = (u64)words[0] | (u64)words[1] << 32;
-	if (n < 64)
-		*set &= (1ull << n) - 1;
+	if (n % 32)
+		set[nwords - 1] &= (1u << (n % 32)) - 1;
 	return 0;
 }
 
-static int set_fd_set(int n, u32 *uset, u64 set)
+static int set_fd_set(int n, u32 *uset, const u32 *set)
 {
-	u32 words[NR_OPEN / 32] = { (u32)set, (u32)(set >> 32) };
-
 	if (!uset)
 		return 0;
-	return copy_to_user(uset, words, ((n + 31) / 32) * 4) ? -EFAULT : 0;
+	return copy_to_user(uset, set, ((n + 31) / 32) * 4) ? -EFAULT : 0;
 }
 
 /* Linux's core_sys_select: -EINVAL, -EFAULT, -EBADF, the count, or
  * -ERESTARTNOHAND. */
 static long core_sys_select(int n, u32 *inp, u32 *outp, u32 *exp, u64 deadline)
 {
-	struct select_args a;
-	long ret;
+	struct select_args *a;
+	long ret = 0;
 	int fd;
 
 	if (n < 0)
 		return -EINVAL;
-	if (n > NR_OPEN)
-		n = NR_OPEN;	/* the fd table's size */
-	a.n = n;
-	if (get_fd_set(n, inp, &a.in) || get_fd_set(n, outp, &a.out) || get_fd_set(n, exp, &a.ex))
-		return -EFAULT;
-	for (fd = 0; fd < n; fd++)
-		if (((a.in | a.out | a.ex) >> fd & 1) && !fget(fd))
-			return -EBADF;
-	ret = poll_loop(select_scan, &a, deadline);
-	if (ret < 0 && ret != -EINTR)
-		return ret;
+	if (current->files && n > current->files->max_fds)
+		n = current->files->max_fds;	/* the fd table's size now, as Linux's max_fds */
+	if (!(a = kmalloc(sizeof(*a))))	/* 768 bytes: not on the kernel stack */
+		return -ENOMEM;
+	a->n = n;
+	if (get_fd_set(n, inp, a->set[0]) || get_fd_set(n, outp, a->set[1]) ||
+	    get_fd_set(n, exp, a->set[2]))
+		ret = -EFAULT;
+	for (fd = 0; !ret && fd < n; fd++)
+		if (((a->set[0][fd / 32] | a->set[1][fd / 32] | a->set[2][fd / 32]) >> (fd % 32) & 1) &&
+		    !fget(fd))
+			ret = -EBADF;
+	if (!ret)
+		ret = poll_loop(select_scan, a, deadline);
 	if (ret == -EINTR)
 		ret = -ERESTARTNOHAND;
-	if (set_fd_set(n, inp, a.res_in) || set_fd_set(n, outp, a.res_out) ||
-	    set_fd_set(n, exp, a.res_ex))
-		return -EFAULT;
+	if ((ret >= 0 || ret == -ERESTARTNOHAND) &&
+	    (set_fd_set(n, inp, a->res[0]) || set_fd_set(n, outp, a->res[1]) ||
+	     set_fd_set(n, exp, a->res[2])))
+		ret = -EFAULT;
+	kfree(a);
 	return ret;
 }
 

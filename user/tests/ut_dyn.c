@@ -1,8 +1,8 @@
 /*
  * user/tests/ut_dyn.c - what a dynamically linked glibc program asks of the
  * kernel beyond a static one (ld-linux.so.2 and NPTL; Debian's rt-tests):
- * private mappings of files, pread64, the mlock family, and the _BITSET
- * futex operations.  The programs themselves run in
+ * private mappings of files, pread64, the mlock family, the _BITSET
+ * futex operations, and an fd table past 64.  The programs themselves run in
  * tests/system/test_rttests.py.
  */
 #include <sys/wait.h>
@@ -185,11 +185,48 @@ static void futex_bitset(void)
 	ut_wait((pid_t)tid);
 }
 
+/* The fd table grows past 64 (a thread-mode hackbench holds 400 fds): a pipe
+ * at fd 700 works, select and poll see it, fork copies the large table,
+ * F_SETFD reaches its close-on-exec bit. */
+static void fd_table_grow(void)
+{
+	static struct { int fd; short events, revents; } pfd[701];
+	int p[2];
+	uint32_t rd[32] = { 0 };
+	struct { long sec, usec; } tv = { 0, 0 };
+
+	EXPECT_RET(sys_pipe((long)p), 0);
+	EXPECT_RET(sys_dup2(p[0], 700), 700);
+	EXPECT_RET(sys_dup2(p[1], 701), 701);
+	EXPECT_RET(sys_write(701, (long)"x", 1), 1);
+	rd[700 / 32] = 1u << (700 % 32);
+	EXPECT_RET(sys__newselect(702, (long)rd, 0, 0, (long)&tv), 1);
+	CHECK(rd[700 / 32] == 1u << (700 % 32), "select's set after: %#x", rd[700 / 32]);
+	for (int i = 0; i < 701; i++)
+		pfd[i] = (typeof(pfd[0])){ i == 700 ? 700 : -1, 1 /* POLLIN */, 0 };
+	EXPECT_RET(sys_poll((long)pfd, 701, 0), 1);
+	CHECK(pfd[700].revents == 1, "poll revents %#x", pfd[700].revents);
+	EXPECT_RET(sys_fcntl64(700, 2 /* F_SETFD */, 1), 0);
+	EXPECT_RET(sys_fcntl64(700, 1 /* F_GETFD */, 0), 1);
+	long pid = sys_fork();
+	if (pid == 0) {
+		char c;
+		_exit(sys_read(700, (long)&c, 1) == 1 && c == 'x' ? 0 : 1);
+	}
+	int st = ut_wait((pid_t)pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child's fd 700: status %#x", st);
+	for (int fd = 700; fd <= 701; fd++)
+		EXPECT_RET(sys_close(fd), 0);
+	sys_close(p[0]);
+	sys_close(p[1]);
+}
+
 const struct ut_test ut_dyn_tests[] = {
 	{ mmap_file, "mmap_file" },
 	{ mmap_file_fork, "mmap_file_fork" },
 	{ pread64, "pread64" },
 	{ mlock, "mlock" },
 	{ futex_bitset, "futex_bitset" },
+	{ fd_table_grow, "fd_table_grow" },
 	{ NULL, NULL },
 };

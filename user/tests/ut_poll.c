@@ -73,8 +73,8 @@ static void poll_calls(void)
 	struct pollfd p[3];
 	long long t0;
 
-	/* nfds above RLIMIT_NOFILE (64); an unreadable array. */
-	EXPECT_RET(sys_poll((long)p, 65, 0), -EINVAL);
+	/* nfds above RLIMIT_NOFILE (1024); an unreadable array. */
+	EXPECT_RET(sys_poll((long)p, 1025, 0), -EINVAL);
 	EXPECT_RET(sys_poll((long)p, 0x40000000, 0), -EINVAL);
 	for (int i = 0; i < NBADP; i++)
 		EXPECT_RET(sys_poll(badp[i], 1, 0), -EFAULT);
@@ -118,7 +118,7 @@ static void ppoll_calls(void)
 	EXPECT_RET(sys_ppoll_time64((long)&p, 1, (long)&t64, 0, 8), -EINVAL);
 	ts = (struct ts32){ 0, 0 };
 	EXPECT_RET(sys_ppoll((long)&p, 1, (long)&ts, (long)&none, 4), -EINVAL);	/* sigsetsize */
-	EXPECT_RET(sys_ppoll((long)&p, 65, (long)&ts, 0, 8), -EINVAL);
+	EXPECT_RET(sys_ppoll((long)&p, 1025, (long)&ts, 0, 8), -EINVAL);
 	for (int i = 0; i < NBADP; i++) {
 		if (badp[i]) {	/* NULL is "no timeout" / "no mask" */
 			EXPECT_RET(sys_ppoll((long)&p, 1, badp[i], 0, 8), -EFAULT);

@@ -15,7 +15,8 @@
 #include <kernel/initrd.h>	/* INITRD_PATH_MAX */
 #include <kernel/types.h>
 
-#define NR_OPEN		64		/* fds per process (RLIMIT_NOFILE) */
+#define NR_OPEN		1024		/* fds per process (RLIMIT_NOFILE, Linux's default soft limit) */
+#define NR_OPEN_DEFAULT	64		/* fds in struct files itself (Linux's BITS_PER_LONG * 2) */
 
 #define O_ACCMODE	00000003
 #define O_RDONLY	00000000
@@ -64,8 +65,11 @@ struct file {
 
 struct files {
 	int refs;			/* tasks sharing the table (CLONE_FILES) */
-	struct file *fd[NR_OPEN];
-	u64 cloexec;			/* bit n: fd n closes at exec */
+	int max_fds;			/* NR_OPEN_DEFAULT, doubled on demand up to NR_OPEN */
+	struct file **fd;		/* fd_inline, or a kmalloc'd table (expand_files) */
+	u32 *cloexec;			/* bit n: fd n closes at exec (after the table) */
+	struct file *fd_inline[NR_OPEN_DEFAULT];
+	u32 cloexec_inline[NR_OPEN_DEFAULT / 32];
 	char cwd[64];			/* current directory, canonical, no leading '/'
 					 * ("" = the root); Linux keeps it in fs_struct */
 };

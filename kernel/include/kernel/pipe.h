@@ -8,7 +8,7 @@
 
 #define PIPE_SIZE	4096u		/* the ring; Linux 2.6.35: 16 pages */
 #define PIPE_BUF	4096u		/* writes up to this size are atomic (POSIX, Linux) */
-#define PIPE_MAX	128		/* live pipes; one more is -ENFILE */
+#define PIPE_MAX	512		/* live pipes; one more is -ENFILE (hackbench -p: 20 a group) */
 
 long sys_pipe(int *ufds);
 long sys_pipe2(int *ufds, u32 flags);
