@@ -8,7 +8,8 @@
 #   INITRD        build/initrd.tar: every USER_PROGS ELF as bin/NAME, and
 #                 (unless BUSYBOX=0) Debian's busybox-static as bin/busybox
 #                 with a link bin/APPLET -> busybox per applet whose name
-#                 no Granule program has; packed by tools/mkinitrd
+#                 no Granule program has, and the USER_ALIASES members
+#                 (MEMBER=PROG, a full path); packed by tools/mkinitrd
 #   SYSCALL_NR_H  build/gen/syscall_nr.h: __NR_* numbers, NR_syscalls and the
 #                 SYSCALL_LIST(X) X-macro; include it as <gen/syscall_nr.h>
 #                 with -I$(BUILD), and list it as a prerequisite of the
@@ -126,6 +127,6 @@ $(INITRD): $(USER_ELFS) $(INITRD_DATA) $(INITRD_BUSYBOX) $(BUSYBOX_STAMP) tools/
 	@echo "  INITRD  $@"
 	$(Q)$(PYTHON) tools/mkinitrd -o $@ $(foreach p,$(USER_PROGS),bin/$(p)=$(BUILD)/user/$(p).elf) \
 		$(foreach a,$(INITRD_DATA_ARGS),'$(a)') $(addprefix @,$(INITRD_BUSYBOX)) \
-		$(foreach a,$(USER_ALIASES),bin/$(firstword $(subst =, ,$(a)))=$(BUILD)/user/$(lastword $(subst =, ,$(a))).elf)
+		$(foreach a,$(USER_ALIASES),$(firstword $(subst =, ,$(a)))=$(BUILD)/user/$(lastword $(subst =, ,$(a))).elf)
 
 -include $(USER_OBJS:.o=.d)
