@@ -71,6 +71,10 @@ $(USER_PRESETS_H): tools/presets tools/genpresets kernel/sched/features.h
 	$(Q)tools/genpresets --user tools/presets > $@.tmp && mv $@.tmp $@
 $(BUILD)/user/preset.o: $(USER_PRESETS_H)
 
+# /etc/passwd and /etc/group: root, for whoami, id -n, ls -l (every process is root).
+INITRD_DATA      += user/etc/passwd user/etc/group
+INITRD_DATA_ARGS += etc/passwd=user/etc/passwd etc/group=user/etc/group
+
 include user/bench/rules.mk user/tests/rules.mk
 
 INITRD    := $(BUILD)/initrd.tar

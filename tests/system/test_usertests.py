@@ -55,6 +55,8 @@ ALL_TESTS = [
     # user/tests/ut_hostile_sig.c: signals, timers, sleeps, priorities, limits
     "hostile_sig_args", "hostile_sigwait_ignored", "hostile_thread_exit_pending", "hostile_timer_edges",
     "hostile_sleep_edges", "hostile_prio_edges", "hostile_small_calls",
+    # user/tests/ut_cmds.c: the calls behind everyday commands
+    "reboot_calls", "syslog_calls", "vfork_calls", "times_calls", "affinity_calls",
 ]
 
 
