@@ -8,7 +8,8 @@
  * file's last change (kernel/fs/tmpfs.c, the wall clock); the boot's
  * wall-clock time for /proc, /sys and /dev (made at boot, as Linux's);
  * 0 for the initrd (packed with mtime 0, which Linux's initramfs would
- * keep too).  uid and gid 0; every file's device is 0:1.
+ * keep too).  uid and gid 0; a file's device is 0:N, one N per mount of
+ * /proc/mounts (kernel/fs/statfs.c; the initrd 0:1).
  */
 #include <kernel/errno.h>
 #include <kernel/file.h>
@@ -68,6 +69,7 @@ static int stat_fd(int fd, struct kstat *st)
 	*st = (struct kstat){ .mode = f->mode, .nlink = 1, .rdev_major = f->rdev >> 8,
 			      .rdev_minor = f->rdev & 0xff, .dev_minor = 1, .ino = f->ino,
 			      .size = (f->mode & S_IFMT) == S_IFREG ? f->len : 0 };
+	st->dev_minor = fs_file_dev_minor(f);
 	if (f->ops && tmpfs_file_mtime(f))
 		st->time = tmpfs_file_mtime(f);
 	else if (f->buf || f->rdev || !strncmp(f->path, "proc", 4) || !strncmp(f->path, "sys", 3) ||
@@ -81,6 +83,7 @@ static void node_stat(const struct fs_node *n, struct kstat *st)
 	*st = (struct kstat){ .mode = n->mode, .nlink = S_ISDIR_MODE(n->mode) ? 2 : 1,
 			      .rdev_major = n->rdev >> 8, .rdev_minor = n->rdev & 0xff,
 			      .dev_minor = 1, .ino = n->ino, .size = n->size };
+	st->dev_minor = fs_dev_minor(n->path);
 	if (n->tn)
 		st->time = tmpfs_mtime(n);
 	else if (n->pf || n->knob || n->proc_entry || n->proc_pid)

@@ -126,22 +126,37 @@ static int statfs_path(const char *upath, struct kstatfs *st)
 	return err;
 }
 
+/* An open file's mount, judged by what it is (see the top). */
+static const struct mount *mount_of_file(const struct file *f)
+{
+	if (tmpfs_file_mtime(f))
+		return mount_of("tmp");
+	if ((f->mode & S_IFMT) == S_IFDIR)
+		return mount_of(f->path);
+	if (f->rdev)
+		return mount_of("dev");
+	return mount_of(f->buf ? "proc" : "");
+}
+
+/* stat's st_dev: 0:N, N = the mount's place in the table + 1 (rootfs
+ * 0:1), so that df FILE finds FILE's mount by its device, as on Linux. */
+u32 fs_dev_minor(const char *path)
+{
+	return (u32)(mount_of(path) - mounts) + 1;
+}
+
+u32 fs_file_dev_minor(const struct file *f)
+{
+	return (u32)(mount_of_file(f) - mounts) + 1;
+}
+
 static int statfs_fd(int fd, struct kstatfs *st)
 {
 	struct file *f = fget(fd);
-	const char *where = "";
 
 	if (!f)
 		return -EBADF;
-	if (tmpfs_file_mtime(f))
-		where = "tmp";
-	else if ((f->mode & S_IFMT) == S_IFDIR)
-		where = f->path;
-	else if (f->rdev)
-		where = "dev";
-	else if (f->buf)
-		where = "proc";
-	fill_statfs(mount_of(where), st);
+	fill_statfs(mount_of_file(f), st);
 	return 0;
 }
 

@@ -111,6 +111,9 @@ struct statfs32;
 struct statfs64;
 /* kernel/fs/statfs.c */
 long sys_statfs(const char *path, struct statfs32 *buf);
+/* st_dev's minor for a canonical path, an open file: one per mount (rootfs 1) */
+u32 fs_dev_minor(const char *path);
+u32 fs_file_dev_minor(const struct file *f);
 long sys_fstatfs(int fd, struct statfs32 *buf);
 long sys_statfs64(const char *path, u32 sz, struct statfs64 *buf);
 long sys_fstatfs64(int fd, u32 sz, struct statfs64 *buf);
