@@ -57,6 +57,7 @@ ALL_TESTS = [
     "hostile_sleep_edges", "hostile_prio_edges", "hostile_small_calls",
     # user/tests/ut_cmds.c: the calls behind everyday commands
     "reboot_calls", "syslog_calls", "vfork_calls", "times_calls", "affinity_calls",
+    "statfs_calls", "proc_create", "file_times",
 ]
 
 

@@ -2,7 +2,9 @@
  * user/tests/ut_cmds.c - the system calls behind everyday commands, with
  * Linux's results and errnos: sync and reboot (poweroff, reboot: only the
  * calls that return are made here), syslog (dmesg), vfork (time CMD),
- * times, sched_getaffinity and sched_setaffinity (taskset -p).
+ * times, sched_getaffinity and sched_setaffinity (taskset -p), statfs and
+ * /proc/mounts (df, mount), O_CREAT under /proc (sysctl -w of an unknown
+ * key) and a /tmp file's times (the RTC's wall clock).
  */
 #include <string.h>
 #include <time.h>
@@ -147,11 +149,130 @@ static void affinity_calls(void)
 	EXPECT_RET(sys_sched_setaffinity(0, 4, BAD_PTR), -EFAULT);
 }
 
+struct ut_statfs64 {
+	uint32_t f_type, f_bsize;
+	uint64_t f_blocks, f_bfree, f_bavail, f_files, f_ffree;
+	int32_t f_fsid[2];
+	uint32_t f_namelen, f_frsize, f_flags, f_spare[4];
+} __attribute__((packed, aligned(4)));
+
+struct ut_statfs32 {
+	uint32_t f_type, f_bsize, f_blocks, f_bfree, f_bavail, f_files, f_ffree;
+	int32_t f_fsid[2];
+	uint32_t f_namelen, f_frsize, f_flags, f_spare[4];
+};
+
+#define O_RDONLY	0
+#define O_WRONLY	1
+#define O_CREAT		0100
+#define O_TRUNC		01000
+
+static void statfs_calls(void)
+{
+	struct ut_statfs64 s;
+	struct ut_statfs32 s32;
+	char buf[512];
+	long fd, n;
+
+	EXPECT_RET(sys_statfs64((long)"/tmp/", sizeof(s), (long)&s), 0);
+	CHECK(s.f_type == 0x01021994 && s.f_bsize == 4096 && s.f_blocks == 256 &&
+	      s.f_bfree <= 256 && s.f_files == 256 && s.f_namelen == 255,
+	      "tmpfs: type %x bsize %u blocks %llu", s.f_type, s.f_bsize, s.f_blocks);
+	EXPECT_RET(sys_statfs64((long)"/proc/self", sizeof(s), (long)&s), 0);
+	CHECK(s.f_type == 0x9fa0 && s.f_blocks == 0 && (s.f_flags & 0xe) == 0xe, "proc: %x", s.f_type);
+	EXPECT_RET(sys_statfs64((long)"/sys/kernel/debug/sched_features", sizeof(s), (long)&s), 0);
+	CHECK(s.f_type == 0x64626720, "debugfs: %x", s.f_type);
+	EXPECT_RET(sys_statfs64((long)"/bin/usertests", sizeof(s), (long)&s), 0);
+	CHECK(s.f_type == 0x858458f6 && s.f_blocks > 0 && s.f_bfree == 0 && (s.f_flags & 1),
+	      "rootfs: %x %llu", s.f_type, s.f_blocks);
+	EXPECT_RET(sys_statfs((long)"/dev/null", (long)&s32), 0);
+	CHECK(s32.f_type == 0x01021994 && s32.f_blocks == 0, "devtmpfs: %x", s32.f_type);
+	EXPECT_RET(sys_statfs64((long)"/tmp", 64, (long)&s), -EINVAL);
+	EXPECT_RET(sys_statfs64((long)"/nosuch", sizeof(s), (long)&s), -ENOENT);
+	EXPECT_RET(sys_statfs64(BAD_PTR, sizeof(s), (long)&s), -EFAULT);
+	EXPECT_RET(sys_statfs64((long)"/tmp", sizeof(s), BAD_PTR), -EFAULT);
+	EXPECT_RET(sys_statfs(BAD_PTR, (long)&s32), -EFAULT);
+	EXPECT_RET(sys_statfs((long)"/tmp", BAD_PTR), -EFAULT);
+	fd = sys_open((long)"/proc/mounts", O_RDONLY, 0);
+	CHECK(fd >= 0, "open /proc/mounts: %ld", fd);
+	EXPECT_RET(sys_fstatfs64(fd, sizeof(s), (long)&s), 0);
+	CHECK(s.f_type == 0x9fa0, "fstatfs64 of /proc/mounts: %x", s.f_type);
+	EXPECT_RET(sys_fstatfs(fd, BAD_PTR), -EFAULT);
+	EXPECT_RET(sys_fstatfs64(fd, 1, (long)&s), -EINVAL);
+	n = sys_read(fd, (long)buf, sizeof(buf) - 1);
+	CHECK(n > 0, "read /proc/mounts: %ld", n);
+	buf[n] = '\0';
+	CHECK(!strncmp(buf, "rootfs / rootfs ro 0 0\n", 23) &&
+	      strstr(buf, "\nproc /proc proc rw,nosuid,nodev,noexec,relatime 0 0\n") &&
+	      strstr(buf, "\ntmpfs /tmp tmpfs rw,relatime,size=1024k,nr_inodes=256 0 0\n"),
+	      "/proc/mounts: %s", buf);
+	sys_close(fd);
+	EXPECT_RET(sys_fstatfs64(99, sizeof(s), (long)&s), -EBADF);
+	EXPECT_RET(sys_fstatfs(-1, (long)&s32), -EBADF);
+}
+
+/* sysctl -w of an unknown key: Linux's proc lookup says ENOENT. */
+static void proc_create(void)
+{
+	EXPECT_RET(sys_open((long)"/proc/sys/kernel/sched_nosuch", O_WRONLY | O_CREAT | O_TRUNC, 0666),
+		   -ENOENT);
+	EXPECT_RET(sys_open((long)"/proc/nosuch", O_WRONLY | O_CREAT, 0666), -ENOENT);
+	EXPECT_RET(sys_open((long)"/bin/nosuch", O_WRONLY | O_CREAT, 0666), -EROFS);
+}
+
+struct ut_stat64t {
+	uint64_t st_dev;
+	uint8_t pad0[4];
+	uint32_t st_ino32, st_mode, st_nlink, st_uid, st_gid;
+	uint64_t st_rdev;
+	uint8_t pad3[4];
+	int64_t st_size;
+	uint32_t st_blksize;
+	uint64_t st_blocks;
+	uint32_t st_atime, st_atime_nsec, st_mtime, st_mtime_nsec, st_ctime, st_ctime_nsec;
+	uint64_t st_ino;
+} __attribute__((packed));
+
+#define SEP_14_2010	1284465600u	/* 2010-09-14 12:00:00 UTC, QEMU's RTC */
+
+/* A /tmp file's times are the wall clock (the RTC at boot + uptime). */
+static void file_times(void)
+{
+	struct ut_stat64t st, st2;
+	struct timespec now, pause = { 0, 20000000 };	/* 20 ms */
+	long fd = sys_open((long)"/tmp/ut_times", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(fd >= 0, "create: %ld", fd);
+	EXPECT_RET(sys_fstat64(fd, (long)&st), 0);
+	sys_clock_gettime(CLOCK_REALTIME, (long)&now);
+	CHECK(st.st_mtime >= SEP_14_2010 && st.st_mtime < SEP_14_2010 + 3600 &&
+	      st.st_mtime <= (uint32_t)now.tv_sec && st.st_atime == st.st_mtime &&
+	      st.st_ctime == st.st_mtime, "mtime %u, now %ld", st.st_mtime, (long)now.tv_sec);
+	sys_nanosleep((long)&pause, 0);
+	EXPECT_RET(sys_write(fd, (long)"x", 1), 1);
+	EXPECT_RET(sys_stat64((long)"/tmp/ut_times", (long)&st2), 0);
+	CHECK((uint64_t)st2.st_mtime * 1000000000u + st2.st_mtime_nsec >=
+	      (uint64_t)st.st_mtime * 1000000000u + st.st_mtime_nsec + 20000000u,
+	      "a write 20 ms later: %u.%09u -> %u.%09u", st.st_mtime, st.st_mtime_nsec,
+	      st2.st_mtime, st2.st_mtime_nsec);
+	EXPECT_RET(sys_stat64((long)"/proc/version", (long)&st2), 0);
+	CHECK(st2.st_mtime >= SEP_14_2010 - 60 && st2.st_mtime <= (uint32_t)now.tv_sec,
+	      "/proc made at boot: %u", st2.st_mtime);
+	EXPECT_RET(sys_stat64((long)"/bin/usertests", (long)&st2), 0);
+	CHECK(st2.st_mtime == 0, "the initrd's mtime: %u", st2.st_mtime);
+	CHECK(st.st_dev != st2.st_dev, "/tmp and / share st_dev %llu", st.st_dev);
+	sys_close(fd);
+	EXPECT_RET(sys_unlink((long)"/tmp/ut_times"), 0);
+}
+
 const struct ut_test ut_cmds_tests[] = {
 	{ reboot_calls, "reboot_calls" },
 	{ syslog_calls, "syslog_calls" },
 	{ vfork_calls, "vfork_calls" },
 	{ times_calls, "times_calls" },
 	{ affinity_calls, "affinity_calls" },
+	{ statfs_calls, "statfs_calls" },
+	{ proc_create, "proc_create" },
+	{ file_times, "file_times" },
 	{ NULL, NULL },
 };
