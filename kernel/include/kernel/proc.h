@@ -69,8 +69,10 @@ int group_exit_start(int code);
  * exec): Linux's mm_release(). */
 struct mm;
 void mm_release(struct task *t, struct mm *mm);
-/* kernel/proc/fork.c: wake the CLONE_VFORK parent of T (T execs or exits). */
+/* kernel/proc/vfork.c: wake the CLONE_VFORK parent of T (T execs or exits);
+ * start P and sleep until it does (do_fork's CLONE_VFORK), returning P's pid. */
 void complete_vfork_done(struct task *t);
+long vfork_wait(struct task *p);
 
 /* Linux i386 struct rusage: 72 bytes. */
 struct rusage32 {
