@@ -144,6 +144,8 @@ static void shutdown_signal(int sig)
 {
 	const char *what = sig == SIGUSR2 ? "power off" : sig == SIGTERM ? "reboot" : "halt";
 
+	if (getpid() != 1)		/* a child between fork and exec: the default action */
+		_exit(128 + sig);
 	printf("init: %s requested: stopping every process\n", what);
 	sys_kill(-1, SIGKILL);
 	while (waitpid(-1, NULL, 0) > 0)
