@@ -66,7 +66,7 @@ static void set_eol(struct tty *tty, u32 i, int on)
 
 static void echo(const char *s, u32 n)
 {
-	console_write(s, n);
+	console_write_user(s, n);
 }
 
 /* Echo C as typed: a control byte as ^X under ECHOCTL (not \t, \n). */

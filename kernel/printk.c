@@ -7,8 +7,9 @@
  * from the clock installed by printk_set_clock() (nanoseconds; the stamp
  * reads 0.000000 until a clock is set).  Example: "[    1.000250] hello".
  *
- * The ring buffer (LOG_BUF_LEN = 16 KiB) keeps the newest bytes, for a
- * later dmesg (printk_log_read()).  Nothing is lost before the first
+ * The ring buffer (LOG_BUF_LEN = 16 KiB) keeps the newest bytes, for
+ * dmesg: syslog(2) (kernel/syslog.c) reads it by position with
+ * printk_log_copy().  Nothing is lost before the first
  * console exists: register_console() replays the retained log to the first
  * console registered (later consoles only see new output).
  *
@@ -28,7 +29,6 @@
 #include <kernel/time.h>
 #include <arch/irqflags.h>
 
-#define LOG_BUF_LEN	(16 * 1024)	/* power of two */
 #define PRINTK_BUF_LEN	1024		/* longest single printk (Linux: 1024) */
 
 static char log_buf[LOG_BUF_LEN];
@@ -39,8 +39,6 @@ static u64 (*printk_clock)(void);
 static bool new_line = true;	/* the next byte starts a line: stamp it */
 static char printk_buf[PRINTK_BUF_LEN];
 static int panicking;		/* panic() depth */
-
-size_t printk_log_read(char *buf, size_t len);
 
 /* Append to the ring and hand to every console.  Interrupts are off. */
 static void emit(const char *s, size_t n)
@@ -157,6 +155,23 @@ void console_write(const char *s, size_t n)
 	local_irq_restore(flags);
 }
 
+/* A program's output (tty writes): to every console, never stamped and not
+ * logged - the log, like Linux's, holds the kernel's lines only, so dmesg
+ * still shows the boot after any amount of shell output. */
+void console_write_user(const char *s, size_t n)
+{
+	struct console *con;
+	unsigned long flags;
+
+	if (!n)
+		return;
+	local_irq_save(flags);
+	for (con = console_drivers; con; con = con->next)
+		con->write(s, n);
+	new_line = s[n - 1] == '\n';
+	local_irq_restore(flags);
+}
+
 /* Raw text to the console named NAME only, not the log: bulk output (the
  * trace dump) that a screen cannot hold and would only slowly scroll. */
 void console_write_only(const char *name, const char *s, size_t n)
@@ -230,20 +245,40 @@ out:
 }
 
 /*
- * Copy the retained log into BUF (no NUL added): the newest
- * min(len, retained) bytes, oldest first.  Returns the byte count.
- * For a dmesg-like syscall; not yet declared in <kernel/printk.h>.
+ * The log by position (bytes logged since boot): *FIRST the oldest byte
+ * the ring still holds, *END the next byte to be logged.
  */
-size_t printk_log_read(char *buf, size_t len)
+void printk_log_bounds(u32 *first, u32 *end)
 {
 	unsigned long flags;
-	u32 kept, n;
 
 	local_irq_save(flags);
-	kept = log_end < LOG_BUF_LEN ? log_end : LOG_BUF_LEN;
-	n = len < kept ? (u32)len : kept;
+	*end = log_end;
+	*first = log_end < LOG_BUF_LEN ? 0 : log_end - LOG_BUF_LEN;
+	local_irq_restore(flags);
+}
+
+/*
+ * Copy up to LEN bytes from position FROM into BUF (no NUL added).  FROM
+ * is moved up to the oldest retained byte if the ring has overwritten it;
+ * the copy stops at the log's end.  Returns the byte count and sets *NEXT
+ * to the position after the last byte copied.
+ */
+size_t printk_log_copy(char *buf, u32 from, size_t len, u32 *next)
+{
+	unsigned long flags;
+	u32 first, n;
+
+	local_irq_save(flags);
+	first = log_end < LOG_BUF_LEN ? 0 : log_end - LOG_BUF_LEN;
+	if ((s32)(from - first) < 0)
+		from = first;
+	n = log_end - from;
+	if (n > len)
+		n = (u32)len;
 	for (u32 i = 0; i < n; i++)
-		buf[i] = log_buf[(log_end - n + i) % LOG_BUF_LEN];
+		buf[i] = log_buf[(from + i) % LOG_BUF_LEN];
+	*next = from + n;
 	local_irq_restore(flags);
 	return n;
 }

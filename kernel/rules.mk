@@ -13,5 +13,7 @@ KERNEL_C += kernel/n_tty.c                # the line discipline: canonical editi
 KERNEL_C += kernel/tick.c                 # jiffies, timers, scheduler_tick at HZ
 KERNEL_C += kernel/ktest.c                # ktest=NAME in-kernel fault tests
 KERNEL_C += kernel/printk.c               # printk, consoles, 16 KiB log ring, panic
+KERNEL_C += kernel/syslog.c               # syslog(2): dmesg reads the log ring again
+KERNEL_C += kernel/reboot.c               # sync(2), reboot(2): poweroff, reboot, halt
 KERNEL_C += kernel/cmdline.c              # boot knob registry: parse, apply, print
 KERNEL_C += kernel/random.c               # get_random_bytes (AT_RANDOM), getrandom

@@ -20,6 +20,7 @@
  * binaries never reach them here) and index granule_syscall_table by k.
  */
 #include <gen/syscall_nr.h>
+#include <kernel/clone.h>
 #include <kernel/entry.h>
 #include <kernel/errno.h>
 #include <kernel/fs.h>
@@ -171,6 +172,18 @@ SYSCALL(mlock,        sys_mlock(a1, a2))
 SYSCALL(munlock,      sys_mlock(a1, a2))
 SYSCALL(mlockall,     sys_mlockall(a1))
 SYSCALL(munlockall,   0)
+/* everyday commands: poweroff/reboot, dmesg, time, times, taskset */
+SYSCALL(sync,         sys_sync())
+SYSCALL(times,        sys_times(P(struct tms32 *, a1)))
+SYSCALL(reboot,       sys_reboot(a1, a2, a3, P(const char *, a4)))
+SYSCALL(syslog,       sys_syslog((int)a1, P(char *, a2), (int)a3))
+SYSCALL(vfork,        do_fork(CLONE_VM | CLONE_VFORK | 17 /* SIGCHLD */, 0, 0, 0, 0, tf))
+SYSCALL(sched_setaffinity, sys_sched_setaffinity((int)a1, a2, P(const u32 *, a3)))
+SYSCALL(sched_getaffinity, sys_sched_getaffinity((int)a1, a2, P(u32 *, a3)))
+SYSCALL(statfs,       sys_statfs(P(const char *, a1), P(struct statfs32 *, a2)))
+SYSCALL(fstatfs,      sys_fstatfs((int)a1, P(struct statfs32 *, a2)))
+SYSCALL(statfs64,     sys_statfs64(P(const char *, a1), a2, P(struct statfs64 *, a3)))
+SYSCALL(fstatfs64,    sys_fstatfs64((int)a1, a2, P(struct statfs64 *, a3)))
 SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
 SYSCALL(granule_frames,   sys_granule_frames())
 SYSCALL(granule_sched_debug, sys_granule_sched_debug())
@@ -312,6 +325,18 @@ static const syscall_fn syscall_table[] = {
 	[__NR_ftruncate] = sc_ftruncate,
 	[__NR_ftruncate64] = sc_ftruncate64,
 	[__NR_utimensat] = sc_utimensat,
+	/* everyday commands */
+	[__NR_sync] = sc_sync,
+	[__NR_times] = sc_times,
+	[__NR_reboot] = sc_reboot,
+	[__NR_syslog] = sc_syslog,
+	[__NR_vfork] = sc_vfork,
+	[__NR_sched_setaffinity] = sc_sched_setaffinity,
+	[__NR_sched_getaffinity] = sc_sched_getaffinity,
+	[__NR_statfs] = sc_statfs,
+	[__NR_fstatfs] = sc_fstatfs,
+	[__NR_statfs64] = sc_statfs64,
+	[__NR_fstatfs64] = sc_fstatfs64,
 };
 #pragma GCC diagnostic pop
 

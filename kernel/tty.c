@@ -3,7 +3,7 @@
  *
  * The console as a file (/dev/console, /dev/tty, and init's fds 0, 1, 2):
  * a write goes to every console (serial, screen) without printk's
- * timestamps; a read goes through the line discipline (kernel/n_tty.c),
+ * timestamps, and not into the kernel log (dmesg); a read goes through the line discipline (kernel/n_tty.c),
  * which the UART and keyboard interrupts feed with tty_receive().  ioctl
  * has the termios calls (TCGETS, TCSETS/W/F, TCFLSH, FIONREAD), the window
  * size and the job control calls (TIOCSCTTY, TIOCGPGRP/TIOCSPGRP,
@@ -68,7 +68,7 @@ static long console_file_write(struct file *f, const char *ubuf, u32 count)
 		u32 n = min(count - done, (u32)sizeof(chunk));
 		if (copy_from_user(chunk, ubuf + done, n))
 			return done ? (long)done : -EFAULT;
-		console_write(chunk, n);
+		console_write_user(chunk, n);
 		done += n;
 		if (done == count)
 			break;

@@ -93,8 +93,10 @@ GRANULE_TWIN = {
 }
 LINUX_HZ = 250
 
-# The chain of kbuild-load -P chain's stages are one program under four names.
-ALIASES = {"sh": "chainjob", "gcc": "chainjob", "cc1": "chainjob", "as": "chainjob"}
+# The chain of kbuild-load -P chain's stages are one program under four names,
+# in the directory where they are exec'd by path (user/bench/bench.h KBUILD_CHAIN_DIR).
+CHAIN_DIR = "usr/lib/granule/kbuild"
+ALIASES = {f"{CHAIN_DIR}/{n}": "chainjob" for n in ("sh", "gcc", "cc1", "as")}
 BEGIN, END = "linux-peer: begin", "linux-peer: end"
 
 
@@ -285,16 +287,19 @@ def module_entries(tar_path):
 
 def initramfs(knobs, features, run, env, user_dir=USER_DIR, module=None):
     """The initramfs bytes (gzip, fixed mtime): busybox, /init, run.conf and every
-    program in USER_DIR (build/user/*.elf) at /NAME, plus the chainjob aliases;
-    with MODULE (a Granule boot module's path) its files too, under the same
-    paths (Debian's rt-tests and their glibc: /usr/bin, /lib/i386-linux-gnu)."""
+    program in USER_DIR (build/user/*.elf) at /NAME, plus the chainjob aliases in
+    /usr/lib/granule/kbuild; with MODULE (a Granule boot module's path) its files
+    too, under the same paths (Debian's rt-tests and their glibc: /usr/bin,
+    /lib/i386-linux-gnu)."""
     conf = [f"KNOBS='{' '.join(f'{k}={v}' for k, v in knobs.items())}'",
             f"FEATURES='{' '.join(features)}'",
             f"RUN='{run}'",
             "export PATH=/"]
     conf += [f"export {k}='{v}'" for k, v in env.items()]
     entries = [("bin", 0o40755, None), ("proc", 0o40755, None), ("sys", 0o40755, None),
-               ("dev", 0o40755, None), ("tmp", 0o41777, None)]
+               ("dev", 0o40755, None), ("tmp", 0o41777, None),
+               ("usr", 0o40755, None), ("usr/lib", 0o40755, None), ("usr/lib/granule", 0o40755, None),
+               (CHAIN_DIR, 0o40755, None)]
     with open(busybox_path(), "rb") as f:
         entries.append(("bin/busybox", 0o100755, f.read()))
     entries.append(("init", 0o100755, INIT.encode()))
@@ -310,7 +315,8 @@ def initramfs(knobs, features, run, env, user_dir=USER_DIR, module=None):
         progs.setdefault(alias, progs[prog])
     entries += [(name, 0o100755, data) for name, data in sorted(progs.items())]
     if module:
-        entries += [e for e in module_entries(module) if e[0] not in ("bin", "tmp")]
+        have = {e[0] for e in entries}
+        entries += [e for e in module_entries(module) if e[0] not in have]
     return gzip.compress(cpio_newc(entries), mtime=0)
 
 

@@ -22,9 +22,17 @@
  * `exit` ends it and init powers off.  Without busybox in the image
  * (BUSYBOX=0) init says so in one line and goes on: with no run= that
  * means it powers off at once, as there is nothing else to run.
+ *
+ * Like busybox's init, init takes the requests of busybox's poweroff,
+ * reboot and halt (without -f they signal pid 1): SIGUSR2 powers off,
+ * SIGTERM reboots, SIGUSR1 halts.  init then says so in one line, kills
+ * every other process (SIGKILL), reaps them, syncs and calls reboot(2)
+ * (a power-off goes through init's usual last call, so the end-of-run
+ * reports still print).
  */
 #include <errno.h>
 #include <granule.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -126,9 +134,37 @@ static int run(char *cmd)
 	return 1;
 }
 
+#define LINUX_REBOOT_MAGIC1	0xfee1deadL
+#define LINUX_REBOOT_MAGIC2	672274793L
+#define LINUX_REBOOT_CMD_RESTART 0x01234567L
+#define LINUX_REBOOT_CMD_HALT	0xcdef0123L
+
+/* SIGUSR2 (poweroff), SIGTERM (reboot), SIGUSR1 (halt): busybox init's meaning. */
+static void shutdown_signal(int sig)
+{
+	const char *what = sig == SIGUSR2 ? "power off" : sig == SIGTERM ? "reboot" : "halt";
+
+	if (getpid() != 1)		/* a child between fork and exec: the default action */
+		_exit(128 + sig);
+	printf("init: %s requested: stopping every process\n", what);
+	sys_kill(-1, SIGKILL);
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+	sys_sync();
+	if (sig == SIGUSR2)
+		granule_poweroff(0);
+	sys_reboot(LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+		   sig == SIGTERM ? LINUX_REBOOT_CMD_RESTART : LINUX_REBOOT_CMD_HALT, 0);
+	_exit(1);
+}
+
 int main(int argc, char **argv)
 {
 	int failed = 0;
+
+	signal(SIGUSR2, shutdown_signal);
+	signal(SIGTERM, shutdown_signal);
+	signal(SIGUSR1, shutdown_signal);
 
 	if (argc < 2 && !have_busybox()) {
 		printf("init: no run= on the boot line and no %s in this image (built with "

@@ -8,7 +8,8 @@
 #   INITRD        build/initrd.tar: every USER_PROGS ELF as bin/NAME, and
 #                 (unless BUSYBOX=0) Debian's busybox-static as bin/busybox
 #                 with a link bin/APPLET -> busybox per applet whose name
-#                 no Granule program has; packed by tools/mkinitrd
+#                 no Granule program has, and the USER_ALIASES members
+#                 (MEMBER=PROG, a full path); packed by tools/mkinitrd
 #   SYSCALL_NR_H  build/gen/syscall_nr.h: __NR_* numbers, NR_syscalls and the
 #                 SYSCALL_LIST(X) X-macro; include it as <gen/syscall_nr.h>
 #                 with -I$(BUILD), and list it as a prerequisite of the
@@ -60,6 +61,8 @@ $(eval $(call user_prog,hello,$(BUILD)/user/hello.o))
 $(eval $(call user_prog,spin,$(BUILD)/user/spin.o))
 # slice: run a command with a custom EEVDF slice (sched_setattr), like chrt.
 $(eval $(call user_prog,slice,$(BUILD)/user/slice.o))
+# nice: coreutils' nice(1) (Debian's busybox has no nice applet).
+$(eval $(call user_prog,nice,$(BUILD)/user/nice.o))
 # preset: switch the scheduler to a preset of tools/presets at run time; its
 # table is generated from that file, as the kernel's sched_presets[].
 $(eval $(call user_prog,preset,$(BUILD)/user/preset.o))
@@ -69,6 +72,10 @@ $(USER_PRESETS_H): tools/presets tools/genpresets kernel/sched/features.h
 	@echo "  GEN     $@"
 	$(Q)tools/genpresets --user tools/presets > $@.tmp && mv $@.tmp $@
 $(BUILD)/user/preset.o: $(USER_PRESETS_H)
+
+# /etc/passwd and /etc/group: root, for whoami, id -n, ls -l (every process is root).
+INITRD_DATA      += user/etc/passwd user/etc/group
+INITRD_DATA_ARGS += etc/passwd=user/etc/passwd etc/group=user/etc/group
 
 include user/bench/rules.mk user/tests/rules.mk
 
@@ -126,6 +133,6 @@ $(INITRD): $(USER_ELFS) $(INITRD_DATA) $(INITRD_BUSYBOX) $(BUSYBOX_STAMP) tools/
 	@echo "  INITRD  $@"
 	$(Q)$(PYTHON) tools/mkinitrd -o $@ $(foreach p,$(USER_PROGS),bin/$(p)=$(BUILD)/user/$(p).elf) \
 		$(foreach a,$(INITRD_DATA_ARGS),'$(a)') $(addprefix @,$(INITRD_BUSYBOX)) \
-		$(foreach a,$(USER_ALIASES),bin/$(firstword $(subst =, ,$(a)))=$(BUILD)/user/$(lastword $(subst =, ,$(a))).elf)
+		$(foreach a,$(USER_ALIASES),$(firstword $(subst =, ,$(a)))=$(BUILD)/user/$(lastword $(subst =, ,$(a))).elf)
 
 -include $(USER_OBJS:.o=.d)

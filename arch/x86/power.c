@@ -30,6 +30,34 @@ __noreturn void machine_halt(void)
 		hlt();
 }
 
+/*
+ * machine_restart: as Linux's native_machine_emergency_restart with
+ * reboot=k,p,t: pulse the reset line through the 8042 keyboard
+ * controller (command 0xfe, once its input buffer is empty), then the
+ * PCI reset control register 0xcf9 (hard reset: 0x02, then 0x06), then a
+ * triple fault (an empty IDT and an exception).
+ */
+__noreturn void machine_restart(void)
+{
+	static const struct { u16 limit; u32 base; } __attribute__((packed)) no_idt = { 0, 0 };
+
+	local_irq_disable();
+	for (int i = 0; i < 10; i++) {
+		for (int t = 0; t < 0x10000 && (inb(0x64) & 0x02); t++)
+			io_delay();
+		outb(0x64, 0xfe);
+		for (int t = 0; t < 1000; t++)
+			io_delay();
+	}
+	outb(0xcf9, 0x02);
+	io_delay();
+	outb(0xcf9, 0x06);
+	for (int t = 0; t < 1000; t++)
+		io_delay();
+	__asm__ __volatile__("lidt %0; int3" :: "m"(no_idt));
+	machine_halt();
+}
+
 __noreturn void machine_power_off(int status)
 {
 	local_irq_disable();

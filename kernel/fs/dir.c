@@ -159,9 +159,10 @@ long sys_ftruncate(int fd, u32 length)
 #define UTIME_OMIT	((1l << 30) - 2l)
 
 /*
- * utimensat(dirfd, path, times, flags): Granule keeps no file times (stat
- * shows 0), so a valid call changes nothing and returns 0 for a /tmp or
- * pseudo file, -EROFS on the initrd.  Checked as Linux: FLAGS only
+ * utimensat(dirfd, path, times, flags): a /tmp file keeps one time (stat's
+ * atime, mtime and ctime): TIMES[1] (the mtime; UTIME_NOW or a NULL TIMES:
+ * now; UTIME_OMIT: unchanged) becomes it; a pseudo file's cannot change (0
+ * is returned), the initrd's gives -EROFS.  Checked as Linux: FLAGS only
  * AT_SYMLINK_NOFOLLOW (-EINVAL), each tv_nsec in 0..999999999 or
  * UTIME_NOW/UTIME_OMIT (-EINVAL), TIMES readable (-EFAULT); a NULL PATH
  * means DIRFD itself (-EBADF).
@@ -185,5 +186,8 @@ long sys_utimensat(int dirfd, const char *upath, const s32 *utimes, int flags)
 		return fget(dirfd) ? 0 : -EBADF;
 	if ((err = fs_lookup_at(dirfd, upath, !(flags & AT_SYMLINK_NOFOLLOW), &n)))
 		return err;
+	if (n.tn && (!utimes || ts[3] != UTIME_OMIT))
+		tmpfs_set_mtime(&n, !utimes || ts[3] == UTIME_NOW ? 0 :
+				(u64)(u32)ts[2] * 1000000000ull + (u32)ts[3]);
 	return n.tn || n.pf || n.knob ? 0 : -EROFS;
 }

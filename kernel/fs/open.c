@@ -92,7 +92,8 @@ static int open_node(const struct fs_node *n, u32 flags, struct file **out)
  * openat(dirfd, path, flags, mode): the new fd (the lowest free one), or
  * -EINVAL (unknown flags; O_CREAT|O_DIRECTORY), -ENOENT, -ENOTDIR, -ELOOP
  * (also O_NOFOLLOW on a link), -EEXIST (O_CREAT|O_EXCL of an existing
- * name), -EROFS (creating outside /tmp, or writing an initrd file),
+ * name), -EROFS (creating outside /tmp, or writing an initrd file; under
+ * /proc -ENOENT, as Linux's proc lookup: sysctl -w of an unknown knob),
  * -EISDIR, -EACCES (writing a read-only pseudo file), -ENOSPC (/tmp
  * full), -ENAMETOOLONG, -EMFILE, -ENOMEM, -EFAULT.
  */
@@ -111,6 +112,8 @@ long sys_openat(int dirfd, const char *upath, u32 flags, u32 mode)
 		char c;
 		if (get_user(c, upath))
 			return -EFAULT;
+		if (!strncmp(n.path, "proc/", 5))
+			return -ENOENT;		/* Linux's proc lookup fails: no such knob */
 		if (!tmpfs_path(n.path))
 			return -EROFS;		/* the only writable directory is /tmp */
 		err = tmpfs_create(n.path, S_IFREG | (mode & 07777 & ~TMPFS_UMASK), &n);

@@ -16,6 +16,7 @@
  *				with EINVAL and changes nothing (one line on
  *				the console names the knob, the value and the range)
  *	/proc/sched_debug	sched_debug_show()'s dump
+ *	/proc/mounts		the fixed mount table (kernel/fs/statfs.c)
  *	/proc/{cpuinfo,loadavg,meminfo,schedstat,stat,uptime}
  *				Linux's layouts (kernel/fs/procfs.c, with
  *				/proc/PID/... and /proc/self)
@@ -99,6 +100,8 @@ static const struct pseudo_file files[] = {
 	  .show = procfs_loadavg_show },
 	{ .path = "proc/meminfo", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
 	  .show = procfs_meminfo_show },
+	{ .path = "proc/mounts", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
+	  .show = procfs_mounts_show },
 	{ .path = "proc/sched_debug", .mode = S_IFREG | 0444, .size = SCHED_DEBUG_SIZE,
 	  .show = sched_debug_snprint },
 	{ .path = "proc/schedstat", .mode = S_IFREG | 0444, .size = SHOW_SIZE,

@@ -4,12 +4,18 @@
  *
  * Both layouts are Linux i386's: struct stat64 (96 bytes,
  * arch/x86/include/uapi/asm/stat.h) and struct statx (256 bytes,
- * include/uapi/linux/stat.h).  Times are 0 (the initrd is packed with
- * mtime 0); uid and gid 0; every file's device is 0:1.
+ * include/uapi/linux/stat.h).  Times (atime = mtime = ctime): a /tmp
+ * file's last change (kernel/fs/tmpfs.c, the wall clock); the boot's
+ * wall-clock time for /proc, /sys and /dev (made at boot, as Linux's);
+ * 0 for the initrd (packed with mtime 0, which Linux's initramfs would
+ * keep too).  uid and gid 0; a file's device is 0:N, one N per mount of
+ * /proc/mounts (kernel/fs/statfs.c; the initrd 0:1).
  */
 #include <kernel/errno.h>
 #include <kernel/file.h>
 #include <kernel/fs.h>
+#include <kernel/hrtimer.h>
+#include <kernel/math64.h>
 #include <kernel/string.h>
 #include <kernel/tmpfs.h>
 #include <kernel/uaccess.h>
@@ -21,6 +27,7 @@
 struct kstat {
 	u32 mode, nlink, rdev_major, rdev_minor, dev_minor;
 	u64 ino, size;
+	u64 time;			/* CLOCK_REALTIME ns */
 };
 
 struct stat64 {
@@ -62,6 +69,12 @@ static int stat_fd(int fd, struct kstat *st)
 	*st = (struct kstat){ .mode = f->mode, .nlink = 1, .rdev_major = f->rdev >> 8,
 			      .rdev_minor = f->rdev & 0xff, .dev_minor = 1, .ino = f->ino,
 			      .size = (f->mode & S_IFMT) == S_IFREG ? f->len : 0 };
+	st->dev_minor = fs_file_dev_minor(f);
+	if (f->ops && tmpfs_file_mtime(f))
+		st->time = tmpfs_file_mtime(f);
+	else if (f->buf || f->rdev || !strncmp(f->path, "proc", 4) || !strncmp(f->path, "sys", 3) ||
+		 !strncmp(f->path, "dev", 3))
+		st->time = boot_realtime_ns;	/* generated, a device, or a pseudo directory */
 	return 0;
 }
 
@@ -70,6 +83,11 @@ static void node_stat(const struct fs_node *n, struct kstat *st)
 	*st = (struct kstat){ .mode = n->mode, .nlink = S_ISDIR_MODE(n->mode) ? 2 : 1,
 			      .rdev_major = n->rdev >> 8, .rdev_minor = n->rdev & 0xff,
 			      .dev_minor = 1, .ino = n->ino, .size = n->size };
+	st->dev_minor = fs_dev_minor(n->path);
+	if (n->tn)
+		st->time = tmpfs_mtime(n);
+	else if (n->pf || n->knob || n->proc_entry || n->proc_pid)
+		st->time = boot_realtime_ns;
 }
 
 static int stat_path(const char *upath, int follow, struct kstat *st)
@@ -108,6 +126,11 @@ static long put_stat64(const struct kstat *k, struct stat64 *u)
 		.st_size = (s64)k->size, .st_blksize = 4096, .st_blocks = (k->size + 511) / 512,
 		.st_ino = k->ino,
 	};
+	u32 nsec;
+	u32 sec = (u32)div_u64_rem(k->time, 1000000000u, &nsec);
+
+	s.st_atime = s.st_mtime = s.st_ctime = sec;
+	s.st_atime_nsec = s.st_mtime_nsec = s.st_ctime_nsec = nsec;
 	return copy_to_user(u, &s, sizeof(s)) ? -EFAULT : 0;
 }
 
@@ -166,5 +189,10 @@ long sys_statx(int dirfd, const char *path, int flags, u32 mask, struct statx *u
 		.stx_blocks = (k.size + 511) / 512, .stx_rdev_major = k.rdev_major,
 		.stx_rdev_minor = k.rdev_minor, .stx_dev_minor = k.dev_minor,
 	};
+	u32 nsec;
+
+	s.stx_mtime.tv_sec = (s64)div_u64_rem(k.time, 1000000000u, &nsec);
+	s.stx_mtime.tv_nsec = nsec;
+	s.stx_atime = s.stx_ctime = s.stx_mtime;
 	return copy_to_user(u, &s, sizeof(s)) ? -EFAULT : 0;
 }

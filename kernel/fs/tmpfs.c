@@ -22,8 +22,10 @@
 #include <kernel/errno.h>
 #include <kernel/file.h>
 #include <kernel/fs.h>
+#include <kernel/hrtimer.h>
 #include <kernel/kmalloc.h>
 #include <kernel/string.h>
+#include <kernel/time.h>
 #include <kernel/tmpfs.h>
 #include <kernel/uaccess.h>
 
@@ -35,11 +37,48 @@ struct tmpfs_node {
 	char *data;			/* a file's bytes */
 	u32 size, cap;			/* bytes used, bytes held */
 	int opens;			/* open files on it */
+	u64 mtime;			/* CLOCK_REALTIME ns of the last change (stat's
+					 * atime, mtime and ctime alike) */
 	char name[TMPFS_NAME_MAX + 1];
 };
 
 static struct tmpfs_node root = { .mode = S_IFDIR | 01777, .ino = TMPFS_INO, .name = "tmp" };
 static u32 nr_nodes, nr_bytes, next_ino = TMPFS_INO + 1;
+
+static const struct file_ops tmpfs_ops;
+
+/* File times: the wall clock (CLOCK_REALTIME: the RTC at boot + the
+ * monotonic time since), as Linux's current_time().  /tmp itself was
+ * made at boot. */
+static u64 now_real(void)
+{
+	return boot_realtime_ns + sched_clock();
+}
+
+u64 tmpfs_mtime(const struct fs_node *n)
+{
+	return n->tn->mtime ? n->tn->mtime : boot_realtime_ns;
+}
+
+u64 tmpfs_file_mtime(const struct file *f)
+{
+	if (f->ops != &tmpfs_ops)
+		return 0;
+	const struct tmpfs_node *t = f->node;
+	return t->mtime ? t->mtime : boot_realtime_ns;
+}
+
+void tmpfs_set_mtime(const struct fs_node *n, u64 ns)
+{
+	n->tn->mtime = ns ? ns : now_real();
+}
+
+/* Usage for statfs: bytes held and nodes in use. */
+void tmpfs_usage(u32 *bytes, u32 *nodes)
+{
+	*bytes = nr_bytes;
+	*nodes = nr_nodes;
+}
 
 int tmpfs_path(const char *path)
 {
@@ -125,6 +164,7 @@ int tmpfs_create(const char *path, u32 mode, struct fs_node *n)
 	strlcpy(t->name, name, sizeof(t->name));
 	t->mode = mode;
 	t->ino = next_ino++;
+	t->mtime = dir->mtime = now_real();
 	t->parent = dir;
 	t->next = dir->children;
 	dir->children = t;
@@ -298,6 +338,7 @@ static long tmpfs_write(struct file *f, const char *ubuf, u32 count)
 		return -EFAULT;
 	}
 	f->pos = end;
+	t->mtime = now_real();
 	f->len = t->size;
 	return count;
 }
@@ -345,6 +386,9 @@ int tmpfs_truncate(struct file *f, u64 size)
 	if (size > TMPFS_MAX_BYTES)
 		return -EFBIG;
 	int err = resize((struct tmpfs_node *)f->node, (u32)size);
+
+	if (!err)
+		((struct tmpfs_node *)f->node)->mtime = now_real();
 	tmpfs_sync_len(f);
 	return err;
 }

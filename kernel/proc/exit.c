@@ -118,6 +118,8 @@ static int thread_group_dead(struct task *t)
  */
 void mm_release(struct task *t, struct mm *mm)
 {
+	if (t->vfork_done)
+		complete_vfork_done(t);
 	if (t->clear_child_tid && mm->users > 1) {
 		u32 zero = 0;
 		if (!copy_to_user((void *)t->clear_child_tid, &zero, 4))

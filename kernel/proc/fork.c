@@ -103,6 +103,8 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_t
 	if (clone_flags & CLONE_CHILD_SETTID)
 		p->set_child_tid = child_tidptr;	/* the child writes it: fork_child_tail */
 
+	if (clone_flags & CLONE_VFORK)
+		return vfork_wait(p);
 	wake_up_new_task(p);	/* enqueue + check_preempt_curr(WF_FORK) */
 	return p->pid;
 

@@ -1,6 +1,7 @@
 # kernel/proc - processes and threads: their lifetime, images and waits.
 KERNEL_C += kernel/proc/task.c            # task table, pids, guarded kernel stacks
 KERNEL_C += kernel/proc/fork.c            # fork, clone, kernel threads
+KERNEL_C += kernel/proc/vfork.c           # CLONE_VFORK: the parent waits for the child's exec or exit
 KERNEL_C += kernel/proc/exit.c            # exit, exit_group, wait4, reparenting
 KERNEL_C += kernel/proc/exec.c            # execve from the initrd, initial user stack
 KERNEL_C += kernel/proc/exec_elf.c        # load_elf_binary: the program, a PIE's bias, its PT_INTERP

@@ -56,6 +56,36 @@ long put_rusage(struct rusage32 *ru, u64 ns)
 	return copy_to_user(ru, &r, sizeof(r)) ? -EFAULT : 0;
 }
 
+/*
+ * times(2) (syscall 43): struct tms in clock ticks of USER_HZ = 100 (what
+ * sysconf(_SC_CLK_TCK) says), whatever the kernel's HZ: tms_utime = the
+ * process's CPU time (all of it user time, as above), tms_stime = 0,
+ * tms_cutime = its reaped children's, tms_cstime = 0.  Returns the ticks
+ * since boot (Linux counts from INITIAL_JIFFIES, 5 minutes before 0 -
+ * only differences are meaningful either way).  BUF may be NULL; -EFAULT
+ * for a bad one.
+ */
+#define USER_HZ		100
+#define NSEC_PER_USER_TICK	(NSEC_PER_SEC / USER_HZ)
+
+struct tms32 {
+	s32 tms_utime, tms_stime, tms_cutime, tms_cstime;
+};
+
+long sys_times(struct tms32 *buf)
+{
+	if (buf) {
+		struct tms32 t = {
+			.tms_utime = (s32)div_u64(thread_group_runtime(current), NSEC_PER_USER_TICK),
+			.tms_cutime = (s32)div_u64(current->group_leader->children_runtime,
+						  NSEC_PER_USER_TICK),
+		};
+		if (copy_to_user(buf, &t, sizeof(t)))
+			return -EFAULT;
+	}
+	return (long)div_u64(sched_clock(), NSEC_PER_USER_TICK);
+}
+
 long sys_getrusage(int who, struct rusage32 *ru)
 {
 	u64 ns;

@@ -234,3 +234,46 @@ long sys_sched_getattr(int pid, struct sched_attr *uattr, unsigned int usize,
 		return -EFAULT;
 	return 0;
 }
+
+/*
+ * sched_getaffinity(2) and sched_setaffinity(2) (Linux 6.12) on Granule's
+ * one CPU.  The mask is Linux i386's cpumask: cpumask_size() = 4 bytes
+ * (NR_CPUS <= 32, one unsigned long); only CPU 0 exists.
+ *   getaffinity: LEN * 8 must cover nr_cpu_ids (1) and LEN must be a
+ *   multiple of sizeof(long), else -EINVAL; writes min(LEN, 4) bytes (CPU
+ *   0's bit) and returns that count; -ESRCH, -EFAULT.
+ *   setaffinity: a LEN below 4 reads nothing (an empty mask), above 4
+ *   reads 4 bytes (get_user_cpu_mask); -EFAULT for an unreadable mask,
+ *   -ESRCH for no such process, -EINVAL unless the mask includes CPU 0
+ *   (__set_cpus_allowed_ptr: no active CPU in it).  Nothing else to do:
+ *   every task may run on CPU 0, its only CPU.
+ */
+#define CPUMASK_SIZE	4U
+
+long sys_sched_getaffinity(int pid, unsigned int len, u32 *user_mask)
+{
+	u32 mask = 1;		/* CPU 0 */
+	unsigned int retlen;
+
+	if (len * 8 < 1 || (len & (sizeof(u32) - 1)))
+		return -EINVAL;
+	if (!find_process_by_pid(pid))
+		return -ESRCH;
+	retlen = min(len, CPUMASK_SIZE);
+	if (copy_to_user(user_mask, &mask, retlen))
+		return -EFAULT;
+	return retlen;
+}
+
+long sys_sched_setaffinity(int pid, unsigned int len, const u32 *user_mask)
+{
+	u32 mask = 0;
+
+	if (len >= CPUMASK_SIZE && copy_from_user(&mask, user_mask, CPUMASK_SIZE))
+		return -EFAULT;
+	if (!find_process_by_pid(pid))
+		return -ESRCH;
+	if (!(mask & 1))
+		return -EINVAL;
+	return 0;
+}

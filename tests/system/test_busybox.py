@@ -61,7 +61,7 @@ APPLETS = [
     ("busybox pwd", ["/"], 0),
     ("busybox readlink /bin/ls", ["busybox"], 0),
     ("busybox basename /bin/busybox", ["busybox"], 0),
-    ("busybox id", ["uid=0 gid=0"], 0),
+    ("busybox id", ["uid=0(root) gid=0(root)"], 0),   # names from /etc/passwd, /etc/group
     ("busybox wc -l /bin/notelf", ["3 /bin/notelf"], 0),
     ("busybox cat /proc/version", [re.compile(r"^Granule version \S+ .*#1 CFS 2\.6\.35$")], 0),
     ("busybox uptime", [re.compile(r"^ 12:00:01 up 0 min,  0 users,  load average: 0\.00, 0\.00, 0\.00$")], 0),

@@ -92,9 +92,9 @@ def test_ps_in_a_pipeline(shell2):
     out, st = block(shell2, 0)
     assert st == 0
     # the shell, ps (a forked applet: {comm} then the shell's argv) and grep, by pid
-    assert any(re.match(r"^\s*\d+ 0\s+busybox sh -c ps \| grep ps$", l) for l in out), out
-    assert any(re.match(r"^\s*\d+ 0\s+\{ps\} busybox sh -c ps \| grep ps$", l) for l in out), out
-    assert re.match(r"^\s*\d+ 0\s+grep ps$", out[-1]), out
+    assert any(re.match(r"^\s*\d+ root\s+busybox sh -c ps \| grep ps$", l) for l in out), out
+    assert any(re.match(r"^\s*\d+ root\s+\{ps\} busybox sh -c ps \| grep ps$", l) for l in out), out
+    assert re.match(r"^\s*\d+ root\s+grep ps$", out[-1]), out
 
 
 def meminfo(lines):

@@ -76,6 +76,15 @@ int sched_param(const char *key, char *buf, size_t len);
  * probability 1/2 an "as" grandchild burning as_ns, uniform in [1, 5] ms
  * (0 = none).  All in ns.
  */
+/*
+ * Where kbuild-load -P chain's stages live: chainjob under the names sh,
+ * gcc, cc1 and as, in a directory of their own so that /bin/sh stays
+ * busybox's shell.  Each stage is exec'd by this path (argv[0] the bare
+ * name, so ps shows sh -> gcc -> cc1 -> as); tools/linux_peer.py packs the
+ * same directory into Linux's initramfs.
+ */
+#define KBUILD_CHAIN_DIR "/usr/lib/granule/kbuild/"
+
 struct kjob {
 	int64_t work, a, b, c, s1, s2, as_ns;
 };

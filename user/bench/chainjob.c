@@ -1,8 +1,11 @@
 /*
  * user/bench/chainjob.c - the stages of one kbuild job, for kbuild-load -P chain.
  *
- * Installed in the initrd under the names sh, gcc, cc1 and as (one ELF,
- * user/rules.mk USER_ALIASES); what it does depends on argv[0]:
+ * Installed in the initrd under the names sh, gcc, cc1 and as in
+ * KBUILD_CHAIN_DIR (/usr/lib/granule/kbuild/; one ELF, user/bench/rules.mk
+ * USER_ALIASES), never in /bin, where sh is busybox's shell.  Each stage
+ * execs the next by that full path with argv[0] the bare name.  What it
+ * does depends on argv[0]:
  *
  *	sh  SEED I	burn 0.2 ms, fork + exec "gcc SEED I", wait, exit
  *	gcc SEED I	burn 0.5 ms, fork + exec "cc1 SEED I", wait; if job I has
@@ -28,16 +31,17 @@
 #define SH_BURN_NS	(200 * NSEC_PER_USEC)
 #define GCC_BURN_NS	(500 * NSEC_PER_USEC)
 
-/* fork + exec NAME SEED I, wait; the child's exit status. */
-static int stage(const char *name, char *seed, char *index)
+/* fork + exec KBUILD_CHAIN_DIR NAME SEED I, wait; the child's exit status. */
+#define stage(name, seed, index) stage_path(KBUILD_CHAIN_DIR name, name, seed, index)
+static int stage_path(const char *path, const char *name, char *seed, char *index)
 {
 	char *argv[] = { (char *)name, seed, index, NULL };
 	int status = 0;
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		execve(name, argv, environ);
-		printf("chainjob: cannot exec %s: %s\n", name, strerror(errno));
+		execve(path, argv, environ);
+		printf("chainjob: cannot exec %s: %s\n", path, strerror(errno));
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)

@@ -55,8 +55,9 @@ static pid_t start_job(uint64_t i)
 
 		snprintf(s, sizeof(s), "%llu", (unsigned long long)seed);
 		snprintf(n, sizeof(n), "%llu", (unsigned long long)i);
-		execve("sh", argv, environ);
-		printf("kbuild-load: cannot exec sh (chainjob): %s\n", strerror(errno));
+		execve(KBUILD_CHAIN_DIR "sh", argv, environ);
+		printf("kbuild-load: cannot exec %s (chainjob): %s\n", KBUILD_CHAIN_DIR "sh",
+		       strerror(errno));
 		_exit(127);
 	}
 	kjob_params(seed, i, &j);

@@ -16,6 +16,7 @@ BENCH_PROGS := wakeup-latency kbuild-load video-load experiment chainjob
 $(foreach p,$(BENCH_PROGS),$(eval USER_LIBS_$(p) := $(BENCH_LIB)))
 $(foreach p,$(BENCH_PROGS) microbench,$(eval $(call user_prog,$(p),$(UB)/$(p).o)))
 
-# Extra initrd names for one program (NAME=PROG): kbuild-load -P chain's
-# make -> sh -> gcc -> cc1 -> as stages are all chainjob.c.
-USER_ALIASES += sh=chainjob gcc=chainjob cc1=chainjob as=chainjob
+# Extra initrd members for one program (MEMBER=PROG): kbuild-load -P chain's
+# make -> sh -> gcc -> cc1 -> as stages are all chainjob.c, in a directory
+# of their own (KBUILD_CHAIN_DIR in bench.h) so that /bin/sh is busybox.
+USER_ALIASES += $(foreach s,sh gcc cc1 as,usr/lib/granule/kbuild/$(s)=chainjob)

@@ -61,7 +61,7 @@ __asm__(".text\n"
 	"\tmovl 44(%esp), %ebp\n"
 	"\tint $0x80\n"
 	"\tpopl %ebx\n\tpopl %esi\n\tpopl %edi\n\tpopl %ebp\n\tret\n"
-	/* fuzz_raw_fork: the same for fork/clone; a child (eax == 0) exits
+	/* fuzz_raw_fork: the same for fork/clone/vfork; a child (eax == 0) exits
 	 * at once without touching the stack, which may be anything. */
 	".globl fuzz_raw_fork\n"
 	"fuzz_raw_fork:\n"
@@ -156,6 +156,8 @@ static int call_weight(long nr)
 		return 1;
 	case __NR_granule_sched_debug:
 		return 0;	/* never: a 60-line runqueue dump per call would drown the log */
+	case __NR_reboot:
+		return 0;	/* never: with the magic numbers it would end (or halt) the run */
 	default:
 		return 8;
 	}
@@ -563,7 +565,7 @@ static void one_call(struct fuzz_worker *w)
 		trace(w, s, nr, a, 0, 0);
 	w->calls++;
 	w->per_slot[s]++;
-	if (nr == __NR_fork || nr == __NR_clone)
+	if (nr == __NR_fork || nr == __NR_clone || nr == __NR_vfork)
 		ret = fuzz_raw_fork(nr, a[0], a[1], a[2], a[3], a[4]);
 	else if (nr == __NR_sigreturn || nr == __NR_rt_sigreturn)
 		ret = fuzz_raw_sigreturn(nr, sigframe(r, w), &save_esp[w - fuzz_workers]);

@@ -271,6 +271,7 @@ static const struct ut_test *const tables[] = {
 	ut_pipe_tests, ut_tmpfs_tests, ut_procfs_tests,
 	ut_entry_tests,
 	ut_hostile_tests, ut_hostile_proc_tests, ut_hostile_sig_tests, ut_dyn_tests,
+	ut_cmds_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

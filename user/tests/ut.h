@@ -102,5 +102,7 @@ extern const struct ut_test ut_hostile_tests[], ut_hostile_proc_tests[];
 /* ut_hostile_sig.c: signals, timers, sleeps, priorities, limits and small calls. */
 extern const struct ut_test ut_hostile_sig_tests[];
 extern const struct ut_test ut_dyn_tests[];
+/* ut_cmds.c: sync, reboot, syslog, vfork, times, sched_{get,set}affinity */
+extern const struct ut_test ut_cmds_tests[];
 
 #endif

@@ -11,6 +11,7 @@
 #define CLONE_FS		0x00000200
 #define CLONE_FILES		0x00000400
 #define CLONE_SIGHAND		0x00000800
+#define CLONE_VFORK		0x00004000	/* the parent sleeps until the child execs or exits */
 #define CLONE_THREAD		0x00010000
 #define CLONE_SETTLS		0x00080000
 #define CLONE_PARENT_SETTID	0x00100000

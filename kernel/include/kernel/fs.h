@@ -112,6 +112,16 @@ long sys_stat64(const char *path, struct stat64 *u);
 long sys_lstat64(const char *path, struct stat64 *u);
 long sys_fstat64(int fd, struct stat64 *u);
 long sys_fstatat64(int dirfd, const char *path, struct stat64 *u, int flags);
+struct statfs32;
+struct statfs64;
+/* kernel/fs/statfs.c */
+long sys_statfs(const char *path, struct statfs32 *buf);
+/* st_dev's minor for a canonical path, an open file: one per mount (rootfs 1) */
+u32 fs_dev_minor(const char *path);
+u32 fs_file_dev_minor(const struct file *f);
+long sys_fstatfs(int fd, struct statfs32 *buf);
+long sys_statfs64(const char *path, u32 sz, struct statfs64 *buf);
+long sys_fstatfs64(int fd, u32 sz, struct statfs64 *buf);
 long sys_statx(int dirfd, const char *path, int flags, u32 mask, struct statx *u);
 
 /* kernel/fs/namei.c */

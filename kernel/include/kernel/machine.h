@@ -14,6 +14,13 @@
  */
 __noreturn void machine_power_off(int status);
 
+/*
+ * Reset the machine (reboot(2) RESTART): the keyboard controller's reset
+ * line, then the PCI reset register, then a triple fault.  QEMU run with
+ * -no-reboot exits instead (with status 0: no power-off status).
+ */
+__noreturn void machine_restart(void);
+
 /* Stop the CPU for good with interrupts off (real hardware: keep the screen). */
 __noreturn void machine_halt(void);
 

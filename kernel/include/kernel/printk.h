@@ -28,6 +28,8 @@ int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
 /* Write raw text with no timestamp processing (used by tables and dumps). */
 void console_write(const char *s, size_t n);
+/* A program's output: to every console, not to the log (dmesg shows the kernel's lines). */
+void console_write_user(const char *s, size_t n);
 /* The same to the console named NAME only ("serial"), not the log buffer. */
 void console_write_only(const char *name, const char *s, size_t n);
 /* The same, formatted (at most 511 bytes a call): tables and dumps. */
@@ -43,6 +45,12 @@ int __printk_ratelimit(const char *func);
 
 /* Timestamp source for printk, nanoseconds; returns 0 until set. */
 void printk_set_clock(u64 (*clock)(void));
+
+/* The log ring by position, bytes logged since boot (for syslog(2)):
+ * the oldest retained position and the end; a copy from a position. */
+#define LOG_BUF_LEN	(16 * 1024)	/* power of two */
+void printk_log_bounds(u32 *first, u32 *end);
+size_t printk_log_copy(char *buf, u32 from, size_t len, u32 *next);
 
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 

@@ -69,6 +69,10 @@ int group_exit_start(int code);
  * exec): Linux's mm_release(). */
 struct mm;
 void mm_release(struct task *t, struct mm *mm);
+/* kernel/proc/vfork.c: wake the CLONE_VFORK parent of T (T execs or exits);
+ * start P and sleep until it does (do_fork's CLONE_VFORK), returning P's pid. */
+void complete_vfork_done(struct task *t);
+long vfork_wait(struct task *p);
 
 /* Linux i386 struct rusage: 72 bytes. */
 struct rusage32 {
@@ -93,6 +97,8 @@ u64 rusage_reap(struct task *parent, struct task *c);
 /* Write a struct rusage with NS of CPU time to user RU: 0 or -EFAULT. */
 long put_rusage(struct rusage32 *ru, u64 ns);
 long sys_getrusage(int who, struct rusage32 *ru);
+struct tms32;
+long sys_times(struct tms32 *buf);
 
 /* wait4 options */
 #define WNOHANG		1

@@ -20,6 +20,7 @@ size_t procfs_uptime_show(char *buf, size_t size);
 size_t procfs_loadavg_show(char *buf, size_t size);
 size_t procfs_stat_show(char *buf, size_t size);
 size_t procfs_meminfo_show(char *buf, size_t size);
+size_t procfs_mounts_show(char *buf, size_t size);	/* kernel/fs/statfs.c */
 size_t arch_cpuinfo_show(char *buf, size_t size);	/* arch/x86/cpuid.c */
 
 #endif

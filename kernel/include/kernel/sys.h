@@ -32,6 +32,12 @@ struct sched_attr;			/* kernel/sched/syscalls.c */
 long sys_sched_setattr(int pid, struct sched_attr *uattr, unsigned int flags);
 long sys_sched_getattr(int pid, struct sched_attr *uattr, unsigned int usize,
 		       unsigned int flags);
+long sys_sched_getaffinity(int pid, unsigned int len, u32 *user_mask);
+long sys_sched_setaffinity(int pid, unsigned int len, const u32 *user_mask);
+/* kernel/reboot.c, kernel/syslog.c */
+long sys_sync(void);
+long sys_reboot(u32 magic1, u32 magic2, u32 cmd, const char *arg);
+long sys_syslog(int type, char *buf, int len);
 /* arch/x86/tls.c: Linux i386 TLS descriptors (struct user_desc, <arch/tls.h>). */
 long sys_set_thread_area(struct user_desc *u_info);
 long sys_get_thread_area(struct user_desc *u_info);

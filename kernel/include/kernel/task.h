@@ -30,6 +30,8 @@ struct signal_state;
 
 #define TASK_COMM_LEN		16
 
+struct vfork_done;
+
 struct task {
 	/* --- scheduling (kernel/sched/) --- */
 	volatile long state;		/* TASK_* */
@@ -65,6 +67,8 @@ struct task {
 	u32 clear_child_tid;		/* CLONE_CHILD_CLEARTID address (thread join) */
 	u32 set_child_tid;		/* CLONE_CHILD_SETTID address, written by the child
 					 * itself on its first run (fork_child_tail) */
+	struct vfork_done *vfork_done;	/* CLONE_VFORK: the parent waiting on this child's
+					 * exec or exit (Linux's vfork_done), or NULL */
 	u32 robust_list;		/* set_robust_list head (recorded, not walked at exit) */
 	struct files *files;		/* fd table (kernel/file.h); NULL for kernel threads */
 	struct wait_queue_head wait_chldexit; /* wait4() sleeps here (leaders) */

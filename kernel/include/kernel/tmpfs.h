@@ -25,6 +25,12 @@ int tmpfs_dir_entry(const char *dir, int index, char *name, size_t size, u8 *d_t
 int tmpfs_open(const struct fs_node *n, u32 flags, struct file **out);
 void tmpfs_sync_len(struct file *f);
 int tmpfs_truncate(struct file *f, u64 size);
+/* File times (CLOCK_REALTIME ns): a node's, an open file's (0: not /tmp),
+ * set one (0: now); and the usage statfs reports. */
+u64 tmpfs_mtime(const struct fs_node *n);
+u64 tmpfs_file_mtime(const struct file *f);
+void tmpfs_set_mtime(const struct fs_node *n, u64 ns);
+void tmpfs_usage(u32 *bytes, u32 *nodes);
 
 /* kernel/fs/dir.c */
 long sys_unlinkat(int dirfd, const char *path, int flags);

@@ -18,6 +18,20 @@
 #include <arch/irqflags.h>
 #include "host_lib.h"
 
+/* The newest min(LEN, retained) bytes of the ring, as dmesg reads them
+ * (syslog READ_ALL): through printk_log_bounds() and printk_log_copy(). */
+static size_t log_read(char *buf, size_t len)
+{
+	u32 first, end, next;
+	size_t n;
+
+	printk_log_bounds(&first, &end);
+	n = end - first < len ? end - first : len;
+	n = printk_log_copy(buf, end - (u32)n, n, &next);
+	assert_int_equal(next, end);
+	return n;
+}
+
 static u64 fake_ns;
 static u64 fake_clock(void) { return fake_ns; }
 
@@ -48,7 +62,7 @@ static void test_replay_before_console(void **state)
 		"[    0.000000] two\n"
 		"[    0.000000] lines\n"
 		"[    0.000000] partial");
-	n = printk_log_read(log, sizeof(log));
+	n = log_read(log, sizeof(log));
 	assert_int_equal(n, capture_len());
 	assert_memory_equal(log, capture_text(), n);
 
@@ -147,13 +161,24 @@ static void test_ring_keeps_last_16k(void **state)
 		printk("%s", line);
 	}
 	assert_true(capture_len() > 16384);
-	n = printk_log_read(log, sizeof(log));
+	n = log_read(log, sizeof(log));
 	assert_int_equal(n, 16384);
 	assert_memory_equal(log, capture_text() + capture_len() - n, n);
 	/* a short read gives the newest bytes */
-	n = printk_log_read(log, 30);
+	n = log_read(log, 30);
 	assert_int_equal(n, 30);
 	assert_memory_equal(log, "[    0.000000] ring line 0999\n", 30);
+	/* a position the ring has overwritten moves up to the oldest byte */
+	{
+		u32 first, end, next;
+
+		printk_log_bounds(&first, &end);
+		assert_int_equal(end - first, 16384);
+		n = printk_log_copy(log, 0, 10, &next);
+		assert_int_equal(n, 10);
+		assert_int_equal(next, first + 10);
+		assert_memory_equal(log, capture_text() + capture_len() - 16384, 10);
+	}
 }
 
 static void test_irqs_restored(void **state)

@@ -102,6 +102,7 @@ void exit_files(struct task *t)
 }
 
 void arch_set_pgdir(struct task *t, u32 pgdir) { }
+long vfork_wait(struct task *p) { fail(); return 0; }	/* no CLONE_VFORK here */
 void arch_fork_child(struct task *child, const struct trap_frame *tf, u32 newsp) { }
 
 int arch_fork_settls(struct task *child, u32 uinfo)
