@@ -5,9 +5,11 @@
  */
 #include <stdio.h>
 #include <unistd.h>
+#include <stdlib.h>
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: hello [ARG...]\nPrints its arguments and its pid: the smallest program of the image.\n");
 	int i;
 
 	for (i = 0; i < argc; i++)

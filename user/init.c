@@ -38,6 +38,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <gen/user_syscalls.h>
+#include <stdlib.h>
 
 #define MAX_ARGS 32
 
@@ -160,6 +161,7 @@ static void shutdown_signal(int sig)
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: init [COMMAND [ARG...]] [; COMMAND ...]\nPid 1: runs the boot line's run= commands one after another, then powers off;\nwithout run=, busybox's login shell (README, 'Passing parameters').\n");
 	int failed = 0;
 
 	signal(SIGUSR2, shutdown_signal);

@@ -31,6 +31,7 @@
  * different, or the preset needs a reboot; 2 usage or an unknown name.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <gen/user_syscalls.h>
@@ -231,6 +232,7 @@ static int switch_to(const struct preset *p, const struct preset *cur, const cha
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: preset [NAME]\nWithout NAME: list the scheduler presets and mark the running one; with NAME:\nswitch to it at run time (docs/VARIANTS.md).\n");
 	char running[64];
 	const struct preset *p, *cur;
 	long err;

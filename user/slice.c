@@ -56,6 +56,7 @@ static int show(int pid)
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: slice US COMMAND [ARG...] | slice -p [PID]\nRun COMMAND with an EEVDF slice of US microseconds (sched_setattr), or show a\ntask's slice.\n");
 	struct sched_attr a;
 	char path[128];
 	char *end;

@@ -182,6 +182,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: spin [-w WARMUP_MS] [-t WINDOW_MS] [-q] NICE [NICE ...]\nOne CPU hog per NICE value; prints each one's share of the CPU.\n");
 	unsigned long warmup_ms = 50, window_ms = 300;
 	unsigned long long y[SPIN_MAX], yraw[SPIN_MAX], total = 0, wsum = 0;
 	unsigned long long w0, w1, jn, jd, maxerr = 0;

@@ -51,6 +51,7 @@ static int stage_path(const char *path, const char *name, char *seed, char *inde
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: sh|gcc|cc1|as SEED INDEX\nOne stage of kbuild-load -P chain's job chain (run by kbuild-load, not by hand).\n");
 	const char *me;
 	struct kjob j;
 

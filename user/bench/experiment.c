@@ -17,6 +17,7 @@
  *   hist       1: print the latency histogram        (0)
  *   slice_us   the notifying threads' custom slice, µs (0: the base slice);
  *              EEVDF only, clamped by the kernel to 100..100000 (wl_run)
+ * experiment --help lists them; a bad value is named with what is accepted.
  * The loads run as their own processes (kbuild-load, video-load) from
  * 1 s before the latency test to 1 s after it and print their own RESULT
  * lines; the latency test (user/bench/latency.c) runs in this process, so
@@ -51,6 +52,122 @@ static const char *setting(const char *key, const char *def)
 	return v && *v ? v : def;
 }
 
+/* The settings, their defaults and what each accepts: --help prints this table,
+ * and a bad value is reported by its own name (one line each, exit 2). */
+struct knob {
+	const char *key, *def;
+	long lo, hi;		/* an integer in [lo, hi]; lo > hi: one of CHOICES */
+	const char *choices;	/* "a|b" */
+	const char *what;
+};
+
+static const struct knob knobs[] = {
+	{ "mode", "thread", 1, 0, "thread|signal",
+	  "thread: a SIGEV_THREAD timer (a new thread per expiry); signal: a signal to a sleeping thread" },
+	{ "load", "kbuild:10", 1, 0, NULL,
+	  "none, or a comma list of kbuild[:N] (N jobs in flight, 1..64) and video[:burst_ms] (1..1000)" },
+	{ "duration", "15", 1, 3600, NULL, "latency test length, s" },
+	{ "period_ms", "10", 1, 1000, NULL, "timer period, ms" },
+	{ "seed", "1", 0, 2147483647, NULL, "kbuild-load's random seed" },
+	{ "profile", "canonical", 1, 0, "canonical|chain", "kbuild-load's job profile" },
+	{ "hist", "0", 0, 1, NULL, "1: print the latency histogram" },
+	{ "slice_us", "0", 0, 1000000, NULL,
+	  "the notifying threads' slice, us (EEVDF only; 0: the base slice; the kernel clamps to 100..100000)" },
+};
+#define NKNOBS	(sizeof(knobs) / sizeof(knobs[0]))
+
+static void usage(void)
+{
+	printf("usage: experiment [KEY=VALUE ...]   (or the same words on the boot line)\n"
+	       "The 2010 experiment: start the load, measure a periodic timer's wakeup latency, print\n"
+	       "the seeds' lines, percentiles, a RESULT line and a summary (docs/EXPERIMENT.md).\n");
+	for (unsigned i = 0; i < NKNOBS; i++) {
+		const struct knob *k = &knobs[i];
+		if (k->choices)
+			printf("  %-10s %s (default %s): %s\n", k->key, k->choices, k->def, k->what);
+		else if (k->lo <= k->hi)
+			printf("  %-10s %ld..%ld (default %s): %s\n", k->key, k->lo, k->hi, k->def, k->what);
+		else
+			printf("  %-10s (default %s): %s\n", k->key, k->def, k->what);
+	}
+}
+
+/* "N" in [lo, hi], digits only; else -1 (every valid value here is >= 0). */
+static long number(const char *v, long lo, long hi)
+{
+	char *end;
+	long n;
+
+	if (!*v || *v < '0' || *v > '9')
+		return -1;
+	n = strtol(v, &end, 10);
+	return *end || n < lo || n > hi ? -1 : n;
+}
+
+/* The load list's own check: each word kbuild[:1..64], video[:1..1000] or none. */
+static int load_ok(const char *v)
+{
+	char buf[128], *save;
+
+	if (strlen(v) >= sizeof(buf))
+		return 0;
+	strcpy(buf, v);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		if (colon)
+			*colon++ = '\0';
+		if (strcmp(tok, "none") == 0 && !colon)
+			continue;
+		if (strcmp(tok, "kbuild") && strcmp(tok, "video"))
+			return 0;
+		if (colon && number(colon, 1, strcmp(tok, "kbuild") ? 1000 : 64) < 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* Every setting valid?  Names each bad one, with the value and what is accepted. */
+static int check_settings(void)
+{
+	int bad = 0;
+
+	for (int i = 1; i < nargs; i++) {	/* a key=value argument that is no setting */
+		const char *eq = strchr(args[i], '=');
+		unsigned k = 0;
+		while (eq && k < NKNOBS && (strncmp(args[i], knobs[k].key, eq - args[i]) ||
+					    knobs[k].key[eq - args[i]]))
+			k++;
+		if (!eq || k == NKNOBS) {
+			printf("experiment: unknown setting '%s' (try experiment --help)\n", args[i]);
+			bad = 1;
+		}
+	}
+	for (unsigned i = 0; i < NKNOBS; i++) {
+		const struct knob *k = &knobs[i];
+		const char *v = setting(k->key, k->def);
+		char want[80];
+		int ok;
+
+		if (k->choices) {
+			size_t n = strlen(v);
+			const char *c = strstr(k->choices, v);
+			ok = n && c && (c == k->choices || c[-1] == '|') && (!c[n] || c[n] == '|');
+			snprintf(want, sizeof(want), "expected %s", k->choices);
+		} else if (k->lo <= k->hi) {
+			ok = number(v, k->lo, k->hi) >= 0;
+			snprintf(want, sizeof(want), "expected an integer %ld..%ld", k->lo, k->hi);
+		} else {
+			ok = load_ok(v);
+			snprintf(want, sizeof(want), "expected none, kbuild[:1..64], video[:1..1000], comma-separated");
+		}
+		if (!ok) {
+			printf("experiment: %s=%s: invalid (%s)\n", k->key, v, want);
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
 static pid_t spawn(char **argv)
 {
 	pid_t pid = fork();
@@ -64,20 +181,66 @@ static pid_t spawn(char **argv)
 }
 
 struct seed_row {
-	const char *mode, *what;
-	const char *max, *avg;
+	const char *mode, *what, *preset;
+	long max, avg;		/* 0.1 us (the libc's printf has no %f) */
 };
 
-/* The seeds' published figures (tools/seeds.json; tags: docs/DEBATE.md). */
+/* The seeds' published figures (tools/seeds.json; tags: docs/DEBATE.md), with
+ * the preset each one is replayed by.  The first row of a mode is its mainline. */
 static const struct seed_row seeds[] = {
-	{ "thread", "2.6.35.2 mainline, make -j10 [0bf]", "45762.1", "7348.6" },
-	{ "thread", "min_gran 0.75 ms only, make -j10 [0bf]", "29100.6", "6684.1" },
-	{ "thread", "START_DEBIT, make -j10 [SN]", "26409.0", "6762.1" },
-	{ "thread", "NO_START_DEBIT, make -j10 [SN]", "10001.8", "1618.7" },
-	{ "thread", "START_NICE, make -j10 [SN]", "8351.2", "1597.7" },
-	{ "signal", "2.6.35 + video + make -j10 [M1/2]", "8608.3", "101.3" },
-	{ "signal", "dyn-gran + video + make -j10 [M1/2]", "3030.4", "129.3" },
+	{ "thread", "2.6.35.2 mainline, make -j10 [0bf]", "linux-2.6.35", 457621, 73486 },
+	{ "thread", "min_gran 0.75 ms only, make -j10 [0bf]", "commit-0bf377bbb0be", 291006, 66841 },
+	{ "thread", "START_DEBIT, make -j10 [SN]", "commit-0bf377bbb0be", 264090, 67621 },
+	{ "thread", "NO_START_DEBIT, make -j10 [SN]", "no-start-debit", 100018, 16187 },
+	{ "thread", "START_NICE, make -j10 [SN]", "start-nice", 83512, 15977 },
+	{ "signal", "2.6.35 + video + make -j10 [M1/2]", "linux-2.6.35", 86083, 1013 },
+	{ "signal", "dyn-gran + video + make -j10 [M1/2]", "dyn-gran", 30304, 1293 },
 };
+
+/*
+ * The one-screen summary: what was measured, the seeds' rows with this run's
+ * preset marked, each row as a ratio to its mode's mainline row, and why the
+ * microseconds differ from 2010's.
+ */
+static void summary(const char *preset, const char *mode, const char *load, long duration,
+		    long period, int rc, const struct wl_result *r)
+{
+	char b1[32], b2[32], b3[32];
+	const struct seed_row *base = NULL;
+	int marked = 0;
+
+	printf("\n======== experiment summary ========\n");
+	printf("preset %s | mode %s | load %s | %ld s x %ld ms\n", preset, mode, load, duration, period);
+	printf("(a timer fires every %ld ms for %ld s; wakeup latency = how late the woken thread runs)\n",
+	       period, duration);
+	if (rc == 0)
+		printf("wakeup latency (us): max %s  avg %s  p99 %s  missed %d of %d\n",
+		       fmt_us1(b1, r->max_ns), fmt_ratio(b2, r->sum_ns, r->samples ? r->samples * 1000LL : 1000, 1),
+		       fmt_us1(b3, r->p99_ns), r->missed, r->expected);
+	else
+		printf("wakeup latency: not measured (the kernel has no POSIX timers?)\n");
+	printf("seeds, %s mode (Pentium M 2.0 GHz, UP), max / avg us, and x their mainline row:\n", mode);
+	for (unsigned i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		const struct seed_row *s = &seeds[i];
+		if (strcmp(s->mode, mode))
+			continue;
+		if (!base)
+			base = s;
+		int mine = strcmp(s->preset, preset) == 0;
+		marked |= mine;
+		long rmax = (s->max * 100 + base->max / 2) / base->max;	/* hundredths */
+		long ravg = (s->avg * 100 + base->avg / 2) / base->avg;
+		printf("  %-40s %6ld.%ld / %5ld.%ld  x%ld.%02ld / x%ld.%02ld%s\n", s->what,
+		       s->max / 10, s->max % 10, s->avg / 10, s->avg % 10, rmax / 100, rmax % 100,
+		       ravg / 100, ravg % 100, mine ? "  <- this preset" : "");
+	}
+	printf("tags: [0bf] commit 0bf377bbb0be, [SN] START_NICE v2 mail, [M1/2] dyn-gran RFC (docs/DEBATE.md)\n");
+	if (!marked)
+		printf("no seed row used preset %s: compare it with another preset's run\n", preset);
+	printf("Compare ratios, not us: the load keeps ten jobs runnable throughout, so every wait is\n"
+	       "longer than in 2010; Linux on the same QEMU and load shows the same (docs/RESULTS.md).\n");
+	printf("====================================\n");
+}
 
 int main(int argc, char **argv)
 {
@@ -89,10 +252,15 @@ int main(int argc, char **argv)
 	int nloads = 0, rc, statuses[MAX_LOADS];
 	const char *mode, *profile;
 	long duration, period, seed, slice_us;
-	char b1[32], b2[32], b3[32];
 
 	nargs = argc;
 	args = argv;
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage();
+		return 0;
+	}
+	if (check_settings())
+		return 2;
 	mode = setting("mode", "thread");
 	duration = strtol(setting("duration", "15"), NULL, 10);
 	period = strtol(setting("period_ms", "10"), NULL, 10);
@@ -100,12 +268,6 @@ int main(int argc, char **argv)
 	profile = setting("profile", "canonical");
 	slice_us = strtol(setting("slice_us", "0"), NULL, 10);
 	strncpy(loadbuf, setting("load", "kbuild:10"), sizeof(loadbuf) - 1);
-	if ((strcmp(mode, "thread") && strcmp(mode, "signal")) || duration < 1 || period < 1 ||
-	    slice_us < 0 || slice_us > 1000000) {
-		printf("experiment: bad settings: mode=%s duration=%ld period_ms=%ld slice_us=%ld "
-		       "(slice_us: 0..1000000)\n", mode, duration, period, slice_us);
-		return 2;
-	}
 	wl_defaults(&c);
 	c.mode = strcmp(mode, "signal") == 0 ? WL_SIGNAL : WL_THREAD;
 	c.duration_s = (int)duration;
@@ -140,8 +302,7 @@ int main(int argc, char **argv)
 			a[n++] = "video-load"; a[n++] = "-b"; a[n++] = barg;
 			a[n++] = "-d"; a[n++] = darg;
 		} else {
-			printf("experiment: unknown load '%s' (expected none, kbuild[:N], video[:burst_ms])\n", tok);
-			return 2;
+			return 2;	/* check_settings() named it already */
 		}
 		a[n] = NULL;
 		nloads++;
@@ -162,23 +323,10 @@ int main(int argc, char **argv)
 			statuses[i] = -1;
 	}
 
-	printf("\n======== experiment summary ========\n");
-	printf("preset %s | mode %s | load %s | %ld s x %ld ms\n", preset, mode, c.load, duration, period);
-	if (rc == 0) {
-		printf("wakeup latency (us): max %s  avg %s  p99 %s  missed %d of %d\n",
-		       fmt_us1(b1, r.max_ns), fmt_ratio(b2, r.sum_ns, r.samples ? r.samples * 1000LL : 1000, 1),
-		       fmt_us1(b3, r.p99_ns), r.missed, r.expected);
-	} else {
-		printf("wakeup latency: not measured (the kernel has no POSIX timers?)\n");
-	}
+	summary(preset, mode, c.load, duration, period, rc, &r);
 	for (int i = 0; i < nloads; i++)
 		printf("load %-12s %s (its RESULT line is above)\n", load_argv[i][0],
 		       statuses[i] >= 0 && WIFEXITED(statuses[i]) && WEXITSTATUS(statuses[i]) == 0 ?
 		       "finished" : "FAILED");
-	printf("seeds, %s mode (Pentium M 2.0 GHz, UP), max / avg us:\n", mode);
-	for (unsigned i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
-		if (strcmp(seeds[i].mode, mode) == 0)
-			printf("  %-40s %9s / %s\n", seeds[i].what, seeds[i].max, seeds[i].avg);
-	printf("====================================\n");
 	return rc < 0 ? 1 : 0;
 }

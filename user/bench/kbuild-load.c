@@ -77,6 +77,7 @@ static pid_t start_job(uint64_t i)
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: kbuild-load [-j N] [-d duration_s] [-s seed] [-P canonical|chain] [-q]\nA make -jN-like load: N jobs in flight, each a fork with CPU bursts and sleeps.\n");
 	static struct slot slots[MAX_J];
 	int nj = 10, duration = 15, quiet = 0, opt, inflight = 0, failed = 0;
 	long jobs = 0, tail = 0, as_children = 0;

@@ -547,6 +547,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: microbench [-n ITER_SCALE] [-s 1,10,100,1000] [-w WINDOW_MS] [-q]\nThe kernel's fast paths in virtual ns (docs/FASTPATHS.md).\n");
 	int scale[SCALE_MAX] = { 1, 10, 100, 1000 }, nscale = 4, c;
 	unsigned long long k = 1, window_ms = 100;
 	static char line[4096];

@@ -21,6 +21,7 @@
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: video-load [-f fps] [-b burst_ms] [-d duration_s] [-q]\nA video-player-like load: a CPU burst per frame at FPS.\n");
 	int fps = 25, duration = 15, quiet = 0, opt;
 	int64_t burst = 10 * NSEC_PER_MSEC, frame, t0, end, max_wake = 0, sum_wake = 0;
 	long decoded = 0, late = 0, dropped = 0, met = 0;

@@ -37,6 +37,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: wakeup-latency [-m thread|signal] [-p period_ms] [-d duration_s]\n                      [-l load-label] [-b bucket_us] [-H hist_max_us] [-q] [-s slice_us]\nMathieu Desnoyers' wakeup-latency test alone (experiment adds the load).\n");
 	struct wl_config c;
 	struct wl_result r;
 	int opt;

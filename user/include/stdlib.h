@@ -40,5 +40,8 @@ long labs(long v);
 
 extern char **environ;
 char *getenv(const char *name);
+/* --help or -h as the first argument: print USAGE on stdout and exit(0), as every
+ * Granule program does before anything else (Linux's convention). */
+void help_exit(int argc, char **argv, const char *usage);
 
 #endif

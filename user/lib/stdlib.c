@@ -4,6 +4,7 @@
  * auto-detection, *end after the last digit, ERANGE + clamp on overflow).
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <signal.h>
@@ -185,4 +186,12 @@ int abs(int v)
 long labs(long v)
 {
 	return v < 0 ? -v : v;
+}
+
+void help_exit(int argc, char **argv, const char *usage)
+{
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		fputs(usage, stdout);
+		exit(0);
+	}
 }

@@ -16,6 +16,7 @@
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: frames [MS]\nPrints the free frame count after MS ms (default 200) of quiet.\n");
 	long ms = argc > 1 ? atol(argv[1]) : 200;
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
 	long n;

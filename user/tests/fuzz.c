@@ -285,6 +285,7 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: fuzz [seed=N] [seconds=S] ...\nRandom system calls, seeded and replayable (docs/ROBUSTNESS.md).\n");
 	uint64_t full = ~0ull;
 	sigset_t all;
 

@@ -539,6 +539,7 @@ static int run(int i)
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: timertest\nSignals, POSIX timers and sleeps, checked from user space.\n");
 	int all_ok = 1, ran = 0;
 
 	for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {

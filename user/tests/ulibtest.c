@@ -436,6 +436,7 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+	help_exit(argc, argv, "usage: ulibtest\nGranule's C library, checked from user space.\n");
 	struct utsname u;
 	unsigned int i;
 	int a, ran;

@@ -349,6 +349,7 @@ static void reap_all(void)
 
 int main(int argc, char **argv, char **envp)
 {
+	help_exit(argc, argv, "usage: usertests [NAME...]\nThe kernel's robustness suite; with NAMEs only those tests (tests/system/test_usertests.py).\n");
 	int failed = 0;
 	long before, after;
 

@@ -1,0 +1,70 @@
+"""Every program of the image explains itself, and the experiment names a bad
+setting by its own name.
+
+  * PROG --help (and -h) prints its usage on stdout and exits 0 at once, before
+    doing anything else: no program runs its workload when asked for help.
+  * experiment KEY=VALUE: each bad value gets one line naming the key, the value
+    and what is accepted, and exit status 2; a key=value argument that is no
+    setting is named too.  Nothing runs then.
+"""
+import glob
+import os
+
+from conftest import boot, check_clean
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def programs():
+    return sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(ROOT, "build", "user", "*.elf")))
+
+
+# coreutils' nice takes --help only: "nice -h" is an invalid option there too.
+LONG_ONLY = {"nice"}
+
+
+def test_every_program_takes_help():
+    progs = programs()
+    assert "experiment" in progs and "usertests" in progs, progs
+    asks = [(p, flag) for p in progs for flag in ("--help", "-h") if not (flag == "-h" and p in LONG_ONLY)]
+    r = boot('run="' + "; ".join(f"{p} {flag}" for p, flag in asks) + '"', timeout=120)
+    check_clean(r)
+    for p in progs:
+        exits = [l for l in r.lines if l.startswith(f"init: {p} (pid ")]
+        want = sum(1 for q, _ in asks if q == p)
+        assert len(exits) == want and all(l.endswith("exited with status 0") for l in exits), (p, exits)
+    usage = [l for l in r.lines if l.lower().startswith("usage: ")]
+    assert len(usage) == len(asks), usage
+    # Asked for help, nothing ran: no RESULT line, no load, no test.
+    assert not any(l.startswith("RESULT ") or l.startswith("test ") for l in r.lines)
+
+
+def test_experiment_names_each_bad_setting():
+    r = boot('run="experiment duration=abc load=kbuild:2; experiment mode=threads; '
+             'experiment load=kbuild:2,foo:3 bogus=1 period_ms=0; experiment slice_us=-5"')
+    check_clean(r, status=1)
+    errors = [l for l in r.lines if l.startswith("experiment: ")]
+    assert errors == [
+        "experiment: duration=abc: invalid (expected an integer 1..3600)",
+        "experiment: mode=threads: invalid (expected thread|signal)",
+        "experiment: unknown setting 'bogus=1' (try experiment --help)",
+        "experiment: load=kbuild:2,foo:3: invalid (expected none, kbuild[:1..64], video[:1..1000], "
+        "comma-separated)",
+        "experiment: period_ms=0: invalid (expected an integer 1..1000)",
+        "experiment: slice_us=-5: invalid (expected an integer 0..1000000)",
+    ], errors
+    assert [l for l in r.lines if l.startswith("init: experiment")] == \
+        [f"init: experiment (pid {p}) exited with status 2" for p in (2, 3, 4, 5)]
+    assert not any(l.startswith("RESULT ") for l in r.lines)
+
+
+def test_summary_explains_itself():
+    r = boot('run="experiment duration=1 load=none"')
+    check_clean(r)
+    summary = r.output[r.output.index("======== experiment summary"):]
+    assert "(a timer fires every 10 ms for 1 s; wakeup latency = how late the woken thread runs)" in summary
+    marked = [l for l in summary.splitlines() if l.endswith("<- this preset")]
+    assert len(marked) == 2 and all("[0bf]" in l or "[SN]" in l for l in marked), marked
+    assert "2.6.35.2 mainline, make -j10 [0bf]        45762.1 /  7348.6  x1.00 / x1.00" in summary
+    assert "NO_START_DEBIT, make -j10 [SN]            10001.8 /  1618.7  x0.22 / x0.22" in summary
+    assert "Compare ratios, not us" in summary and "tags: [0bf]" in summary
