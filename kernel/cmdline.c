@@ -24,7 +24,10 @@
  *
  * Error lines (printk; the old value is kept; "keeping" shows it with
  * knob_show(), "" for an empty string):
- *	cmdline: unknown parameter 'NAME' ignored
+ *	cmdline: unknown parameter 'NAME' (did you mean KNOB?); passed to init's programs
+ *		NAME is close to a knob's name (kernel/cmdline_suggest.c)
+ *	cmdline: passed to init's programs: WORD WORD ...
+ *		one line, after the parse, for the other unknown words
  *	cmdline: NAME: missing value (expected ...)        bare word, non-bool
  *	cmdline: NAME=VAL: invalid (expected ...); keeping OLD
  *		not a number / trailing garbage / empty value / not a choice /
@@ -318,7 +321,11 @@ int knob_apply(const char *name, const char *value)
 	const struct knob *k = knob_find(name);
 
 	if (!k) {
-		printk("cmdline: unknown parameter '%s' ignored\n", name);
+		const struct knob *close = knob_suggest(name);
+		if (close)
+			printk("cmdline: unknown parameter '%s' (did you mean %s?)\n", name, close->name);
+		else
+			printk("cmdline: unknown parameter '%s'\n", name);
 		return -1;
 	}
 	return knob_set(k, name, value, "cmdline");
@@ -381,6 +388,38 @@ static void keep_unknown(const char *word)
 }
 
 /*
+ * "cmdline: passed to init's programs: mode=thread load=kbuild:10 ..." for the
+ * unknown words that are not close to a knob (Linux 5.x says "Unknown kernel
+ * command line parameters ..., will be passed to user space").  Words are cut
+ * at 32 characters, the line at about 200.
+ */
+static void print_passed(void)
+{
+	char line[224];
+	size_t n = 0;
+
+	for (int i = 0; i < nr_unknown && i < CMDLINE_MAX_UNKNOWN; i++) {
+		const char *w = unknown_words[i];
+		char name[KNOB_NAME_MAX];
+		const char *eq = strchr(w, '=');
+		size_t nlen = eq ? (size_t)(eq - w) : strlen(w);
+
+		if (nlen < sizeof(name)) {
+			memcpy(name, w, nlen);
+			name[nlen] = '\0';
+			if (knob_suggest(name))
+				continue;	/* it had its own line */
+		}
+		if (n > 190) {
+			n += snprintf(line + n, sizeof(line) - n, " ...");
+			break;
+		}
+		n += snprintf(line + n, sizeof(line) - n, " %.32s", w);
+	}
+	printk("cmdline: passed to init's programs:%s\n", n ? line : "");
+}
+
+/*
  * The boot loader's line was FULL_LEN bytes; LINE holds its first
  * strlen(LINE) (the limit) and NEXT is the byte that followed them.  A
  * line that was cut loses, besides its tail, the word the cut fell in
@@ -419,6 +458,7 @@ int cmdline_parse(char *line)
 	int errors = 0;
 
 	nr_unknown = 0;
+	int passed = 0;		/* unknown words not close to a knob: one line at the end */
 	for (;;) {
 		char name[KNOB_NAME_MAX];
 		const struct knob *k;
@@ -465,8 +505,12 @@ int cmdline_parse(char *line)
 			k = knob_find(name);
 		}
 		if (!k) {
-			printk("cmdline: unknown parameter '%.*s' ignored\n",
-			       (int)nlen, word);
+			const struct knob *close = nlen < sizeof(name) ? knob_suggest(name) : NULL;
+			if (close)
+				printk("cmdline: unknown parameter '%.*s' (did you mean %s?); "
+				       "passed to init's programs\n", (int)nlen, word, close->name);
+			else
+				passed++;
 			keep_unknown(word);
 			errors++;
 			continue;
@@ -474,6 +518,8 @@ int cmdline_parse(char *line)
 		if (knob_set(k, name, eq ? eq + 1 : NULL, "cmdline"))
 			errors++;
 	}
+	if (passed)
+		print_passed();
 	return errors;
 }
 

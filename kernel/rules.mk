@@ -16,4 +16,5 @@ KERNEL_C += kernel/printk.c               # printk, consoles, 16 KiB log ring, p
 KERNEL_C += kernel/syslog.c               # syslog(2): dmesg reads the log ring again
 KERNEL_C += kernel/reboot.c               # sync(2), reboot(2): poweroff, reboot, halt
 KERNEL_C += kernel/cmdline.c              # boot knob registry: parse, apply, print
+KERNEL_C += kernel/cmdline_suggest.c      # "did you mean KNOB?" for a near-miss boot word
 KERNEL_C += kernel/random.c               # get_random_bytes (AT_RANDOM), getrandom

@@ -21,8 +21,12 @@ def test_later_words_override_earlier_ones():
 
 
 BAD = [
-    ("foo", "cmdline: unknown parameter 'foo' ignored", "  hz = 1000"),
-    ("foo=bar", "cmdline: unknown parameter 'foo' ignored", "  hz = 1000"),
+    ("foo", "cmdline: passed to init's programs: foo", "  hz = 1000"),
+    ("foo=bar", "cmdline: passed to init's programs: foo=bar", "  hz = 1000"),
+    ("sched_min_granularity=1", "cmdline: unknown parameter 'sched_min_granularity' (did you mean "
+     "sched_min_granularity_ns?); passed to init's programs", "  hz = 1000"),
+    ("sched_latncy_ns=1", "cmdline: unknown parameter 'sched_latncy_ns' (did you mean sched_latency_ns?); "
+     "passed to init's programs", "  hz = 1000"),
     ("hz=123", "cmdline: hz=123: invalid (expected one of 100|250|300|1000); keeping 1000", "  hz = 1000"),
     ("hz", "cmdline: hz: missing value (expected one of 100|250|300|1000)", "  hz = 1000"),
     ("hz=", "cmdline: hz=: invalid (expected one of 100|250|300|1000); keeping 1000", "  hz = 1000"),

@@ -146,7 +146,8 @@ def test_dmesg_shows_the_boot_and_its_knob_errors():
     assert out[2].startswith("Command line: sched_latency_ns=abc"), out
     assert out[3:6] == [
         "cmdline: sched_latency_ns=abc: invalid (expected an integer 100000..1000000000); keeping 6000000",
-        "cmdline: unknown parameter 'sched_min_granularity' ignored",
+        "cmdline: unknown parameter 'sched_min_granularity' (did you mean sched_min_granularity_ns?); "
+        "passed to init's programs",
         "  run = busybox sh -c 'echo program output; dmesg | grep -e cmdline: -e Boot -e program'",
     ], out
     assert out[6:] == ["Boot complete"], out

@@ -17,7 +17,8 @@
  * Bad input never stops the boot: one line names the knob, the value and
  * the accepted range, and the previous value is kept, e.g.
  *	cmdline: sched_latency_ns=abc: invalid (expected an integer 100000..1000000000); keeping 6000000
- *	cmdline: unknown parameter 'foo' ignored
+ *	cmdline: unknown parameter 'sched_latncy_ns' (did you mean sched_latency_ns?); passed to init's programs
+ *	cmdline: passed to init's programs: mode=thread load=kbuild:10
  */
 #ifndef KERNEL_CMDLINE_H
 #define KERNEL_CMDLINE_H
@@ -109,6 +110,8 @@ const struct knob *knob_find(const char *name);
  * knob is unknown or the value was refused.
  */
 int knob_apply(const char *name, const char *value);
+/* The knob whose name NAME most likely misspells, or NULL (kernel/cmdline_suggest.c). */
+const struct knob *knob_suggest(const char *name);
 
 /*
  * The same for a run-time write (a /proc/sys file): SRC starts the error

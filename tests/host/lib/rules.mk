@@ -9,7 +9,7 @@ $(eval $(call host_test,lib_ratelimit,$(LIB_T)/test_ratelimit.c kernel/lib/ratel
 $(eval $(call host_test,lib_printk,$(LIB_T)/test_printk.c kernel/printk.c kernel/lib/ratelimit.c \
 	kernel/lib/vsprintf.c $(LIB_T)/fake_machine.c $(LIB_T)/capture.c))
 $(eval $(call host_test,lib_cmdline,$(LIB_T)/test_cmdline.c $(LIB_T)/test_knobs2.c \
-	kernel/cmdline.c kernel/printk.c kernel/lib/ratelimit.c kernel/lib/vsprintf.c kernel/lib/string.c \
+	kernel/cmdline.c kernel/cmdline_suggest.c kernel/printk.c kernel/lib/ratelimit.c kernel/lib/vsprintf.c kernel/lib/string.c \
 	$(LIB_T)/fake_machine.c $(LIB_T)/capture.c))
 
 # Headers the recipes above do not list.

@@ -321,9 +321,33 @@ static void test_custom(void **state)
 static void test_unknown_apply(void **state)
 {
 	assert_int_equal(knob_apply("foo", "1"), -1);
-	EXPECT_LINES("cmdline: unknown parameter 'foo' ignored");
+	EXPECT_LINES("cmdline: unknown parameter 'foo'");
 	assert_int_equal(knob_apply("sysctl.kernel.foo", NULL), -1);
-	EXPECT_LINES("cmdline: unknown parameter 'sysctl.kernel.foo' ignored");
+	EXPECT_LINES("cmdline: unknown parameter 'sysctl.kernel.foo'");
+	assert_int_equal(knob_apply("sched_latency", "1"), -1);	/* a prefix of a knob's name */
+	EXPECT_LINES("cmdline: unknown parameter 'sched_latency' (did you mean sched_latency_ns?)");
+}
+
+/* A word close to a knob's name gets its own line and a suggestion; the
+ * programs' settings (short, or far from every knob) one line together. */
+static void test_suggest(void **state)
+{
+	char line[] = "mode=thread sched_latncy_ns=1 load=kbuild:10 clockevnt=pit duration=10 "
+		      "sysctl.kernel.poweroff_=1 seed=3";
+	const char **words;
+
+	assert_int_equal(cmdline_parse(line), 7);
+	EXPECT_LINES("cmdline: unknown parameter 'sched_latncy_ns' (did you mean sched_latency_ns?); "
+		     "passed to init's programs",
+		     "cmdline: unknown parameter 'clockevnt' (did you mean clockevent?); passed to init's programs",
+		     "cmdline: unknown parameter 'sysctl.kernel.poweroff_' (did you mean poweroff?); "
+		     "passed to init's programs",
+		     "cmdline: passed to init's programs: mode=thread load=kbuild:10 duration=10 seed=3");
+	assert_int_equal(cmdline_unknown(&words), 7);
+	assert_null(knob_suggest("mode"));		/* too short to be a typo of a knob */
+	assert_null(knob_suggest("duration"));
+	assert_null(knob_suggest("completely_different"));
+	assert_ptr_equal(knob_suggest("sched-latency-ns2"), knob_find("sched_latency_ns"));
 }
 
 static void test_parse_line(void **state)
@@ -342,8 +366,7 @@ static void test_parse_line(void **state)
 	assert_int_equal(nice_lvl, -3);
 	assert_int_equal(clockevent, 1);
 	assert_int_equal(hz_idx, 2);
-	EXPECT_LINES("cmdline: unknown parameter 'foo' ignored",
-		     "cmdline: unknown parameter 'bar' ignored");
+	EXPECT_LINES("cmdline: passed to init's programs: foo bar=1");
 	n = cmdline_unknown(&words);
 	assert_int_equal(n, 2);
 	assert_string_equal(words[0], "foo");
@@ -379,7 +402,7 @@ static void test_parse_sysctl_and_quotes(void **state)
 	assert_int_equal(poweroff, 1);
 	assert_string_equal(run_prog, "x  yz");
 	EXPECT_LINES("cmdline: sysctl.kernel.clockevent=bad: invalid (expected one of apic|pit); keeping apic",
-		     "cmdline: unknown parameter 'unterminated' ignored");
+		     "cmdline: passed to init's programs: unterminated=a b");
 	assert_int_equal(cmdline_unknown(&words), 1);
 	assert_string_equal(words[0], "unterminated=a b");
 }
@@ -556,6 +579,7 @@ int main(void)
 		cmocka_unit_test_setup(test_enum, reset),
 		cmocka_unit_test_setup(test_custom, reset),
 		cmocka_unit_test_setup(test_unknown_apply, reset),
+		cmocka_unit_test_setup(test_suggest, reset),
 		cmocka_unit_test_setup(test_parse_line, reset),
 		cmocka_unit_test_setup(test_parse_errors_and_order, reset),
 		cmocka_unit_test_setup(test_parse_sysctl_and_quotes, reset),

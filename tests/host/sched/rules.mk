@@ -16,7 +16,7 @@ SCHED_HOST_SRC := \
 	kernel/sched/eevdf_debug.c \
 	kernel/lib/rbtree.c \
 	kernel/lib/rbtree_augmented.c \
-	kernel/cmdline.c \
+	kernel/cmdline.c kernel/cmdline_suggest.c \
 	kernel/printk.c \
 	kernel/lib/ratelimit.c \
 	kernel/lib/vsprintf.c \
