@@ -94,6 +94,36 @@ static int have_busybox(void)
 	return sys_access((long)BUSYBOX, 1 /* X_OK */) == 0;
 }
 
+/*
+ * A bare name that is no program: say which there are.  Granule's own programs
+ * are /bin's regular files; busybox's applets are links to /bin/busybox.
+ */
+static void list_programs(void)
+{
+	struct dirent64 { uint64_t ino; int64_t off; uint16_t reclen; uint8_t type; char name[]; };
+	static char buf[4096];
+	long fd = sys_open((long)"/bin", 0200000 /* O_DIRECTORY */, 0), n;
+	int col = 0;
+
+	if (fd < 0)
+		return;
+	printf("init: the programs are:");
+	while ((n = sys_getdents64(fd, (long)buf, sizeof(buf))) > 0)
+		for (long off = 0; off < n; off += ((struct dirent64 *)(buf + off))->reclen) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+			if (d->type != 8 /* DT_REG */ || strcmp(d->name, "busybox") == 0)
+				continue;
+			if (col > 64) {
+				printf("\n ");
+				col = 0;
+			}
+			printf(" %s", d->name);
+			col += 1 + (int)strlen(d->name);
+		}
+	sys_close(fd);
+	printf("\n  and busybox's applets%s\n", have_busybox() ? " (busybox --list)" : " (not in this image)");
+}
+
 /* Run one command; returns 0 if it exited 0. */
 static int run(char *cmd)
 {
@@ -122,6 +152,8 @@ static int run(char *cmd)
 			exec_shell();
 		execve(argv[0], argv, environ);
 		printf("init: cannot run %s: %s\n", argv[0], strerror(errno));
+		if (errno == ENOENT && !strchr(argv[0], '/'))
+			list_programs();
 		_exit(127);
 	}
 	while ((w = waitpid(-1, &status, 0)) != pid)	/* reap orphans on the way */

@@ -187,7 +187,7 @@ int sched_feat_parse_names(const char *list, const char *const *names, int nr,
 		}
 		i = feat_lookup(names, nr, w, len);
 		if (i < 0) {
-			printk("sched_features: unknown feature '%.*s'; known:%s\n",
+			printk("sched_features: unknown feature '%.*s'; known:%s; nothing changed\n",
 			       (int)len, w, known);
 			return -1;
 		}
@@ -234,9 +234,11 @@ int sched_feat_file_snprint(char *buf, size_t len)
 	return sched_eevdf() ? eevdf_feat_snprint(buf, len) : sched_feat_snprint(buf, len);
 }
 
+/* A bad word: the parser's one line (the word, the known names) is the only
+ * one; the registry adds none (KNOB_REFUSED). */
 static int features_set(const struct knob *k, const char *val)
 {
-	return sched_feat_parse(val);
+	return sched_feat_parse(val) ? KNOB_REFUSED : 0;
 }
 
 /*

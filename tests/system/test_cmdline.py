@@ -53,3 +53,14 @@ def test_many_bad_words_at_once_still_boot():
     r = boot('hz=abc "unterminated quote clockevent= poweroff=2 ' + "z" * 900)
     check_clean(r)
     assert r.has_line("Boot complete")
+
+
+def test_bad_sched_features_word_is_one_line():
+    r = boot("sched_features=NO_START_DEBIT,NO_FOO")
+    check_clean(r)
+    lines = [l for l in r.lines if "sched_features" in l and ("FOO" in l or "invalid" in l)
+             and not l.startswith("Command line:")]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("sched_features: unknown feature 'FOO'; known: GENTLE_FAIR_SLEEPERS ")
+    assert lines[0].endswith("; nothing changed")
+    assert r.has_line("  sched_features = 0x3C6F (default)")

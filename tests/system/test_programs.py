@@ -68,3 +68,14 @@ def test_summary_explains_itself():
     assert "2.6.35.2 mainline, make -j10 [0bf]        45762.1 /  7348.6  x1.00 / x1.00" in summary
     assert "NO_START_DEBIT, make -j10 [SN]            10001.8 /  1618.7  x0.22 / x0.22" in summary
     assert "Compare ratios, not us" in summary and "tags: [0bf]" in summary
+
+
+def test_unknown_program_lists_the_programs():
+    r = boot("run=nosuchprogram")
+    check_clean(r, status=1)
+    at = r.lines.index("init: cannot run nosuchprogram: No such file or directory")
+    listed = " ".join(r.lines[at + 1:at + 5])
+    assert r.lines[at + 1].startswith("init: the programs are: "), r.lines[at + 1]
+    for p in ("experiment", "hello", "usertests", "wakeup-latency"):
+        assert f" {p}" in listed, listed
+    assert "and busybox's applets (busybox --list)" in listed
