@@ -7,7 +7,7 @@
 # build/granule-debug.elf (the same kernel with DWARF debug info, for gdb) and
 # build/granule.asm (objdump -S: the kernel's disassembly interleaved with its source).
 #
-# Targets: all iso run gdb asm test bench trace fuzz fuzz-host soak clean deps (see README.md).
+# Targets: all iso run gdb asm test bench trace fuzz fuzz-host soak clean deps help (make help).
 # A plain `make` is `make all` (the fragments define object rules first).
 .DEFAULT_GOAL := all
 
@@ -146,12 +146,17 @@ run:
 # make shell [CMDLINE='...']: boot into busybox's interactive login shell
 # (run=shell, what a boot line without run= starts too) with the serial line
 # on this terminal (Ctrl-A X quits QEMU); CMDLINE adds boot words, e.g.
-# CMDLINE='sched_preset=linux-2.6.35'.
+# CMDLINE='sched_preset=linux-2.6.35'.  An interactive shell runs in real
+# time (plain TCG: under -icount shift=0,sleep=off a busy guest's virtual
+# second costs many wall seconds, so 'sleep 1' beside a hog took half a
+# minute); ICOUNT=1 keeps the deterministic clock.  Measurements always run
+# under -icount (make run, the tests, the bench).
 .PHONY: shell
 shell:
 	tools/deps shell
 	$(MAKE) all
-	tools/run-qemu --boot kernel --interactive -- 'run=shell $(CMDLINE)'
+	@echo "make shell: $(if $(filter 1,$(ICOUNT)),deterministic -icount clock (slow when the guest is busy),real time (no -icount: timings vary; ICOUNT=1 for the deterministic clock)); Ctrl-A X quits"
+	tools/run-qemu --boot kernel $(if $(filter 1,$(ICOUNT)),,--no-icount) --interactive -- 'run=shell $(CMDLINE)'
 
 # make gdb [CMDLINE='...']: boot QEMU paused with its gdb stub on a unix
 # socket and attach gdb to build/granule-debug.elf with tools/granule.gdb's
@@ -190,6 +195,23 @@ fuzz: deps all iso
 	tools/fuzz-image --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)
 soak: deps all iso
 	tools/soak --seconds $(SOAK_SECONDS) -j $(SOAK_JOBS) --docs
+
+# make help: the targets and their knobs, one line each.
+.PHONY: help
+help:
+	@printf '%s\n' \
+	  "Granule - the two commands (README.md; docs/START.md to begin):" \
+	  "  make run      build, boot QEMU, run the headline experiment  [CMDLINE='...' ICOUNT=0 BOOT=kernel]" \
+	  "  make test     the whole suite: host tests, then QEMU system tests (~15 min on 2 cores)" \
+	  "Also:" \
+	  "  make shell    busybox's login shell in real time (ICOUNT=1: deterministic)  [CMDLINE='...']" \
+	  "  make trace    the run traced: build/trace/ (docs/TRACING.md)  [CMDLINE='...']" \
+	  "  make gdb      the boot paused under gdb with tools/granule.gdb  [CMDLINE='...']" \
+	  "  make bench    every preset x 5 load seeds, Linux beside (~2 h)  [QUICK=1 LINUX=0]" \
+	  "  make usb      a BIOS/UEFI USB-stick image, booted in QEMU both ways (docs/HARDWARE.md)" \
+	  "  make fuzz | fuzz-host | soak   robustness runs (docs/ROBUSTNESS.md)" \
+	  "  make deps     install and fetch everything (README, 'What the first run downloads')" \
+	  "  make all | iso | clean"
 
 clean:
 	rm -rf $(BUILD)
