@@ -208,7 +208,7 @@ help:
 	  "  make trace    the run traced: build/trace/ (docs/TRACING.md)  [CMDLINE='...']" \
 	  "  make gdb      the boot paused under gdb with tools/granule.gdb  [CMDLINE='...']" \
 	  "  make bench    every preset x 5 load seeds, Linux beside (~2 h)  [QUICK=1 LINUX=0]" \
-	  "  make usb      a BIOS/UEFI USB-stick image, booted in QEMU both ways (docs/HARDWARE.md)" \
+	  "  make usb      a BIOS/UEFI USB-stick image, booted in QEMU both ways (README, Real hardware)" \
 	  "  make fuzz | fuzz-host | soak   robustness runs (docs/ROBUSTNESS.md)" \
 	  "  make deps     install and fetch everything (README, 'What the first run downloads')" \
 	  "  make all | iso | clean"

@@ -35,8 +35,8 @@ FG, BG = (0xAA, 0xAA, 0xAA), (0, 0, 0)
 @pytest.fixture(scope="module")
 def usb_image(tmp_path_factory):
     img = str(tmp_path_factory.mktemp("usb") / "granule-usb.img")
-    subprocess.run([os.path.join(TOOLS, "mkusb"), "--cmdline", EXPERIMENT, "--timeout", "0", img],
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([os.path.join(TOOLS, "mkusb"), "--cmdline", EXPERIMENT, "--timeout", "0", "--no-boot",
+                    img], check=True, stdout=subprocess.DEVNULL)
     return img
 
 
@@ -86,6 +86,10 @@ def test_usb_image_is_hybrid_bios_uefi_cd(usb_image):
     assert "BIOS USB: MBR 0x55AA with boot code" in out.stdout
     assert "EFI/BOOT/BOOTX64.EFI and EFI/BOOT/BOOTIA32.EFI" in out.stdout
     assert "CD: El Torito entries BIOS + UEFI" in out.stdout
+    # make usb boots what it built, both ways, and says so (with the QEMU commands).
+    assert "mkusb: booted by BIOS (SeaBIOS) from USB (xHCI): yes, to 'Boot complete'" in out.stdout
+    assert "mkusb: booted by UEFI (OVMF, x86_64) from USB (xHCI): yes, to 'Boot complete'" in out.stdout
+    assert "mkusb: UEFI (OVMF, x86_64): qemu-system-x86_64 " in out.stdout and "-bios " in out.stdout
 
 
 def test_mkusb_check_rejects_a_plain_file(tmp_path):
