@@ -79,3 +79,18 @@ def test_unknown_program_lists_the_programs():
     for p in ("experiment", "hello", "usertests", "wakeup-latency"):
         assert f" {p}" in listed, listed
     assert "and busybox's applets (busybox --list)" in listed
+
+
+def test_make_run_terminal_has_no_grub_escape_codes():
+    """make run boots the ISO on the terminal: GRUB's VT100 codes (clear screen,
+    cursor moves) are dropped before the kernel's banner; the kernel's own output
+    passes through untouched."""
+    import subprocess
+    p = subprocess.run([os.path.join(ROOT, "tools", "run-qemu"), "--boot", "iso", "--interactive", "--",
+                        "run=hello"], stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
+    out = p.stdout
+    at = out.find(b"Granule 0.1 (i686) booting")
+    assert at > 0, out[-2000:]
+    assert b"Booting `Granule'" in out[:at]
+    assert b"\x1b[" not in out[:at], out[:at]
+    assert b"hello from user space" in out[at:]
