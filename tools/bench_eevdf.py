@@ -18,7 +18,7 @@ the per-seed ratios, never typed.
 """
 import math
 
-import bench_report as br
+import bench_common as bc
 from bench_stats import Spread, ratio_per_seed
 
 EEVDF_BASE = "linux-6.12"
@@ -68,34 +68,34 @@ def sides(runs):
     """[(kernel name, hz, mode, [(EEVDF name, runs)], [(reference, runs)])] with data on both
     sides: Granule at each HZ, then Linux (6.12 against 6.1)."""
     import linux_peer
-    groups = br.configurations(runs)
+    groups = bc.configurations(runs)
     out = []
-    for kernel, hz in [(br.GRANULE, br.DEFAULT_HZ), (br.GRANULE, br.LINUX_HZ),
+    for kernel, hz in [(bc.GRANULE, bc.DEFAULT_HZ), (bc.GRANULE, bc.LINUX_HZ),
                        ("linux", linux_peer.LINUX_HZ)]:
         for mode in ("thread", "signal"):
             mine, refs = [], []
             for (k, preset, m, load, h), group in groups.items():
-                group = [r for r in group if br.latency_result(r)]
-                if (m, load, h) != (mode, br.HEADLINE_LOAD, hz) or not group:
+                group = [r for r in group if bc.latency_result(r)]
+                if (m, load, h) != (mode, bc.HEADLINE_LOAD, hz) or not group:
                     continue
-                if kernel == br.GRANULE and k == br.GRANULE:
+                if kernel == bc.GRANULE and k == bc.GRANULE:
                     if preset == EEVDF_BASE or preset.startswith(EEVDF_BASE + " "):
                         mine.append((preset, group))
                     elif preset in REFERENCES:
                         refs.append((preset, group))
-                elif kernel != br.GRANULE and k == "linux-6.12":
+                elif kernel != bc.GRANULE and k == "linux-6.12":
                     mine.append((linux_peer.GRANULE_TWIN.get(preset, preset), group))
-                elif kernel != br.GRANULE and k == "linux-6.1" and preset in REFERENCES:
+                elif kernel != bc.GRANULE and k == "linux-6.1" and preset in REFERENCES:
                     refs.append((preset, group))
             refs.sort(key=lambda p: REFERENCES.index(p[0]))
             if mine and refs:
-                out.append(("Granule" if kernel == br.GRANULE else "Linux", hz, mode, mine, refs))
+                out.append(("Granule" if kernel == bc.GRANULE else "Linux", hz, mode, mine, refs))
     return out
 
 
 def lowest(configs, key):
     """(name, median) of the configuration with the lowest median KEY."""
-    return min(((name, br.spread(group, key).median) for name, group in configs),
+    return min(((name, bc.spread(group, key).median) for name, group in configs),
                key=lambda c: c[1])
 
 
@@ -103,7 +103,7 @@ def table(runs):
     found = sides(runs)
     if not found:
         return []
-    lines = [f"## What Linux did later: EEVDF against the 2010 variants ({br.HEADLINE_LOAD})", "",
+    lines = [f"## What Linux did later: EEVDF against the 2010 variants ({bc.HEADLINE_LOAD})", "",
              "Linux 6.6 replaced CFS's pick with EEVDF (docs/DEBATE.md, \"Much later\"); Granule's "
              "`linux-6.12` class follows Debian's 6.12. Each row divides a 2010 configuration's figure by "
              "an EEVDF configuration's, under the same load, mode, HZ and load seed, so a ratio above 1 "
@@ -117,7 +117,7 @@ def table(runs):
     for kernel, hz, mode, mine, refs in found:
         for name, group in mine:
             for ref, ref_group in refs:
-                ratios = {short: ratio_per_seed(br.by_seed(ref_group, key), br.by_seed(group, key))
+                ratios = {short: ratio_per_seed(bc.by_seed(ref_group, key), bc.by_seed(group, key))
                           for short, key in KEYS}
                 cells = " | ".join(Spread(list(r.values())).fmt(ratio_text) for r in ratios.values())
                 lines.append(f"| {name} | {ref} | {kernel} | {mode} | {hz} | {cells} | "
@@ -125,6 +125,6 @@ def table(runs):
         everyone = mine + refs
         (mx, mx_v), (av, av_v) = lowest(everyone, "max_us"), lowest(everyone, "avg_us")
         best.append(f"- {kernel}, {mode} mode, HZ={hz}: the lowest median maximum of these "
-                    f"{len(everyone)} configurations is {mx}'s ({br.fnum(mx_v)} µs), the lowest "
-                    f"median average {av}'s ({br.fnum(av_v)} µs).")
+                    f"{len(everyone)} configurations is {mx}'s ({bc.fnum(mx_v)} µs), the lowest "
+                    f"median average {av}'s ({bc.fnum(av_v)} µs).")
     return lines + [""] + best + [""]

@@ -14,12 +14,12 @@
 
 Both pair a Linux configuration (kernel, preset, mode, load, 250) with
 Granule's (granule, GRANULE_TWIN[preset], mode, load, 250), as the fidelity
-table does (tools/bench_report.py).
+table does (tools/bench_report.py, over tools/bench_common.py).
 """
 import os
 
-import bench_report as br
-from bench_stats import Spread
+import bench_common as bc
+from bench_stats import Spread, ratio_per_seed
 
 EEVDF = "linux-6.12"
 
@@ -27,15 +27,15 @@ EEVDF = "linux-6.12"
 def pairs(runs, mode=None):
     """[(linux config, linux group, granule group)] with results on both sides."""
     import linux_peer
-    groups = br.configurations(runs)
+    groups = bc.configurations(runs)
     out = []
     for config, group in groups.items():
         kernel, preset, m, load, hz = config
         twin = linux_peer.GRANULE_TWIN.get(preset)
-        if kernel == br.GRANULE or not twin or (mode and m != mode):
+        if kernel == bc.GRANULE or not twin or (mode and m != mode):
             continue
-        theirs = [r for r in group if br.latency_result(r) and r["hist"]]
-        mine = [r for r in br.select(runs, twin, m, load, hz) if r["hist"]]
+        theirs = [r for r in group if bc.latency_result(r) and r["hist"]]
+        mine = [r for r in bc.select(runs, twin, m, load, hz) if r["hist"]]
         if theirs and mine:
             out.append((config, theirs, mine))
     return out
@@ -43,7 +43,7 @@ def pairs(runs, mode=None):
 
 def cdf(run):
     """{x_us: fraction} at the upper edge of each histogram bucket (as write_cdf)."""
-    total = max(br.latency_result(run).get("samples") or 0, sum(n for _, n in run["hist"])) or 1
+    total = max(bc.latency_result(run).get("samples") or 0, sum(n for _, n in run["hist"])) or 1
     out, acc = {}, 0
     for lo, n in run["hist"]:
         acc += n
@@ -81,7 +81,7 @@ def plot_family(mine, mode, data, out_base, who_linux):
     for i, (config, theirs, ours) in enumerate(mine, 1):
         preset = config[1]
         for who, group, dash in (("granule", ours, 1), (config[0], theirs, 2)):
-            name = os.path.join(data, br.safe(f"cdf-{who}-{preset}-{mode}") + ".dat")
+            name = os.path.join(data, bc.safe(f"cdf-{who}-{preset}-{mode}") + ".dat")
             with open(name, "w", encoding="utf-8") as f:
                 f.writelines(f"{x} {m:.6f} {lo:.6f} {hi:.6f}\n" for x, m, lo, hi in cdf_band(group))
             title = f"{'Granule' if who == 'granule' else who} {preset}"
@@ -90,12 +90,12 @@ def plot_family(mine, mode, data, out_base, who_linux):
                               f"lc {i} notitle")
             curves.append(f"'{name}' using 1:2 with steps lt {i} dt {dash} title '{title}'")
     seeds = max(len(g) for _, g, _ in mine)
-    what = f"{mode} mode, {br.HEADLINE_LOAD}, HZ={br.LINUX_HZ}" + \
+    what = f"{mode} mode, {bc.HEADLINE_LOAD}, HZ={bc.LINUX_HZ}" + \
         (f", median of {seeds} seeds, band: min-max" if seeds > 1 else ", one seed")
-    br.gnuplot(f"set terminal @TERM\nset output '@OUT'\n"
+    bc.gnuplot(f"set terminal @TERM\nset output '@OUT'\n"
                f"set title 'Granule (solid) beside {who_linux} (dashed): wakeup latency CDF, {what}'\n"
                "set xlabel 'latency (us)'\nset ylabel 'fraction of expiries'\nset logscale x\n"
-               f"set key bottom right font ',8'\nset grid\n{br.COLOURS}plot {', '.join(curves)}\n",
+               f"set key bottom right font ',8'\nset grid\n{bc.COLOURS}plot {', '.join(curves)}\n",
                out_base)
 
 
@@ -105,7 +105,7 @@ def ratios(runs, key, mode, presets=None):
     for config, theirs, ours in pairs(runs, mode):
         if presets is not None and config[1] not in presets:
             continue
-        ratio = br.ratio_per_seed(br.by_seed(ours, key), br.by_seed(theirs, key))
+        ratio = ratio_per_seed(bc.by_seed(ours, key), bc.by_seed(theirs, key))
         if ratio:
             out.append((config[1], Spread(list(ratio.values())).median))
     return out
@@ -142,8 +142,8 @@ def differences(runs):
     hz = []
     for preset in cfs:
         twin = linux_peer.GRANULE_TWIN[preset]
-        r = br.ratio_per_seed(br.by_seed(br.select(runs, twin, "thread", hz=br.LINUX_HZ), "max_us"),
-                              br.by_seed(br.select(runs, twin, "thread", hz=br.DEFAULT_HZ), "max_us"))
+        r = ratio_per_seed(bc.by_seed(bc.select(runs, twin, "thread", hz=bc.LINUX_HZ), "max_us"),
+                              bc.by_seed(bc.select(runs, twin, "thread", hz=bc.DEFAULT_HZ), "max_us"))
         if r:
             hz.append((preset, Spread(list(r.values())).median))
     if hz:
@@ -208,9 +208,9 @@ def variant_effects(runs, eevdf):
     import linux_peer
 
     def effect(kernel, name, key):
-        r = br.ratio_per_seed(br.by_seed(br.select(runs, name, "thread", hz=br.LINUX_HZ,
+        r = ratio_per_seed(bc.by_seed(bc.select(runs, name, "thread", hz=bc.LINUX_HZ,
                                                    kernel=kernel), key),
-                              br.by_seed(br.select(runs, EEVDF, "thread", hz=br.LINUX_HZ,
+                              bc.by_seed(bc.select(runs, EEVDF, "thread", hz=bc.LINUX_HZ,
                                                    kernel=kernel), key))
         return Spread(list(r.values())).median if r else None
 
@@ -219,7 +219,7 @@ def variant_effects(runs, eevdf):
         twin = linux_peer.GRANULE_TWIN[preset]
         if preset == EEVDF:
             continue
-        mine = {key: effect(br.GRANULE, twin, key) for key in ("avg_us", "max_us")}
+        mine = {key: effect(bc.GRANULE, twin, key) for key in ("avg_us", "max_us")}
         theirs = {key: effect(EEVDF, preset, key) for key in ("avg_us", "max_us")}
         if None in mine.values() or None in theirs.values():
             continue

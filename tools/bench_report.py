@@ -13,126 +13,30 @@ table shows the median over seeds with [min–max] beside it.
                                     and the VARIANTS.md block between the
                                     BENCH-TABLES markers
 
+Modules import downward only: this one composes the sections of
+bench_linux, bench_eevdf and bench_trace over bench_common's helpers
+(bench_common's docstring draws the layers).
+
 Nothing here types a figure: every number comes from a run or from
 tools/seeds.json (the published figures; docs/DEBATE.md has the sources).
 """
-import json
 import os
 import re
 import shlex
 import shutil
-import subprocess
 
+import bench_eevdf
+import bench_linux
 import bench_trace
 from bench_stats import Spread, ratio_per_seed, seeds_for_stable_verdict, verdict
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-SEEDS = os.path.join(HERE, "seeds.json")
-DEFAULT_HZ = 1000
-LINUX_HZ = 250                 # Debian's CONFIG_HZ: Linux runs pair with Granule's hz=250 runs
-HEADLINE_LOAD = "kbuild:10"    # the seeds' make -j10 (without the video player)
-GRANULE = "granule"
+# The shared helpers (bench_common); tools/bench reads some of them as br.NAME.
+from bench_common import (COLOURS, DEFAULT_HZ, GRANULE, HEADLINE_LOAD, LINUX_HZ, ROOT,  # noqa: F401
+                          GnuplotError, by_seed, config_name, configurations, fnum, gnuplot,
+                          latency_result, published_rows, select, spread, write_cdf)
+
 BEGIN = "<!-- BENCH-TABLES"
 END = "<!-- /BENCH-TABLES -->"
-
-
-class GnuplotError(RuntimeError):
-    """gnuplot failed: the report would name pictures that do not exist."""
-
-
-def fnum(value, fmt="{:.1f}"):
-    """A figure for a table cell; '–' for a missing one."""
-    if value is None or value == "" or value == -1:
-        return "–"
-    return fmt.format(value) if isinstance(value, (int, float)) else str(value)
-
-
-def published_rows():
-    """The published figures of 2010 (tools/seeds.json's rows)."""
-    with open(SEEDS, encoding="utf-8") as f:
-        return json.load(f)["rows"]
-
-
-def latency_result(run):
-    """The run's wakeup-latency RESULT object, or None."""
-    return run["results"].get("wakeup-latency")
-
-
-def config_of(run):
-    return (run.get("kernel", GRANULE), run["preset"], run["mode"], run["load"],
-            run.get("hz", DEFAULT_HZ))
-
-
-def configurations(runs):
-    """{configuration: [runs in seed order]}, configurations in first-run order."""
-    groups = {}
-    for run in runs:
-        if run.get("bench", "experiment") == "experiment":
-            groups.setdefault(config_of(run), []).append(run)
-    for group in groups.values():
-        group.sort(key=lambda r: r.get("seed", 1))
-    return groups
-
-
-def select(runs, preset, mode, load=HEADLINE_LOAD, hz=DEFAULT_HZ, kernel=GRANULE):
-    """The runs (one per seed) of one configuration that have a latency result."""
-    return [r for r in configurations(runs).get((kernel, preset, mode, load, hz), [])
-            if latency_result(r)]
-
-
-def by_seed(group, key, bench="wakeup-latency"):
-    """{seed: figure} over a configuration's runs."""
-    return {r.get("seed", 1): r["results"][bench].get(key)
-            for r in group if bench in r["results"]}
-
-
-def spread(group, key, bench="wakeup-latency"):
-    return Spread(list(by_seed(group, key, bench).values()))
-
-
-def gnuplot(script, out_base, terms=(("pngcairo noenhanced size 900,560", "png"),
-                                     ("svg noenhanced size 900,560", "svg"))):
-    """Run SCRIPT (with @TERM and @OUT placeholders) once per terminal.  Plain text, not
-    gnuplot's enhanced mode: a label such as sched_base_slice_ns keeps its underscores."""
-    for term, ext in terms:
-        text = script.replace("@TERM", term).replace("@OUT", f"{out_base}.{ext}")
-        p = subprocess.run(["gnuplot"], input=text, text=True, capture_output=True, check=False)
-        if p.returncode:
-            raise GnuplotError(f"gnuplot failed for {out_base}.{ext}: {p.stderr.strip()[:300]}")
-
-
-# Ten distinguishable line colours (gnuplot's default cycle repeats after eight), then
-# the same ten dashed: the presets and the variant rows fit in one plot.
-PALETTE = ["#9400d3", "#009e73", "#56b4e9", "#e69f00", "#f0e442", "#0072b2", "#e51e10", "#000000",
-           "#a0522d", "#808080"]
-COLOURS = "".join(f"set linetype {i + 1} lc rgb '{c}' lw 1.5 dt {1 + i // len(PALETTE)}\n"
-                  for i, c in enumerate(PALETTE * 2))
-
-
-def safe(label):
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", label)
-
-
-def config_name(config):
-    kernel, preset, mode, load, hz = config
-    who = preset if kernel == GRANULE else f"{kernel} {preset}"
-    return f"{who} {mode} {load}" + (f" HZ={hz}" if hz != DEFAULT_HZ else "")
-
-
-def write_cdf(group, data):
-    """DATA/<config>.cdf and .hist from the first seed's histogram (the CDF is
-    normalised by every sample, so samples beyond the histogram keep it below 1)."""
-    run = group[0]
-    name, acc = safe(config_name(config_of(run))), 0
-    total = max(latency_result(run).get("samples") or 0, sum(n for _, n in run["hist"])) or 1
-    with open(os.path.join(data, name + ".cdf"), "w", encoding="utf-8") as f:
-        for lo, n in run["hist"]:
-            acc += n
-            f.write(f"{lo + run['bucket_us']} {acc / total:.6f}\n")
-    with open(os.path.join(data, name + ".hist"), "w", encoding="utf-8") as f:
-        f.writelines(f"{lo} {n}\n" for lo, n in run["hist"])
-    return name
 
 
 def plot_distributions(groups, data, out):
@@ -168,7 +72,6 @@ def plots(runs, out):
     data = os.path.join(out, "data")
     os.makedirs(data, exist_ok=True)
     plot_distributions(groups, data, out)
-    import bench_linux      # here: it imports this module
     bench_linux.plot_cdfs(runs, data, out)
     bars = {c: g for c, g in groups.items() if c[2] == "thread" and c[3] != "none"} or groups
     labels = [config_name(config).replace(" thread", "") for config in bars]
@@ -366,7 +269,6 @@ def fidelity_table(runs):
     else:
         lines.append(f"No Linux run has its Granule twin in this matrix (the twins run at "
                      f"`hz={LINUX_HZ}` under {HEADLINE_LOAD}).")
-    import bench_linux      # here: it imports this module
     lines += [""] + bench_linux.differences(runs)
     alone = [c for c in linux if c not in paired]
     if alone:
@@ -433,7 +335,6 @@ def report(runs, micro, argv, title="# Granule: the 2010 wakeup-latency experime
              "with [min–max] beside it.", "",
              "Latency definition: docs/EXPERIMENT.md.  Published figures: tools/seeds.json; "
              "their tags ([M1/2], [0bf], [SN]) are explained in docs/DEBATE.md.", ""]
-    import bench_eevdf      # here: it imports this module
     lines += verdict_table(runs) + bench_eevdf.table(runs) + fidelity_table(runs) + \
         bench_trace.report(runs) + matrix_tables(runs)
     lines += ["## Summary plots", "", "![max/avg](max-avg.svg)", "",

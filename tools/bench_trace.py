@@ -16,6 +16,7 @@ gives the worst sample the trace holds beside the run's own maximum.
   report(runs)           the Markdown section: picture, table, and a sentence
                          on why it waited, computed from the attribution
 """
+import trace_plot
 import trace_sched
 import trace_text
 
@@ -86,7 +87,6 @@ def traced(runs):
 
 def plots(runs, out):
     """worst-PRESET.png/.svg for every traced run that has a worst sample."""
-    import trace_plot       # here: it imports bench_report, which imports this module
     for run in traced(runs):
         w = run["trace"]["worst"]
         sched = trace_sched.Sched(w["window"])

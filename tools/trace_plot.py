@@ -10,7 +10,7 @@
 """
 import os
 
-from bench_report import gnuplot
+from bench_common import gnuplot
 
 
 def run_intervals(events):

@@ -580,3 +580,24 @@ def test_fidelity_table_pairs_variants_with_their_twins():
     assert "`slice_us=100` multiplies the average by 0.05 on Granule and 0.20 on Linux, the maximum " \
            "by 0.05 and 0.10. Both figures move the same way on both kernels for 1 of the 1 " \
            "variants." in table
+
+
+def test_quick_matrix_pairs_granule_with_linux(tmp_path):
+    """make bench QUICK=1: every Linux run has its Granule twin at Linux's HZ in the
+    same matrix, so the quick report has Granule/Linux pairs."""
+    jobs = plan_jobs(tmp_path, "--quick")[1]
+    linux = [j for j in jobs if j["kernel"].startswith("linux-")]
+    granule = {(j["preset"], j["mode"], j["load"], j["hz"]) for j in jobs if j["kernel"] == "granule"}
+    assert len(linux) == 6, [j["label"] for j in linux]
+    for j in linux:
+        assert (j["preset"], j["mode"], j["load"], br.LINUX_HZ) in granule, j["label"]
+
+
+def test_bench_modules_import_downward_only():
+    """bench_common is the bottom; the sections import it, bench_report imports them."""
+    order = ["bench_stats", "bench_common", "trace_plot", "bench_trace", "bench_linux", "bench_eevdf",
+             "bench_report"]
+    for i, mod in enumerate(order):
+        text = open(os.path.join(TOOLS, mod + ".py"), encoding="utf-8").read()
+        imported = set(re.findall(r"^\s*(?:import|from)\s+(bench_\w+|trace_plot)\b", text, re.M))
+        assert not imported & set(order[i:]), (mod, imported & set(order[i:]))
