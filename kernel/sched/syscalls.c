@@ -27,6 +27,7 @@
  * without CONFIG_UCLAMP_TASK): SCHED_FLAG_UTIL_CLAMP_* -> -EOPNOTSUPP.
  */
 #include "eevdf.h"
+#include "policy.h"
 #include <kernel/errno.h>
 #include <kernel/proc.h>
 #include <kernel/string.h>
@@ -175,6 +176,30 @@ static long __sched_setscheduler(struct task *p, const struct sched_attr *attr)
 		eevdf_set_slice(p, attr->sched_runtime);
 	p->sched_reset_on_fork = reset_on_fork;
 	return 0;
+}
+
+struct task *sched_find_process(int pid)
+{
+	return find_process_by_pid(pid);
+}
+
+long sched_set_policy(struct task *p, int policy, s32 prio)
+{
+	struct sched_attr attr = { .size = sizeof(attr) };
+
+	get_params(p, &attr);
+	if (prio < 0)
+		return -EINVAL;
+	attr.sched_priority = (u32)prio;
+	attr.sched_policy = (u32)SETPARAM_POLICY;
+	if (policy != SCHED_SETPARAM_POLICY) {
+		if (policy & SCHED_RESET_ON_FORK)
+			attr.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
+		attr.sched_policy = (u32)(policy & ~SCHED_RESET_ON_FORK);
+	} else if (p->sched_reset_on_fork) {
+		attr.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
+	}
+	return __sched_setscheduler(p, &attr);
 }
 
 long sys_sched_setattr(int pid, struct sched_attr *uattr, unsigned int flags)
