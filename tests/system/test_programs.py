@@ -94,3 +94,12 @@ def test_make_run_terminal_has_no_grub_escape_codes():
     assert b"Booting `Granule'" in out[:at]
     assert b"\x1b[" not in out[:at], out[:at]
     assert b"hello from user space" in out[at:]
+
+
+def test_make_help_lists_the_targets():
+    import subprocess
+    out = subprocess.run(["make", "-s", "help"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    targets = [l.split()[1] for l in out.stdout.splitlines() if l.startswith("  make ")]
+    for t in ("run", "test", "shell", "trace", "gdb", "bench", "usb", "deps"):
+        assert t in targets, (t, targets)
