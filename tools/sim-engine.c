@@ -412,11 +412,15 @@ static int cmd_tasks(int argc, char **argv)
 	/* the first pick, then each tick; record the state after its decision */
 	sim_run(&sim, 0);
 	record(&points[np++], st, n);
-	while (sim_elapsed(&sim) < (u64)until && np < MAX_POINTS) {
-		u64 next = sim.next_tick - fake_clock_ns;
-
-		sim_run(&sim, next ? next : sim.tick_ns);
+	/*
+	 * sim_run() stops before the events due at its end, so each step runs
+	 * 1 ns past the tick: the snapshot shows the tick's decision (the 1 ns
+	 * is charged to whoever it picked, as the real clock would).
+	 */
+	while (sim_elapsed(&sim) + sim.tick_ns <= (u64)until + 1 && np < MAX_POINTS) {
+		sim_run(&sim, sim.next_tick - fake_clock_ns + 1);
 		record(&points[np++], st, n);
+		points[np - 1].t--;
 	}
 	print_points(np, sp, n, answers);
 	if (answers)
