@@ -250,6 +250,68 @@ struct point {
 
 static struct point points[MAX_POINTS];
 
+/* Wakeups, seen by sim.on_wakeup between try_to_wake_up() and irq exit. */
+struct wakeup {
+	u64 t;
+	int who, cur;			/* woken task, the one running */
+	s64 key;			/* CFS: v - min_vruntime after place_entity;
+					   EEVDF: lag after place_entity */
+	s64 dl;				/* EEVDF: deadline - V */
+	int preempt;			/* need_resched set by the wakeup check */
+};
+
+static struct wakeup wakeups[MAX_POINTS];
+static int nwakeups, nspec;
+static struct sim_task **spec_tasks;
+
+static int index_of(struct sim_task **st, int n, struct task *t);
+
+static void on_wakeup(struct sim *s, struct sim_task *st)
+{
+	struct cfs_rq *cfs = &this_rq()->cfs;
+	struct wakeup *w = &wakeups[nwakeups];
+	struct sched_entity *se = &st->t.se;
+
+	if (nwakeups == MAX_POINTS)
+		return;
+	nwakeups++;
+	w->t = sim_elapsed(s);
+	w->who = index_of(spec_tasks, nspec, &st->t);
+	w->cur = index_of(spec_tasks, nspec, current);
+	w->preempt = current->need_resched;
+	if (sched_eevdf()) {
+		u64 V = avg_vruntime(cfs);
+
+		w->key = entity_lag(V, se);
+		w->dl = (s64)(se->deadline - V);
+	} else {
+		w->key = (s64)(se->vruntime - cfs->min_vruntime);
+	}
+}
+
+static void print_wakeups(const struct spec_task *sp, int answers)
+{
+	int eevdf = sched_eevdf();
+
+	if (!nwakeups)
+		return;
+	printf("\nWakeups (where does place_entity put the sleeper, and does it preempt?):\n");
+	printf("%10s  %-5s %-7s %18s  %s\n", "time(ms)", "woken", "running",
+	       eevdf ? "lag/deadline(us)" : "v-minv(us)", "preempts?");
+	for (int k = 0; k < nwakeups; k++) {
+		const struct wakeup *w = &wakeups[k];
+		char val[40];
+
+		if (eevdf)
+			snprintf(val, sizeof(val), "%8.1f/%8.1f", w->key / 1e3, w->dl / 1e3);
+		else
+			snprintf(val, sizeof(val), "%.1f", w->key / 1e3);
+		printf("%10.3f  %-5s %-7s %18s  %s\n", w->t / 1e6, sp[w->who].name,
+		       w->cur < 0 ? "idle" : sp[w->cur].name, answers ? val : "?",
+		       !answers ? "?" : w->preempt ? "yes" : "no");
+	}
+}
+
 static int index_of(struct sim_task **st, int n, struct task *t)
 {
 	for (int i = 0; i < n; i++)
@@ -395,6 +457,9 @@ static int cmd_tasks(int argc, char **argv)
 		die("tasks: no SPEC and no -s SEED%s%s", " (see tools/sim tasks --help)", "");
 
 	sim_init(&sim, storage, 96, seed ? seed : 1);
+	sim.on_wakeup = on_wakeup;
+	spec_tasks = st;
+	nspec = n;
 	for (int i = 0; i < n; i++) {
 		st[i] = sim_spawn(&sim, sp[i].kind, sp[i].name, sp[i].nice,
 				  sp[i].run_ns, sp[i].sleep_ns);
@@ -423,6 +488,7 @@ static int cmd_tasks(int argc, char **argv)
 		points[np - 1].t--;
 	}
 	print_points(np, sp, n, answers);
+	print_wakeups(sp, answers);
 	if (answers)
 		print_timeline(np, sp, n, (u64)until);
 	else

@@ -81,3 +81,49 @@ def test_bad_input_one_line(args, needle):
     r = sim(*args)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and needle in r.stderr, r.stderr
+
+
+def wakeup_rows(out):
+    part = out.split("Wakeups", 1)[1].split("\n\n", 1)[0]
+    return [l.split() for l in part.splitlines()[2:]]
+
+
+def test_wakeup_placement_and_preemption_cfs():
+    """-c's wakeup answers move with the feature that changes place_entity."""
+    spec = ["tasks", "hog,sleeper:run=1ms:sleep=3ms", "--until", "12ms", "-c"]
+    gentle = wakeup_rows(sim(*spec).stdout)
+    full = wakeup_rows(sim(*spec, "sched_features=NO_GENTLE_FAIR_SLEEPERS").stdout)
+    assert gentle and full
+    assert all(float(g[3]) > float(f[3]) for g, f in zip(gentle, full))  # halved credit
+    assert all(r[4] in ("yes", "no") for r in gentle)
+    q = wakeup_rows(sim(*spec[:-1]).stdout)
+    assert [r[:3] for r in q] == [r[:3] for r in gentle] and all(r[3:] == ["?", "?"] for r in q)
+
+
+def test_explore_doc_commands():
+    """Every `$ tools/sim ...` line of docs/EXPLORE.md runs and succeeds."""
+    import shlex
+    doc = open(os.path.join(ROOT, "docs", "EXPLORE.md")).read()
+    cmds = re.findall(r"^\$ (tools/sim .*)$", doc, re.M)
+    assert len(cmds) >= 5
+    for c in cmds:
+        r = sim(*shlex.split(c)[1:])
+        assert r.returncode == 0 and "Scheduling points" in r.stdout, (c, r.stderr)
+
+
+def test_explore_doc_gentle_sleeper_figure():
+    """Exercise 2's figure: the 2010 preset places the sleeper at -3000.0 us."""
+    doc = open(os.path.join(ROOT, "docs", "EXPLORE.md")).read()
+    assert "the wakeup table says -3000.0" in doc
+    out = sim("tasks", "hog,hog:nice=5,sleeper:run=1ms:sleep=3ms", "--until", "8ms", "-c").stdout
+    assert wakeup_rows(out)[0][3] == "-3000.0"
+
+
+def test_explore_doc_eevdf_figures():
+    """Exercise 5's figures: lag 0.0, deadline 700.0 us past V, no preemption."""
+    doc = open(os.path.join(ROOT, "docs", "EXPLORE.md")).read()
+    assert "lag 0.0 and a deadline\n   700 us past V" in doc
+    out = sim("tasks", "hog,sleeper:run=1ms:sleep=2500us", "--preset", "linux-6.12",
+              "--until", "10ms", "-c").stdout
+    w = wakeup_rows(out)[0]
+    assert w[3] == "0.0/" and w[4] == "700.0" and w[5] == "no", w

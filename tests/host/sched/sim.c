@@ -442,6 +442,8 @@ void sim_run(struct sim *s, u64 duration)
 				st->woken_at = t;
 				st->burst_left = first_burst(s, st);
 				try_to_wake_up(&st->t, TASK_NORMAL, 0);
+				if (s->on_wakeup)
+					s->on_wakeup(s, st);
 				irq_exit(s);
 			}
 		}

@@ -70,6 +70,13 @@ struct sim {
 	u64 child_lat_sum, child_lat_max;
 	unsigned long child_lat_n;
 	unsigned long forks, exits, renices, yields, sleeps;
+	/*
+	 * Optional observer (tools/sim tasks): called right after a timer
+	 * wakeup's try_to_wake_up(), before the irq-exit path acts on it, so
+	 * the woken task's placement and current->need_resched (the wakeup
+	 * preemption check's verdict) are the scheduler's own.
+	 */
+	void (*on_wakeup)(struct sim *s, struct sim_task *st);
 };
 
 /* Reset after sched_test_reset(): storage, seed; ticks at the current HZ. */
