@@ -73,7 +73,7 @@ static long long parse_time(const char *v)
 }
 
 static const char *const kinds_accepted =
-	"hog, sleeper:run=T:sleep=T, forker:every=T:child=T (T like 2ms, 500us), "
+	"hog, sleeper:run=T:sleep=T, yield:run=T, forker:every=T:child=T (T like 2ms, 500us), "
 	"each with optional :nice=-20..19";
 
 static void spec_param(struct spec_task *t, const char *word, char *p)
@@ -101,13 +101,15 @@ static void spec_param(struct spec_task *t, const char *word, char *p)
 		t->run_ns = v;
 	else if (!strcmp(p, "sleep") && t->kind == SIM_SLEEPER)
 		t->sleep_ns = v;
+	else if (!strcmp(p, "run") && t->kind == SIM_YIELDER)
+		t->run_ns = v;
 	else if (!strcmp(p, "every") && t->kind == SIM_FORKER)
 		t->run_ns = v;
 	else if (!strcmp(p, "child") && t->kind == SIM_FORKER)
 		t->child_ns = v;
 	else
 		die("task '%s': unknown parameter '%s' (expected sleeper:run,sleep; "
-		    "forker:every,child; any:nice)", word, p);
+		    "yield:run; forker:every,child; any:nice)", word, p);
 }
 
 static int parse_spec(const char *spec, struct spec_task *out)
@@ -133,6 +135,9 @@ static int parse_spec(const char *spec, struct spec_task *out)
 			t->kind = SIM_SLEEPER;
 			t->run_ns = 2 * MSEC;
 			t->sleep_ns = 8 * MSEC;
+		} else if (!strcmp(p, "yield")) {
+			t->kind = SIM_YIELDER;
+			t->run_ns = 1 * MSEC;
 		} else if (!strcmp(p, "forker")) {
 			t->kind = SIM_FORKER;
 			t->run_ns = 10 * MSEC;
@@ -186,6 +191,8 @@ static void describe(const struct spec_task *t, int n)
 		printf("  %-4s nice %3d  ", s->name, s->nice);
 		if (s->kind == SIM_HOG)
 			printf("hog (always runnable)\n");
+		else if (s->kind == SIM_YIELDER)
+			printf("yielder: runs %.3f ms, calls sched_yield(), repeat\n", s->run_ns / 1e6);
 		else if (s->kind == SIM_SLEEPER)
 			printf("sleeper: runs %.3f ms, sleeps %.3f ms, repeat\n",
 			       s->run_ns / 1e6, s->sleep_ns / 1e6);
@@ -228,7 +235,7 @@ static void apply_hz(const char *v)
 static const char tasks_help[] =
 "usage: tools/sim tasks [SPEC] [--preset P] [--hz H] [--until T] [-s SEED] [-c] [KNOB=VALUE...]\n"
 "  An OSTEP-style problem run on the real kernel/sched code.\n"
-"  SPEC    comma-separated tasks: hog, sleeper:run=2ms:sleep=8ms,\n"
+"  SPEC    comma-separated tasks: hog, sleeper:run=2ms:sleep=8ms, yield:run=1ms,\n"
 "          forker:every=10ms:child=1ms, each with optional :nice=N.\n"
 "          Without SPEC, -s SEED makes a random problem (same seed, same problem).\n"
 "  --preset P   a kernel preset (sched_preset=P; e.g. linux-2.6.35, linux-6.12)\n"
@@ -266,6 +273,12 @@ static struct sim_task **spec_tasks;
 
 static int index_of(struct sim_task **st, int n, struct task *t);
 
+/* -1 the idle task, -2 a child a forker made, else the spec's name */
+static const char *who_name(const struct spec_task *sp, int i)
+{
+	return i == -1 ? "idle" : i == -2 ? "child" : sp[i].name;
+}
+
 static void on_wakeup(struct sim *s, struct sim_task *st)
 {
 	struct cfs_rq *cfs = &this_rq()->cfs;
@@ -278,6 +291,8 @@ static void on_wakeup(struct sim *s, struct sim_task *st)
 	w->t = sim_elapsed(s);
 	w->who = index_of(spec_tasks, nspec, &st->t);
 	w->cur = index_of(spec_tasks, nspec, current);
+	if (w->cur < 0 && current != this_rq()->idle)
+		w->cur = -2;
 	w->preempt = current->need_resched;
 	if (sched_eevdf()) {
 		u64 V = avg_vruntime(cfs);
@@ -307,7 +322,7 @@ static void print_wakeups(const struct spec_task *sp, int answers)
 		else
 			snprintf(val, sizeof(val), "%.1f", w->key / 1e3);
 		printf("%10.3f  %-5s %-7s %18s  %s\n", w->t / 1e6, sp[w->who].name,
-		       w->cur < 0 ? "idle" : sp[w->cur].name, answers ? val : "?",
+		       who_name(sp, w->cur), answers ? val : "?",
 		       !answers ? "?" : w->preempt ? "yes" : "no");
 	}
 }
@@ -327,6 +342,8 @@ static void record(struct point *p, struct sim_task **st, int n)
 
 	p->t = sim_elapsed(&sim);
 	p->cur = index_of(st, n, current);
+	if (p->cur < 0 && current != this_rq()->idle)
+		p->cur = -2;		/* a forker's child */
 	p->minv = sched_eevdf() ? V : cfs->min_vruntime;
 	for (int i = 0; i < n; i++) {
 		struct sched_entity *se = &st[i]->t.se;
@@ -356,7 +373,7 @@ static void print_points(int np, const struct spec_task *sp, int n, int answers)
 		const struct point *p = &points[k];
 
 		printf("%10.3f  %-6s", p->t / 1e6,
-		       !answers ? "?" : p->cur < 0 ? "idle" : sp[p->cur].name);
+		       !answers ? "?" : who_name(sp, p->cur));
 		for (int i = 0; i < n; i++) {
 			if (!answers)
 				printf(eevdf ? "  %18s" : "  %15s", "?");
@@ -389,6 +406,11 @@ static void print_timeline(int np, const struct spec_task *sp, int n, u64 until)
 		}
 		printf("|\n");
 	}
+	for (int k = 0; k < np; k++)
+		if (points[k].cur < 0) {
+			printf("  (a column no task holds: a forker's child or idle)\n");
+			break;
+		}
 }
 
 static int cmd_tasks(int argc, char **argv)

@@ -127,3 +127,13 @@ def test_explore_doc_eevdf_figures():
               "--until", "10ms", "-c").stdout
     w = wakeup_rows(out)[0]
     assert w[3] == "0.0/" and w[4] == "700.0" and w[5] == "no", w
+
+
+def test_yield_and_forker_children():
+    """A yielder hands the CPU over; a forker's children are named 'child'."""
+    out = sim("tasks", "hog,yield:run=500us", "--until", "40ms", "-c").stdout
+    who = [r[1] for r in rows(out)]
+    assert "y1" in who and "h0" in who
+    out = sim("tasks", "forker:every=1ms:child=2ms", "--until", "20ms", "-c").stdout
+    assert "child" in [r[1] for r in rows(out)]
+    assert "idle" not in [r[1] for r in rows(out)[1:]]    # children or forker always runnable

@@ -234,6 +234,12 @@ static void act(struct sim *s, struct sim_task *cur)
 	case SIM_CHILD:
 		do_exit(s, cur);
 		return;
+	case SIM_YIELDER:
+		cur->burst_left = cur->run_ns;
+		s->yields++;
+		sched_yield();
+		after_event(s);
+		return;
 	case SIM_RANDOM:
 		break;
 	}
