@@ -525,6 +525,9 @@ static const char main_help[] =
 "  tasks        an OSTEP-style scheduling problem on the real kernel/sched code\n"
 "Not yet built: experiment, sweep, calibrate, replay (see docs/EXPLORE.md).\n";
 
+/* the other subcommands, named so that asking for one says so */
+static const char *const future[] = { "experiment", "sweep", "calibrate", "replay", NULL };
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
@@ -534,6 +537,12 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "tasks"))
 		return cmd_tasks(argc - 2, argv + 2);
+	for (const char *const *f = future; *f; f++)
+		if (!strcmp(argv[1], *f)) {
+			fprintf(stderr, "sim: %s: not built yet (docs/EXPLORE.md, \"Not built yet\"); "
+				"built: tasks\n", argv[1]);
+			return 2;
+		}
 	fprintf(stderr, "sim: unknown subcommand '%s' (expected: tasks)\n", argv[1]);
 	return 2;
 }

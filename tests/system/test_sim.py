@@ -76,6 +76,7 @@ def test_eevdf_columns():
     (["tasks", "hog", "nope_ns=5"], "unknown parameter 'nope_ns'"),
     (["tasks", "hog", "--frob"], "unknown option '--frob'"),
     (["frob"], "unknown subcommand 'frob'"),
+    (["experiment", "--preset", "linux-2.6.35"], "experiment: not built yet"),
 ])
 def test_bad_input_one_line(args, needle):
     r = sim(*args)
