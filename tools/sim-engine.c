@@ -240,7 +240,7 @@ static const char tasks_help[] =
 "          Without SPEC, -s SEED makes a random problem (same seed, same problem).\n"
 "  --preset P   a kernel preset (sched_preset=P; e.g. linux-2.6.35, linux-6.12)\n"
 "  --hz H       timer frequency: 100, 250, 300 or 1000 (default 1000)\n"
-"  --until T    simulated time (default 30ms; at most 4000 ticks)\n"
+"  --until T    simulated time (default 30ms; at most 3999 ticks)\n"
 "  -c           show the answers: who runs at each scheduling point and the\n"
 "               scheduler's state (CFS: vruntime - min_vruntime, min_vruntime;\n"
 "               EEVDF: V, lag, eligible, deadline), then a timeline.\n"
@@ -413,48 +413,54 @@ static void print_timeline(int np, const struct spec_task *sp, int n, u64 until)
 		}
 }
 
-static int cmd_tasks(int argc, char **argv)
-{
-	struct spec_task sp[MAX_TASKS];
-	struct sim_task *st[MAX_TASKS];
-	const char *spec = NULL;
-	long long until = 30 * MSEC;
-	u32 seed = 0;
-	int n, answers = 0, have_seed = 0, np = 0;
+struct tasks_opts {
+	const char *spec;
+	long long until;		/* ns of simulated time */
+	u32 seed;
+	int have_seed, answers;
+};
 
-	sched_test_reset();
+/* One option that takes a value (A V). */
+static void tasks_option(struct tasks_opts *o, const char *a, const char *v)
+{
+	char *end;
+	unsigned long seed;
+
+	if (!v)
+		die("%s needs a value%s", a, " (see tools/sim tasks --help)");
+	if (!strcmp(a, "--preset")) {
+		apply_knob("sched_preset", v);
+	} else if (!strcmp(a, "--hz")) {
+		apply_hz(v);
+	} else if (!strcmp(a, "--until")) {
+		o->until = parse_time(v);
+		if (o->until <= 0)
+			die("--until %s: not a time > 0 (expected e.g. 30ms, 1s)%s", v, "");
+	} else {
+		seed = strtoul(v, &end, 10);
+		if (*end || end == v || v[0] == '-' || seed > 0xffffffffUL)
+			die("-s %s: not a seed (expected a number 0..4294967295)%s", v, "");
+		o->seed = (u32)seed;
+		o->have_seed = 1;
+	}
+}
+
+/* Parse the command line after "tasks"; knobs are applied as they come.
+ * Returns 1 after --help. */
+static int tasks_args(int argc, char **argv, struct tasks_opts *o)
+{
 	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		const char *a = argv[i];
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(tasks_help, stdout);
-			return 0;
+			return 1;
 		} else if (!strcmp(a, "-c")) {
-			answers = 1;
+			o->answers = 1;
 		} else if (!strcmp(a, "--preset") || !strcmp(a, "--hz") ||
 			   !strcmp(a, "--until") || !strcmp(a, "-s")) {
-			if (!v)
-				die("%s needs a value%s", a, " (see tools/sim tasks --help)");
+			tasks_option(o, a, i + 1 < argc ? argv[i + 1] : NULL);
 			i++;
-			if (!strcmp(a, "--preset")) {
-				apply_knob("sched_preset", v);
-			} else if (!strcmp(a, "--hz")) {
-				apply_hz(v);
-			} else if (!strcmp(a, "--until")) {
-				until = parse_time(v);
-				if (until <= 0)
-					die("--until %s: not a time > 0 (expected e.g. 30ms, 1s)%s",
-					    v, "");
-			} else {
-				char *end;
-				unsigned long s = strtoul(v, &end, 10);
-
-				if (*end || end == v)
-					die("-s %s: not a seed (expected a number 0..4294967295)%s",
-					    v, "");
-				seed = (u32)s;
-				have_seed = 1;
-			}
 		} else if (a[0] == '-') {
 			die("tasks: unknown option '%s' (expected --preset, --hz, --until, -s, -c, "
 			    "KNOB=VALUE)%s", a, "");
@@ -465,20 +471,55 @@ static int cmd_tasks(int argc, char **argv)
 			eq = strchr(kv, '=');
 			*eq = '\0';
 			apply_knob(kv, eq + 1);
-		} else if (!spec) {
-			spec = a;
+		} else if (!o->spec) {
+			o->spec = a;
 		} else {
-			die("tasks: a second SPEC '%s' (after '%s'; join tasks with commas)", a, spec);
+			die("tasks: a second SPEC '%s' (after '%s'; join tasks with commas)", a, o->spec);
 		}
 	}
-	if (spec)
-		n = parse_spec(spec, sp);
-	else if (have_seed)
-		n = random_spec(seed, sp);
+	return 0;
+}
+
+/* The first pick, then each tick, to UNTIL: the points[] snapshots. */
+static int run_points(struct sim_task **st, int n, u64 until)
+{
+	int np = 0;
+
+	sim_run(&sim, 0);
+	record(&points[np++], st, n);
+	/*
+	 * sim_run() stops before the events due at its end, so each step runs
+	 * 1 ns past the tick: the snapshot shows the tick's decision (the 1 ns
+	 * is charged to whoever it picked, as the real clock would).
+	 */
+	while (sim_elapsed(&sim) + sim.tick_ns <= until + 1 && np < MAX_POINTS) {
+		sim_run(&sim, sim.next_tick - fake_clock_ns + 1);
+		record(&points[np++], st, n);
+		points[np - 1].t--;
+	}
+	return np;
+}
+
+static int cmd_tasks(int argc, char **argv)
+{
+	struct tasks_opts o = { .until = 30 * MSEC };
+	struct spec_task sp[MAX_TASKS];
+	struct sim_task *st[MAX_TASKS];
+	int n, np;
+
+	sched_test_reset();
+	if (tasks_args(argc, argv, &o))
+		return 0;
+	if (o.spec)
+		n = parse_spec(o.spec, sp);
+	else if (o.have_seed)
+		n = random_spec(o.seed, sp);
 	else
 		die("tasks: no SPEC and no -s SEED%s%s", " (see tools/sim tasks --help)", "");
 
-	sim_init(&sim, storage, 96, seed ? seed : 1);
+	sim_init(&sim, storage, 96, o.seed ? o.seed : 1);
+	if (sim.tick_ns * (MAX_POINTS - 1) < (u64)o.until)
+		die("--until: at most %s ticks (%s)", "3999", "e.g. 3.999s at HZ=1000, 15.99s at HZ=250");
 	sim.on_wakeup = on_wakeup;
 	spec_tasks = st;
 	nspec = n;
@@ -488,31 +529,17 @@ static int cmd_tasks(int argc, char **argv)
 		if (sp[i].kind == SIM_FORKER)
 			st[i]->child_run_ns = sp[i].child_ns;
 	}
-	if (sim.tick_ns * MAX_POINTS < (u64)until)
-		die("--until: at most 4000 ticks (%s at this HZ)%s", "e.g. 4s at HZ=1000", "");
 
 	describe(sp, n);
 	capture_reset();
 	sched_print_tunables();
 	printf("Scheduler: %s, HZ=%u\n%s", sched_eevdf() ? "EEVDF" : "CFS", HZ, capture_buf);
 
-	/* the first pick, then each tick; record the state after its decision */
-	sim_run(&sim, 0);
-	record(&points[np++], st, n);
-	/*
-	 * sim_run() stops before the events due at its end, so each step runs
-	 * 1 ns past the tick: the snapshot shows the tick's decision (the 1 ns
-	 * is charged to whoever it picked, as the real clock would).
-	 */
-	while (sim_elapsed(&sim) + sim.tick_ns <= (u64)until + 1 && np < MAX_POINTS) {
-		sim_run(&sim, sim.next_tick - fake_clock_ns + 1);
-		record(&points[np++], st, n);
-		points[np - 1].t--;
-	}
-	print_points(np, sp, n, answers);
-	print_wakeups(sp, answers);
-	if (answers)
-		print_timeline(np, sp, n, (u64)until);
+	np = run_points(st, n, (u64)o.until);
+	print_points(np, sp, n, o.answers);
+	print_wakeups(sp, o.answers);
+	if (o.answers)
+		print_timeline(np, sp, n, (u64)o.until);
 	else
 		printf("\nWho runs at each point, and why? Check with -c.\n");
 	return 0;

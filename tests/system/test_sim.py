@@ -76,6 +76,9 @@ def test_eevdf_columns():
     (["tasks", "hog", "nope_ns=5"], "unknown parameter 'nope_ns'"),
     (["tasks", "hog", "--frob"], "unknown option '--frob'"),
     (["frob"], "unknown subcommand 'frob'"),
+    (["tasks", "hog", "--until", "5s"], "--until: at most 3999 ticks"),
+    (["tasks", "-s", "-3"], "-s -3: not a seed"),
+    (["tasks"], "no SPEC and no -s SEED"),
     (["experiment", "--preset", "linux-2.6.35"], "experiment: not built yet"),
 ])
 def test_bad_input_one_line(args, needle):
