@@ -67,3 +67,14 @@ $(eval $(call host_test,sched_rbtree_aug,kernel/lib/rbtree.c kernel/lib/rbtree_a
 	tests/host/sched/test_rbtree_augmented.c))
 $(BUILD)/host/sched_eevdf $(BUILD)/host/sched_eevdf_class $(BUILD)/host/sched_rbtree_aug: \
 	$(SCHED_HOST_HDRS)
+
+# build/sim: tools/sim's engine, the same sources as the host tests but built
+# for speed (-O2, no sanitizers); cmocka only for fake_arch.c's helpers.
+SIM_CFLAGS := $(filter-out -O1 -fsanitize=% -fno-sanitize-recover=%,$(HOST_CFLAGS)) -O2 -I$(BUILD)
+$(BUILD)/sim: $(SCHED_HOST_SRC) tests/host/sched/sim.c tools/sim-engine.c $(SCHED_HOST_HDRS) \
+		$(SCHED_PRESETS_H) | $(BUILD)/host
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOSTCC) $(SIM_CFLAGS) -o $@ $(SCHED_HOST_SRC) tests/host/sched/sim.c tools/sim-engine.c \
+		$(HOST_LIBS)
+.PHONY: sim
+sim: $(BUILD)/sim

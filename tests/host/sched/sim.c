@@ -234,6 +234,12 @@ static void act(struct sim *s, struct sim_task *cur)
 	case SIM_CHILD:
 		do_exit(s, cur);
 		return;
+	case SIM_YIELDER:
+		cur->burst_left = cur->run_ns;
+		s->yields++;
+		sched_yield();
+		after_event(s);
+		return;
 	case SIM_RANDOM:
 		break;
 	}
@@ -442,6 +448,8 @@ void sim_run(struct sim *s, u64 duration)
 				st->woken_at = t;
 				st->burst_left = first_burst(s, st);
 				try_to_wake_up(&st->t, TASK_NORMAL, 0);
+				if (s->on_wakeup)
+					s->on_wakeup(s, st);
 				irq_exit(s);
 			}
 		}

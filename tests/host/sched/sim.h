@@ -19,7 +19,8 @@
  *   SIM_FORKER   every run_ns of CPU forks a SIM_CHILD (child_run_ns, child_nice),
  *                then sleeps sleep_ns if that is not 0 (a SIGEV_THREAD timer);
  *   SIM_CHILD    runs run_ns of CPU, then exits;
- *   SIM_RANDOM   random bursts, then one of: sleep, block, yield, fork, exit.
+ *   SIM_RANDOM   random bursts, then one of: sleep, block, yield, fork, exit;
+ *   SIM_YIELDER  runs run_ns of CPU, calls sched_yield(), repeat.
  * With sim.random set, random events also happen between task actions:
  * spawns, nice and policy changes, early wakeups, feature and knob writes.
  */
@@ -31,7 +32,7 @@
 
 #define SIM_INF		(~0ULL)
 
-enum sim_kind { SIM_HOG, SIM_SLEEPER, SIM_FORKER, SIM_CHILD, SIM_RANDOM };
+enum sim_kind { SIM_HOG, SIM_SLEEPER, SIM_FORKER, SIM_CHILD, SIM_RANDOM, SIM_YIELDER };
 
 struct sim_task {
 	struct task t;			/* what the scheduler sees */
@@ -70,6 +71,13 @@ struct sim {
 	u64 child_lat_sum, child_lat_max;
 	unsigned long child_lat_n;
 	unsigned long forks, exits, renices, yields, sleeps;
+	/*
+	 * Optional observer (tools/sim tasks): called right after a timer
+	 * wakeup's try_to_wake_up(), before the irq-exit path acts on it, so
+	 * the woken task's placement and current->need_resched (the wakeup
+	 * preemption check's verdict) are the scheduler's own.
+	 */
+	void (*on_wakeup)(struct sim *s, struct sim_task *st);
 };
 
 /* Reset after sched_test_reset(): storage, seed; ticks at the current HZ. */
