@@ -174,12 +174,12 @@ test: deps
 
 # make trace CMDLINE='...': boot it with the tracer on (trace_event=sched:*,timer:*
 # unless CMDLINE names events) and write build/trace/: trace.txt, trace.dat,
-# latency.txt, sched_latency.txt (docs/TRACING.md).
+# latency.txt, sched_latency.txt (docs/TRACING.md); it ends with the verdict
+# on the worst sample (tools/bench_trace.py's sentences).
 trace:
 	tools/deps run
 	$(MAKE) all BUSYBOX=$(if $(filter 0,$(BUSYBOX)),0,auto)
 	tools/trace run -o $(BUILD)/trace -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
-	@echo "trace: files in $(BUILD)/trace/ (trace-cmd report -i $(BUILD)/trace/trace.dat; kernelshark $(BUILD)/trace/trace.dat)"
 
 bench: deps all
 	tools/bench $(if $(QUICK),--quick,--docs)
