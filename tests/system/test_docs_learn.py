@@ -61,3 +61,24 @@ def test_debate_states_the_codes_eevdf_base_slice():
     ns = int(re.search(r"\.ptr = &sysctl_sched_base_slice, \.def = (\d+),", code).group(1))
     m = re.search(r"Granule's linux-6\.12 preset uses (\d+\.\d+) ms", read("docs", "DEBATE.md"))
     assert m and round(float(m.group(1)) * 1e6) == ns, (m and m.group(0), ns)
+
+
+def test_debate_shows_the_bench_figures_of_results_md():
+    p = subprocess.run([os.path.join(ROOT, "tools", "debate-figures"), "--check"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT)
+    assert p.returncode == 0, p.stdout.decode()
+    debate, results = read("docs", "DEBATE.md"), read("docs", "RESULTS.md")
+    # every claim row of RESULTS.md: its median [min-max] is in DEBATE.md
+    claims = results[results.index("## The 2010 claims, judged over load seeds"):]
+    claims = claims[:claims.index("\n## ")]
+    rows = re.findall(r"^\| ([^|]+) \| ([^|]+) \| (1000|250) \| [^|]+ \| ([^|]+) \| ([^|]+) \|", claims, re.M)
+    assert len(rows) >= 8
+    for claim, _qty, _hz, spread, published in rows:
+        assert f"{claim}:" in debate and spread in debate and published in debate, (claim, spread)
+
+
+def test_debate_figures_rejects_an_argument():
+    p = subprocess.run([os.path.join(ROOT, "tools", "debate-figures"), "--nope"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    assert p.returncode != 0 and p.stderr.decode().strip() == \
+        "tools/debate-figures: unknown argument '--nope' (expected none or --check)"
