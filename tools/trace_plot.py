@@ -64,6 +64,8 @@ def plots(sched, samples, outdir):
 
 
 VRUNTIME_LINES = 8      # tasks drawn as their own line (the most run events); the rest as dots
+KEY_LIMIT_NS = 100 * 10**6  # keys beyond +-100 ms are left out: a task not on this cfs_rq (no
+                            # min_vruntime of its own yet) would squash the others to a line
 
 
 def _vruntime(sched, outdir):
@@ -78,7 +80,8 @@ def _vruntime(sched, outdir):
             mv = int(e["fields"]["min_vruntime"]) % 2**64
         elif e["name"] == "sched_stat_runtime" and mv is not None:
             key = int(e["fields"]["vruntime"]) - mv
-            rows.setdefault(e["pid"], []).append((e["ts"] / 1e6, key / 1e6))
+            if abs(key) <= KEY_LIMIT_NS:
+                rows.setdefault(e["pid"], []).append((e["ts"] / 1e6, key / 1e6))
     if not rows:
         return
     busy = sorted(rows, key=lambda p: -len(rows[p]))[:VRUNTIME_LINES]

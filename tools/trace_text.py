@@ -91,12 +91,12 @@ def results(log_text):
 
 
 def not_traced(traced, result):
-    """'N samples, M not traced' (or 'N samples' when all were, or when the
-    program's RESULT line, and so the run's own count, is missing)."""
+    """'N samples, M not traced' against the program's RESULT count N ('N
+    samples, all traced'); just the traced count without a RESULT line."""
     total = result.get("samples") if result else None
-    if not isinstance(total, int) or total < traced:
+    if not isinstance(total, int):
         return "%d samples" % traced
-    if total == traced:
+    if traced >= total:         # the trace may also hold the expiry after the last sample
         return "%d samples, all traced" % total
     return "%d samples, %d not traced" % (total, total - traced)
 
