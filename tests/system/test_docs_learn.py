@@ -73,6 +73,8 @@ def test_debate_shows_the_bench_figures_of_results_md():
     claims = claims[:claims.index("\n## ")]
     rows = re.findall(r"^\| ([^|]+) \| ([^|]+) \| (1000|250) \| [^|]+ \| ([^|]+) \| ([^|]+) \|", claims, re.M)
     assert len(rows) >= 8
+    # one "Granule's figure" line per claim, in the timeline beside the published figures
+    assert debate.count("**Granule's figure**") == len({r[0] for r in rows})
     for claim, _qty, _hz, spread, published in rows:
         assert f"{claim}:" in debate and spread in debate and published in debate, (claim, spread)
 
