@@ -161,11 +161,12 @@ shell:
 # make gdb [CMDLINE='...']: boot QEMU paused with its gdb stub on a unix
 # socket and attach gdb to build/granule-debug.elf with tools/granule.gdb's
 # helpers (gr-current, gr-rq, gr-min-vruntime); serial output goes to
-# build/serial.log.  Quitting gdb stops QEMU.
+# build/serial.log.  Quitting gdb stops QEMU.  GDB_CMDS=file: gdb runs the
+# file's commands first.  gdb_clock=1 holds the guest clock across stops.
 gdb:
 	tools/deps run
 	$(MAKE) all BUSYBOX=$(if $(filter 0,$(BUSYBOX)),0,auto)
-	tools/run-qemu --gdb --boot kernel -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
+	tools/run-qemu --gdb $(if $(GDB_CMDS),--gdb-cmds '$(GDB_CMDS)') --boot kernel -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
 test: deps
 	$(MAKE) all iso $(HOST_TESTS) $(FUZZ_TARGETS)
@@ -173,12 +174,12 @@ test: deps
 
 # make trace CMDLINE='...': boot it with the tracer on (trace_event=sched:*,timer:*
 # unless CMDLINE names events) and write build/trace/: trace.txt, trace.dat,
-# latency.txt, sched_latency.txt (docs/TRACING.md).
+# latency.txt, sched_latency.txt (docs/TRACING.md); it ends with the verdict
+# on the worst sample (tools/bench_trace.py's sentences).
 trace:
 	tools/deps run
 	$(MAKE) all BUSYBOX=$(if $(filter 0,$(BUSYBOX)),0,auto)
 	tools/trace run -o $(BUILD)/trace -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
-	@echo "trace: files in $(BUILD)/trace/ (trace-cmd report -i $(BUILD)/trace/trace.dat; kernelshark $(BUILD)/trace/trace.dat)"
 
 bench: deps all
 	tools/bench $(if $(QUICK),--quick,--docs)
@@ -206,9 +207,9 @@ help:
 	  "Also:" \
 	  "  make shell    busybox's login shell in real time (ICOUNT=1: deterministic)  [CMDLINE='...']" \
 	  "  make trace    the run traced: build/trace/ (docs/TRACING.md)  [CMDLINE='...']" \
-	  "  make gdb      the boot paused under gdb with tools/granule.gdb  [CMDLINE='...']" \
+	  "  make gdb      the boot paused under gdb with tools/granule.gdb  [CMDLINE='...'] [GDB_CMDS=file]" \
 	  "  make bench    every preset x 5 load seeds, Linux beside (~2 h)  [QUICK=1 LINUX=0]" \
-	  "  make usb      a BIOS/UEFI USB-stick image, booted in QEMU both ways (README, Real hardware)" \
+	  "  make usb      a BIOS/UEFI USB-stick image, booted in QEMU both ways (docs/HARDWARE.md)" \
 	  "  make fuzz | fuzz-host | soak   robustness runs (docs/ROBUSTNESS.md)" \
 	  "  make deps     install and fetch everything (README, 'What the first run downloads')" \
 	  "  make all | iso | clean"

@@ -152,7 +152,8 @@ def report(runs):
         w = tr["worst"]
         lines += [f"![worst sample, {run['preset']}](worst-{run['preset']}.svg)", "",
                   f"Trace of a {run['results'].get('wakeup-latency', {}).get('duration_s', '?')} s "
-                  f"run: {tr['events']} events, {tr['lost']} lost, {tr['samples']} samples; "
+                  f"run: {tr['events']} events, {tr['lost']} lost, "
+                  f"{trace_text.not_traced(tr['samples'], run['results'].get('wakeup-latency'))}; "
                   f"the worst is sample {w['index']} (expiry {w['expiry'] / 1e9:.6f} s).", ""]
         pl = w.get("placement")
         if pl:

@@ -10,9 +10,15 @@
 #   (gdb) gr-min-vruntime         cfs_rq->min_vruntime
 #
 # The kernel symbols come from build/granule-debug.elf, the booted
-# build/granule.elf plus DWARF (same loadable bytes).  Under -icount the
-# guest's clock stops while gdb holds it: stepping does not change what the
-# guest later measures.  build/granule.asm is the disassembly with source.
+# build/granule.elf plus DWARF (same loadable bytes).  Time under gdb: the
+# guest's -icount clock counts instructions, but each stop lets QEMU warp it
+# to the next pending virtual timer.  make gdb boots with gdb_clock=1, whose
+# PIT guard (IRQ masked) keeps that timer under 0.1 ms ahead: a stop moves
+# the clock by less than 0.1 ms, scheduler_tick breaks see rq->clock advance
+# one tick each, and `break scheduler_tick if runqueue.nr_running >= 6`
+# works (docs/ARCHITECTURE.md, "Watching it in a debugger").
+#   make gdb GDB_CMDS=file        gdb runs the file's commands first.
+# build/granule.asm is the disassembly with source.
 
 set architecture i386
 set confirm off

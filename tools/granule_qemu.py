@@ -255,7 +255,7 @@ class GdbSession:
 
 
 def gdb_session(cmdline="", gdb_args=(), batch=True, boot="kernel", cpu=None, icount=True,
-                timeout=600, memory="128M", serial_log=None, extra=(), watch=None):
+                timeout=600, memory="128M", serial_log=None, extra=(), watch=None, hold_clock=False):
     """Boot QEMU paused with its gdb stub listening on a unix socket (never
     a TCP port), attach `gdb -x tools/granule.gdb build/granule-debug.elf`,
     run it with GDB_ARGS (e.g. ["-ex", "break scheduler_tick", ...]) in
@@ -263,9 +263,15 @@ def gdb_session(cmdline="", gdb_args=(), batch=True, boot="kernel", cpu=None, ic
     terminal), then stop QEMU.  The serial output goes to SERIAL_LOG (or a
     temporary file) and comes back in GdbSession.serial.  Under -icount a
     session is deterministic, but each gdb stop lets QEMU's icount clock skip
-    to the next timer deadline: after a stop the guest's figures differ from
-    a plain run's (the same on every session).  EXTRA: more QEMU arguments; WATCH(qemu):
-    called with the QEMU Popen once it runs (tools/measure-paths)."""
+    to the next virtual timer deadline: after a stop the guest's figures
+    differ from a plain run's (the same on every session).  EXTRA: more QEMU arguments; WATCH(qemu):
+    called with the QEMU Popen once it runs (tools/measure-paths).
+    HOLD_CLOCK (make gdb): boot with gdb_clock=1, whose PIT guard (IRQ
+    masked) keeps a virtual timer under 0.1 ms ahead, so a stop moves the
+    guest clock by less than that instead of up to the firmware PIT's 27.5 ms
+    (arch/x86/pit.c pit_start_guard)."""
+    if hold_clock and icount:
+        cmdline = "gdb_clock=1 " + cmdline
     cmdline = headless_cmdline(cmdline)
     with tempfile.TemporaryDirectory(prefix="granule-gdb-") as tmp:
         sock = os.path.join(tmp, "gdb.sock")

@@ -3,7 +3,8 @@
   timeline   one row per task that ran: a bar while it runs (sched_switch),
              an arrow from each POSIX timer expiry to the first instruction
              of the thread it woke (tools/trace_sched.py's samples);
-  vruntime   each task's vruntime (sched_stat_runtime) and min_vruntime
+  vruntime   each task's vruntime - min_vruntime (sched_stat_runtime, sched_place),
+             one line per busy task
              (sched_place) over time, in ms;
   worst      the timeline around the worst sample, from 1 ms before its
              expiry to 1 ms after its thread started.
@@ -59,17 +60,41 @@ def plots(sched, samples, outdir):
         w = max(samples, key=lambda s: s["latency"])
         _timeline(sched, samples, outdir, "worst", w["expiry"] - 10**6, w["start"] + 10**6,
                   "worst sample: %.1f us (%s)" % (w["latency"] / 1e3, sched.name(w["thread"])))
+    _vruntime(sched, outdir)
+
+
+VRUNTIME_LINES = 8      # tasks drawn as their own line (the most run events); the rest as dots
+KEY_LIMIT_NS = 100 * 10**6  # keys beyond +-100 ms are left out: a task not on this cfs_rq (no
+                            # min_vruntime of its own yet) would squash the others to a line
+
+
+def _vruntime(sched, outdir):
+    """vruntime.png/.svg: each task's vruntime - min_vruntime (ms) over the run,
+    one line per busy task.  Absolute vruntimes all sit within a few ms of
+    min_vruntime, which grows by seconds over a run, so on that scale the
+    tasks would be one thick line; the key (what the rbtree sorts by) keeps
+    them apart.  min_vruntime is the last sched_place event's value."""
+    mv, rows = None, {}
+    for e in sched.ev:
+        if e["name"] == "sched_place":
+            mv = int(e["fields"]["min_vruntime"]) % 2**64
+        elif e["name"] == "sched_stat_runtime" and mv is not None:
+            key = int(e["fields"]["vruntime"]) - mv
+            if abs(key) <= KEY_LIMIT_NS:
+                rows.setdefault(e["pid"], []).append((e["ts"] / 1e6, key / 1e6))
+    if not rows:
+        return
+    busy = sorted(rows, key=lambda p: -len(rows[p]))[:VRUNTIME_LINES]
     dat = os.path.join(outdir, "vruntime.dat")
     with open(dat, "w") as f:
-        for e in ev:
-            if e["name"] == "sched_stat_runtime":
-                f.write("%.6f %.6f\n" % (e["ts"] / 1e6, int(e["fields"]["vruntime"]) / 1e6))
-        f.write("\n\n")
-        for e in ev:
-            if e["name"] == "sched_place":
-                f.write("%.6f %.6f\n" % (e["ts"] / 1e6, (int(e["fields"]["min_vruntime"]) % 2**64) / 1e6))
-    gnuplot("set terminal @TERM\nset output '@OUT'\nset title 'vruntime of every task, and min_vruntime'\n"
-            "set xlabel 'time (ms)'\nset ylabel 'vruntime (ms)'\nset yrange [0:*]\n"
-            "plot '%s' index 0 using 1:2 with dots lc rgb '#3060c0' title 'tasks (sched_stat_runtime)', "
-            "'' index 1 using 1:2 with lines lw 2 lc rgb '#d03020' title 'min_vruntime (sched_place)'\n"
-            % dat, os.path.join(outdir, "vruntime"))
+        for pid in busy + ["rest"]:
+            pts = rows[pid] if pid != "rest" else [x for p in rows if p not in busy for x in rows[p]]
+            f.write("".join("%.6f %.6f\n" % x for x in (pts or [(0, 0)])) + "\n\n")
+    plots = ["'%s' index %d using 1:2 with lines lw 1.5 title '%s'" % (dat, i, sched.name(p).replace("'", ""))
+             for i, p in enumerate(busy)]
+    plots.append("'%s' index %d using 1:2 with dots lc rgb '#a0a0a0' title 'other tasks'" % (dat, len(busy)))
+    gnuplot("set terminal @TERM\nset output '@OUT'\n"
+            "set title 'vruntime - min_vruntime of each task (the rbtree key)'\n"
+            "set xlabel 'time (ms)'\nset ylabel 'vruntime - min_vruntime (ms)'\n"
+            "set key outside right font ',8'\nplot " + ", ".join(plots) + "\n",
+            os.path.join(outdir, "vruntime"))

@@ -11,6 +11,8 @@ at every expiry.  The sample ends when that thread is first switched in.
 wakeup-latency's trace_marker lines (sample=K expiry=NS latency=NS) give
 the latency the program measured; they are matched to expiries in order.
 """
+import trace_text
+
 INF = float("inf")
 
 
@@ -138,10 +140,14 @@ def latency_report(s):
     return "\n".join(out) + "\n"
 
 
-def attribution_report(s, worst=10):
+def attribution_report(s, worst=10, result=None):
+    """The worst WORST samples' attribution; RESULT (the program's
+    wakeup-latency RESULT fields) gives the run's own sample count, so the
+    header says how many samples the trace does not hold."""
     samples = s.samples()
     key = (lambda x: x.get("measured", x["latency"]))
-    out = ["wakeup latency attribution: %d samples, the worst %d" % (len(samples), min(worst, len(samples))), ""]
+    out = ["wakeup latency attribution: %s, the worst %d" % (trace_text.not_traced(len(samples), result),
+                                                              min(worst, len(samples))), ""]
     for smp in sorted(samples, key=key, reverse=True)[:worst]:
         th = smp["thread"]
         out.append("sample %s: expiry %.6f s, %s first ran at %.6f s: latency %.1f us%s" % (

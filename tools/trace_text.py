@@ -74,3 +74,29 @@ def find_dump(log_text):
     if entries != len(events):
         raise ValueError("the dump says %d entries but has %d lines" % (entries, len(events)))
     return TraceDump(events, entries, written, lost, header)
+
+
+def results(log_text):
+    """{bench: fields} of the log's `RESULT {json}` lines (the last of each bench)."""
+    import json
+    out = {}
+    for m in re.finditer(r"^RESULT (\{.*\})\s*$", log_text, re.M):
+        try:
+            r = json.loads(m.group(1))
+        except ValueError:
+            continue
+        if isinstance(r, dict) and "bench" in r:
+            out[r["bench"]] = r
+    return out
+
+
+def not_traced(traced, result):
+    """'N samples, M not traced' against the program's RESULT count N ('N
+    samples, all traced'); just the traced count without a RESULT line."""
+    total = result.get("samples") if result else None
+    if not isinstance(total, int):
+        return "%d samples" % traced
+    if traced >= total:         # the trace may also hold the expiry after the last sample
+        return "%d samples, all traced" % total
+    return "%d samples, %d not traced" % (total, total - traced)
+

@@ -28,6 +28,25 @@ u64 pit_start_periodic(unsigned hz)
 	return (u64)ch0_divisor * 1000000000ull / PIT_TICK_RATE;
 }
 
+/* gdb_clock=1 (make gdb): channel 0 as a rate generator at ~10 kHz with
+ * IRQ 0 left masked, so it never interrupts the guest.  Under
+ * -icount shift=0,sleep=off a stop (a gdb breakpoint) lets QEMU warp the
+ * virtual clock to the next pending virtual-clock timer.  Stopped in the
+ * tick handler, the one-shot APIC timer is not armed yet, and the next
+ * timer is the firmware's 18.2 Hz channel 0 edge (up to 27.5 ms away) or,
+ * without it, hours away.  This guard keeps an edge at most
+ * PIT_GUARD_DIVISOR / 1193182 Hz = 99.7 us ahead: a stop costs the guest
+ * clock less than 0.1 ms. */
+#define PIT_GUARD_DIVISOR	119
+
+u64 pit_start_guard(void)
+{
+	outb(PIT_MODE, 0x34);		/* ch0, lo/hi, mode 2 (rate generator), binary */
+	outb(PIT_CH0, PIT_GUARD_DIVISOR & 0xff);
+	outb(PIT_CH0, PIT_GUARD_DIVISOR >> 8);
+	return (u64)PIT_GUARD_DIVISOR * 1000000000ull / PIT_TICK_RATE;
+}
+
 u32 pit_elapsed_ns(void)
 {
 	u32 count;

@@ -43,6 +43,10 @@ DEFINE_KNOB_ENUM(clocksource, clocksource_choice, CS_TSC, clocksource_names,
 unsigned int HZ = 1000;
 static u64 tick_ns;		/* real tick period in ns */
 int use_tsc;			/* sched_clock() reads the TSC (arch/x86/sched_clock.asm) */
+static int gdb_clock;
+DEFINE_KNOB_BOOL(gdb_clock, gdb_clock, 0,
+		 "make gdb: bound the -icount clock warp of a debugger stop (PIT guard, IRQ masked)");
+
 static int use_apic;
 static int apic_oneshot;		/* highres: one-shot mode */
 static u64 last_pit_clock;	/* keeps the PIT clock monotonic */
@@ -158,5 +162,8 @@ void time_init(void)
 		request_irq(0, pit_tick_irq);
 		printk("clockevent: pit, periodic %u HZ, tick %llu ns (%s)\n", HZ, tick_ns, why);
 	}
+	if (gdb_clock && use_apic)
+		printk("gdb_clock: PIT channel 0 guard every %llu ns (IRQ 0 masked): "
+		       "a debugger stop moves the clock by less than that\n", pit_start_guard());
 	printk_set_clock(sched_clock);
 }

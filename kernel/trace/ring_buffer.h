@@ -5,11 +5,15 @@
  * events and counts them as overruns).
  *
  * Layout: each record is a 4-byte header (its total length in bytes, a
- * multiple of 4, header included) followed by the payload.  A record never
- * wraps: when one does not fit before the end of the array, the rest of the
- * array becomes one padding record (RB_PAD set in the header) and writing
- * continues at offset 0.  Live data is the circular range [tail, head),
- * 'used' bytes long; tail always points at a record header.
+ * multiple of 4, header included) followed by the payload.  The array may
+ * be made of up to RB_MAX_CHUNKS separate blocks of 'chunk' bytes each (as
+ * Linux's ring buffer is a list of pages): offsets run over
+ * [0, size = nchunks * chunk), and offset o lives in block o / chunk.  A
+ * record never crosses a block: when one does not fit before the end of
+ * the block, the rest of it becomes one padding record (RB_PAD set in the
+ * header) and writing continues at the next block (offset 0 after the
+ * last).  Live data is the circular range [tail, head), 'used' bytes long;
+ * tail always points at a record header.
  *
  * Counters (ftrace's "entries-in-buffer/entries-written"):
  *	entries  records in the buffer now
@@ -26,10 +30,13 @@
 
 #define RB_PAD		0x80000000u	/* header flag: padding, not a record */
 #define RB_HDR		4u		/* header bytes */
+#define RB_MAX_CHUNKS	16		/* blocks of one buffer */
 
 struct ring_buffer {
-	u8 *mem;
-	u32 size;			/* bytes, a multiple of 4 */
+	u8 *mem;			/* the first block */
+	u8 *chunks[RB_MAX_CHUNKS];
+	u32 nchunks, chunk;		/* blocks, bytes in each (a multiple of 4) */
+	u32 size;			/* nchunks * chunk bytes */
 	u32 head, tail, used;		/* offsets and live bytes */
 	u32 entries;
 	u64 written, overrun;
@@ -37,10 +44,12 @@ struct ring_buffer {
 
 /* Use MEM (SIZE bytes, rounded down to a multiple of 4) as an empty buffer. */
 void rb_init(struct ring_buffer *rb, void *mem, u32 size);
+/* Use N (1..RB_MAX_CHUNKS) blocks of CHUNK bytes each as one empty buffer. */
+void rb_init_chunks(struct ring_buffer *rb, void *const *chunks, u32 n, u32 chunk);
 /*
  * Room for a LEN-byte payload, dropping the oldest records as needed.
  * Returns the payload (4-byte aligned, not zeroed), or NULL if LEN is more
- * than half the buffer (such a record would leave no history at all).
+ * than half a block (such a record would leave no history at all).
  */
 void *rb_reserve(struct ring_buffer *rb, u32 len);
 

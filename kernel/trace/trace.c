@@ -37,7 +37,8 @@
 #include "trace_internal.h"
 
 #define TRACE_BUF_MIN		4096u
-#define TRACE_BUF_MAX		(4096u << 10)	/* KMALLOC_MAX_SIZE */
+#define TRACE_CHUNK_MAX		KMALLOC_MAX_SIZE	/* one block: 4 MiB */
+#define TRACE_BUF_MAX		(RB_MAX_CHUNKS * TRACE_CHUNK_MAX)	/* 64 MiB */
 #define TRACE_MARKER_MAX	256		/* bytes kept of one marker */
 #define TRACE_LINE_MAX		384
 
@@ -149,15 +150,38 @@ void trace_probes_init(void)
 	       tp_printk ? ", tp_printk" : "");
 }
 
+/* A ring of BYTES in blocks of at most 4 MiB (kmalloc's largest), all of
+ * them the same size: NEW is set up empty; -ENOMEM (nothing kept) if one
+ * block cannot be had. */
+static int ring_alloc(struct ring_buffer *new, u32 bytes)
+{
+	u32 n = (bytes + TRACE_CHUNK_MAX - 1) / TRACE_CHUNK_MAX;
+	u32 chunk = (bytes / n + 1023) & ~1023u;
+	void *blocks[RB_MAX_CHUNKS];
+
+	for (u32 i = 0; i < n; i++) {
+		if (!(blocks[i] = kmalloc(chunk))) {
+			while (i--)
+				kfree(blocks[i]);
+			return -ENOMEM;
+		}
+	}
+	rb_init_chunks(new, blocks, n, chunk);
+	return 0;
+}
+
+static void ring_free(struct ring_buffer *old)
+{
+	for (u32 i = 0; i < old->nchunks; i++)
+		kfree(old->chunks[i]);
+}
+
 void trace_buffer_init(void)
 {
-	void *mem = kmalloc(trace_buf_size);
-
-	if (!mem) {
+	if (ring_alloc(&rb, trace_buf_size)) {
 		printk("trace: cannot allocate %u bytes; tracing off\n", trace_buf_size);
 		return;
 	}
-	rb_init(&rb, mem, trace_buf_size);
 	recording = 1;
 	printk("trace: %u KiB ring buffer\n", trace_buf_size >> 10);
 	trace_probes_update(trace_event_mask);	/* hrtimers_init() is done: no more finding */
@@ -312,7 +336,7 @@ void trace_clear(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	rb_init(&rb, rb.mem, rb.size);
+	rb_init_chunks(&rb, (void *const *)rb.chunks, rb.nchunks, rb.chunk);
 	generation++;
 	local_irq_restore(flags);
 }
@@ -327,28 +351,28 @@ long trace_resize(u32 kib)
 {
 	u32 bytes = kib << 10;
 	unsigned long flags;
-	void *mem, *old;
+	struct ring_buffer new, old;
 
 	if (kib < TRACE_BUF_MIN >> 10 || kib > TRACE_BUF_MAX >> 10) {
 		printk("tracing: buffer_size_kb=%u: out of range (expected %u..%u); keeping %u\n",
 		       kib, TRACE_BUF_MIN >> 10, TRACE_BUF_MAX >> 10, rb.size >> 10);
 		return -EINVAL;
 	}
-	if (!(mem = kmalloc(bytes)))
+	if (ring_alloc(&new, bytes))
 		return -ENOMEM;
 	local_irq_save(flags);
-	old = rb.mem;
-	rb_init(&rb, mem, bytes);
+	old = rb;
+	rb = new;
 	trace_buf_size = bytes;
 	generation++;
 	local_irq_restore(flags);
-	kfree(old);
+	ring_free(&old);
 	return 0;
 }
 
 u32 trace_buffer_kib(void)
 {
-	return rb.size >> 10;
+	return rb.size ? trace_buf_size >> 10 : 0;	/* as set; the ring holds at least that */
 }
 
 void trace_cursor_start(struct trace_cursor *c)

@@ -25,7 +25,7 @@
  *                     every event first, so `echo > set_event` clears; an
  *                     item naming no event is -EINVAL (those before it stay
  *                     applied, as with Linux's one item per write)
- *   buffer_size_kb    the ring in KiB, 4..4096 (trace_buf_size='s range); a
+ *   buffer_size_kb    the ring in KiB, 4..65536 (trace_buf_size='s range); a
  *                     bad value is -EINVAL with one line, nothing changed;
  *                     a new size empties the buffer (Linux keeps what fits)
  *   available_events  every event that can be enabled, one per line
@@ -103,7 +103,7 @@ static int size_store(const char *val)
 	u32 kib;
 
 	if (parse_u32(val, &kib)) {
-		printk("tracing: buffer_size_kb=%s: invalid (expected a size in KiB, 4..4096); keeping %u\n",
+		printk("tracing: buffer_size_kb=%s: invalid (expected a size in KiB, 4..65536); keeping %u\n",
 		       val, trace_buffer_kib());
 		return -EINVAL;
 	}

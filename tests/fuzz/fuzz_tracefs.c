@@ -16,7 +16,7 @@
  *   - set_event enables only known events, the probes asked for exactly
  *     them; it reads back one known event a line, and that text, written
  *     back word by word after an O_TRUNC, gives the same events;
- *   - buffer_size_kb stays in 4..4096, a refused write keeps it, an
+ *   - buffer_size_kb stays in 4..65536, a refused write keeps it, an
  *     accepted one is the number written, and it reads back;
  *   - tracing_on is 0 or 1, a refused write keeps it, and it reads back;
  *   - a marker write takes min(LEN, 1024) bytes while recording, else
@@ -144,7 +144,7 @@ static void one_op(int op, const uint8_t *data, size_t len)
 	case BUFFER_SIZE_KB:
 		r = pseudo_write(DIR "buffer_size_kb", O_WRONLY | trunc, data, len);
 		if ((r != (long)len && r != -EINVAL) || trace_buffer_kib() < 4 ||
-		    trace_buffer_kib() > 4096 || trace_buf_size != trace_buffer_kib() << 10)
+		    trace_buffer_kib() > 65536 || trace_buf_size != trace_buffer_kib() << 10)
 			abort();
 		val = strndup((const char *)data, len);
 		if (r < 0 ? trace_buffer_kib() != kib : strtoull(val, NULL, 10) != trace_buffer_kib())

@@ -97,3 +97,56 @@ def test_gdb_breaks_at_scheduler_tick_and_prints_the_runqueue():
         assert all(int(r.group(3)) - int(r.group(4)) == int(min_vr) for r in rows), body
     assert len(re.findall(r"^current: pid", out, re.M)) == 3
     assert len(re.findall(r"^min_vruntime \d+$", out, re.M)) == 3
+
+
+def _values(out, name):
+    """Every `$N = V` gdb printed for `print NAME` (gdb numbers them in order)."""
+    return [int(v) for v in re.findall(r"^\$\d+ = (\d+)$", out, re.M)]
+
+
+TICK_NS = 1000000           # HZ=1000, the default
+
+
+@pytest.mark.skipif(shutil.which("gdb") is None, reason="gdb missing: run tools/deps")
+def test_gdb_stops_move_rq_clock_by_one_tick():
+    # make gdb's clock (hold_clock: gdb_clock=1): three breaks at
+    # scheduler_tick, and rq->clock advances by one tick each time (a stop
+    # warps it by under 0.1 ms), not the firmware PIT's 27.5 ms.
+    cmds = ["break do_fork", "ignore 1 19", "continue", "delete 1", "break scheduler_tick"]
+    for _ in range(4):
+        cmds += ["continue", "print runqueue.clock"]
+    args = [a for c in cmds for a in ("-ex", c)]
+    s = gq.gdb_session("run=experiment mode=thread load=kbuild:10 duration=1", args, timeout=300,
+                       hold_clock=True)
+    assert not s.timed_out and s.returncode == 0, s.gdb_output[-3000:]
+    assert "gdb_clock: PIT channel 0 guard every" in s.serial, s.serial[-2000:]
+    clocks = _values(s.gdb_output, "runqueue.clock")
+    assert len(clocks) == 4, s.gdb_output[-3000:]
+    steps = [b - a for a, b in zip(clocks, clocks[1:])]
+    assert all(abs(d - TICK_NS) < TICK_NS // 10 for d in steps), steps
+
+
+@pytest.mark.skipif(shutil.which("gdb") is None, reason="gdb missing: run tools/deps")
+def test_gdb_conditional_breakpoint_on_the_tick():
+    # A condition on a per-tick function stops (gdb evaluates it) on every
+    # tick; with the clock held the boot goes on and the condition is met.
+    cmds = ["break scheduler_tick if runqueue.nr_running >= 6", "continue",
+            "print runqueue.nr_running", "print runqueue.clock", "continue", "print runqueue.clock"]
+    args = [a for c in cmds for a in ("-ex", c)]
+    s = gq.gdb_session("run=experiment mode=thread load=kbuild:10 duration=1", args, timeout=300,
+                       hold_clock=True)
+    assert not s.timed_out and s.returncode == 0, s.gdb_output[-3000:]
+    nr, c1, c2 = _values(s.gdb_output, "")
+    assert nr >= 6
+    assert abs(c2 - c1 - TICK_NS) < TICK_NS // 10, (c1, c2)
+    assert "interrupt took" not in s.serial
+
+
+def test_make_gdb_rejects_a_missing_command_file(tmp_path):
+    p = subprocess.run([os.path.join(gq.ROOT, "tools", "run-qemu"), "--gdb", "--gdb-cmds",
+                        str(tmp_path / "nosuch.gdb"), "--", "run=hello"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode != 0
+    err = p.stderr.decode()
+    assert "GDB_CMDS=" in err and "nosuch.gdb" in err and "no such file" in err, err
+    assert len(err.strip().splitlines()) == 1, err

@@ -26,6 +26,7 @@ from conftest import boot, check_clean
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import granule_qemu as gq  # noqa: E402
+import trace_sched  # noqa: E402
 import trace_text  # noqa: E402
 
 SCENARIO = ("trace_event=sched:*,timer:* trace_buf_size=4M sched_debug=end "
@@ -198,13 +199,13 @@ def test_markers_from_wakeup_latency():
 
 
 def test_bad_knob_values():
-    r = boot("trace_event=sched:nope trace_buf_size=12Q trace_buf_size=9M run=hello", timeout=120)
+    r = boot("trace_event=sched:nope trace_buf_size=12Q trace_buf_size=65M run=hello", timeout=120)
     check_clean(r)
     assert r.has_line('cmdline: trace_event=sched:nope: invalid (expected a list of SYSTEM:EVENT '
                       '(sched, timer; EVENT or *)); keeping ""')
-    for v in ("12Q", "9M"):
-        assert r.has_line("cmdline: trace_buf_size=%s: invalid (expected a size 4096..4194304 bytes, "
-                          "with an optional K or M suffix); keeping 1441792" % v)
+    for v in ("12Q", "65M"):
+        assert r.has_line("cmdline: trace_buf_size=%s: invalid (expected a size 4096..67108864 bytes, "
+                          "with an optional K or M suffix); keeping 12582912" % v)
     assert "granule trace begin" not in r.output
 
 
@@ -326,7 +327,7 @@ def test_tracing_files_from_the_shell(sh):
     sh_command(sh, f"cd {TRACING}")
     assert sh_command(sh, "ls -1") == \
         "available_events\nbuffer_size_kb\nset_event\ntrace\ntrace_marker\ntracing_on\n"
-    assert sh_command(sh, "cat set_event; cat tracing_on; cat buffer_size_kb") == "1\n1408\n"
+    assert sh_command(sh, "cat set_event; cat tracing_on; cat buffer_size_kb") == "1\n12288\n"
     assert "sched:sched_switch\n" in sh_command(sh, "cat available_events")
     # One event, then the shell's own switches, and a marker.
     assert sh_command(sh, "echo sched:sched_switch > set_event; cat set_event") == "sched:sched_switch\n"
@@ -365,13 +366,13 @@ def test_tracing_files_from_the_shell(sh):
 @pytest.mark.skipif(not have_busybox(), reason="built with BUSYBOX=0")
 def test_buffer_size_kb_refuses_a_bad_value(sh):
     sh_command(sh, f"cd {TRACING}")
-    out = sh_command(sh, "echo 5000 > buffer_size_kb; cat buffer_size_kb")
-    assert out.endswith("tracing: buffer_size_kb=5000: out of range (expected 4..4096); keeping 1408\n"
-                        "sh: write error: Invalid argument\n1408\n"), out
+    out = sh_command(sh, "echo 70000 > buffer_size_kb; cat buffer_size_kb")
+    assert out.endswith("tracing: buffer_size_kb=70000: out of range (expected 4..65536); keeping 12288\n"
+                        "sh: write error: Invalid argument\n12288\n"), out
     out = sh_command(sh, "echo 64k > buffer_size_kb; echo 3 > buffer_size_kb")
     out += sh_command(sh, "cat buffer_size_kb")
-    assert "tracing: buffer_size_kb=64k: invalid (expected a size in KiB, 4..4096); keeping 1408\n" in out
-    assert "buffer_size_kb=3: out of range" in out and out.endswith("1408\n"), out
+    assert "tracing: buffer_size_kb=64k: invalid (expected a size in KiB, 4..65536); keeping 12288\n" in out
+    assert "buffer_size_kb=3: out of range" in out and out.endswith("12288\n"), out
     # tracing_on takes any decimal number, as Linux's: 7 is on, "on" is refused and kept.
     out = sh_command(sh, "echo 7 > tracing_on; cat tracing_on")
     out += sh_command(sh, "echo on > tracing_on; cat tracing_on")
@@ -405,3 +406,41 @@ def test_no_tracing_directory_without_trace_event():
     check_clean(r, status=1)
     assert r.has_line("sched_features")
     assert r.has_line(f"cat: can't open '{TRACING}/set_event': No such file or directory")
+
+
+def run_trace(tmp_path, cmdline, timeout=1200):
+    """tools/trace run -- CMDLINE into TMP_PATH/out: (stdout, latency.txt's first line)."""
+    out = tmp_path / "out"
+    p = subprocess.run([os.path.join(ROOT, "tools", "trace"), "run", "-o", str(out), "--", cmdline],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+    text = p.stdout.decode()
+    assert p.returncode == 0, text[-3000:]
+    with open(out / "latency.txt") as f:
+        return text, f.readline().rstrip("\n")
+
+
+def test_trace_says_how_many_samples_it_does_not_hold(tmp_path):
+    # A 1-s experiment (100 samples) into a 1 MiB buffer: the oldest
+    # samples are lost, and latency.txt and the verdict count them against
+    # the program's own RESULT line.
+    text, head = run_trace(tmp_path, "trace_buf_size=1M run=experiment mode=thread load=kbuild:10 "
+                                     "duration=1")
+    m = re.match(r"^wakeup latency attribution: 100 samples, (\d+) not traced, the worst 10$", head)
+    assert m, head
+    missing = int(m.group(1))
+    traced = trace_sched.Sched(trace_text.find_dump(open(tmp_path / "out" / "serial.log").read())
+                               .events).samples()
+    assert missing == 100 - len(traced) and 0 < missing < 100, (missing, len(traced))
+    assert f"tools/trace: 100 samples, {missing} not traced. " in text, text[-2000:]
+    assert "The buffer lost its " in text
+
+
+def test_trace_of_the_default_experiment_loses_nothing(tmp_path):
+    # make trace's default: the 10-s experiment (1000 samples) at the
+    # default buffer size, every event kept; the verdict is bench_trace's.
+    text, head = run_trace(tmp_path, "run=experiment mode=thread load=kbuild:10 duration=10")
+    assert head == "wakeup latency attribution: 1000 samples, all traced, the worst 10", head
+    m = re.search(r"^tools/trace: (\d+) events \((\d+) lost to overflow\)", text, re.M)
+    assert m and int(m.group(1)) > 50000 and m.group(2) == "0", text[-2000:]
+    assert "tools/trace: 1000 samples, all traced. " in text
+    assert "The trace lost no event" in text

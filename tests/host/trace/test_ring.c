@@ -166,6 +166,39 @@ static void test_reader_keeps_its_place(void **state)
 	assert_true(read + lost <= rb.written);
 }
 
+/*
+ * Three separate blocks as one ring (a trace buffer over 4 MiB): records
+ * never cross a block, come back oldest first across the block ends, and
+ * the ring holds three blocks' worth before it drops anything.
+ */
+static void test_chunks(void **state)
+{
+	static uint8_t b0[1000], b1[1000], b2[1000];
+	void *blocks[3] = { b2, b0, b1 };		/* any order, any addresses */
+	struct ring_buffer rb;
+	uint32_t kept = 0;
+
+	rb_init_chunks(&rb, blocks, 3, 1000);
+	assert_int_equal(rb.size, 3000);
+	for (uint32_t seq = 1; seq <= 20000; seq++) {
+		uint32_t len = 4 * (1 + next_rand() % 75);
+		uint8_t *p = rb_reserve(&rb, len);
+		int inside = 0;
+
+		assert_non_null(p);
+		for (int i = 0; i < 3; i++)
+			inside += p - 4 >= (uint8_t *)blocks[i] && p + len <= (uint8_t *)blocks[i] + 1000;
+		assert_int_equal(inside, 1);
+		fill(p, seq, len);
+		if (!rb.overrun)
+			kept = rb.used;
+		if (seq % 89 == 0 || seq > 19990)
+			check_contents(&rb, seq);
+	}
+	assert_true(kept > 2000);	/* more than two blocks filled before the first drop */
+	check_contents(&rb, 20000);
+}
+
 /* A record over half the buffer is refused and changes nothing. */
 static void test_too_large(void **state)
 {
@@ -251,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_fill_then_overwrite),
 		cmocka_unit_test(test_random_sizes),
+		cmocka_unit_test(test_chunks),
 		cmocka_unit_test(test_too_large),
 		cmocka_unit_test(test_reader_keeps_its_place),
 		cmocka_unit_test(test_format_switch),

@@ -12,6 +12,8 @@
 u64 pit_start_periodic(unsigned hz);
 /* Nanoseconds elapsed in the current PIT channel-0 period. */
 u32 pit_elapsed_ns(void);
+/* gdb_clock=1: channel 0 at ~10 kHz, IRQ 0 masked; returns its period (ns). */
+u64 pit_start_guard(void);
 
 /*
  * Calibration gate on PIT channel 2 (speaker gate, no IRQ): run FN(start=1),
