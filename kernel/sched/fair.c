@@ -507,7 +507,7 @@ void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
  * first reschedules when an unrun fork's deadline has passed.
  */
 noinline void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
-{
+{	/* LAB(check_preempt_tick) BEGIN */
 	u32 ideal_runtime, delta_exec, gran;
 
 	/* DEADLINE (ours): a fork waited a whole period: let it in now. */
@@ -554,7 +554,7 @@ noinline void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *cur
 		if (delta > (s64)limit)
 			resched_task(rq_of(cfs_rq)->curr);
 	}
-}
+}	/* LAB(check_preempt_tick) END */
 
 /*
  * Start running SE: take it out of the tree, start its run period and
