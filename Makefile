@@ -184,6 +184,15 @@ trace:
 bench: deps all
 	tools/bench $(if $(QUICK),--quick,--docs)
 
+# Graded labs (docs/LABS.md): make lab lists them; make lab NAME=x [DIR=path]
+# cuts a tree with lab x's code replaced by a stub; make grade [LAB=x] grades
+# this tree (in a cut tree, its own lab).
+.PHONY: lab grade
+lab:
+	@tools/lab $(if $(NAME),cut $(NAME) $(DIR),list)
+grade:
+	@tools/lab grade $(LAB)
+
 # Robustness (docs/ROBUSTNESS.md): the in-image fuzzer for a long run, and
 # the experiment under every preset back to back; tests/fuzz/rules.mk has
 # make fuzz-host (the parsers under libFuzzer).

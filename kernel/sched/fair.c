@@ -291,7 +291,7 @@ struct sched_entity *__pick_last_entity(struct cfs_rq *cfs_rq)
  */
 static inline void __update_curr(struct cfs_rq *cfs_rq,
 				 struct sched_entity *curr, u32 delta_exec)
-{
+{	/* LAB(update_curr) BEGIN */
 	u32 delta_exec_weighted;
 
 	/* schedstat: exec_max = max(exec_max, delta), stored only when it grows */
@@ -304,7 +304,7 @@ static inline void __update_curr(struct cfs_rq *cfs_rq,
 
 	curr->vruntime += delta_exec_weighted;
 	update_min_vruntime(cfs_rq);
-}
+}	/* LAB(update_curr) END */
 
 /*
  * Account the time curr ran since its exec_start.  The delta is an
@@ -370,7 +370,7 @@ static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *s
  * at min_vruntime - 3 ms, and a short sleeper keeps its own vruntime.
  */
 noinline void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int initial)
-{
+{	/* LAB(place_entity) BEGIN */
 	u64 vruntime = cfs_rq->min_vruntime;
 
 	/* START_DEBIT: the fork pays one vslice up front (next period) */
@@ -391,7 +391,7 @@ noinline void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int i
 
 	/* the later of the two: placement may only delay, never advance */
 	se->vruntime = max_vruntime(se->vruntime, vruntime);
-}
+}	/* LAB(place_entity) END */
 
 /*
  * Queue SE.  Except for a plain wakeup, the stored vruntime is relative
@@ -507,7 +507,7 @@ void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
  * first reschedules when an unrun fork's deadline has passed.
  */
 noinline void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
-{
+{	/* LAB(check_preempt_tick) BEGIN */
 	u32 ideal_runtime, delta_exec, gran;
 
 	/* DEADLINE (ours): a fork waited a whole period: let it in now. */
@@ -554,7 +554,7 @@ noinline void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *cur
 		if (delta > (s64)limit)
 			resched_task(rq_of(cfs_rq)->curr);
 	}
-}
+}	/* LAB(check_preempt_tick) END */
 
 /*
  * Start running SE: take it out of the tree, start its run period and

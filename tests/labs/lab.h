@@ -1,0 +1,31 @@
+/*
+ * tests/labs/lab.h - shared set-up of the labs' host checks: the
+ * scheduler reset to a fixed preset (linux-2.6.35) so a lab's expected
+ * figures do not move when the default preset does.
+ */
+#ifndef TESTS_LABS_LAB_H
+#define TESTS_LABS_LAB_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "../host/sched/fake.h"
+#include "../../kernel/sched/sched.h"
+
+#define RQ	(&runqueue)
+#define CFS	(&runqueue.cfs)
+
+/* cmocka setup: defaults, then the 2.6.35 preset the figures were taken on */
+static inline int lab_setup(void **state)
+{
+	sched_test_setup(state);
+	knob_set_ok("sched_preset", "linux-2.6.35");
+	return 0;
+}
+
+#define LAB_TEST(f)	cmocka_unit_test_setup_teardown(f, lab_setup, sched_test_teardown)
+
+#endif
