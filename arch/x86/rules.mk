@@ -15,6 +15,7 @@ KERNEL_C   += arch/x86/ioremap.c          # uncached device mappings (fixmap PDE
 KERNEL_C   += arch/x86/time.c             # clock source / clock event choice, hz= knob
 KERNEL_C   += arch/x86/multiboot.c        # multiboot1/2 info -> struct boot_info
 KERNEL_C   += arch/x86/power.c            # isa-debug-exit / ACPI power off, halt
+KERNEL_C   += arch/x86/jump_label.c       # static keys: patch nop5 <-> jmp rel32 sites
 KERNEL_C   += arch/x86/paging.c           # kernel page directory, per-process directories, PTE lookup
 KERNEL_C   += arch/x86/process.c          # arch_switch_to, fork/kthread/exec stack frames
 KERNEL_C   += arch/x86/fpu.c              # x87/SSE enable, clean state, eager fxsave/fxrstor switching

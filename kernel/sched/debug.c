@@ -192,6 +192,9 @@ void sched_debug_show(void)
 #define P(x) out("  .%-40s: %lld\n", #x, (long long)(x))
 #define PN(x) out("  .%-40s: %lld.%06lu\n", #x, SPLIT_NS(x))
 	P(jiffies);
+	if (sched_schedstats_were_off)		/* Linux 4.6's knob, when used */
+		out("  .%-40s: %d (off for all or part of the run: schedstats partial)\n",
+		    "sysctl_sched_schedstats", sysctl_sched_schedstats);
 	if (sched_eevdf()) {			/* Linux 6.12's header */
 		PN(sysctl_sched_base_slice);
 		P(sysctl_sched_features_eevdf);
@@ -599,6 +602,11 @@ void sched_debug_task_dead(struct task *p)
 
 static void stats_header(void)
 {
+	if (sched_schedstats_were_off)
+		out("\nsched_debug: schedstats were off (schedstats=disable or "
+		    "kernel.sched_schedstats=0) for all or part of the run: wait-*, "
+		    "run-delay and pcount count only while on (now %s)\n",
+		    sysctl_sched_schedstats ? "on" : "off");
 	out("\nschedstats: (times in ms; state R running, Q queued, S sleeping, X exited)\n");
 	out("            task   PID  TGID S  prio      nvcsw     nivcsw");
 	out("         sum-exec         wait-max         wait-sum wait-count");

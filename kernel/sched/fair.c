@@ -295,7 +295,7 @@ static inline void __update_curr(struct cfs_rq *cfs_rq,
 	u32 delta_exec_weighted;
 
 	/* schedstat: exec_max = max(exec_max, delta), stored only when it grows */
-	if (unlikely(delta_exec > curr->statistics.exec_max))
+	if (schedstat_enabled() && unlikely(delta_exec > curr->statistics.exec_max))
 		curr->statistics.exec_max = delta_exec;
 
 	curr->sum_exec_runtime += delta_exec;
@@ -455,7 +455,7 @@ void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 	update_curr(cfs_rq);		/* charge curr up to now first */
 
 	update_stats_dequeue(cfs_rq, se);
-	if (flags & DEQUEUE_SLEEP) {
+	if (schedstat_enabled() && (flags & DEQUEUE_SLEEP)) {
 		struct task *tsk = task_of(se);
 
 		if (tsk->state & TASK_INTERRUPTIBLE)
@@ -574,7 +574,7 @@ inline void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	cfs_rq->curr = se;
 	/* schedstats: longest run between picks, counted only while others
 	 * queued weigh at least as much as se (rq load >= 2 w) */
-	if (rq->load.weight >= 2 * se->load.weight) {
+	if (schedstat_enabled() && rq->load.weight >= 2 * se->load.weight) {
 		u64 ran = se->sum_exec_runtime - se->prev_sum_exec_runtime;
 
 		if (ran > se->statistics.slice_max)

@@ -224,6 +224,9 @@ extern u32 sched_nr_latency;		/* not a sysctl: ceil(latency/min_gran) */
 extern int sysctl_sched_child_runs_first;
 extern int sysctl_sched_compat_yield;
 extern int sysctl_sched_verify;		/* Granule: check invariants */
+extern int sysctl_sched_schedstats;	/* 0/1, tunables.c: set_schedstats() */
+extern int sched_schedstats_were_off;	/* schedstats were off at some time */
+void set_schedstats(int on);
 /* Variants (docs/VARIANTS.md); see tunables.c. */
 extern u32 sysctl_sched_std_granularity;	/* [M1/2] */
 extern u32 sched_nr_latency_max;		/* [M1/2] */

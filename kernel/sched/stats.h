@@ -6,17 +6,33 @@
  *     ran (pcount); per rq the sums and the time non-idle tasks ran;
  *   - the per-entity statistics sched_fair.c kept (wait_max, wait_sum,
  *     sleep/block times, nr_spread_over), used by fair.c.
+ * All but check_spread (SCHED_DEBUG) sit behind schedstat_enabled(), a
+ * static key (<kernel/jump_label.h>) as Linux's since 4.6: with
+ * schedstats=disable / kernel.sched_schedstats=0 each helper is one jmp
+ * over its work.  Linux keeps sched_info apart (CONFIG_SCHED_INFO, not
+ * switchable); Granule puts it behind the same key (docs/FASTPATHS.md).
  */
 #ifndef KERNEL_SCHED_STATS_H
 #define KERNEL_SCHED_STATS_H
 
 #include "sched.h"
+#include <kernel/jump_label.h>
+
+/* On: 2.6.35-era presets; off: linux-6.12 (tunables.c, the schedstats knobs). */
+extern struct static_key sched_schedstats_key;
+#define schedstat_enabled()	static_branch_on(&sched_schedstats_key)
 
 /* A task starts waiting on the runqueue (unless it already is). */
-static inline void sched_info_queued(struct task *t)
+static inline void __sched_info_queued(struct task *t)
 {
 	if (!t->sched_info.last_queued)
 		t->sched_info.last_queued = task_rq(t)->clock;
+}
+
+static inline void sched_info_queued(struct task *t)
+{
+	if (schedstat_enabled())
+		__sched_info_queued(t);
 }
 
 /* A queued task leaves the queue without running: close its wait. */
@@ -24,6 +40,9 @@ static inline void sched_info_dequeued(struct task *t)
 {
 	struct rq *rq = task_rq(t);
 	u64 delta = 0;
+
+	if (!schedstat_enabled())
+		return;
 
 	if (t->sched_info.last_queued)
 		delta = rq->clock - t->sched_info.last_queued;
@@ -56,13 +75,16 @@ static inline void sched_info_depart(struct task *t)
 
 	rq->rq_cpu_time += rq->clock - t->sched_info.last_arrival;
 	if (t->state == TASK_RUNNING)
-		sched_info_queued(t);
+		__sched_info_queued(t);
 }
 
 /* Called when PREV is switched out for NEXT; the idle task is not counted. */
 static inline void sched_info_switch(struct task *prev, struct task *next)
 {
 	struct rq *rq = task_rq(prev);
+
+	if (!schedstat_enabled())
+		return;
 
 	if (prev != rq->idle)
 		sched_info_depart(prev);
@@ -75,18 +97,24 @@ static inline void sched_info_switch(struct task *prev, struct task *next)
 static inline void update_stats_wait_start(struct cfs_rq *cfs_rq,
 					   struct sched_entity *se)
 {
+	if (!schedstat_enabled())
+		return;
 	se->statistics.wait_start = rq_of(cfs_rq)->clock;
 }
 
 /* A task is being enqueued: unless it is curr, it starts waiting. */
 static inline void update_stats_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
+	if (!schedstat_enabled())
+		return;
 	if (se != cfs_rq->curr)
 		update_stats_wait_start(cfs_rq, se);
 }
 
 static inline void update_stats_wait_end(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
+	if (!schedstat_enabled())
+		return;
 	u64 waited = rq_of(cfs_rq)->clock - se->statistics.wait_start;
 
 	if (waited > se->statistics.wait_max)
@@ -99,6 +127,8 @@ static inline void update_stats_wait_end(struct cfs_rq *cfs_rq, struct sched_ent
 static inline void update_stats_dequeue(struct cfs_rq *cfs_rq,
 					struct sched_entity *se)
 {
+	if (!schedstat_enabled())
+		return;
 	if (se != cfs_rq->curr)
 		update_stats_wait_end(cfs_rq, se);
 }
@@ -106,6 +136,8 @@ static inline void update_stats_dequeue(struct cfs_rq *cfs_rq,
 /* A sleeper wakes: add the time asleep to sum_sleep_runtime. */
 static inline void enqueue_sleeper(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
+	if (!schedstat_enabled())
+		return;
 	u64 now = rq_of(cfs_rq)->clock;
 
 	if (se->statistics.sleep_start) {

@@ -14,6 +14,8 @@
  *	sched_features			NAME,NO_NAME,...	default 0x3C6F
  *	sched_preset			a name from tools/presets, default
  *					commit-0bf377bbb0be
+ *	sched_schedstats		0/1 (Linux >= 4.6)	preset's default
+ *	schedstats			enable|disable: Linux's boot spelling
  * and Granule's own:
  *	sched_verify			0/1: check invariants (debug.c)
  *	sched_debug			off|end: end-of-run report (debug.c)
@@ -42,6 +44,8 @@
 #include <kernel/errno.h>
 #include <kernel/time.h>
 #include <kernel/uaccess.h>
+#include <kernel/jump_label.h>
+#include <kernel/proc.h>
 #include <arch/irqflags.h>
 
 #define NSEC_PER_SEC_32		1000000000U
@@ -433,6 +437,94 @@ DEFINE_KNOB_CFS(sched_nr_latency, KNOB_UINT, sched_nr_latency, 8, 1, 10000,
 		"tasks the period covers before it stretches (set by presets; recomputed "
 		"by latency/min_granularity writes)");
 
+/* ---- schedstats (Linux 4.6's set_schedstats) ------------------------------- */
+
+/*
+ * The schedstat helpers (stats.h) sit behind this key: patched sites, not
+ * a flag test.  On for the 2.6.35-era presets (CONFIG_SCHEDSTATS=y, always
+ * counted), off for linux-6.12 as Linux 6.12's default; schedstats= and
+ * kernel.sched_schedstats then override, left to right.
+ */
+struct static_key sched_schedstats_key = STATIC_KEY_INIT_TRUE;
+int sysctl_sched_schedstats = 1;
+/* Whether schedstats were off at any time since boot (sched_debug says so). */
+int sched_schedstats_were_off;
+
+/*
+ * Turning them on restarts the stamps a helper closes later, as if every
+ * wait, run and sleep began now: a wait_start, last_queued or last_arrival
+ * left from before the off period would count it all.
+ */
+static void schedstats_restart(void)
+{
+	struct rq *rq = this_rq();
+	struct task *p;
+
+	list_for_each_entry(p, &task_list, tasks) {
+		p->sched_info.last_queued = 0;
+		p->se.statistics.wait_start = 0;
+		p->se.statistics.sleep_start = 0;
+		p->se.statistics.block_start = 0;
+		if (p == rq->curr) {
+			p->sched_info.last_arrival = rq->clock;
+		} else if (p->se.on_rq) {
+			p->sched_info.last_queued = rq->clock;
+			p->se.statistics.wait_start = rq->clock;
+		}
+	}
+}
+
+void set_schedstats(int on)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (on && !static_key_enabled(&sched_schedstats_key))
+		schedstats_restart();
+	if (!on)
+		sched_schedstats_were_off = 1;
+	sysctl_sched_schedstats = on;
+	static_key_set(&sched_schedstats_key, on);
+	local_irq_restore(flags);
+}
+
+static void schedstats_changed(const struct knob *k)
+{
+	set_schedstats(sysctl_sched_schedstats);
+}
+
+/* /proc/sys/kernel/sched_schedstats: 0 or 1, as Linux's proc_dointvec_minmax. */
+__KNOB(sched_schedstats) = {
+	.name = "sched_schedstats", .type = KNOB_INT,
+	.ptr = &sysctl_sched_schedstats, .def = 1, .min = 0, .max = 1,
+	.changed = schedstats_changed,
+	.help = "scheduler statistics (schedstats): 1 collect, 0 skip (patched branches)",
+};
+
+/* schedstats=enable|disable, Linux's boot parameter (setup_schedstats). */
+static int schedstats_set(const struct knob *k, const char *val)
+{
+	if (!strcmp(val, "enable"))
+		set_schedstats(1);
+	else if (!strcmp(val, "disable"))
+		set_schedstats(0);
+	else
+		return -1;
+	return 0;
+}
+
+static void schedstats_show(const struct knob *k, char *buf, size_t len)
+{
+	strlcpy(buf, sysctl_sched_schedstats ? "enable" : "disable", len);
+}
+
+__KNOB(schedstats) = {
+	.name = "schedstats", .type = KNOB_CUSTOM,
+	.def_str = "enable", .expect = "enable|disable",
+	.set = schedstats_set, .show = schedstats_show,
+	.help = "Linux's boot spelling of sched_schedstats: enable or disable",
+};
+
 /* ---- Presets -------------------------------------------------------------- */
 
 #define FEAT(x)		(1U << __SCHED_FEAT_##x)
@@ -497,6 +589,7 @@ int sched_preset_apply(const char *name)
 
 	if (!strcmp(name, EEVDF_PRESET)) {		/* eevdf_tunables.c */
 		eevdf_preset_apply();
+		set_schedstats(0);			/* Linux 6.12's default */
 		strlcpy(sched_preset_buf, EEVDF_PRESET, sizeof(sched_preset_buf));
 		return 0;
 	}
@@ -516,6 +609,7 @@ int sched_preset_apply(const char *name)
 	sched_nr_latency_max = ps->nr_latency_max;
 	sysctl_sched_sleeper_wakeup_slice = ps->sleeper_slice;
 	sysctl_sched_fork_update_clock = ps->fork_update_clock;
+	set_schedstats(1);				/* CONFIG_SCHEDSTATS=y */
 	strlcpy(sched_preset_buf, ps->name, sizeof(sched_preset_buf));
 	return 0;
 }

@@ -16,6 +16,8 @@
  *   - every knob is within its range (a bool 0/1, a number within
  *     [min, max], an enum a choice, a string terminated), whatever the
  *     ->changed hooks derived;
+ *   - the schedstats key (the patched branches) is what sched_schedstats
+ *     shows;
  *   - the file reads back as one line, and the read text is accepted as a
  *     write: for sched_features always, leaving every feature as it was
  *     (its own read format round-trips); for a plain knob whenever its
@@ -32,7 +34,11 @@
 #include <kernel/fs.h>
 #include <kernel/sched.h>
 #include <kernel/trace.h>
+#include <kernel/jump_label.h>
 #include "pseudo_host.h"
+
+extern struct static_key sched_schedstats_key;	/* kernel/sched/tunables.c */
+extern int sysctl_sched_schedstats;
 
 #define KNOB_DIR	"proc/sys/kernel/"
 #define FEATURES	"sys/kernel/debug/sched_features"
@@ -118,6 +124,8 @@ static void check_ranges(void)
 	for (const struct knob *k = __start_knobs; k < __stop_knobs; k++)
 		if (!in_range(k))
 			abort();
+	if (sched_schedstats_key.enabled != sysctl_sched_schedstats)
+		abort();
 }
 
 /*

@@ -30,7 +30,7 @@ ALL_TESTS = [
     "timer_1ns_hog", "timer_1ns_overrun", "timer_1ns_ignored", "sigpending_limit", "tty_bigwrite",
     "auxv", "thread_startup", "prctl_name", "rlimits", "getrandom", "mmap", "writev", "tty_ioctl",
     "stat", "paths", "time64", "sysinfo",
-    "open", "dev_files", "getdents64", "dup", "chdir", "proc_sys",
+    "open", "dev_files", "getdents64", "dup", "chdir", "proc_sys", "proc_sys_schedstats",
     "sched_attr_einval", "sched_attr_e2big", "sched_attr_efault", "sched_attr_roundtrip",
     # user/tests/ut_poll.c
     "poll", "ppoll", "select", "pselect6", "rt_sigsuspend",

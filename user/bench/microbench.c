@@ -38,6 +38,10 @@
  *		at least one tick of another task).  Per tick = mean gap -
  *		the loop's own step.  Needs the TSC to count ns (icount).
  * N beyond what fork allows (TASK_MAX) is reported as skipped.
+ * Last, the yield switch again with schedstats both ways
+ * (/proc/sys/kernel/sched_schedstats written 1, then 0, then put back):
+ * ctxsw_yield_schedstats_on_ns and _off_ns; Linux 6.1's figure was taken
+ * with them off, its default.
  * Last line: RESULT {json} with every figure (ns; -1 = not measured), and
  * for each operation that has a Linux figure below, KEY_vs_linux: Granule's
  * ns divided by Linux's (0.5 = half Linux's cost).
@@ -172,6 +176,7 @@ static const struct { const char *key; long long ns; } linux_ns[] = {
 	{ "ctxsw_yield_ns", 2159 },	{ "fork_ns", 157508 },
 	{ "fork_exec_ns", 255086 },	{ "thread_ns", 48499 },
 	{ "pipe_pingpong_ns", 6489 },	{ "timer_wake_late_ns", 4416 },
+	{ "ctxsw_yield_schedstats_off_ns", 2159 },
 };
 
 static long long linux_figure(const char *key)
@@ -300,6 +305,57 @@ static void bench_ctxsw(unsigned long long rounds)
 	snprintf(note, sizeof(note), "%lld switches / %llu yields", sw, rounds);
 	report("ctxsw_yield_ns", "ctxsw 2 procs (sched_yield)", sw > 0 ? (unsigned long long)sw : 0,
 	       ns10, note);
+}
+
+#define SCHEDSTATS_FILE	"/proc/sys/kernel/sched_schedstats"
+
+/* Write "0" or "1" (ON) to SCHEDSTATS_FILE; the old value ('0'/'1'), or -1. */
+static int set_schedstats(int on)
+{
+	char old[4] = "", val = on ? '1' : '0';
+	long fd = sys_open((long)SCHEDSTATS_FILE, 0 /* O_RDONLY */, 0);
+
+	if (fd < 0)
+		return -1;
+	sys_read(fd, (long)old, 1);
+	sys_close(fd);
+	fd = sys_open((long)SCHEDSTATS_FILE, 1 /* O_WRONLY */, 0);
+	if (fd < 0 || sys_write(fd, (long)&val, 1) != 1)
+		return -1;
+	sys_close(fd);
+	return old[0];
+}
+
+/* The yield switch with schedstats on, then off; then as they were. */
+static void bench_ctxsw_schedstats(unsigned long long rounds)
+{
+	static const char *const key[2] = { "ctxsw_yield_schedstats_off_ns",
+					    "ctxsw_yield_schedstats_on_ns" };
+	static const char *const label[2] = { "ctxsw 2 procs, schedstats off",
+					      "ctxsw 2 procs, schedstats on" };
+	int old = -1;
+
+	for (int on = 1; on >= 0; on--) {
+		pid_t pid;
+		long long sw, ns10;
+		int was = set_schedstats(on);
+
+		if (was < 0) {
+			report(key[on], label[on], 0, -1, "no " SCHEDSTATS_FILE);
+			continue;
+		}
+		if (old < 0)
+			old = was;
+		if (spawn(&pid, 1, yield_forever) != 1) {
+			report(key[on], label[on], 0, -1, "fork failed");
+			continue;
+		}
+		ns10 = yield_ring(rounds, &sw);
+		reap(&pid, 1);
+		report(key[on], label[on], sw > 0 ? (unsigned long long)sw : 0, ns10, "");
+	}
+	if (old >= 0)
+		set_schedstats(old == '1');
 }
 
 static void bench_fork(unsigned long long n, int do_exec)
@@ -587,6 +643,7 @@ int main(int argc, char **argv)
 	bench_timer_wake(100 * k);
 	for (int i = 0; i < nscale; i++)
 		bench_scale(scale[i], window_ms * 1000000ULL);
+	bench_ctxsw_schedstats(1000 * k);	/* last: the rows above keep their timing */
 
 	if (!quiet) {
 		printf("microbench: preset %s, HZ %lld; under -icount shift=0 1 ns = 1 instruction\n",

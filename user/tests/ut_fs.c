@@ -257,6 +257,28 @@ static void proc_sys(void)
 	CHECK(strstr(line, " START_DEBIT ") != NULL, "START_DEBIT did not set it: %s", line);
 }
 
+/* kernel.sched_schedstats: 0/1 at run time, as Linux's; anything else refused. */
+static void proc_sys_schedstats(void)
+{
+	static const char *const ss = "/proc/sys/kernel/sched_schedstats";
+	char old[8], now[8];
+
+	read_knob(ss, old, sizeof(old));
+	EXPECT_RET(write_knob(ss, "0\n"), 2);
+	read_knob(ss, now, sizeof(now));
+	CHECK(!strcmp(now, "0\n"), "after writing 0: %s", now);
+	EXPECT_RET(write_knob(ss, "2"), -EINVAL);		/* 0 or 1 only */
+	EXPECT_RET(write_knob(ss, "enable"), -EINVAL);	/* the boot spelling is not the sysctl's */
+	EXPECT_RET(write_knob(ss, "-1"), -EINVAL);
+	read_knob(ss, now, sizeof(now));
+	CHECK(!strcmp(now, "0\n"), "a refused write changed it: %s", now);
+	EXPECT_RET(write_knob(ss, "1"), 1);
+	read_knob(ss, now, sizeof(now));
+	CHECK(!strcmp(now, "1\n"), "after writing 1: %s", now);
+	EXPECT_RET(write_knob(ss, old), (long)strlen(old));
+	EXPECT_RET(open_ro("/proc/sys/kernel/schedstats"), -ENOENT);	/* boot line only */
+}
+
 const struct ut_test ut_fs_tests[] = {
 	{ open_calls, "open" },
 	{ dev_files, "dev_files" },
@@ -264,5 +286,6 @@ const struct ut_test ut_fs_tests[] = {
 	{ dup_calls, "dup" },
 	{ chdir_calls, "chdir" },
 	{ proc_sys, "proc_sys" },
+	{ proc_sys_schedstats, "proc_sys_schedstats" },
 	{ NULL, NULL },
 };

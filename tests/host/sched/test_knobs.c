@@ -18,6 +18,7 @@
 
 #include "fake.h"
 #include "../../../kernel/sched/sched.h"
+#include "../../../kernel/sched/stats.h"
 #include <kernel/cmdline.h>
 #include <kernel/errno.h>
 
@@ -460,6 +461,70 @@ static void test_report_at_end(void **state)
 	assert_true(capture_contains("sched_debug: end of report\n"));
 }
 
+/*
+ * schedstats=enable|disable (boot spelling) and sched_schedstats 0/1
+ * (/proc/sys): both drive the same switch; bad values change nothing and
+ * get one line; a CFS preset turns them on, linux-6.12 off; sched_debug
+ * says they were off.
+ */
+static void test_schedstats_knob(void **state)
+{
+	const struct knob *k = knob_find("sched_schedstats");
+	char buf[16];
+
+	assert_non_null(k);
+	assert_int_equal(sysctl_sched_schedstats, 1);		/* default preset: on */
+	assert_true(static_key_enabled(&sched_schedstats_key));
+	sched_schedstats_were_off = 0;
+
+	capture_reset();
+	assert_int_equal(knob_apply("schedstats", "off"), -1);
+	assert_true(capture_contains("schedstats=off: invalid (expected enable|disable); keeping enable"));
+	assert_int_equal(knob_apply("schedstats", ""), -1);
+	assert_int_equal(knob_apply("sched_schedstats", "2"), -1);
+	assert_int_equal(knob_apply("sched_schedstats", "enable"), -1);
+	capture_reset();
+	assert_int_equal(knob_write(k, "-1", "sysctl"), -1);
+	assert_true(capture_contains("sysctl: sched_schedstats=-1:"));
+	assert_true(capture_contains("keeping 1"));
+	assert_int_equal(sysctl_sched_schedstats, 1);
+	assert_true(static_key_enabled(&sched_schedstats_key));
+	assert_int_equal(sched_schedstats_were_off, 0);
+
+	knob_set_ok("schedstats", "disable");
+	assert_int_equal(sysctl_sched_schedstats, 0);
+	assert_false(static_key_enabled(&sched_schedstats_key));
+	knob_show(knob_find("schedstats"), buf, sizeof(buf));
+	assert_string_equal(buf, "disable");
+	knob_show(k, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	assert_int_equal(knob_write(k, "1", "sysctl"), 0);
+	assert_true(static_key_enabled(&sched_schedstats_key));
+	knob_show(knob_find("schedstats"), buf, sizeof(buf));
+	assert_string_equal(buf, "enable");
+	assert_int_equal(sched_schedstats_were_off, 1);
+
+	knob_set_ok("sched_schedstats", "0");
+	knob_set_ok("sched_preset", "linux-2.6.35");		/* 2.6.35: compiled in */
+	assert_int_equal(sysctl_sched_schedstats, 1);
+	knob_set_ok("sched_preset", "linux-6.12");		/* Linux 6.12: off */
+	assert_int_equal(sysctl_sched_schedstats, 0);
+	assert_false(static_key_enabled(&sched_schedstats_key));
+	knob_set_ok("schedstats", "enable");			/* later words win */
+	assert_int_equal(sysctl_sched_schedstats, 1);
+
+	knob_set_ok("sched_debug", "end");
+	capture_reset();
+	sched_report_at_end();
+	assert_true(capture_contains("sched_debug: schedstats were off (schedstats=disable or "
+				     "kernel.sched_schedstats=0) for all or part of the run"));
+	assert_true(capture_contains("  .sysctl_sched_schedstats                 : 1 (off for all"));
+	sched_schedstats_were_off = 0;
+	capture_reset();
+	sched_report_at_end();
+	assert_false(capture_contains("schedstats were off"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +533,7 @@ int main(void)
 		T(test_feature_parse),
 		T(test_feature_unknown_refused),
 		T(test_knobs_registered),
+		T(test_schedstats_knob),
 		T(test_defaults),
 		T(test_ranges),
 		T(test_nr_latency_recomputed),
