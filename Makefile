@@ -182,7 +182,7 @@ trace:
 
 bench: deps all
 	tools/bench $(if $(QUICK),--quick,--docs)
-	tools/bench_cost.py $(if $(QUICK),--seeds 1 --no-sweep)
+	tools/bench_cost.py $(if $(QUICK),--seeds 1 --no-sweep,--docs)
 
 # Robustness (docs/ROBUSTNESS.md): the in-image fuzzer for a long run, and
 # the experiment under every preset back to back; tests/fuzz/rules.mk has

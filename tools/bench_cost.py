@@ -23,7 +23,10 @@ runs kbuild:10 in thread mode at HZ=250 for K load seeds:
 
 It writes DIR/COST.md (default results/cost) and DIR/sweep.{png,svg}; the
 runs are saved one by one in DIR/jobs (tools/bench_jobs.py), --report-only
-rebuilds the report from them.  `make bench` runs it after the matrix.
+rebuilds the report from them.  --docs also writes the section into
+docs/results/cost.md (+ cost-sweep.svg) and between docs/RESULTS.md's COST
+markers (appended if missing; tools/bench --docs keeps it, as the soak's).
+`make bench` runs it after the matrix.
 Imports bench_jobs and bench_stats only (downward).
 """
 import argparse
@@ -264,6 +267,7 @@ def main(argv=None):
     ap.add_argument("--pads", default=",".join(map(str, PADS)), help="sweep pads, µs (0,5,10,20,40)")
     ap.add_argument("--no-sweep", action="store_true")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--docs", action="store_true", help="also docs/results/cost.md and docs/RESULTS.md")
     args = ap.parse_args(argv)
     try:
         pads = [int(p) for p in args.pads.split(",")]
@@ -289,7 +293,43 @@ def main(argv=None):
     with open(os.path.join(args.out, "COST.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
+    if args.docs:
+        write_docs(lines, args.out)
     return 0
+
+
+BEGIN, END = "<!-- COST written by tools/bench_cost.py --docs; tools/bench --docs keeps it -->", "<!-- /COST -->"
+
+
+def docs_section(lines):
+    """COST.md's lines as a RESULTS.md section between the COST markers."""
+    body = [("#" + l) if l.startswith("#") else l for l in lines]
+    body = [l.replace("](sweep.png)", "](results/cost-sweep.svg)") for l in body]
+    return "\n".join([BEGIN] + body + [END]) + "\n"
+
+
+def splice(text, section):
+    """TEXT with SECTION in place of its COST block, or appended."""
+    b, e = text.find(BEGIN), text.find(END)
+    if b >= 0 and e > b:
+        return text[:b] + section + text[e + len(END) + 1:]
+    return text + ("\n" if text and not text.endswith("\n\n") else "") + section
+
+
+def write_docs(lines, out):
+    docs = os.path.join(ROOT, "docs")
+    section = docs_section(lines)
+    os.makedirs(os.path.join(docs, "results"), exist_ok=True)
+    with open(os.path.join(docs, "results", "cost.md"), "w", encoding="utf-8") as f:
+        f.write(section)
+    if os.path.exists(os.path.join(out, "sweep.svg")):
+        shutil.copy(os.path.join(out, "sweep.svg"), os.path.join(docs, "results", "cost-sweep.svg"))
+    path = os.path.join(docs, "RESULTS.md")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(splice(text, section))
+    print("bench_cost: wrote docs/results/cost.md and its section in docs/RESULTS.md")
 
 
 if __name__ == "__main__":

@@ -86,3 +86,14 @@ def test_bad_pads_named(capsys):
     with pytest.raises(SystemExit) as e:
         bc.main(["--pads", "0,x", "--report-only"])
     assert "--pads 0,x" in str(e.value) and "0..1000" in str(e.value)
+
+
+def test_docs_section_spliced_not_appended_twice():
+    sec = bc.docs_section(["# The cost", "", "![sweep](sweep.png)"])
+    assert sec.startswith(bc.BEGIN) and sec.rstrip().endswith(bc.END)
+    assert "## The cost" in sec and "](results/cost-sweep.svg)" in sec
+    text = bc.splice("# Results\n", sec)
+    assert text.count(bc.BEGIN) == 1
+    again = bc.splice(text + "tail\n", bc.docs_section(["# New"]))
+    assert again.count(bc.BEGIN) == 1 and "## New" in again and "## The cost" not in again
+    assert again.endswith("tail\n")
