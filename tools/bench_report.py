@@ -403,6 +403,10 @@ def write_docs(runs, micro, argv, out, wall=None, commit=None):
             with open(os.path.join(out, name), encoding="utf-8") as f:
                 sweep = f.read().replace("# Sweep", "## Sweep", 1)
             text += "\n" + re.sub(r"\]\((sweep[^)]*\.svg)\)", r"](results/\1)", sweep)
+    cost = os.path.join(img, "cost.md")         # tools/bench_cost.py --docs's section, kept
+    if os.path.exists(cost):
+        with open(cost, encoding="utf-8") as f:
+            text += "\n" + f.read()
     soak = os.path.join(img, "soak.md")         # tools/soak --docs's section, kept
     if os.path.exists(soak):
         with open(soak, encoding="utf-8") as f:

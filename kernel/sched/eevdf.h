@@ -49,6 +49,7 @@ unsigned int sched_features_eevdf_default(void);
 
 /* eevdf_tunables.c: sched_setattr's sched_runtime -> P's slice (0: base) */
 void eevdf_set_slice(struct task *p, u64 runtime);
+void eevdf_change_slice(struct task *p, u64 runtime);
 
 /* ---- eevdf.c: V, lag, eligibility, deadlines, the tree, placement ---- */
 u64 calc_delta_fair(u64 delta, struct sched_entity *se);

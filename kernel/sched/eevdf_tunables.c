@@ -24,6 +24,7 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
+#include <arch/irqflags.h>
 
 #define NSEC_PER_SEC_32		1000000000U
 
@@ -197,4 +198,42 @@ void eevdf_set_slice(struct task *p, u64 runtime)
 		p->se.custom_slice = 0;
 		p->se.slice = sysctl_sched_base_slice;
 	}
+}
+
+/*
+ * sched_setattr(2) of a fair task's slice alone (Linux 6.12's
+ * __sched_setscheduler() goes to "change:" when sched_runtime differs from
+ * se.slice): dequeue (DEQUEUE_SAVE: the lag and the relative deadline are
+ * kept), put_prev if running, __setscheduler_params() (the new slice),
+ * enqueue (ENQUEUE_RESTORE: place_entity() puts it back at V - lag), and
+ * set_next_task(), whose set_next_entity() renews current's slice
+ * protection (RUN_TO_PARITY: vlag = deadline).  A delayed sleeper goes
+ * through the same dequeue/enqueue and stays delayed, as in 6.12 (which
+ * flushes it, DEQUEUE_DELAYED, only when the class changes).
+ */
+void eevdf_change_slice(struct task *p, u64 runtime)
+{
+	struct rq *rq = task_rq(p);
+	int on_rq, running;
+	unsigned long flags;
+
+	if (runtime == p->se.slice)
+		return;			/* 6.12: nothing to change, no requeue */
+	local_irq_save(flags);
+	update_rq_clock(rq);
+	on_rq = p->se.on_rq;
+	running = task_current(rq, p);
+	if (on_rq)
+		dequeue_task(rq, p, 0);
+	if (running)
+		p->sched_class->put_prev_task(rq, p);
+
+	eevdf_set_slice(p, runtime);
+
+	if (on_rq)
+		enqueue_task(rq, p, 0);
+	if (running)
+		p->sched_class->set_curr_task(rq);
+	sched_verify_hook();
+	local_irq_restore(flags);
 }

@@ -173,7 +173,7 @@ static long __sched_setscheduler(struct task *p, const struct sched_attr *attr)
 	if (attr->sched_nice != task_nice(p))
 		set_user_nice(p, attr->sched_nice);
 	if (sched_eevdf_running)
-		eevdf_set_slice(p, attr->sched_runtime);
+		eevdf_change_slice(p, attr->sched_runtime);
 	p->sched_reset_on_fork = reset_on_fork;
 	return 0;
 }

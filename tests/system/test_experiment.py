@@ -80,6 +80,9 @@ def test_seed_lines_and_result_keys():
         assert key in res, key
     assert res["samples"] + res["missed"] == res["expected"] == 100
     assert res["min_us"] <= res["p50_us"] <= res["p99_us"] <= res["max_us"]
+    # appended last, after the old keys (parsers keep working); no helper in signal mode
+    assert list(res)[-3:] == ["helper_cpu_us", "notify_cpu_us", "notify_pad_us"]
+    assert res["helper_cpu_us"] == res["notify_cpu_us"] == -1 and res["notify_pad_us"] == 0
 
 
 @pytest.mark.parametrize("mode", ["thread", "signal"])
@@ -88,6 +91,22 @@ def test_no_load_bound(mode):
     (res,) = results(r, "wakeup-latency")
     assert res["samples"] == 200 and res["missed"] == 0
     assert 0 <= res["min_us"] and res["max_us"] < NOLOAD_MAX_US, res
+    if mode == "thread":    # the path's CPU per expiry, from the CPU-time clocks
+        assert 0 < res["notify_cpu_us"] < res["helper_cpu_us"] < 50, res
+    else:
+        assert res["helper_cpu_us"] == -1, res
+
+
+def test_notify_pad():
+    """notify_pad_us=N: the helper burns N µs more CPU per expiry; a bad value is named."""
+    base = results(boot('run="wakeup-latency -d 1 -q -m thread"'), "wakeup-latency")[0]
+    r = boot('notify_pad_us=20 run="wakeup-latency -d 1 -q -m thread"')
+    (res,) = results(r, "wakeup-latency")
+    assert res["notify_pad_us"] == 20
+    assert 19 <= res["helper_cpu_us"] - base["helper_cpu_us"] <= 23, (res, base)
+    r = boot('notify_pad_us=5000 run="wakeup-latency -d 1 -q -m thread"')
+    assert r.has_line("notify_pad_us=5000: not an integer in 0..1000 (µs); ignored"), r.output[-2000:]
+    assert results(r, "wakeup-latency")[0]["notify_pad_us"] == 0
 
 
 def test_deterministic():

@@ -17,6 +17,9 @@
  *   hist       1: print the latency histogram        (0)
  *   slice_us   the notifying threads' custom slice, µs (0: the base slice);
  *              EEVDF only, clamped by the kernel to 100..100000 (wl_run)
+ *   notify_pad_us  µs of CPU the SIGEV_THREAD helper burns per expiry (0);
+ *              read by the user library (user/lib/timer.c) from the
+ *              environment: an argument is put in front of it
  * experiment --help lists them; a bad value is named with what is accepted.
  * The loads run as their own processes (kbuild-load, video-load) from
  * 1 s before the latency test to 1 s after it and print their own RESULT
@@ -73,6 +76,8 @@ static const struct knob knobs[] = {
 	{ "hist", "0", 0, 1, NULL, "1: print the latency histogram" },
 	{ "slice_us", "0", 0, 1000000, NULL,
 	  "the notifying threads' slice, us (EEVDF only; 0: the base slice; the kernel clamps to 100..100000)" },
+	{ "notify_pad_us", "0", 0, 1000, NULL,
+	  "CPU the SIGEV_THREAD helper burns per expiry, us (the user library's environment word)" },
 };
 #define NKNOBS	(sizeof(knobs) / sizeof(knobs[0]))
 
@@ -242,6 +247,26 @@ static void summary(const char *preset, const char *mode, const char *load, long
 	printf("====================================\n");
 }
 
+/*
+ * notify_pad_us=N given as an argument: the user library reads it from the
+ * environment (user/lib/timer.c), so put the argument in front of environ.
+ */
+static void pad_to_environment(void)
+{
+	static char *env[64];
+	int n = 0;
+
+	for (int i = 1; i < nargs; i++)
+		if (strncmp(args[i], "notify_pad_us=", 14) == 0)
+			env[n++] = args[i];
+	if (!n)
+		return;
+	for (char **e = environ; e && *e && n < 63; e++)
+		env[n++] = *e;
+	env[n] = NULL;
+	environ = env;
+}
+
 int main(int argc, char **argv)
 {
 	struct wl_config c;
@@ -261,6 +286,7 @@ int main(int argc, char **argv)
 	}
 	if (check_settings())
 		return 2;
+	pad_to_environment();
 	mode = setting("mode", "thread");
 	duration = strtol(setting("duration", "15"), NULL, 10);
 	period = strtol(setting("period_ms", "10"), NULL, 10);

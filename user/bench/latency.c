@@ -190,8 +190,33 @@ void wl_trace_mark(const struct wl_result *r)
 	}
 }
 
+/*
+ * Thread mode: the helper's and the notification threads' CPU time per
+ * expiry over the run (the accounting in user/lib/timer.c, read before
+ * the timer starts and after the last thread finished); -1 in signal mode.
+ */
+static void per_expiry_cpu(const struct wl_config *c, const struct timer_thread_cpu *cpu0,
+			   struct wl_result *r)
+{
+	struct timer_thread_cpu cpu1;
+	int expiries, threads;
+
+	r->helper_cpu_ns = r->notify_cpu_ns = -1;
+	__timer_thread_cpu(&cpu1);
+	r->notify_pad_us = cpu1.pad_us;
+	if (c->mode != WL_THREAD)
+		return;
+	expiries = cpu1.expiries - cpu0->expiries;
+	threads = cpu1.threads - cpu0->threads;
+	if (expiries > 0)
+		r->helper_cpu_ns = (cpu1.helper_ns - cpu0->helper_ns) / expiries;
+	if (threads > 0)
+		r->notify_cpu_ns = (cpu1.notify_ns - cpu0->notify_ns) / threads;
+}
+
 int wl_run(const struct wl_config *c, struct wl_result *r)
 {
+	struct timer_thread_cpu cpu0;
 	struct sigevent sev;
 	struct itimerspec its;
 	struct sigaction sa;
@@ -242,6 +267,7 @@ int wl_run(const struct wl_config *c, struct wl_result *r)
 	if (c->slice_us > 0 && c->mode == WL_THREAD)
 		wl_set_slice(0);
 	base_threads = thread_running();	/* the SIGEV_THREAD helper included */
+	__timer_thread_cpu(&cpu0);
 
 	/* Absolute T0, one period from now; expiry k is due at T0 + k*P. */
 	wl.t0 = mono_ns() + c->period_ns;
@@ -270,6 +296,7 @@ int wl_run(const struct wl_config *c, struct wl_result *r)
 		signal(SIGNAL_MODE_SIG, SIG_IGN);
 	r->overruns = wl.overruns;
 	summarise(r);
+	per_expiry_cpu(c, &cpu0, r);
 	return 0;
 }
 
@@ -365,5 +392,9 @@ void wl_report(const struct wl_config *c, const struct wl_result *r)
 	jl_raw(&j, "p999_us", fmt_us1(b, r->p999_ns));
 	jl_int(&j, "missed", r->missed);
 	jl_int(&j, "overruns", r->overruns);
+	/* appended: the path's CPU per expiry (thread mode; -1 = not measured) */
+	jl_raw(&j, "helper_cpu_us", r->helper_cpu_ns < 0 ? "-1" : fmt_us1(b, r->helper_cpu_ns));
+	jl_raw(&j, "notify_cpu_us", r->notify_cpu_ns < 0 ? "-1" : fmt_us1(b, r->notify_cpu_ns));
+	jl_int(&j, "notify_pad_us", r->notify_pad_us);
 	printf("RESULT %s\n", jl_end(&j));
 }

@@ -41,6 +41,10 @@ struct wl_result {
 	int64_t p50_ns, p90_ns, p99_ns, p999_ns;
 	int64_t *lat_ns;		/* [N], by expiry index; INT64_MIN = not recorded */
 	int64_t *sorted_ns;		/* [samples], ascending */
+	/* thread mode: CPU time per expiry (CPU-time clocks), ns; -1 = none */
+	int64_t helper_cpu_ns;		/* the SIGEV_THREAD helper's */
+	int64_t notify_cpu_ns;		/* a notification thread's, whole life to fn's end */
+	int notify_pad_us;		/* the notify_pad_us environment word in force */
 };
 
 void wl_defaults(struct wl_config *c);

@@ -27,8 +27,21 @@
  * Records of deleted timers are marked dead and never freed (a signal of
  * the timer may still be queued to the helper): 16 bytes per deleted
  * SIGEV_THREAD timer.
+ *
+ * CPU-time accounting (__timer_thread_cpu): after each expiry the helper
+ * reads its own CPU-time clock (CLOCK_THREAD_CPUTIME_ID: the kernel's
+ * sum_exec_runtime, system time included) and each notification thread
+ * adds its own after fn returns, so a caller gets the CPU per expiry of
+ * both parts of the path on any kernel the binary runs on.
+ *
+ * notify_pad_us=N (environment word, read when the helper starts, 0..1000):
+ * the helper burns N µs of its own CPU time (a loop on its CPU-time clock)
+ * after each dequeue, before it creates the thread.  It makes the path
+ * cost the same on two kernels whose system calls cost different amounts
+ * (docs/EXPERIMENT.md, "The notification path's cost").
  */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <thread.h>
@@ -48,6 +61,60 @@ struct sev_thread_rec {
 static ulock_t timer_lock = ULOCK_INIT;	/* guards the fields below */
 static thread_t helper;			/* NULL until the first SIGEV_THREAD timer */
 static struct sev_thread_rec *recs;	/* every record ever made */
+static int pad_ns;			/* notify_pad_us, in ns */
+static volatile long long helper_cpu_ns, notify_cpu_ns;
+static volatile int helper_expiries, notify_threads;
+
+#define NOTIFY_PAD_MAX_US	1000
+
+/* The calling thread's CPU-time clock, ns. */
+static long long thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (sys_clock_gettime(CLOCK_THREAD_CPUTIME_ID, L(&ts)) < 0)
+		return 0;
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* notify_pad_us: N µs of this thread's CPU, burnt in a loop on its clock. */
+static void notify_pad(void)
+{
+	long long end;
+
+	if (!pad_ns)
+		return;
+	end = thread_cpu_ns() + pad_ns;
+	while (thread_cpu_ns() < end)
+		;
+}
+
+/* Parse notify_pad_us once; a bad value is reported and ignored. */
+static void read_notify_pad(void)
+{
+	const char *v = getenv("notify_pad_us");
+	char *end;
+	long us;
+
+	if (!v)
+		return;
+	us = strtol(v, &end, 10);
+	if (!*v || *end || us < 0 || us > NOTIFY_PAD_MAX_US) {
+		fprintf(stderr, "notify_pad_us=%s: not an integer in 0..%d (µs); ignored\n",
+			v, NOTIFY_PAD_MAX_US);
+		return;
+	}
+	pad_ns = (int)us * 1000;
+}
+
+void __timer_thread_cpu(struct timer_thread_cpu *t)
+{
+	t->helper_ns = helper_cpu_ns;
+	t->notify_ns = notify_cpu_ns;
+	t->expiries = helper_expiries;
+	t->threads = notify_threads;
+	t->pad_us = pad_ns / 1000;
+}
 
 /* One expiry's notification: the helper fills it, the new thread owns it. */
 struct sev_expiry {
@@ -63,6 +130,8 @@ static void *notify_thread(void *arg)
 	e->rec->fn(e->rec->value);
 	thread_setspecific(NULL);
 	free(e);
+	__sync_fetch_and_add(&notify_cpu_ns, thread_cpu_ns());
+	__sync_fetch_and_add(&notify_threads, 1);
 	return NULL;
 }
 
@@ -88,10 +157,13 @@ static void *helper_thread(void *unused)
 			continue;
 		e->rec = r;
 		e->overrun = si.si_overrun;
+		notify_pad();
 		if (thread_create(&t, notify_thread, e) == 0)
 			thread_detach(t);
 		else
 			free(e);
+		helper_cpu_ns = thread_cpu_ns();	/* only the helper writes it */
+		helper_expiries++;
 	}
 	return NULL;
 }
@@ -125,6 +197,7 @@ static int helper_tid(void)
 		sigemptyset(&set);
 		sigaddset(&set, SIGTIMER);
 		sigprocmask(SIG_BLOCK, &set, NULL);
+		read_notify_pad();
 		if (thread_create(&helper, helper_thread, NULL) < 0)
 			helper = NULL;
 	}

@@ -52,7 +52,8 @@ $(BUILD)/host/sched_worked: $(SCHED_HOST_HDRS)
 
 # tunables.c includes the presets generated from tools/presets (kernel/sched/rules.mk).
 SCHED_HOST_BINS := $(addprefix $(BUILD)/host/,sched_fair sched_preempt sched_knobs sched_sim \
-			     sched_variants sched_fork sched_worked sched_eevdf sched_eevdf_class)
+			     sched_variants sched_fork sched_worked sched_eevdf sched_eevdf_class \
+			     sched_eevdf_setattr)
 $(SCHED_HOST_BINS): $(SCHED_PRESETS_H)
 $(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)
 
@@ -62,10 +63,14 @@ $(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)
 $(eval $(call host_test,sched_eevdf,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/test_eevdf.c))
 $(eval $(call host_test,sched_eevdf_class,$(SCHED_HOST_SRC) tests/host/sched/sim.c \
 	tests/host/sched/test_eevdf_class.c))
+# parameter changes: nice scales the stored lag, a slice change requeues
+$(eval $(call host_test,sched_eevdf_setattr,$(SCHED_HOST_SRC) tests/host/sched/sim.c \
+	tests/host/sched/test_eevdf_setattr.c))
 # the augmented red-black tree (subtree minima) against brute force
 $(eval $(call host_test,sched_rbtree_aug,kernel/lib/rbtree.c kernel/lib/rbtree_augmented.c \
 	tests/host/sched/test_rbtree_augmented.c))
-$(BUILD)/host/sched_eevdf $(BUILD)/host/sched_eevdf_class $(BUILD)/host/sched_rbtree_aug: \
+$(BUILD)/host/sched_eevdf $(BUILD)/host/sched_eevdf_class $(BUILD)/host/sched_rbtree_aug \
+$(BUILD)/host/sched_eevdf_setattr: \
 	$(SCHED_HOST_HDRS)
 
 # build/sim: tools/sim's engine, the same sources as the host tests but built

@@ -1,0 +1,99 @@
+"""tools/bench_cost.py on constructed runs, where the right answer is known:
+the pad (Linux's path CPU minus Granule's, median over seeds), the cost-matched
+table's ratios and its flag outside 0.90-1.10, the fitted slope, the jobs
+(every pair, the padded twins, the sweep) and the bad --pads line."""
+import os
+import sys
+
+import pytest
+
+TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "tools")
+sys.path.insert(0, TOOLS)
+import bench_cost as bc  # noqa: E402
+
+
+def run(kernel, preset, seed, avg, helper, notify, pad=0):
+    return {"kernel": kernel, "preset": preset, "seed": seed,
+            "results": {"wakeup-latency": {"avg_us": avg, "helper_cpu_us": helper,
+                                           "notify_cpu_us": notify, "notify_pad_us": pad}}}
+
+
+RUNS = [run("linux-6.12", "linux-6.12", 1, 400.0, 32.0, 4.0),
+        run("linux-6.12", "linux-6.12", 2, 420.0, 33.0, 4.0),
+        run("linux-6.12", "linux-6.12", 3, 410.0, 30.0, 4.0),
+        run("granule", "linux-6.12", 1, 100.0, 7.0, 2.0),
+        run("granule", "linux-6.12", 2, 105.0, 7.0, 2.0),
+        run("granule", "linux-6.12", 3, 110.0, 8.0, 2.0),
+        run("granule", "linux-6.12", 1, 380.0, 34.0, 2.0, pad=27),
+        run("granule", "linux-6.12", 2, 500.0, 34.0, 2.0, pad=27),
+        run("granule", "linux-6.12", 3, 410.0, 35.0, 2.0, pad=27)]
+
+
+def test_pad_is_median_cost_difference():
+    # differences 27, 28, 24 -> median 27
+    assert bc.matched_pad(RUNS) == 27
+    assert bc.matched_pad([r for r in RUNS if r["kernel"] == "granule"]) is None
+    # Granule dearer than Linux: no negative pad
+    assert bc.matched_pad([run("linux-6.12", "linux-6.12", 1, 1, 1.0, 1.0),
+                           run("granule", "linux-6.12", 1, 1, 5.0, 1.0)]) == 0
+
+
+def test_unmeasured_cost_is_skipped():
+    assert bc.path_cost(run("granule", "x", 1, 1, -1, 2.0)) is None
+
+
+def test_matched_table_ratios_and_flag():
+    lines = bc.matched_table(RUNS, 27)
+    row = next(line for line in lines if line.startswith("| linux-6.12 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[2] == "410.0" and cells[4] == "105.0"
+    assert cells[6].startswith("0.25") and "outside" in cells[6]     # 100/400, 105/420, 110/410
+    assert cells[7] == "410.0"
+    assert cells[8] == "1.00"                  # 380/400=0.95, 500/420=1.19, 410/410=1.00 -> median
+    assert "Pad: 27" in lines[0]
+
+
+def test_fit_slope():
+    slope, icpt = bc.fit_slope([(0, 100.0), (10, 230.0), (20, 360.0), (40, 620.0)])
+    assert slope == pytest.approx(13.0) and icpt == pytest.approx(100.0)
+    assert bc.fit_slope([(5, 1.0), (5, 2.0)]) is None
+
+
+def test_sweep_points_and_table():
+    runs = [run("granule", "linux-6.12", 1, 100.0 + 12 * p, 7 + p, 2, pad=p) for p in bc.PADS]
+    pts = bc.sweep_points(runs)
+    assert list(pts) == ["Granule EEVDF"]
+    table = bc.sweep_table(pts)
+    assert table[-1].endswith("| 12.0 |")
+    assert "| 340.0 |" in table[-1]             # pad 20
+
+
+def test_jobs():
+    raw = bc.raw_jobs(10, [1, 2])
+    assert len(raw) == 2 * 2 * len(bc.PAIRS)
+    g = next(j for j in raw if j["kernel"] == "granule" and "NO_PLACE_LAG" in j["preset"])
+    assert g["cmdline"] == ("sched_preset=linux-6.12 sched_features=NO_PLACE_LAG hz=250 run=experiment "
+                            "mode=thread load=kbuild:10 duration=10 seed=1")
+    later = bc.later_jobs(10, [1], 26, [0, 5, 26], True)
+    assert sum(1 for j in later if j["pad_us"] == 26) == len(bc.PAIRS)
+    assert {j["pad_us"] for j in later} == {5, 26}
+    lin = next(j for j in later if j["kernel"] == "linux-6.12")
+    assert lin["run"].endswith("notify_pad_us=5")
+    assert "notify_pad_us=26" in next(j for j in later if j["kernel"] == "granule")["cmdline"]
+
+
+def test_bad_pads_named(capsys):
+    with pytest.raises(SystemExit) as e:
+        bc.main(["--pads", "0,x", "--report-only"])
+    assert "--pads 0,x" in str(e.value) and "0..1000" in str(e.value)
+
+
+def test_docs_section_spliced_not_appended_twice():
+    sec = bc.docs_section(["# The cost", "", "![sweep](sweep.png)"])
+    assert sec.startswith(bc.BEGIN) and sec.rstrip().endswith(bc.END)
+    assert "## The cost" in sec and "](results/cost-sweep.svg)" in sec
+    text = bc.splice("# Results\n", sec)
+    assert text.count(bc.BEGIN) == 1
+    again = bc.splice(text + "tail\n", bc.docs_section(["# New"]))
+    assert again.count(bc.BEGIN) == 1 and "## New" in again and "## The cost" not in again
+    assert again.endswith("tail\n")
