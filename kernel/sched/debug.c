@@ -432,9 +432,10 @@ static int verify_counts(struct rq *rq, u32 nr, u64 load)
 	if (load != cfs_rq->load.weight)
 		VIOLATION("cfs load %u, summed %llu\n",
 			  (unsigned)cfs_rq->load.weight, (unsigned long long)load);
-	if (rq->nr_running != cfs_rq->nr_running)
-		VIOLATION("rq nr_running %u != cfs nr_running %u\n",
-			  (unsigned)rq->nr_running, (unsigned)cfs_rq->nr_running);
+	if (rq->nr_running != cfs_rq->nr_running + rq->rt.rt_nr_running)
+		VIOLATION("rq nr_running %u != cfs nr_running %u + rt %u\n",
+			  (unsigned)rq->nr_running, (unsigned)cfs_rq->nr_running,
+			  (unsigned)rq->rt.rt_nr_running);
 	if (rq->load.weight != cfs_rq->load.weight)
 		VIOLATION("rq load %u != cfs load %u\n",
 			  (unsigned)rq->load.weight, (unsigned)cfs_rq->load.weight);
@@ -524,6 +525,7 @@ int sched_verify(void)
 	bad += verify_min_vruntime(cfs_rq);
 	bad += verify_idle(rq);
 	bad += verify_deadline_list(rq);
+	bad += sched_verify_rt();		/* rt.c: the priority array */
 	sched_verify_failures += (unsigned long)bad;
 	local_irq_restore(flags);
 	return bad;

@@ -275,10 +275,10 @@ int sched_verify_eevdf(void)
 		VIOLATION("cfs load %u, summed %llu\n", (unsigned)cfs_rq->load.weight,
 			  (unsigned long long)load);
 	/* core.c counted delayed sleepers out when they blocked */
-	if (rq->nr_running != cfs_rq->nr_running - delayed)
-		VIOLATION("rq nr_running %u != cfs nr_running %u - %u delayed\n",
+	if (rq->nr_running != cfs_rq->nr_running - delayed + rq->rt.rt_nr_running)
+		VIOLATION("rq nr_running %u != cfs nr_running %u - %u delayed + rt %u\n",
 			  (unsigned)rq->nr_running, (unsigned)cfs_rq->nr_running,
-			  (unsigned)delayed);
+			  (unsigned)delayed, (unsigned)rq->rt.rt_nr_running);
 	if (rq->load.weight != cfs_rq->load.weight)
 		VIOLATION("rq load %u != cfs load %u\n",
 			  (unsigned)rq->load.weight, (unsigned)cfs_rq->load.weight);
@@ -304,6 +304,7 @@ int sched_verify_eevdf(void)
 	if (rq->idle && (rq->idle->on_rq || rq->idle->se.on_rq))
 		VIOLATION("the idle task is queued\n");
 
+	bad += sched_verify_rt();		/* rt.c: the priority array */
 	sched_verify_failures += (unsigned long)bad;
 	local_irq_restore(flags);
 	return bad;
