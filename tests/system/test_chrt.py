@@ -1,0 +1,31 @@
+"""chrt (user/chrt.c) on the rt class: util-linux's output, its refusals,
+and the boot-line refusals of the rt throttling knobs."""
+from conftest import boot, check_clean
+
+
+def test_chrt_fifo_shell_prints_util_linux_lines():
+    r = boot('''run="chrt -f 50 busybox sh -c 'chrt -p $$'"''')
+    check_clean(r)
+    i = r.lines.index("pid 2's current scheduling policy: SCHED_FIFO")
+    assert r.lines[i + 1] == "pid 2's current scheduling priority: 50"
+
+
+def test_chrt_max_set_and_refusals():
+    r = boot('run="chrt -m; chrt -o 5 busybox true; chrt -R -r -p 10 1; chrt -p 1; chrt -p 999"')
+    check_clean(r, status=1)
+    assert "SCHED_FIFO min/max priority\t: 1/99" in r.lines
+    assert "SCHED_OTHER min/max priority\t: 0/0" in r.lines
+    assert "chrt: unsupported priority value for the policy: 5 (see --max for valid range)" in r.lines
+    assert "pid 1's current scheduling policy: SCHED_RR|SCHED_RESET_ON_FORK" in r.lines
+    assert "pid 1's current scheduling priority: 10" in r.lines
+    assert "chrt: failed to get pid 999's policy: No such process" in r.lines
+
+
+def test_rt_knob_refusals():
+    r = boot('sched_rt_runtime_us=2000000 sched_rt_period_us=0 sched_rr_timeslice_ms=5 run="true"')
+    check_clean(r)
+    out = r.output
+    assert ("sched_rt_runtime_us=2000000 refused: sched_rt_runtime_us (2000000) must be -1 or "
+            "<= sched_rt_period_us (1000000)") in out
+    assert "sched_rt_period_us=0" in out and "1..2147483647" in out
+    assert "sched_rr_timeslice_ms does not exist in Linux 2.6.35" in out
