@@ -29,3 +29,16 @@ def test_rt_knob_refusals():
             "<= sched_rt_period_us (1000000)") in out
     assert "sched_rt_period_us=0" in out and "1..2147483647" in out
     assert "sched_rr_timeslice_ms does not exist in Linux 2.6.35" in out
+
+
+def test_sched_debug_shows_the_rt_runqueue():
+    r = boot('''run="chrt -f 50 busybox sh -c 'busybox cat /proc/sched_debug'"''')
+    check_clean(r)
+    i = r.lines.index("rt_rq[0]:")
+    assert r.lines[i + 1].split() == [".rt_nr_running", ":", "1"]
+    assert r.lines[i + 2].split() == [".rt_throttled", ":", "0"]
+    assert r.lines[i + 3].startswith("  .rt_time")
+    assert r.lines[i + 4].split() == [".rt_runtime", ":", "950.000000"]
+    # the running FIFO 50 task is listed with Linux's prio 99 - 50 = 49
+    task = [l for l in r.lines if l.startswith("R") and " busybox " in l]
+    assert len(task) == 1 and task[0].split()[4] == "49", task
