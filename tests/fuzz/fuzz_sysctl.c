@@ -32,6 +32,7 @@
 #include <kernel/fs.h>
 #include <kernel/sched.h>
 #include <kernel/trace.h>
+#include "../../kernel/sched/sched.h"	/* the rt throttling knobs, runqueue.rt */
 #include "pseudo_host.h"
 
 #define KNOB_DIR	"proc/sys/kernel/"
@@ -118,6 +119,12 @@ static void check_ranges(void)
 	for (const struct knob *k = __start_knobs; k < __stop_knobs; k++)
 		if (!in_range(k))
 			abort();
+	/* rt throttling (Linux's sched_rt_handler): period > 0, runtime -1
+	 * or <= period, and the rt_rq follows the knob */
+	if (sysctl_sched_rt_period <= 0 || sysctl_sched_rt_runtime < -1 ||
+	    (sysctl_sched_rt_runtime != -1 && sysctl_sched_rt_runtime > sysctl_sched_rt_period) ||
+	    runqueue.rt.rt_runtime != sched_rt_runtime())
+		abort();
 }
 
 /*

@@ -41,4 +41,4 @@ def test_sched_debug_shows_the_rt_runqueue():
     assert r.lines[i + 4].split() == [".rt_runtime", ":", "950.000000"]
     # the running FIFO 50 task is listed with Linux's prio 99 - 50 = 49
     task = [l for l in r.lines if l.startswith("R") and " busybox " in l]
-    assert len(task) == 1 and task[0].split()[4] == "49", task
+    assert len(task) == 1 and task[0].split()[5] == "49", task
