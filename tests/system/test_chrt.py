@@ -42,3 +42,29 @@ def test_sched_debug_shows_the_rt_runqueue():
     # the running FIFO 50 task is listed with Linux's prio 99 - 50 = 49
     task = [l for l in r.lines if l.startswith("R") and " busybox " in l]
     assert len(task) == 1 and task[0].split()[5] == "49", task
+
+
+def _latency(run):
+    import json
+    res = [json.loads(l[7:]) for l in run.lines if l.startswith('RESULT {"bench":"wakeup-latency"')]
+    assert len(res) == 1, run.output[-2000:]
+    return res[0]
+
+
+def test_fifo_measurement_under_kbuild_gets_the_cpu_at_once():
+    # -R: the kbuild load experiment forks goes back to SCHED_OTHER; the
+    # measuring task stays FIFO 80 and preempts it on every timer wakeup.
+    r = boot('run="chrt -R -f 80 experiment mode=signal load=kbuild:10 duration=2"', timeout=200)
+    check_clean(r)
+    res = _latency(r)
+    assert res["samples"] == res["expected"] and res["missed"] == 0, res
+    assert res["max_us"] < 100, res
+
+
+def test_fifo_load_without_reset_on_fork_starves_the_measurement():
+    # Without -R the load inherits FIFO 80 (fork keeps the policy) and the
+    # FIFO hogs at the same prio delay the measurement by whole milliseconds.
+    r = boot('run="chrt -f 80 experiment mode=signal load=kbuild:10 duration=2"', timeout=200)
+    check_clean(r)
+    res = _latency(r)
+    assert res["max_us"] > 1000 and res["missed"] > 0, res
