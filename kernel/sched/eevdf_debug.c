@@ -232,7 +232,8 @@ int sched_verify_eevdf(void)
 			VIOLATION("%s/%d in the tree is not an EEVDF task\n", p->comm, p->pid);
 		if (se->sched_delayed) {
 			delayed++;
-			if (p->state == TASK_RUNNING && rq->curr != rq->idle)
+			/* requeued by the next fair pick: idle or an rt task may run first */
+			if (p->state == TASK_RUNNING && rq->curr->sched_class == &fair_sched_class)
 				VIOLATION("delayed %s/%d is TASK_RUNNING\n", p->comm, p->pid);
 		}
 		nr++;
