@@ -25,7 +25,6 @@
 #include <kernel/errno.h>
 #include <kernel/fs.h>
 #include <kernel/futex.h>
-#include "sched/policy.h"
 #include <kernel/proc.h>
 #include <kernel/random.h>
 #include <kernel/sys.h>
@@ -69,6 +68,14 @@ SYSCALL(tgkill,       sys_tgkill((int)a1, (int)a2, (int)a3))
 SYSCALL(sched_yield,  sched_yield())
 SYSCALL(sched_setattr, sys_sched_setattr((int)a1, P(struct sched_attr *, a2), a3))
 SYSCALL(sched_getattr, sys_sched_getattr((int)a1, P(struct sched_attr *, a2), a3, a4))
+SYSCALL(sched_setscheduler, sys_sched_setscheduler((int)a1, (int)a2, P(const void *, a3)))
+SYSCALL(sched_setparam, sys_sched_setparam((int)a1, P(const void *, a2)))
+SYSCALL(sched_getscheduler, sys_sched_getscheduler((int)a1))
+SYSCALL(sched_getparam, sys_sched_getparam((int)a1, P(void *, a2)))
+SYSCALL(sched_get_priority_max, sys_sched_get_priority_max((int)a1))
+SYSCALL(sched_get_priority_min, sys_sched_get_priority_min((int)a1))
+SYSCALL(sched_rr_get_interval, sys_sched_rr_get_interval((int)a1, P(void *, a2)))
+SYSCALL(sched_rr_get_interval_time64, sys_sched_rr_get_interval_time64((int)a1, P(void *, a2)))
 SYSCALL(nanosleep,    sys_nanosleep(P(const struct timespec32 *, a1), P(struct timespec32 *, a2)))
 SYSCALL(clock_gettime, sys_clock_gettime((int)a1, P(struct timespec32 *, a2)))
 SYSCALL(clock_nanosleep, sys_clock_nanosleep((int)a1, (int)a2, P(const struct timespec32 *, a3),
@@ -185,13 +192,6 @@ SYSCALL(statfs,       sys_statfs(P(const char *, a1), P(struct statfs32 *, a2)))
 SYSCALL(fstatfs,      sys_fstatfs((int)a1, P(struct statfs32 *, a2)))
 SYSCALL(statfs64,     sys_statfs64(P(const char *, a1), a2, P(struct statfs64 *, a3)))
 SYSCALL(fstatfs64,    sys_fstatfs64((int)a1, a2, P(struct statfs64 *, a3)))
-/* the POSIX scheduling calls (kernel/sched/policy_syscalls.c) */
-SYSCALL(sched_setparam,     sys_sched_setparam((int)a1, P(const s32 *, a2)))
-SYSCALL(sched_getparam,     sys_sched_getparam((int)a1, P(s32 *, a2)))
-SYSCALL(sched_setscheduler, sys_sched_setscheduler((int)a1, (int)a2, P(const s32 *, a3)))
-SYSCALL(sched_getscheduler, sys_sched_getscheduler((int)a1))
-SYSCALL(sched_get_priority_max, sys_sched_get_priority_max((int)a1))
-SYSCALL(sched_get_priority_min, sys_sched_get_priority_min((int)a1))
 SYSCALL(granule_poweroff, sys_granule_poweroff((int)a1))
 SYSCALL(granule_frames,   sys_granule_frames())
 SYSCALL(granule_sched_debug, sys_granule_sched_debug())
@@ -227,6 +227,14 @@ static const syscall_fn syscall_table[] = {
 	[__NR_sched_yield] = sc_sched_yield,
 	[__NR_sched_setattr] = sc_sched_setattr,
 	[__NR_sched_getattr] = sc_sched_getattr,
+	[__NR_sched_setscheduler] = sc_sched_setscheduler,
+	[__NR_sched_setparam] = sc_sched_setparam,
+	[__NR_sched_getscheduler] = sc_sched_getscheduler,
+	[__NR_sched_getparam] = sc_sched_getparam,
+	[__NR_sched_get_priority_max] = sc_sched_get_priority_max,
+	[__NR_sched_get_priority_min] = sc_sched_get_priority_min,
+	[__NR_sched_rr_get_interval] = sc_sched_rr_get_interval,
+	[__NR_sched_rr_get_interval_time64] = sc_sched_rr_get_interval_time64,
 	[__NR_nanosleep] = sc_nanosleep,
 	[__NR_clock_gettime] = sc_clock_gettime,
 	[__NR_clock_nanosleep] = sc_clock_nanosleep,
@@ -266,12 +274,6 @@ static const syscall_fn syscall_table[] = {
 	[__NR_fchdir] = sc_fchdir,
 	[__NR_sendfile] = sc_sendfile64,
 	[__NR_pread64] = sc_pread64,
-	[__NR_sched_setparam] = sc_sched_setparam,
-	[__NR_sched_getparam] = sc_sched_getparam,
-	[__NR_sched_setscheduler] = sc_sched_setscheduler,
-	[__NR_sched_getscheduler] = sc_sched_getscheduler,
-	[__NR_sched_get_priority_max] = sc_sched_get_priority_max,
-	[__NR_sched_get_priority_min] = sc_sched_get_priority_min,
 	[__NR_mlock] = sc_mlock,
 	[__NR_munlock] = sc_munlock,
 	[__NR_mlockall] = sc_mlockall,

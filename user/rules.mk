@@ -61,6 +61,8 @@ $(eval $(call user_prog,hello,$(BUILD)/user/hello.o))
 $(eval $(call user_prog,spin,$(BUILD)/user/spin.o))
 # slice: run a command with a custom EEVDF slice (sched_setattr), like chrt.
 $(eval $(call user_prog,slice,$(BUILD)/user/slice.o))
+# chrt: util-linux's chrt (policy and rt priority, sched_setscheduler)
+$(eval $(call user_prog,chrt,$(BUILD)/user/chrt.o))
 # nice: coreutils' nice(1) (Debian's busybox has no nice applet).
 $(eval $(call user_prog,nice,$(BUILD)/user/nice.o))
 # preset: switch the scheduler to a preset of tools/presets at run time; its

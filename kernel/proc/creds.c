@@ -56,6 +56,7 @@ long sys_rseq(u32 rseq, u32 len, int flags, u32 sig)
 #define RLIMIT_STACK	3
 #define RLIMIT_NPROC	6
 #define RLIMIT_NOFILE	7
+#define RLIMIT_RTPRIO	14	/* Linux: 0/0; root (CAP_SYS_NICE) is not bound */
 
 struct rlimit64 { u64 cur, max; };
 
@@ -67,6 +68,7 @@ static struct rlimit64 limit_of(int resource)
 	case RLIMIT_STACK:  return (struct rlimit64){ STACK_LIMIT, RLIM_INFINITY };
 	case RLIMIT_NPROC:  return (struct rlimit64){ TASK_MAX, TASK_MAX };
 	case RLIMIT_NOFILE: return (struct rlimit64){ NR_OPEN, NR_OPEN };
+	case RLIMIT_RTPRIO: return (struct rlimit64){ 0, 0 };
 	}
 	return (struct rlimit64){ RLIM_INFINITY, RLIM_INFINITY };
 }

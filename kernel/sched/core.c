@@ -120,10 +120,27 @@ void deactivate_task(struct rq *rq, struct task *p, int flags)
 	rq->nr_running--;		/* dec_nr_running */
 }
 
-/* A wakeup or fork of P: does it preempt rq->curr?  (current's class decides) */
+/*
+ * A wakeup or fork of P: does it preempt rq->curr?  Same class: that class
+ * decides; otherwise the class higher in rt -> fair -> idle wins.
+ */
 void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
 {
-	rq->curr->sched_class->check_preempt_curr(rq, p, wake_flags);
+	const struct sched_class *class;
+
+	if (likely(p->sched_class == rq->curr->sched_class) ||
+	    rq->curr->sched_class == &idle_sched_class) {
+		rq->curr->sched_class->check_preempt_curr(rq, p, wake_flags);
+		return;
+	}
+	for_each_class(class) {
+		if (class == rq->curr->sched_class)
+			break;
+		if (class == p->sched_class) {
+			resched_task(rq->curr);
+			break;
+		}
+	}
 }
 
 /*
@@ -258,14 +275,20 @@ void sched_fork(struct task *p)
 	p->prio = current->normal_prio;	/* the unboosted priority */
 	/* sched_setattr's SCHED_FLAG_RESET_ON_FORK: no negative nice (the
 	 * class resets the slice); the child does not keep the flag */
+	p->rt_priority = current->rt_priority;
 	if (unlikely(current->sched_reset_on_fork)) {
+		if (rt_policy((int)p->policy)) {	/* SCHED_RESET_ON_FORK */
+			p->policy = SCHED_NORMAL;
+			p->rt_priority = 0;
+		}
 		if (PRIO_TO_NICE(p->static_prio) < 0)
 			p->static_prio = NICE_TO_PRIO(0);
 		p->prio = p->normal_prio = p->static_prio;
 	}
 	set_load_weight(p);
 
-	p->sched_class = &fair_sched_class;	/* !rt_prio(p->prio) */
+	p->sched_class = rt_prio(p->prio) ? &rt_sched_class : &fair_sched_class;
+	INIT_LIST_HEAD(&p->rt.run_list);
 	if (p->sched_class->task_fork)
 		p->sched_class->task_fork(p);
 	local_irq_restore(flags);
@@ -308,6 +331,7 @@ void scheduler_tick(void)
 	local_irq_save(flags);
 	update_rq_clock(rq);
 	update_cpu_load(rq);
+	sched_rt_period_tick(rq);		/* rt throttling's period timer */
 	curr->sched_class->task_tick(rq, curr, 0);
 	sched_verify_hook();
 	local_irq_restore(flags);
@@ -325,7 +349,8 @@ static struct task *pick_next_task(struct rq *rq)
 	const struct sched_class *class;
 	struct task *p;
 
-	if (likely(rq->nr_running == rq->cfs.nr_running)) {
+	if (likely(rq->nr_running == rq->cfs.nr_running) &&
+	    likely(!rq->rt.rt_nr_running)) {
 		p = fair_sched_class.pick_next_task(rq);
 		if (likely(p))
 			return p;
@@ -480,6 +505,12 @@ void set_user_nice(struct task *p, long nice)
 
 	local_irq_save(flags);
 	update_rq_clock(rq);
+	/* rt tasks: static_prio is kept for a later SCHED_NORMAL, nothing moves */
+	if (rt_policy((int)p->policy)) {
+		p->static_prio = NICE_TO_PRIO(nice);
+		local_irq_restore(flags);
+		return;
+	}
 
 	on_rq = p->se.on_rq;
 	if (on_rq)
@@ -503,11 +534,26 @@ void set_user_nice(struct task *p, long nice)
 }
 
 /*
- * The fair subset of sched_setscheduler(): switch P among SCHED_NORMAL,
- * SCHED_BATCH and SCHED_IDLE (weight 3).  As Linux: dequeue, put_prev if
- * running, change, set_curr_task, enqueue, then prio_changed.
+ * __setscheduler() (2.6.35): policy, rt_priority, normal_prio
+ * (rt: MAX_RT_PRIO-1 - rt_priority; else static_prio), prio, class.
  */
-int sched_setscheduler(struct task *p, int policy)
+static void __setscheduler(struct task *p, int policy, int prio)
+{
+	p->policy = (unsigned int)policy;
+	p->rt_priority = (unsigned int)prio;
+	p->normal_prio = rt_policy(policy) ? MAX_RT_PRIO - 1 - prio : p->static_prio;
+	p->prio = p->normal_prio;		/* rt_mutex_getprio(): no PI */
+	p->sched_class = rt_prio(p->prio) ? &rt_sched_class : &fair_sched_class;
+	set_load_weight(p);
+}
+
+/*
+ * Switch P to POLICY at rt priority PRIO (0 for the fair policies; 1..99
+ * for SCHED_FIFO/RR).  As Linux: dequeue, put_prev if running, change,
+ * set_curr_task, enqueue, then switched_to or prio_changed.  The caller
+ * (syscalls) checked permissions; -EINVAL for a bad policy or priority.
+ */
+int sched_setscheduler_prio(struct task *p, int policy, int prio)
 {
 	const struct sched_class *prev_class;
 	struct rq *rq = task_rq(p);
@@ -515,7 +561,9 @@ int sched_setscheduler(struct task *p, int policy)
 	unsigned long flags;
 
 	if (policy != SCHED_NORMAL && policy != SCHED_BATCH &&
-	    policy != SCHED_IDLE)
+	    policy != SCHED_IDLE && !rt_policy(policy))
+		return -EINVAL;
+	if (prio < 0 || prio > MAX_RT_PRIO - 1 || rt_policy(policy) != (prio != 0))
 		return -EINVAL;
 	if (p == rq->idle)
 		return -EINVAL;
@@ -531,11 +579,9 @@ int sched_setscheduler(struct task *p, int policy)
 
 	oldprio = p->prio;
 	prev_class = p->sched_class;
-	p->policy = (unsigned int)policy;		/* __setscheduler() */
-	p->normal_prio = p->static_prio;
-	p->prio = p->normal_prio;
-	p->sched_class = &fair_sched_class;
-	set_load_weight(p);
+	__setscheduler(p, policy, prio);
+	if (rt_policy(policy) && !p->rt.time_slice)
+		p->rt.time_slice = sched_rr_timeslice();
 
 	if (running)
 		p->sched_class->set_curr_task(rq);
@@ -549,6 +595,14 @@ int sched_setscheduler(struct task *p, int policy)
 	sched_verify_hook();
 	local_irq_restore(flags);
 	return 0;
+}
+
+/* The fair subset: SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE (weight 3). */
+int sched_setscheduler(struct task *p, int policy)
+{
+	if (rt_policy(policy))
+		return -EINVAL;
+	return sched_setscheduler_prio(p, policy, 0);
 }
 
 /*
@@ -663,6 +717,7 @@ void sched_init(void)
 	memset(rq, 0, sizeof(*rq));
 	init_cfs_rq(&rq->cfs);
 	eevdf_init_cfs_rq(&rq->cfs);		/* EEVDF's part of the cfs_rq */
+	init_rt_rq(&rq->rt);
 	INIT_LIST_HEAD(&rq->deadline_list);
 
 	/* the scaled tunables = factor * normalized (factor 1 on UP) */

@@ -109,6 +109,26 @@ static void print_rq(struct rq *rq)
 		print_task(rq, task_of(rq->cfs.curr));
 	for (node = rb_first(&rq->cfs.tasks_timeline); node; node = rb_next(node))
 		print_task(rq, task_of(rb_entry(node, struct sched_entity, run_node)));
+	/* 2.6.35 lists every queued task: the rt ones too, best prio first */
+	for (int i = 0; i < MAX_RT_PRIO; i++) {
+		struct sched_rt_entity *rt_se;
+
+		list_for_each_entry(rt_se, &rq->rt.active.queue[i], run_list)
+			print_task(rq, container_of(rt_se, struct task, rt));
+	}
+}
+
+/* 2.6.35's print_rt_rq() (kernel/sched_debug.c); 6.12 prints the same. */
+void print_rt_rq(struct rt_rq *rt_rq)
+{
+	u64 runtime = rt_rq->rt_runtime;
+
+	out("\nrt_rq[%d]:\n", 0);
+	out("  .%-30s: %lld\n", "rt_nr_running", (long long)rt_rq->rt_nr_running);
+	out("  .%-30s: %lld\n", "rt_throttled", (long long)rt_rq->rt_throttled);
+	out("  .%-30s: %lld.%06lu\n", "rt_time", SPLIT_NS(rt_rq->rt_time));
+	/* RUNTIME_INF is Linux's (u64)~0: printed as -0.000001 there too */
+	out("  .%-30s: %lld.%06lu\n", "rt_runtime", SPLIT_NS(runtime));
 }
 
 static void print_cfs_rq(struct cfs_rq *cfs_rq)
@@ -168,10 +188,12 @@ static void print_cpu(struct rq *rq)
 #undef P
 	if (sched_eevdf()) {			/* Linux 6.12's fields */
 		eevdf_print_cfs_rq(&rq->cfs);
+		print_rt_rq(&rq->rt);
 		eevdf_print_rq(rq);
 		return;
 	}
 	print_cfs_rq(&rq->cfs);
+	print_rt_rq(&rq->rt);			/* print_rt_stats() */
 	print_rq(rq);
 }
 
@@ -435,9 +457,10 @@ static int verify_counts(struct rq *rq, u32 nr, u64 load)
 	if (load != cfs_rq->load.weight)
 		VIOLATION("cfs load %u, summed %llu\n",
 			  (unsigned)cfs_rq->load.weight, (unsigned long long)load);
-	if (rq->nr_running != cfs_rq->nr_running)
-		VIOLATION("rq nr_running %u != cfs nr_running %u\n",
-			  (unsigned)rq->nr_running, (unsigned)cfs_rq->nr_running);
+	if (rq->nr_running != cfs_rq->nr_running + rq->rt.rt_nr_running)
+		VIOLATION("rq nr_running %u != cfs nr_running %u + rt %u\n",
+			  (unsigned)rq->nr_running, (unsigned)cfs_rq->nr_running,
+			  (unsigned)rq->rt.rt_nr_running);
 	if (rq->load.weight != cfs_rq->load.weight)
 		VIOLATION("rq load %u != cfs load %u\n",
 			  (unsigned)rq->load.weight, (unsigned)cfs_rq->load.weight);
@@ -527,6 +550,7 @@ int sched_verify(void)
 	bad += verify_min_vruntime(cfs_rq);
 	bad += verify_idle(rq);
 	bad += verify_deadline_list(rq);
+	bad += sched_verify_rt();		/* rt.c: the priority array */
 	sched_verify_failures += (unsigned long)bad;
 	local_irq_restore(flags);
 	return bad;

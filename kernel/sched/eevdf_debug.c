@@ -232,7 +232,8 @@ int sched_verify_eevdf(void)
 			VIOLATION("%s/%d in the tree is not an EEVDF task\n", p->comm, p->pid);
 		if (se->sched_delayed) {
 			delayed++;
-			if (p->state == TASK_RUNNING && rq->curr != rq->idle)
+			/* requeued by the next fair pick: idle or an rt task may run first */
+			if (p->state == TASK_RUNNING && rq->curr->sched_class == &fair_sched_class)
 				VIOLATION("delayed %s/%d is TASK_RUNNING\n", p->comm, p->pid);
 		}
 		nr++;
@@ -275,10 +276,10 @@ int sched_verify_eevdf(void)
 		VIOLATION("cfs load %u, summed %llu\n", (unsigned)cfs_rq->load.weight,
 			  (unsigned long long)load);
 	/* core.c counted delayed sleepers out when they blocked */
-	if (rq->nr_running != cfs_rq->nr_running - delayed)
-		VIOLATION("rq nr_running %u != cfs nr_running %u - %u delayed\n",
+	if (rq->nr_running != cfs_rq->nr_running - delayed + rq->rt.rt_nr_running)
+		VIOLATION("rq nr_running %u != cfs nr_running %u - %u delayed + rt %u\n",
 			  (unsigned)rq->nr_running, (unsigned)cfs_rq->nr_running,
-			  (unsigned)delayed);
+			  (unsigned)delayed, (unsigned)rq->rt.rt_nr_running);
 	if (rq->load.weight != cfs_rq->load.weight)
 		VIOLATION("rq load %u != cfs load %u\n",
 			  (unsigned)rq->load.weight, (unsigned)cfs_rq->load.weight);
@@ -304,6 +305,7 @@ int sched_verify_eevdf(void)
 	if (rq->idle && (rq->idle->on_rq || rq->idle->se.on_rq))
 		VIOLATION("the idle task is queued\n");
 
+	bad += sched_verify_rt();		/* rt.c: the priority array */
 	sched_verify_failures += (unsigned long)bad;
 	local_irq_restore(flags);
 	return bad;

@@ -2,6 +2,7 @@
 KERNEL_C += kernel/sched/core.c		# rq, schedule(), wakeups, fork, tick, nice, yield
 KERNEL_C += kernel/sched/fair.c		# the fair class (CFS): vruntime tree, slices, preemption
 KERNEL_C += kernel/sched/idle.c		# the idle class: runs rq->idle, never returns NULL
+KERNEL_C += kernel/sched/rt.c		# the rt class (2.6.35 sched_rt.c): SCHED_FIFO, SCHED_RR, throttling
 KERNEL_C += kernel/sched/deadline.c	# DEADLINE feature (our reconstruction): unrun-fork deadlines
 KERNEL_C += kernel/sched/tunables.c	# sysctl knobs, sched_features=, sched_preset=
 KERNEL_C += kernel/sched/debug.c	# /proc/sched_debug-style dump, invariant checker
@@ -9,7 +10,6 @@ KERNEL_C += kernel/sched/eevdf.c	# EEVDF (Linux 6.12): V, lag, eligibility, dead
 KERNEL_C += kernel/sched/eevdf_class.c	# EEVDF: enqueue/dequeue, DELAY_DEQUEUE, pick, tick, class hooks
 KERNEL_C += kernel/sched/eevdf_wakeup.c	# EEVDF: wakeup preemption, PREEMPT_SHORT, yield, prio changes
 KERNEL_C += kernel/sched/syscalls.c	# sched_setattr/sched_getattr (Linux 6.12): policy, nice, custom slice
-KERNEL_C += kernel/sched/policy_syscalls.c # sched_setscheduler/getscheduler/setparam/getparam, priority ranges
 KERNEL_C += kernel/sched/eevdf_tunables.c # EEVDF: sched_preset=linux-6.12, base slice, 6.12 features
 KERNEL_C += kernel/sched/eevdf_debug.c	# EEVDF: 6.12 sched_debug fields, invariant checker
 

@@ -4,8 +4,8 @@
  * table, the feature bits and the tunables.  Included only by
  * the kernel/sched/ C files and by the host unit tests (tests/host/sched/).
  *
- * Uniprocessor, no group scheduling, no rt class: the class chain is
- * fair -> idle, there is exactly one rq, and every sched_entity is a task.
+ * Uniprocessor, no group scheduling, no stop class: the class chain is
+ * rt -> fair -> idle, there is exactly one rq, and every entity is a task.
  * Names and semantics are Linux 2.6.35's (kernel/sched.c, sched_fair.c).
  */
 #ifndef KERNEL_SCHED_SCHED_H
@@ -67,6 +67,30 @@ struct cfs_rq {
 
 };
 
+/*
+ * The rt class's priority array (2.6.35): one FIFO list per rt priority
+ * 0..99 (prio = 99 - rt_priority) and a bitmap of the non-empty ones, with
+ * bit MAX_RT_PRIO always set as the delimiter for sched_find_first_bit().
+ */
+#define RT_BITMAP_WORDS		((MAX_RT_PRIO + 1 + 31) / 32)	/* 4 */
+struct rt_prio_array {
+	u32 bitmap[RT_BITMAP_WORDS];
+	struct list_head queue[MAX_RT_PRIO];
+};
+
+/* The rt class's runqueue (2.6.35 struct rt_rq, UP, no groups). */
+struct rt_rq {
+	struct rt_prio_array active;
+	u32 rt_nr_running;		/* queued rt tasks (incl. curr) */
+	struct { int curr; } highest_prio; /* lowest prio number queued, or MAX_RT_PRIO */
+	int rt_throttled;		/* ran rt_runtime this period: rt waits */
+	u64 rt_time;			/* ns run by rt tasks this period */
+	u64 rt_runtime;			/* ns allowed per period; RUNTIME_INF: no limit */
+	u64 rt_period_start;		/* rq->clock when this period began (tick-driven timer) */
+	u64 exec_clock;			/* total ns charged by update_curr_rt */
+};
+#define RUNTIME_INF		((u64)~0ULL)
+
 /* The (only) CPU runqueue. */
 struct rq {
 	u32 nr_running;			/* tasks of all classes (idle excluded) */
@@ -113,6 +137,8 @@ struct rq {
 		struct sched_entity *reweight_se; /* dequeued (not asleep) with ... */
 		u32 reweight_weight;		/* ... this weight: see enqueue_entity */
 	} eevdf;
+
+	struct rt_rq rt;		/* the rt class (rt.c), after CFS's fields */
 };
 
 extern struct rq runqueue;
@@ -145,7 +171,7 @@ static inline struct cfs_rq *task_cfs_rq(struct task *p)
 
 /*
  * The hook table of a scheduling class (2.6.35 struct sched_class, UP
- * subset).  Classes are chained by ->next from the highest: fair -> idle.
+ * subset).  Classes are chained by ->next from the highest: rt -> fair -> idle.
  * All hooks run with interrupts off.
  */
 struct sched_class {
@@ -179,7 +205,8 @@ extern struct sched_class fair_sched_class_rw __asm__("fair_sched_class"); /* wr
 extern const struct sched_class cfs_sched_class;	/* fair.c */
 extern const struct sched_class eevdf_sched_class;	/* eevdf_class.c */
 extern const struct sched_class idle_sched_class;
-#define sched_class_highest	(&fair_sched_class)
+extern const struct sched_class rt_sched_class;		/* rt.c */
+#define sched_class_highest	(&rt_sched_class)
 extern int sched_eevdf_running;			/* tunables.c */
 static inline int sched_eevdf(void)
 {
@@ -335,6 +362,30 @@ int sched_verify_eevdf(void);			/* eevdf_debug.c */
 void eevdf_print_cfs_rq(struct cfs_rq *cfs_rq);		/* eevdf_debug.c */
 void eevdf_print_rq(struct rq *rq);
 void proc_sched_show_task_eevdf(struct task *p);	/* eevdf_debug.c */
+
+/* ---- rt.c (Linux 2.6.35's sched_rt.c, one CPU) -------------------------- */
+
+extern int sysctl_sched_rt_period;	/* us, default 1000000, > 0 */
+extern int sysctl_sched_rt_runtime;	/* us, default 950000, -1 = no limit */
+extern int sysctl_sched_rr_timeslice;	/* ms, 6.12 knob; 100 */
+#define RR_TIMESLICE_MS		100	/* DEF_TIMESLICE: 100 * HZ / 1000 ticks */
+unsigned int sched_rr_timeslice(void);	/* ticks */
+static inline int rt_policy(int policy)
+{
+	return policy == SCHED_FIFO || policy == SCHED_RR;
+}
+static inline int rt_task(const struct task *p)
+{
+	return rt_prio(p->prio);
+}
+void init_rt_rq(struct rt_rq *rt_rq);
+u64 sched_rt_runtime(void);		/* ns per period, or RUNTIME_INF */
+u64 sched_rt_period(void);		/* ns */
+void sched_rt_period_tick(struct rq *rq); /* the period timer, from the tick */
+int do_sched_rt_period_timer(int overrun);
+int sched_find_first_bit(const u32 *bitmap);
+int sched_verify_rt(void);		/* rt.c: rt_rq invariants, 0 if sound */
+void print_rt_rq(struct rt_rq *rt_rq);	/* debug.c layout of rt_rq[0] */
 
 /* ---- deadline.c (DEADLINE, our reconstruction of (e)7) ------------------ */
 

@@ -19,15 +19,18 @@
  * CFS class (2.6.35) has no per-task slice: it validates sched_runtime,
  * ignores it, and sched_getattr reports 0 there.
  *
- * Deliberate differences: SCHED_FIFO, SCHED_RR and SCHED_DEADLINE are
- * valid Linux policies but Granule has no such classes: -EINVAL.  Every
+ * SCHED_FIFO and SCHED_RR take sched_priority 1..99 (the rt class, rt.c);
+ * the sched_setscheduler(2) family below builds a sched_attr and comes
+ * here, as Linux 6.12's do_sched_setscheduler().
+ *
+ * Deliberate differences: SCHED_DEADLINE is a valid Linux policy but
+ * Granule has no deadline class: -EINVAL.  Every
  * task runs as root with every capability, so Linux's -EPERM cases (an
  * unprivileged caller lowering nice, leaving SCHED_IDLE, or touching
  * another user's task) cannot arise.  No utilization clamping (Linux
  * without CONFIG_UCLAMP_TASK): SCHED_FLAG_UTIL_CLAMP_* -> -EOPNOTSUPP.
  */
 #include "eevdf.h"
-#include "policy.h"
 #include <kernel/errno.h>
 #include <kernel/proc.h>
 #include <kernel/string.h>
@@ -39,8 +42,6 @@
 #define SCHED_ATTR_SIZE_VER0	48U	/* the first published struct */
 #define SCHED_ATTR_SIZE_VER1	56U	/* + sched_util_min, sched_util_max */
 
-#define SCHED_FIFO		1
-#define SCHED_RR		2
 #define SCHED_DEADLINE		6
 #define SETPARAM_POLICY		(-1)	/* keep the policy */
 
@@ -130,9 +131,14 @@ err_size:
 	return -E2BIG;
 }
 
-/* get_params(): a fair task's nice and slice (CFS: no per-task slice). */
+/* get_params(): an rt task's priority, or a fair task's nice and slice
+ * (CFS: no per-task slice). */
 static void get_params(struct task *p, struct sched_attr *attr)
 {
+	if (rt_policy((int)p->policy)) {
+		attr->sched_priority = p->rt_priority;
+		return;
+	}
 	attr->sched_nice = (s32)task_nice(p);
 	attr->sched_runtime = sched_eevdf_running ? p->se.slice : 0;
 }
@@ -149,14 +155,14 @@ static long __sched_setscheduler(struct task *p, const struct sched_attr *attr)
 		policy = (int)p->policy;
 	} else {
 		reset_on_fork = !!(attr->sched_flags & SCHED_FLAG_RESET_ON_FORK);
-		if (!fair_policy(policy))	/* FIFO, RR, DEADLINE: no such class */
+		if (!fair_policy(policy) && !rt_policy(policy))	/* DEADLINE: no class */
 			return -EINVAL;
 	}
 	if (attr->sched_flags & ~(u64)(SCHED_FLAG_ALL | SCHED_FLAG_SUGOV))
 		return -EINVAL;
 	if (attr->sched_priority > MAX_RT_PRIO_LINUX - 1)
 		return -EINVAL;
-	if (attr->sched_priority != 0)		/* rt_policy() != (prio != 0) */
+	if (rt_policy(policy) != (attr->sched_priority != 0))
 		return -EINVAL;
 	if (attr->sched_flags & SCHED_FLAG_SUGOV)	/* from user space */
 		return -EINVAL;
@@ -165,41 +171,22 @@ static long __sched_setscheduler(struct task *p, const struct sched_attr *attr)
 	if (p == sched_idle_task())
 		return -EINVAL;
 
-	if ((unsigned int)policy != p->policy) {
-		ret = sched_setscheduler(p, policy);
+	/* RLIMIT_RTPRIO (0 by default) binds only without CAP_SYS_NICE:
+	 * every Granule task is root with it, so no -EPERM here. */
+	if ((unsigned int)policy != p->policy ||
+	    attr->sched_priority != p->rt_priority) {
+		ret = sched_setscheduler_prio(p, policy, (int)attr->sched_priority);
 		if (ret)
 			return ret;
 	}
-	if (attr->sched_nice != task_nice(p))
-		set_user_nice(p, attr->sched_nice);
-	if (sched_eevdf_running)
-		eevdf_change_slice(p, attr->sched_runtime);
+	if (fair_policy(policy)) {	/* __setscheduler_params(): fair only */
+		if (attr->sched_nice != task_nice(p))
+			set_user_nice(p, attr->sched_nice);
+		if (sched_eevdf_running)
+			eevdf_change_slice(p, attr->sched_runtime);
+	}
 	p->sched_reset_on_fork = reset_on_fork;
 	return 0;
-}
-
-struct task *sched_find_process(int pid)
-{
-	return find_process_by_pid(pid);
-}
-
-long sched_set_policy(struct task *p, int policy, s32 prio)
-{
-	struct sched_attr attr = { .size = sizeof(attr) };
-
-	get_params(p, &attr);
-	if (prio < 0)
-		return -EINVAL;
-	attr.sched_priority = (u32)prio;
-	attr.sched_policy = (u32)SETPARAM_POLICY;
-	if (policy != SCHED_SETPARAM_POLICY) {
-		if (policy & SCHED_RESET_ON_FORK)
-			attr.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
-		attr.sched_policy = (u32)(policy & ~SCHED_RESET_ON_FORK);
-	} else if (p->sched_reset_on_fork) {
-		attr.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
-	}
-	return __sched_setscheduler(p, &attr);
 }
 
 long sys_sched_setattr(int pid, struct sched_attr *uattr, unsigned int flags)
@@ -258,6 +245,161 @@ long sys_sched_getattr(int pid, struct sched_attr *uattr, unsigned int usize,
 	if (copy_to_user(uattr, &kattr, kattr.size))
 		return -EFAULT;
 	return 0;
+}
+
+/*
+ * The sched_setscheduler(2) family (Linux 6.12's kernel/sched/syscalls.c),
+ * on top of __sched_setscheduler() above.  struct sched_param is one int
+ * (sched_priority).  POLICY may carry SCHED_RESET_ON_FORK.
+ */
+#define SCHED_RESET_ON_FORK	0x40000000
+
+struct sched_param_user { int sched_priority; };
+
+/* do_sched_setscheduler(): a sched_attr from (policy, param), the caller's
+ * nice kept; POLICY SETPARAM_POLICY keeps the policy (sched_setparam). */
+static long do_sched_setscheduler(int pid, int policy,
+				  const struct sched_param_user *param)
+{
+	struct sched_param_user lparam;
+	struct sched_attr attr;
+	struct task *p;
+
+	if (!param || pid < 0)
+		return -EINVAL;
+	if (copy_from_user(&lparam, param, sizeof(lparam)))
+		return -EFAULT;
+	p = find_process_by_pid(pid);
+	if (!p)
+		return -ESRCH;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.sched_priority = (u32)lparam.sched_priority;
+	attr.sched_nice = (s32)task_nice(p);
+	attr.sched_runtime = sched_eevdf_running ? p->se.slice : 0;
+	if (policy >= 0 && (policy & SCHED_RESET_ON_FORK)) {
+		attr.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
+		policy &= ~SCHED_RESET_ON_FORK;
+	}
+	attr.sched_policy = (u32)policy;
+	if (lparam.sched_priority < 0)		/* > MAX_RT_PRIO-1 as unsigned */
+		return -EINVAL;
+	return __sched_setscheduler(p, &attr);
+}
+
+long sys_sched_setscheduler(int pid, int policy, const void *param)
+{
+	if (policy < 0)
+		return -EINVAL;
+	return do_sched_setscheduler(pid, policy, param);
+}
+
+long sys_sched_setparam(int pid, const void *param)
+{
+	return do_sched_setscheduler(pid, SETPARAM_POLICY, param);
+}
+
+/* The policy, with SCHED_RESET_ON_FORK or'ed in if set. */
+long sys_sched_getscheduler(int pid)
+{
+	struct task *p;
+
+	if (pid < 0)
+		return -EINVAL;
+	p = find_process_by_pid(pid);
+	if (!p)
+		return -ESRCH;
+	return (long)(p->policy | (p->sched_reset_on_fork ? SCHED_RESET_ON_FORK : 0));
+}
+
+long sys_sched_getparam(int pid, void *param)
+{
+	struct sched_param_user lp = { 0 };
+	struct task *p;
+
+	if (!param || pid < 0)
+		return -EINVAL;
+	p = find_process_by_pid(pid);
+	if (!p)
+		return -ESRCH;
+	if (rt_policy((int)p->policy))
+		lp.sched_priority = (int)p->rt_priority;
+	if (copy_to_user(param, &lp, sizeof(lp)))
+		return -EFAULT;
+	return 0;
+}
+
+/* 99 for FIFO/RR, 0 for the others Linux knows, -EINVAL otherwise. */
+long sys_sched_get_priority_max(int policy)
+{
+	if (rt_policy(policy))
+		return MAX_RT_PRIO_LINUX - 1;
+	if (fair_policy(policy) || policy == SCHED_DEADLINE)
+		return 0;
+	return -EINVAL;
+}
+
+long sys_sched_get_priority_min(int policy)
+{
+	if (rt_policy(policy))
+		return 1;
+	if (fair_policy(policy) || policy == SCHED_DEADLINE)
+		return 0;
+	return -EINVAL;
+}
+
+/*
+ * The task's round-robin interval in ns: SCHED_RR the RR slice (100 ms,
+ * in ticks), SCHED_FIFO 0, a fair task its sched_slice() rounded to ticks
+ * as get_rr_interval_fair() (EEVDF: its slice), the idle task 0.
+ */
+static u64 rr_interval_ns(struct task *p)
+{
+	u64 tick = 1000000000ULL / HZ, ns;
+
+	if (rt_policy((int)p->policy))
+		return p->policy == SCHED_RR ? sched_rr_timeslice() * tick : 0;
+	if (p == sched_idle_task())
+		return 0;
+	if (sched_eevdf_running)
+		ns = p->se.slice;
+	else if (runqueue.cfs.load.weight)
+		ns = sched_slice(&runqueue.cfs, &p->se);
+	else
+		return 0;
+	return ns / tick * tick;		/* NS_TO_JIFFIES, back to ns */
+}
+
+/* TIME64: struct __kernel_timespec (s64, s64), else old (s32, s32). */
+static long rr_get_interval(int pid, void *interval, int time64)
+{
+	struct task *p;
+	u64 ns;
+
+	if (pid < 0)
+		return -EINVAL;
+	p = find_process_by_pid(pid);
+	if (!p)
+		return -ESRCH;
+	ns = rr_interval_ns(p);
+	if (time64) {
+		s64 ts[2] = { (s64)(ns / 1000000000ULL), (s64)(ns % 1000000000ULL) };
+
+		return copy_to_user(interval, ts, sizeof(ts)) ? -EFAULT : 0;
+	}
+	s32 ts32[2] = { (s32)(ns / 1000000000ULL), (s32)(ns % 1000000000ULL) };
+
+	return copy_to_user(interval, ts32, sizeof(ts32)) ? -EFAULT : 0;
+}
+
+long sys_sched_rr_get_interval(int pid, void *interval)
+{
+	return rr_get_interval(pid, interval, 0);
+}
+
+long sys_sched_rr_get_interval_time64(int pid, void *interval)
+{
+	return rr_get_interval(pid, interval, 1);
 }
 
 /*

@@ -751,3 +751,75 @@ long sys_granule_sched_params(char *ubuf, int len)
 		return -EFAULT;
 	return n;
 }
+
+/* ---- The rt class's throttling and RR knobs (rt.c) ------------------------ */
+
+/*
+ * sched_rt_period_us / sched_rt_runtime_us as Linux's sched_rt_handler():
+ * period > 0 (1..INT_MAX), runtime -1 (no limit) or 0..period; a value
+ * that breaks runtime <= period is refused whole, the old one kept.
+ */
+static int rt_knob_set(const struct knob *k, const char *val)
+{
+	int is_period = k->ptr == &sysctl_sched_rt_period;
+	s32 v, period, runtime;
+
+	if (kstrtos32(val, 10, &v) || v < (is_period ? 1 : -1))
+		return -1;			/* the registry's "expected" line */
+	period = is_period ? v : sysctl_sched_rt_period;
+	runtime = is_period ? sysctl_sched_rt_runtime : v;
+	if (runtime != -1 && runtime > period) {
+		printk("sysctl: %s=%s refused: sched_rt_runtime_us (%d) must be -1 or "
+		       "<= sched_rt_period_us (%d)\n", k->name, val, runtime, period);
+		return KNOB_REFUSED;
+	}
+	*(int *)k->ptr = v;
+	runqueue.rt.rt_runtime = sched_rt_runtime();
+	return 0;
+}
+
+static void rt_knob_show(const struct knob *k, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d", *(int *)k->ptr);
+}
+
+__KNOB(sched_rt_period_us) = {
+	.name = "sched_rt_period_us", .type = KNOB_CUSTOM,
+	.ptr = &sysctl_sched_rt_period, .def_str = "1000000",
+	.expect = "an integer 1..2147483647 (us)",
+	.set = rt_knob_set, .show = rt_knob_show,
+	.help = "rt throttling period: rt tasks run at most sched_rt_runtime_us of it, us",
+};
+
+__KNOB(sched_rt_runtime_us) = {
+	.name = "sched_rt_runtime_us", .type = KNOB_CUSTOM,
+	.ptr = &sysctl_sched_rt_runtime, .def_str = "950000",
+	.expect = "-1 (no limit) or an integer 0..sched_rt_period_us (us)",
+	.set = rt_knob_set, .show = rt_knob_show,
+	.help = "rt throttling: rt time allowed per sched_rt_period_us, us (-1 = no limit)",
+};
+
+/* Linux 3.9+ (and 6.12): a knob exists only under sched_preset=linux-6.12. */
+static int rr_knob_eevdf_only(const struct knob *k)
+{
+	if (sched_eevdf())
+		return 0;
+	printk("%s does not exist in Linux 2.6.35 (RR slice fixed at 100 ms); "
+	       "boot with sched_preset=%s to have it\n", k->name, EEVDF_PRESET);
+	return -1;
+}
+
+/* 6.12's sched_rr_handler(): <= 0 restores RR_TIMESLICE (100 ms). */
+static void rr_knob_changed(const struct knob *k)
+{
+	if (sysctl_sched_rr_timeslice <= 0)
+		sysctl_sched_rr_timeslice = RR_TIMESLICE_MS;
+}
+
+__KNOB(sched_rr_timeslice_ms) = {
+	.name = "sched_rr_timeslice_ms", .type = KNOB_INT,
+	.ptr = &sysctl_sched_rr_timeslice, .def = RR_TIMESLICE_MS,
+	.min = -2147483647 - 1, .max = 2147483647,
+	.check = rr_knob_eevdf_only, .changed = rr_knob_changed,
+	.help = "6.12: SCHED_RR timeslice, ms (<= 0 restores 100)",
+};

@@ -35,6 +35,7 @@
 #include <kernel/sched.h>
 #include <kernel/trace.h>
 #include <kernel/jump_label.h>
+#include "../../kernel/sched/sched.h"	/* the rt throttling knobs, runqueue.rt */
 #include "pseudo_host.h"
 
 extern struct static_key sched_schedstats_key;	/* kernel/sched/tunables.c */
@@ -125,6 +126,12 @@ static void check_ranges(void)
 		if (!in_range(k))
 			abort();
 	if (sched_schedstats_key.enabled != sysctl_sched_schedstats)
+		abort();
+	/* rt throttling (Linux's sched_rt_handler): period > 0, runtime -1
+	 * or <= period, and the rt_rq follows the knob */
+	if (sysctl_sched_rt_period <= 0 || sysctl_sched_rt_runtime < -1 ||
+	    (sysctl_sched_rt_runtime != -1 && sysctl_sched_rt_runtime > sysctl_sched_rt_period) ||
+	    runqueue.rt.rt_runtime != sched_rt_runtime())
 		abort();
 }
 

@@ -32,6 +32,9 @@ ALL_TESTS = [
     "stat", "paths", "time64", "sysinfo",
     "open", "dev_files", "getdents64", "dup", "chdir", "proc_sys", "proc_sys_schedstats",
     "sched_attr_einval", "sched_attr_e2big", "sched_attr_efault", "sched_attr_roundtrip",
+    # user/tests/ut_rt.c: the sched_setscheduler family on the rt class
+    "rt_setscheduler_errnos", "rt_getparam_errnos", "rt_roundtrip", "rt_priority_range",
+    "rt_rr_interval", "rt_setattr",
     # user/tests/ut_poll.c
     "poll", "ppoll", "select", "pselect6", "rt_sigsuspend",
     # user/tests/ut_job.c
@@ -56,7 +59,7 @@ ALL_TESTS = [
     "hostile_sig_args", "hostile_sigwait_ignored", "hostile_thread_exit_pending", "hostile_timer_edges",
     "hostile_sleep_edges", "hostile_prio_edges", "hostile_small_calls",
     # user/tests/ut_dyn.c: what dynamic glibc programs need
-    "mmap_file", "mmap_file_fork", "pread64", "mlock", "futex_bitset", "fd_table_grow", "sched_policy_calls",
+    "mmap_file", "mmap_file_fork", "pread64", "mlock", "futex_bitset", "fd_table_grow",
     # user/tests/ut_cmds.c: the calls behind everyday commands
     "reboot_calls", "syslog_calls", "vfork_calls", "times_calls", "affinity_calls",
     "statfs_calls", "proc_create", "file_times",

@@ -87,6 +87,8 @@ extern const struct ut_test ut_mem_tests[], ut_proc_tests[], ut_thread_tests[], 
 	ut_tls_tests[], ut_life_tests[], ut_limits_tests[], ut_abi_tests[], ut_fs_tests[];
 /* sched_setattr/sched_getattr (ut_sched.c) */
 extern const struct ut_test ut_sched_tests[];
+/* the sched_setscheduler family on the rt class (ut_rt.c) */
+extern const struct ut_test ut_rt_tests[];
 /* user/tests/ut_poll.c: poll, ppoll, select, pselect6, rt_sigsuspend */
 extern const struct ut_test ut_poll_tests[];
 /* user/tests/ut_job.c: process groups, sessions, the controlling tty, raw reads */

@@ -221,41 +221,6 @@ static void fd_table_grow(void)
 	sys_close(p[1]);
 }
 
-/* The POSIX scheduling calls glibc programs make at start (Linux 6.12's
- * answers for the fair policies; no real-time class: FIFO/RR are -EINVAL). */
-static void sched_policy_calls(void)
-{
-	int32_t prio = 7;
-
-	EXPECT_RET(sys_sched_getscheduler(0), 0);			/* SCHED_OTHER */
-	EXPECT_RET(sys_sched_getparam(0, (long)&prio), 0);
-	CHECK(prio == 0, "sched_priority %d", prio);
-	EXPECT_RET(sys_sched_setscheduler(0, 3 /* SCHED_BATCH */, (long)&prio), 0);
-	EXPECT_RET(sys_sched_getscheduler(sys_getpid()), 3);
-	EXPECT_RET(sys_sched_setscheduler(0, 0x40000000 | 0, (long)&prio), 0);	/* RESET_ON_FORK */
-	EXPECT_RET(sys_sched_getscheduler(0), 0x40000000);
-	EXPECT_RET(sys_sched_setparam(0, (long)&prio), 0);
-	EXPECT_RET(sys_sched_getscheduler(0), 0x40000000);		/* setparam keeps both */
-	EXPECT_RET(sys_sched_setscheduler(0, 0, (long)&prio), 0);
-	prio = 1;
-	EXPECT_RET(sys_sched_setscheduler(0, 1 /* SCHED_FIFO */, (long)&prio), -EINVAL);
-	EXPECT_RET(sys_sched_setparam(0, (long)&prio), -EINVAL);	/* a fair task has priority 0 */
-	EXPECT_RET(sys_sched_setscheduler(0, -1, (long)&prio), -EINVAL);
-	EXPECT_RET(sys_sched_setscheduler(0, 0, 0), -EINVAL);
-	EXPECT_RET(sys_sched_setscheduler(0, 0, 0xC0000000), -EFAULT);
-	EXPECT_RET(sys_sched_getparam(0, 0xC0000000), -EFAULT);
-	EXPECT_RET(sys_sched_getparam(-1, (long)&prio), -EINVAL);
-	EXPECT_RET(sys_sched_getscheduler(-1), -EINVAL);
-	EXPECT_RET(sys_sched_getscheduler(99999), -ESRCH);
-	EXPECT_RET(sys_sched_getparam(99999, (long)&prio), -ESRCH);
-	EXPECT_RET(sys_sched_get_priority_max(1), 99);
-	EXPECT_RET(sys_sched_get_priority_min(2), 1);
-	EXPECT_RET(sys_sched_get_priority_max(0), 0);
-	EXPECT_RET(sys_sched_get_priority_min(5), 0);
-	EXPECT_RET(sys_sched_get_priority_max(4), -EINVAL);
-	EXPECT_RET(sys_sched_get_priority_min(-1), -EINVAL);
-}
-
 const struct ut_test ut_dyn_tests[] = {
 	{ mmap_file, "mmap_file" },
 	{ mmap_file_fork, "mmap_file_fork" },
@@ -263,6 +228,5 @@ const struct ut_test ut_dyn_tests[] = {
 	{ mlock, "mlock" },
 	{ futex_bitset, "futex_bitset" },
 	{ fd_table_grow, "fd_table_grow" },
-	{ sched_policy_calls, "sched_policy_calls" },
 	{ NULL, NULL },
 };

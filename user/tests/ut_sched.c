@@ -65,8 +65,8 @@ static void sched_attr_einval(void)
 	EXPECT_RET(setattr(0, &a, 0), -EINVAL);
 	a.sched_policy = 7;				/* no such policy */
 	EXPECT_RET(setattr(0, &a, 0), -EINVAL);
-	a.sched_policy = SCHED_FIFO;			/* no RT class here */
-	a.sched_priority = 10;
+	a.sched_policy = SCHED_FIFO;			/* rt: priority 1..99 */
+	a.sched_priority = 0;
 	EXPECT_RET(setattr(0, &a, 0), -EINVAL);
 	a = attr_of(SCHED_NORMAL, 0);
 	a.sched_priority = 1;				/* fair: priority 0 only */

@@ -32,8 +32,8 @@ struct sched_class;	/* kernel/sched/sched.h */
 
 /* Scheduling policies (Linux values).  Only the fair ones exist here. */
 #define SCHED_NORMAL	0
-#define SCHED_FIFO	1	/* not implemented (no rt class) */
-#define SCHED_RR	2	/* not implemented (no rt class) */
+#define SCHED_FIFO	1	/* rt class (rt.c): run until it blocks or yields */
+#define SCHED_RR	2	/* rt class: FIFO with a 100 ms round-robin slice */
 #define SCHED_BATCH	3	/* never wakeup-preempts; yields to the back */
 #define SCHED_IDLE	5	/* weight 3; preempted by any wakeup */
 
@@ -92,6 +92,14 @@ struct sched_statistics {
  * fields in unions, so that CFS's layout, and with it every instruction
  * CFS executes, is what it was (and struct task stays 1024 bytes).
  */
+/* The rt class's part of a task (2.6.35 struct sched_rt_entity, UP). */
+struct sched_rt_entity {
+	struct list_head run_list;	/* in rt_rq->active.queue[prio] */
+	unsigned long timeout;		/* ticks run (RLIMIT_RTTIME: unused) */
+	unsigned int time_slice;	/* SCHED_RR: ticks left, DEF_TIMESLICE */
+	int nr_cpus_allowed;		/* always 1 */
+};
+
 struct sched_entity {
 	struct load_weight load;	/* from prio_to_weight[] */
 	struct rb_node run_node;	/* in cfs_rq->tasks_timeline unless curr */
@@ -222,6 +230,8 @@ long task_nice(const struct task *p);
  * (a subset of sched_setscheduler()).  Returns 0 or -EINVAL.
  */
 int sched_setscheduler(struct task *p, int policy);
+/* Any policy: PRIO is the rt_priority, 1..99 for SCHED_FIFO/RR, else 0. */
+int sched_setscheduler_prio(struct task *p, int policy, int prio);
 /* sched_yield(2): the class's yield_task, then schedule(). */
 long sched_yield(void);		/* 0: the system call's value */
 

@@ -32,6 +32,14 @@ struct sched_attr;			/* kernel/sched/syscalls.c */
 long sys_sched_setattr(int pid, struct sched_attr *uattr, unsigned int flags);
 long sys_sched_getattr(int pid, struct sched_attr *uattr, unsigned int usize,
 		       unsigned int flags);
+long sys_sched_setscheduler(int pid, int policy, const void *param);
+long sys_sched_setparam(int pid, const void *param);
+long sys_sched_getscheduler(int pid);
+long sys_sched_getparam(int pid, void *param);
+long sys_sched_get_priority_max(int policy);
+long sys_sched_get_priority_min(int policy);
+long sys_sched_rr_get_interval(int pid, void *interval);
+long sys_sched_rr_get_interval_time64(int pid, void *interval);
 long sys_sched_getaffinity(int pid, unsigned int len, u32 *user_mask);
 long sys_sched_setaffinity(int pid, unsigned int len, const u32 *user_mask);
 /* kernel/reboot.c, kernel/syslog.c */

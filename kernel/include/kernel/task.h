@@ -41,6 +41,8 @@ struct task {
 	unsigned int policy;		/* SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE */
 	const struct sched_class *sched_class;
 	struct sched_entity se;
+	struct sched_rt_entity rt;	/* rt class (kernel/sched/rt.c) */
+	unsigned int rt_priority;	/* 1..99 for SCHED_FIFO/RR, else 0 */
 	u64 nvcsw, nivcsw;		/* voluntary / involuntary switches */
 	struct sched_info sched_info;	/* run_delay, pcount (schedstats) */
 

@@ -6,6 +6,7 @@ SCHED_HOST_SRC := \
 	kernel/sched/core.c \
 	kernel/sched/fair.c \
 	kernel/sched/idle.c \
+	kernel/sched/rt.c \
 	kernel/sched/deadline.c \
 	kernel/sched/tunables.c \
 	kernel/sched/debug.c \
@@ -43,17 +44,19 @@ $(eval $(call host_test,sched_fork,$(SCHED_HOST_SRC) kernel/proc/fork.c tests/ho
 $(BUILD)/host/sched_fork: HOST_CFLAGS += -Wno-int-to-pointer-cast
 # the worked example of docs/SCHEDULER.md (--print / --write regenerate its tables)
 $(eval $(call host_test,sched_worked,$(SCHED_HOST_SRC) tests/host/sched/test_worked.c))
+# the rt class: bitmap, FIFO order, RR rotation, rt over fair, throttling
+$(eval $(call host_test,sched_rt,$(SCHED_HOST_SRC) tests/host/sched/test_rt.c))
 # the red-black tree against a sorted reference
 $(eval $(call host_test,sched_rbtree,kernel/lib/rbtree.c tests/host/sched/test_rbtree.c))
 
 $(BUILD)/host/sched_fair $(BUILD)/host/sched_preempt $(BUILD)/host/sched_knobs $(BUILD)/host/sched_sim \
 $(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree $(BUILD)/host/sched_fork \
-$(BUILD)/host/sched_worked: $(SCHED_HOST_HDRS)
+$(BUILD)/host/sched_worked $(BUILD)/host/sched_rt: $(SCHED_HOST_HDRS)
 
 # tunables.c includes the presets generated from tools/presets (kernel/sched/rules.mk).
 SCHED_HOST_BINS := $(addprefix $(BUILD)/host/,sched_fair sched_preempt sched_knobs sched_sim \
 			     sched_variants sched_fork sched_worked sched_eevdf sched_eevdf_class \
-			     sched_eevdf_setattr)
+			     sched_eevdf_setattr sched_rt)
 $(SCHED_HOST_BINS): $(SCHED_PRESETS_H)
 $(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)
 
