@@ -7,6 +7,7 @@ libpthread, librt and libnuma with mmap2 of the initrd's files
 (kernel/mm/mmap.c).
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -65,3 +66,32 @@ def test_missing_interpreter_is_enoent(tmp_path):
     check_clean(r, status=1)
     assert "init: cannot run /usr/bin/hackbench: No such file or directory" in r.output, r.output[-2000:]
     assert "hello from user space (pid 3)" in r.output
+
+
+def cyclictest_line(r, prio):
+    rows = [l for l in r.lines if l.startswith("T: 0 ") and f"P:{prio:2d} " in l]
+    assert len(rows) == 1, r.output[-3000:]
+    fields = dict(re.findall(r"(Min|Act|Avg|Max|C):\s*(\d+)", rows[0]))
+    return {k: int(v) for k, v in fields.items()}
+
+
+def test_cyclictest_histogram_at_sched_other():
+    """Debian's cyclictest (clock_nanosleep TIMER_ABSTIME, mlockall, its check that
+    SCHED_FIFO can be set) prints its histogram and the summary lines."""
+    r = boot_rt("/usr/bin/cyclictest -t1 -i 10000 -l 100 -q -h 2000", timeout=300)
+    check_clean(r)
+    assert "# Total: 000000100" in r.output, r.output[-3000:]
+    for key in ("# Min Latencies:", "# Avg Latencies:", "# Max Latencies:", "# Histogram Overflows: 00000"):
+        assert any(l.startswith(key) for l in r.lines), key
+    assert "exited with status 0" in r.output
+
+
+def test_cyclictest_fifo_80_under_kbuild_stays_under_100us():
+    """The 2010 complaint's standard answer: a SCHED_FIFO thread (chrt -f, cyclictest
+    -p 80) preempts the make -j10-like load at once."""
+    r = boot_rt("busybox sh -c 'kbuild-load -j 10 -d 4 -q & sleep 1; "
+                "/usr/bin/cyclictest -t1 -p 80 -i 10000 -l 200 -q; wait'", timeout=300)
+    check_clean(r)
+    fifo = cyclictest_line(r, 80)
+    assert fifo["C"] == 200 and fifo["Max"] < 100, fifo
+    assert '"bench":"kbuild-load"' in r.output and '"failed_forks":0' in r.output
