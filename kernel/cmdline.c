@@ -57,6 +57,7 @@ static const char *unknown_words[CMDLINE_MAX_UNKNOWN];
 /* Inside knob_write().  In .data: see kernel/init.c's run_given. */
 static bool at_runtime __attribute__((section(".data")));
 static int nr_unknown;		/* may exceed CMDLINE_MAX_UNKNOWN: then only that many are kept */
+static u32 suggested;		/* bit i: unknown_words[i] had its "did you mean" line */
 
 #define for_each_knob(k) for (k = __start_knobs; k < __stop_knobs; k++)
 
@@ -400,16 +401,9 @@ static void print_passed(void)
 
 	for (int i = 0; i < nr_unknown && i < CMDLINE_MAX_UNKNOWN; i++) {
 		const char *w = unknown_words[i];
-		char name[KNOB_NAME_MAX];
-		const char *eq = strchr(w, '=');
-		size_t nlen = eq ? (size_t)(eq - w) : strlen(w);
 
-		if (nlen < sizeof(name)) {
-			memcpy(name, w, nlen);
-			name[nlen] = '\0';
-			if (knob_suggest(name))
-				continue;	/* it had its own line */
-		}
+		if (suggested & (1u << i))
+			continue;	/* it had its own line */
 		if (n > 190) {
 			n += snprintf(line + n, sizeof(line) - n, " ...");
 			break;
@@ -458,6 +452,7 @@ int cmdline_parse(char *line)
 	int errors = 0;
 
 	nr_unknown = 0;
+	suggested = 0;
 	int passed = 0;		/* unknown words not close to a knob: one line at the end */
 	for (;;) {
 		char name[KNOB_NAME_MAX];
@@ -506,11 +501,14 @@ int cmdline_parse(char *line)
 		}
 		if (!k) {
 			const struct knob *close = nlen < sizeof(name) ? knob_suggest(name) : NULL;
-			if (close)
+			if (close) {
 				printk("cmdline: unknown parameter '%.*s' (did you mean %s?); "
 				       "passed to init's programs\n", (int)nlen, word, close->name);
-			else
+				if (nr_unknown < CMDLINE_MAX_UNKNOWN)
+					suggested |= 1u << nr_unknown;
+			} else {
 				passed++;
+			}
 			keep_unknown(word);
 			errors++;
 			continue;

@@ -60,15 +60,15 @@ def warn(prog, msg):
 
 # --- the lock file and the cache ------------------------------------------------------
 
-def read_lock_roles(path=LOCK):
-    """The roles tools/debs.lock pins, in its order ('#' starts a comment)."""
-    roles = []
+def lock_entries(path=LOCK):
+    """[(role, spec, version, sha256)] of tools/debs.lock, in its order ('#' starts a comment)."""
     with open(path, encoding="utf-8") as f:
-        for line in f:
-            words = line.split("#", 1)[0].split()
-            if len(words) == 4:
-                roles.append(words[0])
-    return roles
+        return [tuple(w) for w in (line.split("#", 1)[0].split() for line in f) if len(w) == 4]
+
+
+def read_lock_roles(path=LOCK):
+    """The roles tools/debs.lock pins, in its order."""
+    return [e[0] for e in lock_entries(path)]
 
 
 def sha256_of(path):
@@ -149,10 +149,9 @@ class Want:
 
 def want(role, meta=None, lock=LOCK):
     """The Want for ROLE as tools/debs.lock pins it."""
-    for line in open(lock, encoding="utf-8"):
-        words = line.split("#", 1)[0].split()
-        if len(words) == 4 and words[0] == role:
-            return Want(role, words[1], words[2], words[3], meta)
+    for r, spec, version, sha in lock_entries(lock):
+        if r == role:
+            return Want(role, spec, version, sha, meta)
     raise FetchError(f"{role}: not in {os.path.relpath(lock)}")
 
 
@@ -281,7 +280,7 @@ class AptState:
 
 # --- fetching ---------------------------------------------------------------------------
 
-def _adopt_legacy(w):
+def adopt_legacy(w):
     """A pinned .deb left by an earlier Granule in the cache's old places: checked, moved in."""
     base = cache_dir()
     for d in (base, os.path.join(base, "linux-peer", "debs")):
@@ -336,7 +335,7 @@ def get(wants, prog, suites=()):
     state, with up to len(BACKOFF_S) retries of whatever failed."""
     paths, todo = {}, []
     for w in wants:
-        p = w.version and (cached(w.spec, w.version, w.sha) or _adopt_legacy(w))
+        p = w.version and (cached(w.spec, w.version, w.sha) or adopt_legacy(w))
         if p:
             paths[w.role] = p
         else:

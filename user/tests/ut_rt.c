@@ -129,15 +129,6 @@ static void rt_rr_interval(void)
 	CHECK(ts[0] == 0 && ts[1] == 0, "FIFO interval %d.%09d", ts[0], ts[1]);
 }
 
-struct sched_attr {
-	uint32_t size, sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime, sched_deadline, sched_period;
-	uint32_t sched_util_min, sched_util_max;
-} __attribute__((packed));
-
 static void rt_setattr(void)
 {
 	struct sched_attr a, g;

@@ -10,15 +10,6 @@
 #include <unistd.h>
 #include "ut.h"
 
-struct sched_attr {
-	uint32_t size, sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime, sched_deadline, sched_period;
-	uint32_t sched_util_min, sched_util_max;
-} __attribute__((packed));
-
 #define VER0	48
 #define VER1	56
 #define SCHED_NORMAL	0

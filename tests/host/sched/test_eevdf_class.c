@@ -16,26 +16,6 @@
 
 /* ---- DELAY_DEQUEUE ------------------------------------------------------------ */
 
-/*
- * Two nice-0 hogs with a 3 ms base slice: the first one picked (A) runs a
- * whole tick (1 ms) ahead of B, so V = (vA + vB) / 2 and A's lag is
- * -0.5 ms (virtual) when it blocks, still inside its slice.
- */
-static struct task *ahead_of_V(struct task **other)
-{
-	struct task *x, *y;
-
-	knob_set_ok("sched_base_slice_ns", "3000000");
-	x = spawn("a", 0);
-	y = spawn("b", 0);
-	resched_if_needed();
-	*other = current == x ? y : x;
-	x = current;
-	tick();
-	assert_ptr_equal(current, x);
-	assert_int_equal(lag_of(x), -500000);
-	return x;
-}
 
 /*
  * A blocks with negative lag: instead of leaving (to come back later at

@@ -14,22 +14,6 @@
  */
 #include "eevdf_test.h"
 
-/* Two nice-0 hogs, 3 ms base slice; A has run one tick ahead of B. */
-static struct task *two_hogs(struct task **other)
-{
-	struct task *x, *y;
-
-	knob_set_ok("sched_base_slice_ns", "3000000");
-	x = spawn("a", 0);
-	y = spawn("b", 0);
-	resched_if_needed();
-	*other = current == x ? y : x;
-	x = current;
-	tick();
-	assert_ptr_equal(current, x);
-	assert_int_equal(lag_of(x), -500000);
-	return x;
-}
 
 static void assert_near(s64 a, s64 b, s64 tol)
 {
@@ -43,7 +27,7 @@ static void assert_near(s64 a, s64 b, s64 tol)
  */
 static void test_nice_scales_lag(void **state)
 {
-	struct task *b, *a = two_hogs(&b);
+	struct task *b, *a = ahead_of_V(&b);
 	s64 lag = lag_of(b), rel = (s64)(b->se.deadline - b->se.vruntime);
 
 	(void)a;
@@ -63,7 +47,7 @@ static void test_nice_scales_lag(void **state)
  */
 static void test_slice_change_requeues_and_protects(void **state)
 {
-	struct task *b, *a = two_hogs(&b);
+	struct task *b, *a = ahead_of_V(&b);
 	s64 lag = lag_of(a), rel = (s64)(a->se.deadline - a->se.vruntime);
 	s64 lag_b = lag_of(b);
 
