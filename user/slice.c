@@ -19,15 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <gen/user_syscalls.h>
-
-struct sched_attr {
-	unsigned int size, sched_policy;
-	unsigned long long sched_flags;
-	int sched_nice;
-	unsigned int sched_priority;
-	unsigned long long sched_runtime, sched_deadline, sched_period;
-	unsigned int sched_util_min, sched_util_max;
-} __attribute__((packed));
+#include <sched.h>
 
 #define SCHED_FLAG_KEEP_POLICY	0x08
 

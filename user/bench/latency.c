@@ -18,6 +18,7 @@
  *   and one line  RESULT {"bench":"wakeup-latency",...}.
  */
 #include <latency.h>
+#include <sched.h>
 #include <bench.h>
 #include <errno.h>
 #include <signal.h>
@@ -59,21 +60,12 @@ void wl_defaults(struct wl_config *c)
 	c->slice_us = 0;
 }
 
-/* Linux's struct sched_attr (include/uapi/linux/sched/types.h), 56 bytes. */
-struct wl_sched_attr {
-	uint32_t size, sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime, sched_deadline, sched_period;
-	uint32_t sched_util_min, sched_util_max;
-} __attribute__((packed));
 
 #define SCHED_FLAG_KEEP_POLICY	0x08
 
 int wl_set_slice(long long ns)
 {
-	struct wl_sched_attr a;
+	struct sched_attr a;
 
 	memset(&a, 0, sizeof(a));
 	if (sys_sched_getattr(0, (long)&a, sizeof(a), 0) < 0)	/* keeps nice */

@@ -28,17 +28,6 @@
 #define FUTEX_WAIT	0
 #define FUTEX_WAKE	1
 
-/* Linux's struct sched_attr (include/uapi/linux/sched/types.h), 56 bytes:
- * ut_sched.c and ut_rt.c. */
-struct sched_attr {
-	uint32_t size, sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime, sched_deadline, sched_period;
-	uint32_t sched_util_min, sched_util_max;
-} __attribute__((packed));
-
 struct ut_test {
 	void (*fn)(void);
 	const char *name;
