@@ -349,8 +349,8 @@ static struct task *pick_next_task(struct rq *rq)
 	const struct sched_class *class;
 	struct task *p;
 
-	if (likely(rq->nr_running == rq->cfs.nr_running) &&
-	    likely(!rq->rt.rt_nr_running)) {
+	/* nr_running counts rt tasks too: equal means only fair ones are queued */
+	if (likely(rq->nr_running == rq->cfs.nr_running)) {
 		p = fair_sched_class.pick_next_task(rq);
 		if (likely(p))
 			return p;

@@ -160,9 +160,9 @@ void sched_rt_period_tick(struct rq *rq)
 		rt_rq->rt_period_start = rq->clock;
 		return;
 	}
+	if (rq->clock - rt_rq->rt_period_start < period)
+		return;			/* most ticks: no 64-bit division in the tick path */
 	overrun = (rq->clock - rt_rq->rt_period_start) / period;
-	if (!overrun)
-		return;
 	rt_rq->rt_period_start += overrun * period;
 	do_sched_rt_period_timer((int)min(overrun, (u64)0x7fffffff));
 }
