@@ -25,15 +25,7 @@ void sleep_until_ns(int64_t t);
 /* Spin until this thread has used NS more ns of CPU (CLOCK_THREAD_CPUTIME_ID). */
 void burn_cpu_ns(int64_t ns);
 
-/*
- * splitmix64 (Steele, Lea, Flood 2014): state += 0x9E3779B97F4A7C15, then
- * two xor-shift-multiply rounds.  rng_for(seed, stream, i) gives item i of
- * a stream its own state, so job i's parameters depend on (seed, i) only.
- */
-uint64_t splitmix64(uint64_t *state);
-uint64_t rng_for(uint64_t seed, uint64_t stream, uint64_t i);
-/* Uniform in [lo, hi] (inclusive), by 128-bit-free multiply-shift on 32 bits. */
-int64_t rng_range(uint64_t *state, int64_t lo, int64_t hi);
+#include "kjob.h"	/* splitmix64, rng_for, rng_range, kjob_params */
 
 /*
  * Fixed point: NUM / DEN rounded half away from zero to DECIMALS places
@@ -85,10 +77,6 @@ int sched_param(const char *key, char *buf, size_t len);
  */
 #define KBUILD_CHAIN_DIR "/usr/lib/granule/kbuild/"
 
-struct kjob {
-	int64_t work, a, b, c, s1, s2, as_ns;
-};
-void kjob_params(uint64_t seed, uint64_t index, struct kjob *j);
 /* Run the job's own part: burn a, sleep s1, burn b, sleep s2, burn c. */
 void kjob_body(const struct kjob *j);
 

@@ -79,10 +79,10 @@ $(BUILD)/host/sched_eevdf_setattr: \
 # build/sim: tools/sim's engine, the same sources as the host tests but built
 # for speed (-O2, no sanitizers); cmocka only for fake_arch.c's helpers.
 SIM_CFLAGS := $(filter-out -O1 -fsanitize=% -fno-sanitize-recover=%,$(HOST_CFLAGS)) -O2 -I$(BUILD)
-$(BUILD)/sim: $(SCHED_HOST_SRC) tests/host/sched/sim.c tools/sim-engine.c $(SCHED_HOST_HDRS) \
-		$(SCHED_PRESETS_H) | $(BUILD)/host
+SIM_SRC := tests/host/sched/sim.c $(wildcard tools/simeng/*.c) user/bench/kjob.c
+$(BUILD)/sim: $(SCHED_HOST_SRC) $(SIM_SRC) $(wildcard tools/simeng/*.h) user/bench/kjob.h \
+		$(SCHED_HOST_HDRS) $(SCHED_PRESETS_H) | $(BUILD)/host
 	@echo "  HOSTCC  $@"
-	$(Q)$(HOSTCC) $(SIM_CFLAGS) -o $@ $(SCHED_HOST_SRC) tests/host/sched/sim.c tools/sim-engine.c \
-		$(HOST_LIBS)
+	$(Q)$(HOSTCC) $(SIM_CFLAGS) -o $@ $(SCHED_HOST_SRC) $(SIM_SRC) $(HOST_LIBS)
 .PHONY: sim
 sim: $(BUILD)/sim

@@ -1,46 +1,28 @@
 /*
- * tools/sim-engine.c - build/sim, the engine behind tools/sim: the real,
- * unchanged kernel/sched/ files (CFS of Linux 2.6.35 and EEVDF of Linux 6.12)
- * driven by the discrete-event simulator of tests/host/sched/sim.c, on the
- * host, in milliseconds instead of a QEMU boot.
- *
- * Knobs and presets are applied with knob_apply(), the function the kernel's
- * boot line uses, so a bad value is refused with the kernel's own one-line
- * error (naming the knob, the value and what is accepted).
- *
- * Subcommands (each has --help):
- *   tasks SPEC [--preset P] [--hz H] [--until T] [-s SEED] [-c] [KNOB=VAL...]
- *       OSTEP-style problem: without -c the question (task set, knobs, the
- *       scheduling points with "who runs next" blank); with -c the answers
- *       read from the scheduler's own state at each point, then a timeline.
+ * tools/simeng/tasks.c - `tools/sim tasks SPEC [--preset P] [--hz H]
+ * [--until T] [-s SEED] [-c] [KNOB=VAL...]`: an OSTEP-style problem on the
+ * discrete-event simulator of tests/host/sched/sim.c.  Without -c it
+ * prints the question (task set, knobs, the scheduling points with "who
+ * runs next" blank); with -c the answers, read from the scheduler's own
+ * state at each point, then a timeline.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 
-#include "../tests/host/sched/fake.h"
-#include "../tests/host/sched/sim.h"
-#include "../kernel/sched/sched.h"
-#include "../kernel/sched/eevdf.h"
+#include "common.h"
+#include "../../tests/host/sched/fake.h"
+#include "../../tests/host/sched/sim.h"
+#include "../../kernel/sched/sched.h"
+#include "../../kernel/sched/eevdf.h"
 #include <kernel/cmdline.h>
 
-#define MSEC		1000000ULL
 #define MAX_TASKS	16
 #define MAX_POINTS	4000
 
 static struct sim sim;
 static struct sim_task storage[96];
-
-extern char capture_buf[];
-
-static void die(const char *fmt, const char *a, const char *b)
-{
-	fprintf(stderr, "sim: ");
-	fprintf(stderr, fmt, a, b);
-	fputc('\n', stderr);
-	exit(2);
-}
 
 /* ---- the task SPEC ------------------------------------------------------- */
 
@@ -50,27 +32,6 @@ struct spec_task {
 	int nice;
 	u64 run_ns, sleep_ns, child_ns;
 };
-
-/* "2ms", "500us", "1s", "3000000" (ns); -1 on a bad value */
-static long long parse_time(const char *v)
-{
-	char *end;
-	double x;
-
-	errno = 0;
-	x = strtod(v, &end);
-	if (errno || end == v || x < 0)
-		return -1;
-	if (!strcmp(end, "") || !strcmp(end, "ns"))
-		return (long long)x;
-	if (!strcmp(end, "us"))
-		return (long long)(x * 1e3);
-	if (!strcmp(end, "ms"))
-		return (long long)(x * 1e6);
-	if (!strcmp(end, "s"))
-		return (long long)(x * 1e9);
-	return -1;
-}
 
 static const char *const kinds_accepted =
 	"hog, sleeper:run=T:sleep=T, yield:run=T, forker:every=T:child=T (T like 2ms, 500us), "
@@ -200,34 +161,6 @@ static void describe(const struct spec_task *t, int n)
 			printf("forker: every %.3f ms of CPU forks a child needing %.3f ms\n",
 			       s->run_ns / 1e6, s->child_ns / 1e6);
 	}
-}
-
-/* ---- knobs: the kernel's own validation ---------------------------------- */
-
-static void apply_knob(const char *name, const char *value)
-{
-	capture_reset();
-	if (knob_apply(name, value)) {
-		size_t l = strlen(capture_buf);
-
-		while (l && capture_buf[l - 1] == '\n')
-			capture_buf[--l] = '\0';
-		const char *msg = strstr(capture_buf, "] ");	/* after printk's time */
-
-		msg = msg ? msg + 2 : capture_buf;
-		fprintf(stderr, "sim: %s\n", l ? msg : "knob refused");
-		exit(2);
-	}
-}
-
-static void apply_hz(const char *v)
-{
-	char *end;
-	long hz = strtol(v, &end, 10);
-
-	if (*end || end == v || (hz != 100 && hz != 250 && hz != 300 && hz != 1000))
-		die("--hz %s: not a kernel HZ (expected 100, 250, 300 or 1000)%s", v, "");
-	HZ = (unsigned int)hz;
 }
 
 /* ---- tasks --------------------------------------------------------------- */
@@ -500,7 +433,7 @@ static int run_points(struct sim_task **st, int n, u64 until)
 	return np;
 }
 
-static int cmd_tasks(int argc, char **argv)
+int cmd_tasks(int argc, char **argv)
 {
 	struct tasks_opts o = { .until = 30 * MSEC };
 	struct spec_task sp[MAX_TASKS];
@@ -545,31 +478,3 @@ static int cmd_tasks(int argc, char **argv)
 	return 0;
 }
 
-/* ---- main ---------------------------------------------------------------- */
-
-static const char main_help[] =
-"usage: tools/sim SUBCOMMAND [--help] ...\n"
-"  tasks        an OSTEP-style scheduling problem on the real kernel/sched code\n"
-"Not yet built: experiment, sweep, calibrate, replay (see docs/EXPLORE.md).\n";
-
-/* the issue's other subcommands, named so that asking for one says so */
-static const char *const future[] = { "experiment", "sweep", "calibrate", "replay", NULL };
-
-int main(int argc, char **argv)
-{
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(main_help, argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	if (!strcmp(argv[1], "tasks"))
-		return cmd_tasks(argc - 2, argv + 2);
-	for (const char *const *f = future; *f; f++)
-		if (!strcmp(argv[1], *f)) {
-			fprintf(stderr, "sim: %s: not built yet (docs/EXPLORE.md, \"Not built yet\"); "
-				"built: tasks\n", argv[1]);
-			return 2;
-		}
-	fprintf(stderr, "sim: unknown subcommand '%s' (expected: tasks)\n", argv[1]);
-	return 2;
-}

@@ -1,0 +1,165 @@
+#!/usr/bin/python3
+"""tools/sim_calibrate.py - `tools/sim calibrate`: the kernel's costs for the
+simulator, measured on the QEMU image, and the QEMU figures the simulator is
+checked against.
+
+  tools/sim calibrate [--reference] [--seeds K] [--duration S] [-j N]
+
+Costs (always): three boots of the image (-icount shift=0, so a cost is the
+same on every run):
+  1. run=microbench: the kernel's paths one by one (ns = instructions):
+     tick_1_ns -> tick; ctxsw_yield_ns - null_syscall_ns -> switch_in;
+     null_syscall_ns -> sleep and sig_post; fork_ns (fork + exit + wait)
+     less two switches -> fork_parent 55 %, fork_child 10 %, exit 25 %,
+     wait 10 % (the split is not measured: docs/EXPLORE.md says why it
+     hardly matters); fork_exec_ns - fork_ns -> exec.
+  2. a thread-mode experiment without load: the RESULT line's helper_cpu_us
+     less a switch-in -> the helper's path (70 % before the new thread is
+     queued: helper, 30 % after: clone_parent); notify_cpu_us less a
+     switch-in and the clock read -> notify_post (notify_pre is the clock
+     read, clone_child 0); the minimum latency (on an idle CPU: expiry,
+     switch to the helper, its path, switch to the new thread, its clock
+     read) less those -> timer_signal, also used for hrtimer_wake;
+  3. a signal-mode experiment without load: its minimum latency (expiry to
+     the handler's clock read, on an idle CPU) less timer_signal and
+     switch_in -> sig_pre.
+So the simulator reproduces the image's no-load minima and per-expiry CPU
+by construction; everything under load is its own prediction.
+It writes tools/simeng/calibration with the commit of the image.
+
+--reference also runs the cross-validation matrix in QEMU (kbuild:10, thread
+and signal mode; linux-2.6.35, commit-0bf377bbb0be and no-start-debit at
+HZ=1000 and 250; linux-6.12 at HZ=250; K load seeds) and writes the figures
+to tools/simeng/reference.json; tests/system/test_sim_validate.py runs the
+simulator on the same configurations and compares.
+Imports bench_jobs (downward).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_jobs as bj  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CALIB = os.path.join(ROOT, "tools", "simeng", "calibration")
+REFERENCE = os.path.join(ROOT, "tools", "simeng", "reference.json")
+# the configurations cross-validated (preset, hz); both modes each
+MATRIX = [(p, hz) for p in ("linux-2.6.35", "commit-0bf377bbb0be", "no-start-debit")
+          for hz in (1000, 250)] + [("linux-6.12", 250)]
+# what the costs depend on: a commit touching these makes the file stale
+MEASURED_PATHS = ["kernel", "arch", "boot", "user", "linker.ld"]
+
+
+def commit():
+    return subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def job(i, label, cmdline, bench="experiment"):
+    return dict(id=f"{i:04d}", label=label, kernel="granule", cmdline=cmdline, bench=bench,
+                image=bj.image_hash("granule"))
+
+
+def result(run, bench):
+    r = run["results"].get(bench)
+    if not r:
+        raise SystemExit(f"sim calibrate: {run['label']}: no {bench} RESULT line:\n"
+                         + run.get("error", ""))
+    return r
+
+
+def costs(mb, thread, signal):
+    """The costs in ns from the three runs (see the module comment)."""
+    sysc, clock = mb["null_syscall_ns"], mb["clock_gettime_ns"]
+    sw = mb["ctxsw_yield_ns"] - sysc
+    fork = mb["fork_ns"] - 2 * sw
+    c = dict(tick=mb["tick_1_ns"], switch_in=sw, sleep=sysc, sig_post=sysc,
+             fork_parent=0.55 * fork, fork_child=0.10 * fork, exit=0.25 * fork, wait=0.10 * fork,
+             exec=mb["fork_exec_ns"] - mb["fork_ns"], clone_child=0, notify_pre=clock)
+    helper = thread["helper_cpu_us"] * 1000 - sw           # its CPU past the switch-in
+    c["clone_parent"] = 0.3 * helper                        # after the child is queued
+    c["helper"] = helper - c["clone_parent"]
+    c["notify_post"] = thread["notify_cpu_us"] * 1000 - sw - clock
+    # idle CPU, thread mode: expiry -> helper (timer_signal + switch_in), its
+    # CPU, then the new thread (switch_in + its clock read)
+    c["timer_signal"] = thread["min_us"] * 1000 - thread["helper_cpu_us"] * 1000 - sw - clock
+    c["hrtimer_wake"] = c["timer_signal"]
+    # idle CPU, signal mode: expiry -> the handler's clock read
+    c["sig_pre"] = signal["min_us"] * 1000 - c["timer_signal"] - sw
+    return {k: max(0, int(round(v))) for k, v in c.items()}
+
+
+def write_calibration(c, head, runs):
+    with open(CALIB, "w") as f:
+        f.write("# tools/simeng/calibration - the kernel's costs (ns of the image's virtual\n"
+                "# time) for `tools/sim experiment`; written by `tools/sim calibrate` from:\n")
+        for r in runs:
+            f.write(f"#   {r['cmdline']}\n")
+        f.write(f"commit {head}\n")
+        for k in sorted(c):
+            f.write(f"{k} {c[k]}\n")
+    print(f"sim calibrate: wrote {os.path.relpath(CALIB, ROOT)} (commit {head[:12]})")
+
+
+def calibrate(args, head):
+    jobs = [job(0, "microbench", "run=microbench", "microbench"),
+            job(1, "thread, no load", "run=experiment mode=thread load=none duration=5"),
+            job(2, "signal, no load", "run=experiment mode=signal load=none duration=5")]
+    runs, _ = bj.run_all(jobs, args.j)
+    c = costs(result(runs[0], "microbench"), result(runs[1], "wakeup-latency"),
+              result(runs[2], "wakeup-latency"))
+    write_calibration(c, head, runs)
+
+
+def reference(args, head):
+    jobs, i = [], 0
+    for preset, hz in MATRIX:
+        for mode in ("thread", "signal"):
+            for seed in range(1, args.seeds + 1):
+                cmd = (f"sched_preset={preset} hz={hz} run=experiment mode={mode} "
+                       f"load=kbuild:10 duration={args.duration} seed={seed}")
+                jobs.append(job(i, f"{preset} HZ={hz} {mode} seed {seed}", cmd))
+                i += 1
+    runs, _ = bj.run_all(jobs, args.j)
+    out = dict(commit=head, duration_s=args.duration, runs=[])
+    for j, r in zip(jobs, runs):
+        w = result(r, "wakeup-latency")
+        kb = r["results"].get("kbuild-load", {})
+        out["runs"].append(dict(cmdline=j["cmdline"], preset=w["preset"], hz=w["hz"],
+                                mode=w["mode"], seed=int(j["cmdline"].rsplit("=", 1)[1]),
+                                max_us=w["max_us"], avg_us=w["avg_us"], p99_us=w["p99_us"],
+                                min_us=w["min_us"], work_frac=kb.get("work_frac")))
+    with open(REFERENCE, "w") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+    print(f"sim calibrate: wrote {os.path.relpath(REFERENCE, ROOT)} ({len(jobs)} runs)")
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="tools/sim calibrate",
+                                 description="Measure the kernel's costs on the QEMU image for "
+                                 "the simulator (and, with --reference, the QEMU figures it is "
+                                 "checked against).")
+    ap.add_argument("--reference", action="store_true",
+                    help="also run the cross-validation matrix in QEMU")
+    ap.add_argument("--seeds", type=int, default=5, help="load seeds for --reference (5)")
+    ap.add_argument("--duration", type=int, default=10, help="seconds per run for --reference (10)")
+    ap.add_argument("--reference-only", action="store_true",
+                    help="run only the matrix (keep the costs)")
+    ap.add_argument("-j", type=int, default=os.cpu_count() or 1, help="boots at a time")
+    args = ap.parse_args()
+    if args.seeds < 1 or args.duration < 1 or args.j < 1:
+        ap.error("--seeds, --duration and -j must be at least 1")
+    subprocess.run(["make", "-s", "-C", ROOT, "all"], check=True)
+    head = commit()
+    if not args.reference_only:
+        calibrate(args, head)
+    if args.reference or args.reference_only:
+        reference(args, head)
+
+
+if __name__ == "__main__":
+    main()

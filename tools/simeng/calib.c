@@ -1,0 +1,71 @@
+/*
+ * tools/simeng/calib.c - the kernel's costs for the simulated machine, read
+ * from the calibration file that `tools/sim calibrate` writes from QEMU runs
+ * of the image (tools/simeng/calibration):
+ *	# comment
+ *	commit <the image's commit>
+ *	<name> <ns>			one per field of struct sim_costs
+ * Every field must be present once; a bad line is one error naming it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib.h"
+#include "common.h"
+
+#define F(name) { #name, offsetof(struct sim_costs, name) }
+static const struct { const char *name; size_t off; } fields[] = {
+	F(tick), F(hrtimer_wake), F(timer_signal), F(switch_in), F(fork_parent),
+	F(fork_child), F(clone_parent), F(clone_child), F(exit), F(wait), F(sleep),
+	F(helper), F(notify_pre), F(notify_post), F(sig_pre), F(sig_post), F(exec),
+};
+#define NFIELDS	(sizeof(fields) / sizeof(fields[0]))
+
+static void bad(const char *path, int line, const char *what)
+{
+	char where[512];
+
+	snprintf(where, sizeof(where), "%s:%d", path, line);
+	die("%s: %s", where, what);
+}
+
+void calib_load(const char *path, struct sim_costs *c)
+{
+	FILE *f = fopen(path, "r");
+	char buf[256], key[64], val[64], extra[8];
+	unsigned seen = 0;
+	int line = 0;
+
+	if (!f)
+		die("%s: cannot read the calibration file (tools/sim calibrate writes it)%s", path, "");
+	memset(c, 0, sizeof(*c));
+	while (fgets(buf, sizeof(buf), f)) {
+		unsigned i;
+		char *end;
+		unsigned long long v;
+
+		line++;
+		if (buf[0] == '#' || sscanf(buf, "%63s", key) != 1)
+			continue;
+		if (sscanf(buf, "%63s %62s %7s", key, val, extra) != 2)
+			bad(path, line, "expected 'NAME VALUE'");
+		if (!strcmp(key, "commit")) {
+			snprintf(c->commit, sizeof(c->commit), "%s", val);
+			continue;
+		}
+		for (i = 0; i < NFIELDS && strcmp(fields[i].name, key); i++)
+			;
+		if (i == NFIELDS)
+			bad(path, line, "unknown cost name");
+		v = strtoull(val, &end, 10);
+		if (*end || val[0] == '-' || v > 1000000000ULL)
+			bad(path, line, "the value is not a number of ns in 0..1000000000");
+		*(u64 *)((char *)c + fields[i].off) = v;
+		seen |= 1u << i;
+	}
+	fclose(f);
+	for (unsigned i = 0; i < NFIELDS; i++)
+		if (!(seen & (1u << i)))
+			die("%s: no value for '%s'", path, fields[i].name);
+}

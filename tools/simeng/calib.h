@@ -1,0 +1,13 @@
+/*
+ * tools/simeng/calib.h - reading the calibration file (calib.c).
+ */
+#ifndef TOOLS_SIMENG_CALIB_H
+#define TOOLS_SIMENG_CALIB_H
+
+#include <stddef.h>
+#include "machine.h"
+
+/* Fill C from PATH; any error is one line and exit 2. */
+void calib_load(const char *path, struct sim_costs *c);
+
+#endif
