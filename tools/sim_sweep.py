@@ -203,33 +203,38 @@ def run_one(argv):
     return result, None
 
 
-def run_all(engine, s, grid):
-    """Run the grid, s.jobs at a time -> [RESULT] in grid order.  The first failure
-    (in grid order among those that ran) cancels the rest and raises Failure."""
-    argvs = [experiment_argv(engine, s, c) for c in grid]
-    results = [None] * len(grid)
-    failures = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=s.jobs) as pool:
-        futures = {pool.submit(run_one, a): k for k, a in enumerate(argvs)}
-        for fut in concurrent.futures.as_completed(futures):
-            k = futures[fut]
-            results[k], failure = fut.result()
-            if failure:
-                failures[k] = failure
-                pool.shutdown(wait=True, cancel_futures=True)
-                break
-    if failures:
-        k = min(failures)
-        raise Failure(grid[k], *failures[k])
-    return results
-
-
 class Failure(Exception):
     """An experiment failed: its configuration, exit status and message."""
 
     def __init__(self, config, status, message):
         super().__init__(message)
         self.config, self.status, self.message = config, status, message
+
+
+def run_all(engine, s, grid):
+    """Run the grid, s.jobs at a time -> [RESULT] in grid order.  The first failure
+    (in grid order among those that ran) cancels the rest and raises Failure."""
+    argvs = [experiment_argv(engine, s, c) for c in grid]
+    results = [None] * len(grid)
+    failures = {}
+    progress = sys.stderr.isatty()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=s.jobs) as pool:
+        futures = {pool.submit(run_one, a): k for k, a in enumerate(argvs)}
+        for done, fut in enumerate(concurrent.futures.as_completed(futures), 1):
+            k = futures[fut]
+            results[k], failure = fut.result()
+            if failure:
+                failures[k] = failure
+                pool.shutdown(wait=True, cancel_futures=True)
+                break
+            if progress:
+                print(f"\rsim sweep: {done}/{len(grid)}", end="", file=sys.stderr, flush=True)
+    if progress:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
+    if failures:
+        k = min(failures)
+        raise Failure(grid[k], *failures[k])
+    return results
 
 
 def write_tables(s, grid, results):
@@ -239,14 +244,14 @@ def write_tables(s, grid, results):
         w = csv.writer(f, lineterminator="\n")
         w.writerow(names + list(FIGURES))
         for config, r in zip(grid, results):
-            w.writerow(list(config) + [r.get(k, "") for k in FIGURES])
+            w.writerow(list(config) + ["" if r.get(k) is None else r[k] for k in FIGURES])
     with open(os.path.join(s.out, "sweep.jsonl"), "w", encoding="utf-8") as f:
         for config, r in zip(grid, results):
             f.write(json.dumps(dict(r, knobs=dict(zip(names, config))), sort_keys=True) + "\n")
 
 
 def sweep(argv):
-    if argv[:1] in (["--help"], ["-h"]):
+    if "--help" in argv or "-h" in argv:
         print(__doc__.strip())
         return 0
     s = parse_args(argv)

@@ -182,6 +182,12 @@ def test_engine_failure_one_line(tmp_path, crash, needle):
     assert r.stderr.count("\n") == 1 and needle in r.stderr, r.stderr
 
 
+def test_missing_engine_one_line(tmp_path):
+    r = sweep("sched_latency_ns=4ms..8ms:2", "--out", str(tmp_path / "o"), engine=str(tmp_path / "nope"))
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "cannot run the engine" in r.stderr, r.stderr
+
+
 def doc_sweeps():
     doc = open(os.path.join(ROOT, "docs", "EXPLORE.md")).read()
     return re.findall(r"^(tools/sim sweep .*)$", doc, re.M)
