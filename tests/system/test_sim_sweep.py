@@ -207,6 +207,17 @@ def test_explore_doc_sweeps():
     assert all("--preset" in c and "--duration 10" in c for c in cmds)
 
 
+@pytest.mark.parametrize("gran,nr", [("750000", "8"), ("2000000", "3")])
+def test_explore_doc_nr_latency(gran, nr):
+    """The text's claim: writing sched_min_granularity_ns on top of linux-2.6.35 recomputes
+    sched_nr_latency = ceil(6 ms / granularity), 8 at 0.75 ms (2.6.36's values), 3 at 2 ms."""
+    doc = open(os.path.join(ROOT, "docs", "EXPLORE.md")).read()
+    assert "the 0.75 ms point has the values 2.6.36 made the default (6 ms, 0.75 ms,\n8)" in doc
+    r = subprocess.run([SIM, "tasks", "hog", "--preset", "linux-2.6.35", f"sched_min_granularity_ns={gran}",
+                        "--until", "1ms"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and f"\nsched_nr_latency = {nr}\n" in r.stdout, r.stdout + r.stderr
+
+
 def real_experiment():
     """True when the real engine has `experiment` (tools/sim builds build/sim)."""
     r = subprocess.run([SIM, "experiment", "--help"], cwd=ROOT, capture_output=True, text=True,
