@@ -128,7 +128,7 @@ def heatmap(out, name, axes, grid, results, refs):
         fmt = "%.3f" if name == "work_frac" else "%.0f"
         cells = f", $d using 1:2:(sprintf('{fmt}', $3)) with labels font ',8' tc rgb 'grey50' notitle"
     gnuplot("set terminal @TERM\nset output '@OUT'\n"
-            f"$d << EOD\n" + "\n".join(rows) + "\nEOD\n"
+            "$d << EOD\n" + "\n".join(rows) + "\nEOD\n"
             f'set title "{title(name, axes, results)}"\n'
             f"set xlabel '{axis_label(axes[0].knob)}'\nset ylabel '{axis_label(axes[1].knob)}'\n"
             f"set cblabel '{name} ({UNITS[name]})'\n{PALETTE}"
