@@ -22,12 +22,22 @@ same on every run):
      read) less those -> timer_signal, also used for hrtimer_wake;
   3. a signal-mode experiment without load: its minimum latency (expiry to
      the handler's clock read, on an idle CPU) less timer_signal and
-     switch_in -> sig_pre.
+     switch_in -> sig_pre;
+  4. a signal-mode experiment under kbuild:10 (seed 9, not one of the
+     validation's): its minimum (the same path when it preempts a running
+     task) less the idle one -> preempt, paid by every preempting switch;
+  5. burn_chunk: burn_cpu_ns()'s loop, BURN_CHUNK (10000) iterations of 4
+     instructions (imul, add, dec, jne) and a CPU-time clock read
+     (null_syscall_ns + clock_gettime_ns);
+  6. a traced boot per HZ (100, 250, 300, 1000): where in a tick period the
+     experiment forks its first load -> start_phase_HZ (the timer's phase
+     against the tick follows from it, as in the image).
 So the simulator reproduces the image's no-load minima and per-expiry CPU
 by construction; everything under load is its own prediction.
 It writes tools/simeng/calibration with the commit of the image.
 
---reference also runs the cross-validation matrix in QEMU (kbuild:10, thread
+--table rewrites only docs/EXPLORE.md's table (the simulator against the
+reference); --reference also runs the cross-validation matrix in QEMU (kbuild:10, thread
 and signal mode; linux-2.6.35, commit-0bf377bbb0be and no-start-debit at
 HZ=1000 and 250; linux-6.12 at HZ=250; K load seeds) and writes the figures
 to tools/simeng/reference.json; tests/system/test_sim_validate.py runs the
@@ -35,6 +45,7 @@ simulator on the same configurations and compares.
 Imports bench_jobs (downward).
 """
 import argparse
+import concurrent.futures as cf
 import json
 import os
 import subprocess
@@ -42,6 +53,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_jobs as bj  # noqa: E402
+import granule_qemu as gq  # noqa: E402
+import trace_text  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CALIB = os.path.join(ROOT, "tools", "simeng", "calibration")
@@ -49,6 +62,8 @@ REFERENCE = os.path.join(ROOT, "tools", "simeng", "reference.json")
 # the configurations cross-validated (preset, hz); both modes each
 MATRIX = [(p, hz) for p in ("linux-2.6.35", "commit-0bf377bbb0be", "no-start-debit")
           for hz in (1000, 250)] + [("linux-6.12", 250)]
+HZS = (100, 250, 300, 1000)
+BURN_CHUNK = 10000          # user/bench/bench.c
 # what the costs depend on: a commit touching these makes the file stale
 MEASURED_PATHS = ["kernel", "arch", "boot", "user", "linker.ld"]
 
@@ -78,7 +93,8 @@ def costs(mb, thread, signal):
     fork = mb["fork_ns"] - 2 * sw
     c = dict(tick=mb["tick_1_ns"], switch_in=sw, sleep=sysc, sig_post=sysc,
              fork_parent=0.55 * fork, fork_child=0.10 * fork, exit=0.25 * fork, wait=0.10 * fork,
-             exec=mb["fork_exec_ns"] - mb["fork_ns"], clone_child=0, notify_pre=clock)
+             exec=mb["fork_exec_ns"] - mb["fork_ns"], clone_child=0, notify_pre=clock,
+             burn_chunk=BURN_CHUNK * 4 + sysc + clock)
     helper = thread["helper_cpu_us"] * 1000 - sw           # its CPU past the switch-in
     c["clone_parent"] = 0.3 * helper                        # after the child is queued
     c["helper"] = helper - c["clone_parent"]
@@ -104,13 +120,42 @@ def write_calibration(c, head, runs):
     print(f"sim calibrate: wrote {os.path.relpath(CALIB, ROOT)} (commit {head[:12]})")
 
 
+def tick_fn():
+    """tick_sched_timer's address in the kernel ELF (the trace names hrtimer
+    functions by address)."""
+    out = subprocess.run(["nm", gq.KERNEL], capture_output=True, text=True, check=True).stdout
+    return next(int(l.split()[0], 16) for l in out.splitlines() if l.endswith(" tick_sched_timer"))
+
+
+def start_phase(hz):
+    """ns past a tick at which the experiment forks its first load, at HZ: a
+    traced boot (the tick is the tick_sched_timer hrtimer's expiry)."""
+    cmd = (f"hz={hz} run=experiment mode=thread load=kbuild:10 duration=1 "
+           "trace_event=sched:sched_process_fork,timer:hrtimer_expire_entry")
+    r = gq.run(cmd, timeout=300)
+    ev = trace_text.find_dump("\n".join(r.lines)).events
+    fork = next(e for e in ev if e["name"] == "sched_process_fork" and e["comm"] == "experiment")
+    tick = next(int(e["fields"]["now"]) for e in ev if e["name"] == "hrtimer_expire_entry"
+                and int(e["fields"]["function"], 16) == tick_fn())
+    return cmd, (fork["ts"] - tick) % (1000000000 // hz)
+
+
 def calibrate(args, head):
     jobs = [job(0, "microbench", "run=microbench", "microbench"),
             job(1, "thread, no load", "run=experiment mode=thread load=none duration=5"),
-            job(2, "signal, no load", "run=experiment mode=signal load=none duration=5")]
+            job(2, "signal, no load", "run=experiment mode=signal load=none duration=5"),
+            job(3, "signal, busy", "run=experiment mode=signal load=kbuild:10 duration=5 seed=9")]
     runs, _ = bj.run_all(jobs, args.j)
     c = costs(result(runs[0], "microbench"), result(runs[1], "wakeup-latency"),
               result(runs[2], "wakeup-latency"))
+    # the timer-to-handler path when it preempts a running task, less on an idle CPU
+    c["preempt"] = max(0, int(round((result(runs[3], "wakeup-latency")["min_us"]
+                                     - result(runs[2], "wakeup-latency")["min_us"]) * 1000)))
+    with cf.ThreadPoolExecutor(max_workers=args.j) as ex:
+        phases = dict(zip(HZS, ex.map(start_phase, HZS)))
+    for hz, (cmd, ns) in phases.items():
+        c[f"start_phase_{hz}"] = ns
+        runs.append(dict(cmdline=cmd))
     write_calibration(c, head, runs)
 
 
@@ -138,6 +183,55 @@ def reference(args, head):
     print(f"sim calibrate: wrote {os.path.relpath(REFERENCE, ROOT)} ({len(jobs)} runs)")
 
 
+def simulate(run, duration):
+    """The simulator's RESULT for one reference run's configuration."""
+    out = subprocess.run([os.path.join(ROOT, "tools", "sim"), "experiment", "--preset", run["preset"],
+                          "--hz", str(run["hz"]), "--mode", run["mode"], "--load", "kbuild:10",
+                          "--seed", str(run["seed"]), "--duration", str(duration)],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(next(l for l in out.splitlines() if l.startswith("RESULT "))[7:])
+
+
+def validation():
+    """[(preset, hz, mode, seeds, qemu avg, sim avg, qemu max, sim max)]: the
+    means over the reference's seeds, each configuration simulated per seed."""
+    with open(REFERENCE) as f:
+        ref = json.load(f)
+    groups = {}
+    for r in ref["runs"]:
+        groups.setdefault((r["preset"], r["hz"], r["mode"]), []).append(r)
+    rows = []
+    for (preset, hz, mode), runs in groups.items():
+        sims = [simulate(r, ref["duration_s"]) for r in runs]
+        mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
+        rows.append((preset, hz, mode, len(runs), mean([r["avg_us"] for r in runs]),
+                     mean([s["avg_us"] for s in sims]), mean([r["max_us"] for r in runs]),
+                     mean([s["max_us"] for s in sims])))
+    return rows
+
+
+def table():
+    """The markdown table docs/EXPLORE.md carries (and the test recomputes)."""
+    out = ["| preset | HZ | mode | seeds | QEMU avg (µs) | sim avg (µs) | sim/QEMU | "
+           "QEMU max (µs) | sim max (µs) | sim/QEMU |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for p, hz, mode, n, qa, sa, qm, sm in validation():
+        out.append(f"| {p} | {hz} | {mode} | {n} | {qa:.1f} | {sa:.1f} | {sa / qa:.2f} | "
+                   f"{qm:.1f} | {sm:.1f} | {sm / qm:.2f} |")
+    return "\n".join(out) + "\n"
+
+
+def write_table(path=os.path.join(ROOT, "docs", "EXPLORE.md")):
+    begin, end = "<!-- sim-validation begin -->\n", "<!-- sim-validation end -->\n"
+    with open(path) as f:
+        text = f.read()
+    if begin not in text or end not in text:
+        raise SystemExit(f"sim calibrate: {path} has no sim-validation markers")
+    head, rest = text.split(begin, 1)
+    with open(path, "w") as f:
+        f.write(head + begin + table() + end + rest.split(end, 1)[1])
+    print(f"sim calibrate: wrote the validation table into {os.path.relpath(path, ROOT)}")
+
+
 def main():
     ap = argparse.ArgumentParser(prog="tools/sim calibrate",
                                  description="Measure the kernel's costs on the QEMU image for "
@@ -149,16 +243,22 @@ def main():
     ap.add_argument("--duration", type=int, default=10, help="seconds per run for --reference (10)")
     ap.add_argument("--reference-only", action="store_true",
                     help="run only the matrix (keep the costs)")
+    ap.add_argument("--table", action="store_true",
+                    help="only rewrite docs/EXPLORE.md's validation table from the reference")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 1, help="boots at a time")
     args = ap.parse_args()
     if args.seeds < 1 or args.duration < 1 or args.j < 1:
         ap.error("--seeds, --duration and -j must be at least 1")
+    if args.table:
+        write_table()
+        return
     subprocess.run(["make", "-s", "-C", ROOT, "all"], check=True)
     head = commit()
     if not args.reference_only:
         calibrate(args, head)
     if args.reference or args.reference_only:
         reference(args, head)
+        write_table()
 
 
 if __name__ == "__main__":

@@ -79,7 +79,13 @@ def test_eevdf_columns():
     (["tasks", "hog", "--until", "5s"], "--until: at most 3999 ticks"),
     (["tasks", "-s", "-3"], "-s -3: not a seed"),
     (["tasks"], "no SPEC and no -s SEED"),
-    (["experiment", "--preset", "linux-2.6.35"], "experiment: not built yet"),
+    (["experiment", "--preset", "nope"], "sched_preset=nope: invalid (expected one of"),
+    (["experiment", "--mode", "fork"], "--mode fork: expected thread or signal"),
+    (["experiment", "--load", "kbuild:99"], "--load kbuild: 99: not an integer in 1..64"),
+    (["experiment", "--load", "make"], "--load make: expected none"),
+    (["experiment", "--duration", "0"], "--duration 0: not an integer in 1..3600"),
+    (["experiment", "sched_latency_ns=5"], "sched_latency_ns=5: out of range"),
+    (["experiment", "--calib", "/nonexistent"], "cannot read the calibration file"),
 ])
 def test_bad_input_one_line(args, needle):
     r = sim(*args)
@@ -112,7 +118,8 @@ def test_explore_doc_commands():
     assert len(cmds) >= 5
     for c in cmds:
         r = sim(*shlex.split(c)[1:])
-        assert r.returncode == 0 and "Scheduling points" in r.stdout, (c, r.stderr)
+        marker = "RESULT {" if c.split()[1] == "experiment" else "Scheduling points"
+        assert r.returncode == 0 and marker in r.stdout, (c, r.stderr)
 
 
 def test_explore_doc_gentle_sleeper_figure():

@@ -34,12 +34,13 @@ static const char experiment_help[] =
 "  --hz H         100, 250, 300 or 1000 (default 1000)\n"
 "  --period-ms P  timer period, ms (1..1000; default 10)\n"
 "  --pad US       notify_pad_us: CPU the SIGEV_THREAD helper burns per expiry (0..1000)\n"
+"  --slice-us US  slice_us: the notifying threads' EEVDF slice (0: the base slice)\n"
 "  --calib FILE   the costs (default: $SIM_CALIB, else tools/simeng/calibration)\n"
 "  KNOB=VALUE     any boot-line knob (sched_latency_ns=..., sched_features=...)\n";
 
 struct exp_opts {
 	const char *preset, *load, *calib;
-	long duration, seed, period_ms, pad_us;
+	long duration, seed, period_ms, pad_us, slice_us;
 	int thread_mode, hz;
 };
 
@@ -106,7 +107,7 @@ static int exp_args(int argc, char **argv, struct exp_opts *o)
 			die("%s needs a value%s", a, " (see tools/sim experiment --help)");
 		i++;
 		if (!strcmp(a, "--preset"))
-			apply_knob("sched_preset", v), o->preset = v;
+			;				/* applied first, by cmd_experiment */
 		else if (!strcmp(a, "--mode") && (!strcmp(v, "thread") || !strcmp(v, "signal")))
 			o->thread_mode = !strcmp(v, "thread");
 		else if (!strcmp(a, "--mode"))
@@ -123,6 +124,8 @@ static int exp_args(int argc, char **argv, struct exp_opts *o)
 			o->period_ms = number_opt(a, v, 1, 1000);
 		else if (!strcmp(a, "--pad"))
 			o->pad_us = number_opt(a, v, 0, 1000);
+		else if (!strcmp(a, "--slice-us"))
+			o->slice_us = number_opt(a, v, 0, 1000000);
 		else if (!strcmp(a, "--calib"))
 			o->calib = v;
 		else
@@ -202,6 +205,8 @@ static void report(const struct exp_opts *o, const struct machine *m, double hos
 	       o->preset, HZ);
 	printf("\"mode\":\"%s\",\"load\":\"%s\",\"seed\":%ld,\"duration_s\":%ld,\"period_us\":%ld,",
 	       o->thread_mode ? "thread" : "signal", o->load, o->seed, o->duration, o->period_ms * 1000);
+	if (o->slice_us)
+		printf("\"slice_us\":%ld,", o->slice_us);
 	printf("\"expected\":%d,\"samples\":%d,\"max_us\":%s,", wl.n, n, us1(b, n ? s[n - 1] : 0, 1000));
 	printf("\"avg_us\":%s,", us1(b, sum, n ? (s64)n * 1000 : 1000));
 	printf("\"min_us\":%s", us1(b, n ? s[0] : 0, 1000));
@@ -237,6 +242,10 @@ int cmd_experiment(int argc, char **argv)
 	memset(&wl, 0, sizeof(wl));
 	wl.kbuild_j = 10;
 	o.calib = env && *env ? env : "tools/simeng/calibration";
+	/* the preset first (it resets the knobs the others then change) */
+	for (int i = 0; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--preset"))
+			o.preset = argv[i + 1];
 	apply_knob("sched_preset", o.preset);
 	if (exp_args(argc, argv, &o))
 		return 0;
@@ -247,9 +256,11 @@ int cmd_experiment(int argc, char **argv)
 	wl.duration = (u64)o.duration * 1000000000ULL;
 	wl.seed = (u64)o.seed;
 	wl.pad = (u64)o.pad_us * 1000;
+	wl.slice = (u64)o.slice_us * 1000;
 	printf("experiment: preset %s, mode %s, load %s, duration %ld s, period %ld ms (simulated)\n",
 	       o.preset, o.thread_mode ? "thread" : "signal", o.load, o.duration, o.period_ms);
-	m_init(&mach, &costs);
+	m_init(&mach, &costs, HZ == 100 ? costs.start_phase_100 : HZ == 250 ? costs.start_phase_250 :
+	       HZ == 300 ? costs.start_phase_300 : costs.start_phase_1000);
 	wl_start(&mach);
 	wl_finish(&mach);
 	clock_gettime(CLOCK_MONOTONIC, &b);

@@ -28,13 +28,13 @@ struct mproc *m_current(void)
 	return proc_of(current);
 }
 
-void m_init(struct machine *m, const struct sim_costs *c)
+void m_init(struct machine *m, const struct sim_costs *c, u64 start_phase)
 {
 	memset(m, 0, sizeof(*m));
 	m->cost = *c;
 	m->start = fake_clock_ns;
 	m->tick_ns = 1000000000ULL / HZ;
-	m->next_tick = fake_clock_ns + m->tick_ns;
+	m->next_tick = fake_clock_ns + m->tick_ns - start_phase % m->tick_ns;
 	m->last_current = current;
 }
 
@@ -116,19 +116,21 @@ static void irq_cost(struct machine *m, u64 ns)
 /* A switch happened: free a dead thread's slot, charge the switch-in. */
 static void after_event(struct machine *m)
 {
-	struct mproc *cur;
+	struct mproc *cur, *prev = proc_of(m->last_current);
+	int preempted;
 
 	if (current == m->last_current)
 		return;
 	cur = m_current();
-	if (proc_of(m->last_current) && proc_of(m->last_current)->dead)
-		proc_of(m->last_current)->used = 0;	/* switched out for good */
+	preempted = prev && !prev->dead && prev->t.state == TASK_RUNNING;
+	if (prev && prev->dead)
+		prev->used = 0;			/* switched out for good */
 	m->last_current = current;
 	m->switches++;
 	/* A burning loop counts the switch's tail in its CPU time; a thread
 	 * returning from a system call, or a fixed path, waits for it. */
 	if (cur && (cur->fixed || cur->burst_left == 0))
-		cur->stall += m->cost.switch_in;
+		cur->stall += m->cost.switch_in + (preempted ? m->cost.preempt : 0);
 	if (cur && m->on_switch_in)
 		m->on_switch_in(m, cur);
 }
@@ -157,6 +159,24 @@ static void block(struct machine *m, struct mproc *p)
 void m_burn(struct mproc *p, u64 ns)
 {
 	p->burst_left = ns;
+}
+
+void m_burn_loop(struct machine *m, struct mproc *p, u64 ns)
+{
+	p->loop_end = task_sched_runtime(&p->t) + ns;
+	p->loop = 1;
+	p->burst_left = m->cost.burn_chunk;
+}
+
+/* The end of a chunk: clock_gettime(CLOCK_THREAD_CPUTIME_ID); 1 if done. */
+static int loop_read(struct machine *m, struct mproc *p)
+{
+	if (task_sched_runtime(&p->t) >= p->loop_end) {
+		p->loop = 0;
+		return 1;
+	}
+	p->burst_left = m->cost.burn_chunk;
+	return 0;
 }
 
 void m_next(struct mproc *p)
@@ -327,7 +347,8 @@ void m_run(struct machine *m, u64 until)
 			m->idle_ns += t - fake_clock_ns;
 		fake_clock_set(t);
 		if (cur && cur->stall == 0 && cur->burst_left == 0) {
-			cur->prog(m, cur);		/* a system call */
+			if (!cur->loop || loop_read(m, cur))
+				cur->prog(m, cur);	/* a system call */
 			if (m_current() == cur && cur->t.state == TASK_RUNNING)
 				syscall_exit(m);
 			continue;

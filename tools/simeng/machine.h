@@ -49,6 +49,8 @@ struct mproc {
 	int sig_overrun;		/* expiries folded into it (overrun) */
 	int fixed;			/* a fixed-cost path: overheads add time */
 	u64 burst_left;			/* CPU ns to the next program step */
+	int loop;			/* in burn_cpu_ns(): burst_left is a chunk */
+	u64 loop_end;			/* ... until its CPU-time clock reads this */
 	u64 stall;			/* kernel overhead to run first (ns) */
 	u64 wake_at;			/* hrtimer sleep until (0: none) */
 	u64 cpu_ns;			/* CPU time it got (the CPU-time clock) */
@@ -60,6 +62,7 @@ struct sim_costs {
 	u64 hrtimer_wake;		/* an hrtimer irq waking a sleeper */
 	u64 timer_signal;		/* POSIX timer expiry -> signal -> wakeup */
 	u64 switch_in;			/* schedule() after pick, to user */
+	u64 preempt;			/* more when the switch preempts a running task */
 	u64 fork_parent, fork_child;	/* fork(): parent's syscall, child's return */
 	u64 clone_parent, clone_child;	/* clone() of a thread */
 	u64 exit;			/* exit() until TASK_DEAD */
@@ -69,6 +72,9 @@ struct sim_costs {
 	u64 notify_pre, notify_post;	/* notification thread: to the clock read, after */
 	u64 sig_pre, sig_post;		/* signal mode: to the handler's clock read, after */
 	u64 exec;			/* execve() of a load program */
+	u64 burn_chunk;			/* burn_cpu_ns(): one loop chunk + its clock read */
+	/* where in a tick period the experiment starts, by HZ (boot timing) */
+	u64 start_phase_100, start_phase_250, start_phase_300, start_phase_1000;
 	char commit[64];		/* the image commit they were measured on */
 };
 
@@ -86,7 +92,9 @@ struct machine {
 	unsigned long switches, forks;
 };
 
-void m_init(struct machine *m, const struct sim_costs *c);
+/* Start the machine START_PHASE ns past a tick (the first tick comes
+ * 1/HZ - START_PHASE later). */
+void m_init(struct machine *m, const struct sim_costs *c, u64 start_phase);
 u64 m_now(const struct machine *m);		/* ns since m_init */
 struct mproc *m_current(void);
 /* A thread started by the "boot": forked from idle, runs PROG. */
@@ -95,6 +103,11 @@ void m_run(struct machine *m, u64 until);	/* simulate until m_now() == until */
 
 /* What a program does next (exactly one per step). */
 void m_burn(struct mproc *p, u64 ns);		/* run NS of CPU, then step */
+/* burn_cpu_ns(NS): chunks of cost.burn_chunk, each ended by a read of the
+ * thread's CPU-time clock (task_sched_runtime(), which under EEVDF runs
+ * update_curr() and may end the slice) and the syscall-exit path, until
+ * the clock has advanced NS since the first read; then step. */
+void m_burn_loop(struct machine *m, struct mproc *p, u64 ns);
 void m_next(struct mproc *p);			/* step again at once */
 void m_sleep_until(struct machine *m, struct mproc *p, u64 t);	/* nanosleep ABSTIME */
 void m_sleep(struct machine *m, struct mproc *p, u64 ns);

@@ -10,6 +10,8 @@
 
 #include "workload.h"
 #include "../../user/bench/kjob.h"
+#include "../../kernel/sched/sched.h"
+#include "../../kernel/sched/eevdf.h"
 
 #define MSEC	1000000ULL
 
@@ -30,7 +32,7 @@ static void as_prog(struct machine *m, struct mproc *p)
 	switch (p->pc++) {
 	case 0:
 		kjob_of(p, &j);
-		m_burn(p, (u64)j.as_ns);
+		m_burn_loop(m, p, (u64)j.as_ns);
 		return;
 	case 1:
 		m_burn(p, m->cost.exit);
@@ -49,13 +51,13 @@ static void job_prog(struct machine *m, struct mproc *p)
 
 	kjob_of(p, &j);
 	switch (p->pc++) {
-	case 0: m_burn(p, (u64)j.a); return;
+	case 0: m_burn_loop(m, p, (u64)j.a); return;
 	case 1: m_burn(p, j.s1 ? m->cost.sleep : 0); return;
 	case 2: m_sleep(m, p, (u64)j.s1); return;
-	case 3: m_burn(p, (u64)j.b); return;
+	case 3: m_burn_loop(m, p, (u64)j.b); return;
 	case 4: m_burn(p, j.s2 ? m->cost.sleep : 0); return;
 	case 5: m_sleep(m, p, (u64)j.s2); return;
-	case 6: m_burn(p, (u64)j.c); return;
+	case 6: m_burn_loop(m, p, (u64)j.c); return;
 	case 7:
 		if (!j.as_ns) {
 			p->pc = 11;
@@ -152,7 +154,7 @@ static void video_prog(struct machine *m, struct mproc *p)
 		wl.max_wake = now - due > wl.max_wake ? now - due : wl.max_wake;
 		wl.sum_wake += now - due;
 		p->pc = 3;
-		m_burn(p, (u64)wl.video_burst_ms * MSEC);
+		m_burn_loop(m, p, (u64)wl.video_burst_ms * MSEC);
 		return;
 	case 3:
 		wl.frames++;
@@ -254,9 +256,13 @@ static void main_prog(struct machine *m, struct mproc *p)
 		m_sleep(m, p, LEAD_NS);
 		return;
 	case 1:					/* timer_create: the helper (thread mode) */
+		if (wl.slice && sched_eevdf_running)	/* wl_set_slice(slice_us) */
+			eevdf_change_slice(&p->t, wl.slice);
 		if (wl.thread_mode) {
 			wl.helper = m_fork(m, p, "timer-helper", helper_prog, 1);
 			wl.helper->fixed = 1;
+			if (wl.slice && sched_eevdf_running)	/* wl_set_slice(0) */
+				eevdf_change_slice(&p->t, 0);
 		}
 		p->pc = 2;
 		return;

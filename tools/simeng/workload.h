@@ -19,6 +19,7 @@ struct wl_sim {
 	int thread_mode;
 	u64 period, duration;		/* ns */
 	u64 pad;			/* notify_pad_us, ns */
+	u64 slice;			/* slice_us, ns (EEVDF; 0: the base slice) */
 	int kbuild_j;			/* 0: no kbuild load */
 	u64 seed;
 	int video_burst_ms;		/* 0: no video load */

@@ -1,0 +1,93 @@
+"""tools/sim experiment: the 2010 experiment on the host (tools/simeng).
+
+What is checked here is the engine's own behaviour; how close its figures
+come to QEMU's is tests/system/test_sim_validate.py's job.
+  - it draws the image's jobs: kbuild-load's job count, as-children and
+    work_frac follow from user/bench/kjob.c, the file the image uses too;
+  - no load: the minima and per-expiry CPU the calibration was fitted to;
+  - the same arguments give the same bytes; another seed other jobs;
+  - the scheduler decides: NO_START_DEBIT lowers thread mode's average,
+    a 2010 knob moves it, EEVDF runs;
+  - the RESULT line is one JSON object with the image's keys.
+"""
+import json
+import os
+import re
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SIM = os.path.join(ROOT, "tools", "sim")
+CALIB = os.path.join(ROOT, "tools", "simeng", "calibration")
+
+
+def experiment(*args):
+    r = subprocess.run([SIM, "experiment", *args], cwd="/", capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    res = [json.loads(l[len("RESULT "):]) for l in r.stdout.splitlines() if l.startswith("RESULT ")]
+    assert len(res) == 1, r.stdout
+    return r.stdout, res[0]
+
+
+def calib():
+    c = {}
+    for line in open(CALIB):
+        if line.strip() and not line.startswith("#"):
+            k, v = line.split()
+            c[k] = v if k == "commit" else int(v)
+    return c
+
+
+def test_result_line_and_seed_lines():
+    out, r = experiment("--duration", "2")
+    for key in ("max_us", "avg_us", "min_us", "p50_us", "p99_us", "samples", "missed",
+                "helper_cpu_us", "notify_cpu_us", "work_frac"):
+        assert key in r
+    assert r["kernel"] == "Granule sim" and r["preset"] == "linux-2.6.35"
+    assert re.search(r"^maximum latency: [\d.]+ µs$", out, re.M)
+    assert re.search(r"^average latency: [\d.]+ µs$", out, re.M)
+    assert re.search(r"^missed timer events: \d+$", out, re.M)
+    assert r["samples"] + r["missed"] == r["expected"] == 200
+
+
+def test_deterministic_and_seeded():
+    a, b = experiment("--duration", "3"), experiment("--duration", "3")
+    assert a[0] == b[0].replace(str(b[1]["host_s"]), str(a[1]["host_s"]))
+    c = experiment("--duration", "3", "--seed", "2")[1]
+    assert c["jobs"] != a[1]["jobs"] or c["avg_us"] != a[1]["avg_us"]
+
+
+def test_no_load_reproduces_the_calibrated_path():
+    c = calib()
+    _, t = experiment("--load", "none", "--duration", "2")
+    _, s = experiment("--load", "none", "--duration", "2", "--mode", "signal")
+    # the path on an idle CPU: expiry -> helper -> its CPU -> new thread's clock read
+    path = c["timer_signal"] + c["switch_in"] + c["helper"] + c["clone_parent"] + \
+        c["switch_in"] + c["clone_child"] + c["notify_pre"]
+    assert abs(t["min_us"] * 1000 - path) <= 60 and t["max_us"] == t["min_us"]
+    assert abs(s["min_us"] * 1000 - (c["timer_signal"] + c["switch_in"] + c["sig_pre"])) <= 60
+    assert abs(t["helper_cpu_us"] * 1000 - (c["switch_in"] + c["helper"] + c["clone_parent"])) <= 60
+
+
+def test_pad_adds_to_the_helper():
+    _, a = experiment("--load", "none", "--duration", "2")
+    _, b = experiment("--load", "none", "--duration", "2", "--pad", "20")
+    assert abs(b["helper_cpu_us"] - a["helper_cpu_us"] - 20) <= 0.2
+    assert abs(b["min_us"] - a["min_us"] - 20) <= 0.2
+
+
+def test_scheduler_decides():
+    _, base = experiment("--duration", "4")
+    _, nsd = experiment("--duration", "4", "--preset", "no-start-debit")
+    _, eevdf = experiment("--duration", "4", "--preset", "linux-6.12", "--hz", "250")
+    assert nsd["avg_us"] < base["avg_us"] / 2          # START_DEBIT is what thread mode pays for
+    assert eevdf["preset"] == "linux-6.12" and eevdf["avg_us"] < base["avg_us"]
+    _, gran = experiment("--duration", "4", "sched_min_granularity_ns=750000")
+    assert gran["avg_us"] != base["avg_us"]
+
+
+def test_jobs_are_the_images():
+    """kbuild-load's window, as the image's (17 s for a 15-s test), with the
+    image's job parameters: the job count matches its RESULT within a few."""
+    _, r = experiment("--duration", "15")
+    assert r["jobs"] > 400 and 0.9 < r["work_frac"] <= 1.0
