@@ -53,6 +53,8 @@ static struct mproc *slot_alloc(struct machine *m)
 		if (!p->used) {
 			memset(p, 0, sizeof(*p));
 			p->used = 1;
+			if (i >= m->nr_slots)
+				m->nr_slots = i + 1;
 			p->t.pid = p->t.tgid = next_pid++;
 			return p;
 		}
@@ -296,7 +298,7 @@ static void timer_expire(struct machine *m)
 
 static void hrtimer_wakeups(struct machine *m, u64 t)
 {
-	for (int i = 0; i < M_MAX_PROCS; i++) {
+	for (int i = 0; i < m->nr_slots; i++) {
 		struct mproc *p = &m->procs[i];
 
 		if (p->used && !p->dead && p->wake_at && p->wake_at <= t) {
@@ -317,7 +319,7 @@ static u64 next_event(struct machine *m, struct mproc *cur, u64 end)
 		t = m->next_tick;
 	if (cur && cur->burst_left != M_INF && fake_clock_ns + cur->stall + cur->burst_left < t)
 		t = fake_clock_ns + cur->stall + cur->burst_left;
-	for (int i = 0; i < M_MAX_PROCS; i++) {
+	for (int i = 0; i < m->nr_slots; i++) {
 		struct mproc *p = &m->procs[i];
 
 		if (p->used && p->wake_at && p->wake_at < t)

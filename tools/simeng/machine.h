@@ -83,6 +83,7 @@ struct machine {
 	struct sim_costs cost;
 	u64 start, tick_ns, next_tick;
 	u64 idle_ns;
+	int nr_slots;			/* slots ever used: scans stop there */
 	struct task *last_current;
 	/* the latency test's POSIX timer: expiry k at t0 + k * period */
 	struct mproc *timer_target;	/* NULL: disarmed */
