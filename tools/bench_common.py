@@ -2,7 +2,7 @@
 configurations of a list of runs, the seed spreads, the published figures, and
 gnuplot.  The bottom of the bench modules: it imports none of them.
 
-  bench_stats  <-  bench_common  <-  bench_linux, bench_eevdf, bench_trace (and trace_plot)
+  bench_stats  <-  bench_common  <-  bench_linux, bench_eevdf, bench_sim, bench_trace (and trace_plot)
                                  <-  bench_report (the whole report)  <-  tools/bench
 
 A run is the dict tools/bench_jobs.run_job() returns: the job (id, label,

@@ -14,7 +14,7 @@ table shows the median over seeds with [min–max] beside it.
                                     BENCH-TABLES markers
 
 Modules import downward only: this one composes the sections of
-bench_linux, bench_eevdf and bench_trace over bench_common's helpers
+bench_linux, bench_eevdf, bench_sim and bench_trace over bench_common's helpers
 (bench_common's docstring draws the layers).
 
 Nothing here types a figure: every number comes from a run or from
@@ -27,6 +27,7 @@ import shutil
 
 import bench_eevdf
 import bench_linux
+import bench_sim
 import bench_trace
 from bench_stats import Spread, ratio_per_seed, seeds_for_stable_verdict, verdict
 
@@ -336,7 +337,7 @@ def report(runs, micro, argv, title="# Granule: the 2010 wakeup-latency experime
              "Latency definition: docs/EXPERIMENT.md.  Published figures: tools/seeds.json; "
              "their tags ([M1/2], [0bf], [SN]) are explained in docs/DEBATE.md.", ""]
     lines += verdict_table(runs) + bench_eevdf.table(runs) + fidelity_table(runs) + \
-        bench_trace.report(runs) + matrix_tables(runs)
+        bench_sim.table(runs) + bench_trace.report(runs) + matrix_tables(runs)
     lines += ["## Summary plots", "", "![max/avg](max-avg.svg)", "",
               "![throughput](throughput-vs-latency.svg)", ""]
     lines += micro_tables(micro) + runs_table(runs + ([micro] if micro else []))

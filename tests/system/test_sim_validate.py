@@ -93,3 +93,26 @@ def test_burn_loop_is_four_instructions():
     back = [(src, dst) for src, dst in loops if dst < src]
     inner = min(back, key=lambda b: b[0] - b[1])
     assert sum(1 for l in insns if inner[1] <= addr(l) <= inner[0]) == 4
+
+
+def test_bench_sim_table():
+    """tools/bench's "Simulated beside QEMU" section, on reference runs shaped as
+    the bench's: one row per configuration, the simulator's figure its own."""
+    import bench_sim
+    ref = json.load(open(sc.REFERENCE))
+    runs = []
+    for r in ref["runs"]:
+        if r["preset"] != "linux-2.6.35" or r["hz"] != 1000 or r["seed"] > 2:
+            continue
+        runs.append(dict(kernel="granule", preset=r["preset"], mode=r["mode"], load="kbuild:10",
+                         hz=r["hz"], seed=r["seed"], cmdline=r["cmdline"],
+                         results={"wakeup-latency": dict(avg_us=r["avg_us"], max_us=r["max_us"])}))
+    lines = bench_sim.table(runs)
+    rows = [l for l in lines if l.startswith("| linux-2.6.35")]
+    assert len(rows) == 2
+    thread = next(l for l in rows if "| thread |" in l).split(" | ")
+    sims = [sc.simulate(r, ref["duration_s"])["avg_us"] for r in ref["runs"]
+            if r["preset"] == "linux-2.6.35" and r["hz"] == 1000 and r["mode"] == "thread"
+            and r["seed"] <= 2]
+    assert float(thread[5]) == round(sum(sims) / 2, 1)
+    assert bench_sim.sim_args("run=experiment profile=chain") is None

@@ -170,15 +170,47 @@ void m_burn_loop(struct machine *m, struct mproc *p, u64 ns)
 	p->burst_left = m->cost.burn_chunk;
 }
 
+void m_burn_exact(struct machine *m, struct mproc *p, u64 ns)
+{
+	p->loop_end = task_sched_runtime(&p->t) + ns;
+	p->loop = 2;
+	p->burst_left = ns < m->cost.burn_chunk ? ns : m->cost.burn_chunk;
+}
+
 /* The end of a chunk: clock_gettime(CLOCK_THREAD_CPUTIME_ID); 1 if done. */
 static int loop_read(struct machine *m, struct mproc *p)
 {
-	if (task_sched_runtime(&p->t) >= p->loop_end) {
+	u64 now = task_sched_runtime(&p->t);
+
+	if (now >= p->loop_end) {
 		p->loop = 0;
 		return 1;
 	}
 	p->burst_left = m->cost.burn_chunk;
+	if (p->loop == 2 && p->loop_end - now < p->burst_left)
+		p->burst_left = p->loop_end - now;
 	return 0;
+}
+
+void m_block(struct machine *m, struct mproc *p)
+{
+	p->burst_left = 0;
+	if (p->wake_pending) {
+		p->wake_pending = 0;
+		return;
+	}
+	p->in_block = 1;
+	block(m, p);
+}
+
+void m_wake(struct mproc *p)
+{
+	if (p->in_block) {
+		p->in_block = 0;
+		try_to_wake_up(&p->t, TASK_NORMAL, 0);
+	} else {
+		p->wake_pending = 1;
+	}
 }
 
 void m_next(struct mproc *p)

@@ -49,7 +49,10 @@ struct mproc {
 	int sig_overrun;		/* expiries folded into it (overrun) */
 	int fixed;			/* a fixed-cost path: overheads add time */
 	u64 burst_left;			/* CPU ns to the next program step */
-	int loop;			/* in burn_cpu_ns(): burst_left is a chunk */
+	int loop;			/* 1: in burn_cpu_ns(): burst_left is a chunk;
+					   2: the same, ending exactly at loop_end */
+	int wake_pending;		/* m_wake() before its m_block() */
+	int in_block;
 	u64 loop_end;			/* ... until its CPU-time clock reads this */
 	u64 stall;			/* kernel overhead to run first (ns) */
 	u64 wake_at;			/* hrtimer sleep until (0: none) */
@@ -109,7 +112,12 @@ void m_burn(struct mproc *p, u64 ns);		/* run NS of CPU, then step */
  * update_curr() and may end the slice) and the syscall-exit path, until
  * the clock has advanced NS since the first read; then step. */
 void m_burn_loop(struct machine *m, struct mproc *p, u64 ns);
+/* The same chunks, but ending exactly NS later (a replayed burst). */
+void m_burn_exact(struct machine *m, struct mproc *p, u64 ns);
 void m_next(struct mproc *p);			/* step again at once */
+/* Block until another thread's m_wake() (at once if one came first). */
+void m_block(struct machine *m, struct mproc *p);
+void m_wake(struct mproc *p);			/* from the running thread */
 void m_sleep_until(struct machine *m, struct mproc *p, u64 t);	/* nanosleep ABSTIME */
 void m_sleep(struct machine *m, struct mproc *p, u64 ns);
 void m_wait(struct machine *m, struct mproc *p);	/* reap a child, or block */

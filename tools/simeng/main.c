@@ -31,6 +31,8 @@ int main(int argc, char **argv)
 		return cmd_tasks(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "experiment"))
 		return cmd_experiment(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "replay-script"))
+		return cmd_replay(argc - 2, argv + 2);
 	fprintf(stderr, "sim: unknown subcommand '%s' (expected: tasks, experiment, sweep, calibrate)\n",
 		argv[1]);
 	return 2;
