@@ -137,9 +137,13 @@ static void after_event(struct machine *m)
 		m->on_switch_in(m, cur);
 }
 
+/* The irq-exit path: preemption only when the interrupt came from user
+ * mode or idle (a thread in a system call or a switch goes on to its end). */
 static void irq_exit(struct machine *m)
 {
-	if (current->need_resched)
+	struct mproc *cur = m_current();
+
+	if (current->need_resched && !(cur && (cur->in_kernel || cur->stall)))
 		preempt_schedule_irq();
 	after_event(m);
 }
@@ -161,6 +165,13 @@ static void block(struct machine *m, struct mproc *p)
 void m_burn(struct mproc *p, u64 ns)
 {
 	p->burst_left = ns;
+	p->in_kernel = 0;
+}
+
+void m_kernel(struct mproc *p, u64 ns)
+{
+	p->burst_left = ns;
+	p->in_kernel = 1;
 }
 
 void m_burn_loop(struct machine *m, struct mproc *p, u64 ns)
@@ -349,6 +360,8 @@ static u64 next_event(struct machine *m, struct mproc *cur, u64 end)
 
 	if (m->next_tick < t)
 		t = m->next_tick;
+	if (cur && cur->stall && fake_clock_ns + cur->stall < t)
+		t = fake_clock_ns + cur->stall;	/* the return to user: a preemption point */
 	if (cur && cur->burst_left != M_INF && fake_clock_ns + cur->stall + cur->burst_left < t)
 		t = fake_clock_ns + cur->stall + cur->burst_left;
 	for (int i = 0; i < m->nr_slots; i++) {
@@ -374,13 +387,21 @@ void m_run(struct machine *m, u64 until)
 	while (fake_clock_ns < end) {
 		struct mproc *cur = m_current();
 		u64 t = next_event(m, cur, end);
+		int stalled = cur && cur->stall;
 
 		if (cur)
 			run_for(cur, t - fake_clock_ns);
 		else
 			m->idle_ns += t - fake_clock_ns;
 		fake_clock_set(t);
+		if (stalled && !cur->stall && cur->burst_left && !cur->in_kernel &&
+		    current->need_resched) {	/* back to user with a resched pending */
+			schedule();
+			after_event(m);
+			continue;
+		}
 		if (cur && cur->stall == 0 && cur->burst_left == 0) {
+			cur->in_kernel = 0;
 			if (!cur->loop || loop_read(m, cur))
 				cur->prog(m, cur);	/* a system call */
 			if (m_current() == cur && cur->t.state == TASK_RUNNING)

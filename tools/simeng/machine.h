@@ -48,6 +48,7 @@ struct mproc {
 	int sigpending;			/* a queued signal not yet taken */
 	int sig_overrun;		/* expiries folded into it (overrun) */
 	int fixed;			/* a fixed-cost path: overheads add time */
+	int in_kernel;			/* its burst is kernel code: not preempted */
 	u64 burst_left;			/* CPU ns to the next program step */
 	int loop;			/* 1: in burn_cpu_ns(): burst_left is a chunk;
 					   2: the same, ending exactly at loop_end */
@@ -107,6 +108,9 @@ void m_run(struct machine *m, u64 until);	/* simulate until m_now() == until */
 
 /* What a program does next (exactly one per step). */
 void m_burn(struct mproc *p, u64 ns);		/* run NS of CPU, then step */
+/* NS of kernel work (a system call's cost): Granule's kernel is not
+ * preemptible, so an interrupt's need_resched waits for its end. */
+void m_kernel(struct mproc *p, u64 ns);
 /* burn_cpu_ns(NS): chunks of cost.burn_chunk, each ended by a read of the
  * thread's CPU-time clock (task_sched_runtime(), which under EEVDF runs
  * update_curr() and may end the slice) and the syscall-exit path, until

@@ -35,7 +35,7 @@ static void as_prog(struct machine *m, struct mproc *p)
 		m_burn_loop(m, p, (u64)j.as_ns);
 		return;
 	case 1:
-		m_burn(p, m->cost.exit);
+		m_kernel(p, m->cost.exit);
 		return;
 	default:
 		m_exit(m, p);
@@ -52,10 +52,10 @@ static void job_prog(struct machine *m, struct mproc *p)
 	kjob_of(p, &j);
 	switch (p->pc++) {
 	case 0: m_burn_loop(m, p, (u64)j.a); return;
-	case 1: m_burn(p, j.s1 ? m->cost.sleep : 0); return;
+	case 1: m_kernel(p, j.s1 ? m->cost.sleep : 0); return;
 	case 2: m_sleep(m, p, (u64)j.s1); return;
 	case 3: m_burn_loop(m, p, (u64)j.b); return;
-	case 4: m_burn(p, j.s2 ? m->cost.sleep : 0); return;
+	case 4: m_kernel(p, j.s2 ? m->cost.sleep : 0); return;
 	case 5: m_sleep(m, p, (u64)j.s2); return;
 	case 6: m_burn_loop(m, p, (u64)j.c); return;
 	case 7:
@@ -64,7 +64,7 @@ static void job_prog(struct machine *m, struct mproc *p)
 			m_next(p);
 			return;
 		}
-		m_burn(p, m->cost.fork_parent);
+		m_kernel(p, m->cost.fork_parent);
 		return;
 	case 8:
 		c = m_fork(m, p, "as", as_prog, 0);
@@ -72,8 +72,8 @@ static void job_prog(struct machine *m, struct mproc *p)
 		wl.as_children++;
 		return;
 	case 9: m_wait(m, p); return;
-	case 10: m_burn(p, m->cost.wait); return;
-	case 11: m_burn(p, m->cost.exit); return;
+	case 10: m_kernel(p, m->cost.wait); return;
+	case 11: m_kernel(p, m->cost.exit); return;
 	default:
 		/* what make's wait() reports: the job's planned work, if in the window */
 		if (m_now(m) <= wl.kb_end) {
@@ -96,7 +96,7 @@ static void make_prog(struct machine *m, struct mproc *p)
 	case 0:					/* while (inflight < nj && now < end) */
 		if (p->reg[1] < wl.kbuild_j && m_now(m) < wl.kb_end) {
 			p->pc = 1;
-			m_burn(p, m->cost.fork_parent);
+			m_kernel(p, m->cost.fork_parent);
 		} else {
 			p->pc = 2;
 			m_next(p);
@@ -111,7 +111,7 @@ static void make_prog(struct machine *m, struct mproc *p)
 	case 2:					/* wait() */
 		if (p->reg[1] == 0) {
 			p->pc = 4;
-			m_burn(p, m->cost.exit);
+			m_kernel(p, m->cost.exit);
 			return;
 		}
 		p->pc = 3;
@@ -120,7 +120,7 @@ static void make_prog(struct machine *m, struct mproc *p)
 	case 3:
 		p->reg[1]--;
 		p->pc = 0;
-		m_burn(p, m->cost.wait);
+		m_kernel(p, m->cost.wait);
 		return;
 	default:
 		m_exit(m, p);
@@ -144,7 +144,7 @@ static void video_prog(struct machine *m, struct mproc *p)
 	case 1:					/* for (k = 0; due < end;) sleep_until(due) */
 		if (due >= end) {
 			p->pc = 4;
-			m_burn(p, m->cost.exit);
+			m_kernel(p, m->cost.exit);
 			return;
 		}
 		p->pc = 2;
@@ -199,7 +199,7 @@ static void notify_prog(struct machine *m, struct mproc *p)
 	case 0: m_burn(p, m->cost.notify_pre); return;
 	case 1:
 		notified(m, (int)p->reg[0]);
-		m_burn(p, m->cost.notify_post);
+		m_kernel(p, m->cost.notify_post);
 		return;
 	default:
 		wl.notify_cpu += p->cpu_ns;
@@ -229,7 +229,7 @@ static void helper_prog(struct machine *m, struct mproc *p)
 		p->reg[0] = ov;
 		wl.expiries++;
 		p->pc = 2;
-		m_burn(p, m->cost.helper + wl.pad);
+		m_kernel(p, m->cost.helper + wl.pad);
 		return;
 	case 2:
 		c = m_fork(m, p, "notify", notify_prog, 1);
@@ -239,7 +239,7 @@ static void helper_prog(struct machine *m, struct mproc *p)
 		return;
 	default:
 		p->pc = 0;
-		m_burn(p, m->cost.clone_parent);
+		m_kernel(p, m->cost.clone_parent);
 		return;
 	}
 }
@@ -289,12 +289,12 @@ static void main_prog(struct machine *m, struct mproc *p)
 		}
 		p->pc = 5;
 		p->reg[0] = ov;
-		m_burn(p, m->cost.sig_pre);
+		m_kernel(p, m->cost.sig_pre);
 		return;
 	case 5:
 		notified(m, (int)p->reg[0]);
 		p->pc = 3;
-		m_burn(p, m->cost.sig_post);
+		m_kernel(p, m->cost.sig_post);
 		return;
 	}
 }
