@@ -306,27 +306,36 @@ static inline void __update_curr(struct cfs_rq *cfs_rq,
 	update_min_vruntime(cfs_rq);
 }	/* LAB(update_curr) END */
 
-/*
- * Account the time curr ran since its exec_start.  The delta is an
- * unsigned long in Linux, 32 bits on i686 (it cannot overflow between
- * ticks).  A zero delta changes nothing.
- */
-noinline void update_curr(struct cfs_rq *cfs_rq)
+/* update_curr()'s work when there is a delta: out of line and reached by a
+ * tail jump with update_curr's one argument, so that update_curr's early
+ * returns save no registers (GCC saves them on entry for this part). */
+static noinline void update_curr_charge(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
 	u64 now = rq_of(cfs_rq)->clock;
-	u32 delta_exec;
-
-	if (unlikely(!curr))
-		return;
-
-	delta_exec = (u32)(now - curr->exec_start);
-	if (!delta_exec)
-		return;
+	u32 delta_exec = (u32)(now - curr->exec_start);
 
 	/* (2.6.35 stores it after __update_curr, which does not read it) */
 	curr->exec_start = now;
 	__update_curr(cfs_rq, curr, delta_exec);
+}
+
+/*
+ * Account the time curr ran since its exec_start.  The delta is an
+ * unsigned long in Linux, 32 bits on i686 (it cannot overflow between
+ * ticks).  A zero delta changes nothing: a yield's second call (the clock
+ * kept, see put_prev_task) and a wakeup's preemption check after its
+ * enqueue return here, as does an idle runqueue (no curr).
+ */
+noinline void update_curr(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *curr = cfs_rq->curr;
+
+	if (unlikely(!curr))
+		return;
+	if ((u32)rq_of(cfs_rq)->clock == (u32)curr->exec_start)
+		return;
+	update_curr_charge(cfs_rq);
 }
 
 /*
@@ -747,6 +756,10 @@ static void yield_task_fair(struct rq *rq)
 	if (likely(!sysctl_sched_compat_yield) && curr->policy != SCHED_BATCH) {
 		update_rq_clock(rq);
 		update_curr(cfs_rq);	/* only accounting: it may run on */
+		/* Linux 6.1's rq_clock_skip_update(): "we've just updated, so
+		 * we don't do microscopic update in schedule() and double the
+		 * fastpath cost" (put_prev_task consumes it) */
+		rq->skip_clock_update = 1;
 		return;
 	}
 	rightmost = __pick_last_entity(cfs_rq);
