@@ -147,6 +147,8 @@ void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
  * Decaying averages of the load, one per index i, updated every tick:
  *	cpu_load[i] = (old * (2^i - 1) + new) / 2^i
  * rounding up while the load rises (so 10 is reached, not stuck at 9).
+ * For i = 0 that is the load itself: stored directly, as later Linux's
+ * __update_cpu_load does ("Fasttrack for idx 0"; the same value).
  */
 static void update_cpu_load(struct rq *this_rq)
 {
@@ -155,7 +157,8 @@ static void update_cpu_load(struct rq *this_rq)
 
 	this_rq->nr_load_updates++;
 
-	for (i = 0, scale = 1; i < CPU_LOAD_IDX_MAX; i++, scale += scale) {
+	this_rq->cpu_load[0] = this_load;
+	for (i = 1, scale = 2; i < CPU_LOAD_IDX_MAX; i++, scale += scale) {
 		u32 old_load = this_rq->cpu_load[i];
 		u32 new_load = this_load;
 

@@ -206,21 +206,23 @@ inline void update_min_vruntime(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
 	struct rb_node *left = cfs_rq->rb_leftmost;
-	u64 vruntime = cfs_rq->min_vruntime;
+	u64 vruntime;
 
-	if (curr)
-		vruntime = curr->vruntime;
-
+	/* (2.6.35's formula; written so that the unchanged case stores
+	 * nothing and GCC keeps the 64-bit values in registers) */
 	if (left) {
 		struct sched_entity *se = rb_entry(left, struct sched_entity, run_node);
 
-		if (!curr)
-			vruntime = se->vruntime;
-		else
-			vruntime = min_vruntime(vruntime, se->vruntime);
+		vruntime = se->vruntime;
+		if (curr)
+			vruntime = min_vruntime(curr->vruntime, vruntime);
+	} else if (curr) {
+		vruntime = curr->vruntime;
+	} else {
+		return;		/* max(old, old) */
 	}
-
-	cfs_rq->min_vruntime = max_vruntime(cfs_rq->min_vruntime, vruntime);
+	if ((s64)(vruntime - cfs_rq->min_vruntime) > 0)
+		cfs_rq->min_vruntime = vruntime;
 }
 
 /*
@@ -306,17 +308,23 @@ static inline void __update_curr(struct cfs_rq *cfs_rq,
 	update_min_vruntime(cfs_rq);
 }	/* LAB(update_curr) END */
 
-/* update_curr()'s work when there is a delta: out of line and reached by a
- * tail jump with update_curr's one argument, so that update_curr's early
- * returns save no registers (GCC saves them on entry for this part). */
-static noinline void update_curr_charge(struct cfs_rq *cfs_rq)
+/*
+ * update_curr()'s work when there is a delta: out of line and reached by a
+ * tail jump, so that update_curr's early returns save no registers (GCC
+ * saves them on entry for this part).  On i686 the arguments travel in
+ * eax, edx, ecx (regparm, as Linux i386's calling convention), so the jump
+ * passes what update_curr computed and adds nothing to a real charge.
+ */
+#ifdef __i386__
+#define update_curr_regparm	__attribute__((regparm(3)))
+#else
+#define update_curr_regparm
+#endif
+static noinline update_curr_regparm void
+update_curr_charge(struct cfs_rq *cfs_rq, struct sched_entity *curr, u32 delta_exec)
 {
-	struct sched_entity *curr = cfs_rq->curr;
-	u64 now = rq_of(cfs_rq)->clock;
-	u32 delta_exec = (u32)(now - curr->exec_start);
-
 	/* (2.6.35 stores it after __update_curr, which does not read it) */
-	curr->exec_start = now;
+	curr->exec_start = rq_of(cfs_rq)->clock;
 	__update_curr(cfs_rq, curr, delta_exec);
 }
 
@@ -330,12 +338,14 @@ static noinline void update_curr_charge(struct cfs_rq *cfs_rq)
 noinline void update_curr(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
+	u32 delta_exec;
 
 	if (unlikely(!curr))
 		return;
-	if ((u32)rq_of(cfs_rq)->clock == (u32)curr->exec_start)
+	delta_exec = (u32)rq_of(cfs_rq)->clock - (u32)curr->exec_start;
+	if (!delta_exec)
 		return;
-	update_curr_charge(cfs_rq);
+	update_curr_charge(cfs_rq, curr, delta_exec);
 }
 
 /*
