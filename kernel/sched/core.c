@@ -147,6 +147,8 @@ void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
  * Decaying averages of the load, one per index i, updated every tick:
  *	cpu_load[i] = (old * (2^i - 1) + new) / 2^i
  * rounding up while the load rises (so 10 is reached, not stuck at 9).
+ * For i = 0 that is the load itself: stored directly, as later Linux's
+ * __update_cpu_load does ("Fasttrack for idx 0"; the same value).
  */
 static void update_cpu_load(struct rq *this_rq)
 {
@@ -155,7 +157,8 @@ static void update_cpu_load(struct rq *this_rq)
 
 	this_rq->nr_load_updates++;
 
-	for (i = 0, scale = 1; i < CPU_LOAD_IDX_MAX; i++, scale += scale) {
+	this_rq->cpu_load[0] = this_load;
+	for (i = 1, scale = 2; i < CPU_LOAD_IDX_MAX; i++, scale += scale) {
 		u32 old_load = this_rq->cpu_load[i];
 		u32 new_load = this_load;
 
@@ -220,9 +223,7 @@ int try_to_wake_up(struct task *p, unsigned int state, int wake_flags)
 	if (p->se.on_rq)
 		goto out_running;
 
-	rq->ttwu_count++;		/* ttwu_stat() */
-	rq->ttwu_local++;
-	p->se.statistics.nr_wakeups++;
+	ttwu_stat(rq, p);
 
 	activate_task(rq, p, ENQUEUE_WAKEUP);
 	success = 1;
@@ -369,11 +370,20 @@ static struct task *pick_next_task(struct rq *rq)
  * (preempted or yielding); a sleeper was refreshed by deactivate_task(),
  * and a switch away from the idle task keeps the clock of the last event
  * (the wakeup's enqueue), so the woken task is charged from its wakeup.
+ * A yield has just refreshed it and charged PREV (skip_clock_update, set
+ * by yield_task_fair as Linux 6.1's): then the clock stays, PREV's second
+ * update_curr() finds a zero delta, and the instructions from the yield's
+ * clock read to here are charged to NEXT, whose run starts at that clock
+ * (2.6.35 charged them to PREV).
  */
 static void put_prev_task(struct rq *rq, struct task *prev)
 {
-	if (prev->se.on_rq)
-		update_rq_clock(rq);
+	if (prev->se.on_rq) {
+		if (likely(!rq->skip_clock_update))
+			update_rq_clock(rq);
+		else
+			rq->skip_clock_update = 0;
+	}
 	prev->sched_class->put_prev_task(rq, prev);
 }
 

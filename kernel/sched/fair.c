@@ -206,21 +206,23 @@ inline void update_min_vruntime(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
 	struct rb_node *left = cfs_rq->rb_leftmost;
-	u64 vruntime = cfs_rq->min_vruntime;
+	u64 vruntime;
 
-	if (curr)
-		vruntime = curr->vruntime;
-
+	/* (2.6.35's formula; written so that the unchanged case stores
+	 * nothing and GCC keeps the 64-bit values in registers) */
 	if (left) {
 		struct sched_entity *se = rb_entry(left, struct sched_entity, run_node);
 
-		if (!curr)
-			vruntime = se->vruntime;
-		else
-			vruntime = min_vruntime(vruntime, se->vruntime);
+		vruntime = se->vruntime;
+		if (curr)
+			vruntime = min_vruntime(curr->vruntime, vruntime);
+	} else if (curr) {
+		vruntime = curr->vruntime;
+	} else {
+		return;		/* max(old, old) */
 	}
-
-	cfs_rq->min_vruntime = max_vruntime(cfs_rq->min_vruntime, vruntime);
+	if ((s64)(vruntime - cfs_rq->min_vruntime) > 0)
+		cfs_rq->min_vruntime = vruntime;
 }
 
 /*
@@ -307,26 +309,43 @@ static inline void __update_curr(struct cfs_rq *cfs_rq,
 }	/* LAB(update_curr) END */
 
 /*
+ * update_curr()'s work when there is a delta: out of line and reached by a
+ * tail jump, so that update_curr's early returns save no registers (GCC
+ * saves them on entry for this part).  On i686 the arguments travel in
+ * eax, edx, ecx (regparm, as Linux i386's calling convention), so the jump
+ * passes what update_curr computed and adds nothing to a real charge.
+ */
+#ifdef __i386__
+#define update_curr_regparm	__attribute__((regparm(3)))
+#else
+#define update_curr_regparm
+#endif
+static noinline update_curr_regparm void
+update_curr_charge(struct cfs_rq *cfs_rq, struct sched_entity *curr, u32 delta_exec)
+{
+	/* (2.6.35 stores it after __update_curr, which does not read it) */
+	curr->exec_start = rq_of(cfs_rq)->clock;
+	__update_curr(cfs_rq, curr, delta_exec);
+}
+
+/*
  * Account the time curr ran since its exec_start.  The delta is an
  * unsigned long in Linux, 32 bits on i686 (it cannot overflow between
- * ticks).  A zero delta changes nothing.
+ * ticks).  A zero delta changes nothing: a yield's second call (the clock
+ * kept, see put_prev_task) and a wakeup's preemption check after its
+ * enqueue return here, as does an idle runqueue (no curr).
  */
 noinline void update_curr(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
-	u64 now = rq_of(cfs_rq)->clock;
 	u32 delta_exec;
 
 	if (unlikely(!curr))
 		return;
-
-	delta_exec = (u32)(now - curr->exec_start);
+	delta_exec = (u32)rq_of(cfs_rq)->clock - (u32)curr->exec_start;
 	if (!delta_exec)
 		return;
-
-	/* (2.6.35 stores it after __update_curr, which does not read it) */
-	curr->exec_start = now;
-	__update_curr(cfs_rq, curr, delta_exec);
+	update_curr_charge(cfs_rq, curr, delta_exec);
 }
 
 /*
@@ -747,6 +766,10 @@ static void yield_task_fair(struct rq *rq)
 	if (likely(!sysctl_sched_compat_yield) && curr->policy != SCHED_BATCH) {
 		update_rq_clock(rq);
 		update_curr(cfs_rq);	/* only accounting: it may run on */
+		/* Linux 6.1's rq_clock_skip_update(): "we've just updated, so
+		 * we don't do microscopic update in schedule() and double the
+		 * fastpath cost" (put_prev_task consumes it) */
+		rq->skip_clock_update = 1;
 		return;
 	}
 	rightmost = __pick_last_entity(cfs_rq);

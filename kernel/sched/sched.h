@@ -103,6 +103,14 @@ struct rq {
 
 	struct task *curr, *idle;
 	u64 clock;			/* sched_clock() at the last update_rq_clock */
+	/*
+	 * 2.6.35's flag, set where Linux 6.1 sets it (rq_clock_skip_update()
+	 * in yield_task_fair): the clock was refreshed and curr charged just
+	 * now, so the schedule() that follows keeps that clock instead of a
+	 * "microscopic update" that would charge curr a second time.  Only
+	 * put_prev_task() reads it and clears it.
+	 */
+	int skip_clock_update;
 
 	int hrtick_active;		/* the one-shot hrtick is armed */
 	struct list_head deadline_list;	/* DEADLINE: unrun forks by deadline */

@@ -4,10 +4,11 @@
  *   - sched_info (Linux 2.6.35's kernel/sched_stats.h), used by core.c:
  *     per task, how long it waited runnable (run_delay) and how often it
  *     ran (pcount); per rq the sums and the time non-idle tasks ran;
+ *     ttwu_stat's wakeup counts;
  *   - the per-entity statistics sched_fair.c kept (wait_max, wait_sum,
  *     sleep/block times, nr_spread_over), used by fair.c.
- * All but check_spread (SCHED_DEBUG) sit behind schedstat_enabled(), a
- * static key (<kernel/jump_label.h>) as Linux's since 4.6: with
+ * All sit behind schedstat_enabled(), a static key
+ * (<kernel/jump_label.h>) as Linux's since 4.6: with
  * schedstats=disable / kernel.sched_schedstats=0 each helper is one jmp
  * over its work.  Linux keeps sched_info apart (CONFIG_SCHED_INFO, not
  * switchable); Granule puts it behind the same key (docs/FASTPATHS.md).
@@ -163,15 +164,29 @@ static inline void enqueue_sleeper(struct cfs_rq *cfs_rq, struct sched_entity *s
 }
 
 /* SCHED_DEBUG: count entities more than 3 x sched_latency from min_vruntime
- * (3 x latency in 32 bits, as 2.6.35's unsigned int: latency <= 1 s). */
+ * (3 x latency in 32 bits, as 2.6.35's unsigned int: latency <= 1 s).  The
+ * count is a schedstat, as Linux 6.1's schedstat_inc(nr_spread_over): kept
+ * only while schedstats are on, and then the test is not made either. */
 static inline void check_spread(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
+	if (!schedstat_enabled())
+		return;
 	s64 d = (s64)(se->vruntime - cfs_rq->min_vruntime);
 
 	if (d < 0)
 		d = -d;
 	if (d > (s64)(u32)(3 * sysctl_sched_latency))
 		cfs_rq->nr_spread_over++;
+}
+
+/* try_to_wake_up() queued P (Linux's ttwu_stat, a schedstat since 4.6). */
+static inline void ttwu_stat(struct rq *rq, struct task *p)
+{
+	if (!schedstat_enabled())
+		return;
+	rq->ttwu_count++;
+	rq->ttwu_local++;
+	p->se.statistics.nr_wakeups++;
 }
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * tests/host/sched/fake.h - what the scheduler's host tests put under the
  * unchanged kernel/sched/ code (tests/host/sched/fake_arch.c):
- *   - a fake sched_clock() the test sets and advances by hand;
+ *   - a fake sched_clock() the test sets and advances by hand (or that
+ *     moves by a step at every read, to see which reads a path makes);
  *   - a switch recorder filled by arch_switch_to();
  *   - a fake one-shot hrtick (<kernel/hrtick.h>);
  *   - a console capturing everything printk/console_write emit;
@@ -18,6 +19,8 @@
 
 /* ---- clock ---- */
 extern u64 fake_clock_ns;			/* sched_clock() returns this */
+extern u64 fake_clock_step;			/* ... then adds this (0: a still clock) */
+extern unsigned long fake_clock_reads;		/* sched_clock() calls since reset */
 static inline void fake_clock_set(u64 ns) { fake_clock_ns = ns; }
 static inline void fake_clock_advance(u64 ns) { fake_clock_ns += ns; }
 #define FAKE_CLOCK_START	1000000000ULL	/* 1 s: 0 means "unset" in places */

@@ -20,12 +20,18 @@
 
 /* ---- time ---- */
 u64 fake_clock_ns = FAKE_CLOCK_START;
+u64 fake_clock_step;
+unsigned long fake_clock_reads;
 unsigned int HZ = 1000;
 volatile u64 jiffies;
 
 u64 sched_clock(void)
 {
-	return fake_clock_ns;
+	u64 now = fake_clock_ns;
+
+	fake_clock_reads++;
+	fake_clock_ns += fake_clock_step;
+	return now;
 }
 
 /* ---- processes: an empty task_list (debug.c walks it), user copies ---- */
@@ -210,6 +216,8 @@ void sched_test_reset(void)
 	knobs_init();
 	sysctl_sched_verify = 1;
 	fake_clock_set(FAKE_CLOCK_START);
+	fake_clock_step = 0;
+	fake_clock_reads = 0;
 	jiffies = 0;
 	HZ = 1000;
 	memset(&fake_hrtick, 0, sizeof(fake_hrtick));

@@ -572,6 +572,43 @@ static void test_yield_default(void **state)
 	assert_int_equal(RQ->yld_count, 1);
 }
 
+/*
+ * A yield that switches reads the clock once (Linux 6.1's
+ * rq_clock_skip_update in yield_task_fair): yield_task_fair charges X up to
+ * that read, schedule() keeps the clock, so X's second update_curr() adds
+ * nothing and the next task's run starts at the yield's clock.  The flag is
+ * consumed: the next preemption refreshes the clock again.
+ */
+static void test_yield_skips_clock_update(void **state)
+{
+	struct task *x = three_with_current_leftmost(), *next;
+	u64 sum, start, yield_clock;
+	unsigned long reads;
+
+	x->se.vruntime = __pick_last_entity(CFS)->vruntime + 1000;	/* not leftmost */
+	fake_clock_advance(50000);
+	fake_clock_step = 700;			/* every read moves the clock */
+	sum = x->se.sum_exec_runtime;
+	start = x->se.exec_start;
+	reads = fake_clock_reads;
+	yield_clock = fake_clock_ns;
+	sched_yield();
+	next = current;
+	assert_ptr_not_equal(next, x);
+	assert_int_equal(fake_clock_reads - reads, 1);
+	assert_int_equal(RQ->clock, yield_clock);
+	assert_int_equal(x->se.exec_start, yield_clock);
+	assert_int_equal(x->se.sum_exec_runtime - sum, yield_clock - start);	/* charged once */
+	assert_int_equal(next->se.exec_start, yield_clock);
+	assert_int_equal(RQ->skip_clock_update, 0);
+
+	next->need_resched = 1;			/* a preemption reads it again */
+	reads = fake_clock_reads;
+	schedule();
+	assert_int_equal(fake_clock_reads - reads, 1);
+	assert_int_equal(RQ->clock, yield_clock + 700);
+}
+
 static void test_yield_compat(void **state)
 {
 	struct task *x = three_with_current_leftmost();
@@ -749,6 +786,7 @@ int main(void)
 		T(test_tick_step5_virtual_vs_wall),
 		T(test_entity_tick_single_task),
 		T(test_yield_default),
+		T(test_yield_skips_clock_update),
 		T(test_yield_compat),
 		T(test_yield_batch),
 		T(test_yield_alone),
