@@ -117,7 +117,9 @@ def test_explore_doc_commands():
     cmds = re.findall(r"^\$ (tools/sim .*)$", doc, re.M)
     assert len(cmds) >= 5
     for c in cmds:
-        r = sim(*shlex.split(c)[1:])
+        if c.split()[1] == "replay":      # needs a recorded trace: test_sim_replay.py
+            continue
+        r = sim(*shlex.split(c.split("#")[0])[1:])
         marker = "RESULT {" if c.split()[1] == "experiment" else "Scheduling points"
         assert r.returncode == 0 and marker in r.stdout, (c, r.stderr)
 
