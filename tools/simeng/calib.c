@@ -5,7 +5,9 @@
  *	# comment
  *	commit <the image's commit>
  *	<name> <ns>			one per field of struct sim_costs
- * Every field must be present once; a bad line is one error naming it.
+ *	eevdf.<name> <ns>		the same path under sched_preset=linux-6.12
+ *					(its class's code is another length)
+ * Every field must be present; a bad line is one error naming it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,11 +34,12 @@ static void bad(const char *path, int line, const char *what)
 	die("%s: %s", where, what);
 }
 
-void calib_load(const char *path, struct sim_costs *c)
+void calib_load(const char *path, struct sim_costs *c, int eevdf)
 {
 	FILE *f = fopen(path, "r");
 	char buf[256], key[64], val[64], extra[8];
-	unsigned seen = 0;
+	unsigned seen = 0, over = 0;
+	const char *name;
 	int line = 0;
 
 	if (!f)
@@ -56,14 +59,20 @@ void calib_load(const char *path, struct sim_costs *c)
 			snprintf(c->commit, sizeof(c->commit), "%s", val);
 			continue;
 		}
-		for (i = 0; i < NFIELDS && strcmp(fields[i].name, key); i++)
+		name = !strncmp(key, "eevdf.", 6) ? key + 6 : key;
+		for (i = 0; i < NFIELDS && strcmp(fields[i].name, name); i++)
 			;
 		if (i == NFIELDS)
 			bad(path, line, "unknown cost name");
 		v = strtoull(val, &end, 10);
 		if (*end || val[0] == '-' || v > 1000000000ULL)
 			bad(path, line, "the value is not a number of ns in 0..1000000000");
-		*(u64 *)((char *)c + fields[i].off) = v;
+		if (name != key && !eevdf)
+			continue;		/* the other class's */
+		if (name != key || !(over & (1u << i)))
+			*(u64 *)((char *)c + fields[i].off) = v;
+		if (name != key)
+			over |= 1u << i;	/* the class's own beats the base line */
 		seen |= 1u << i;
 	}
 	fclose(f);

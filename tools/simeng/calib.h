@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include "machine.h"
 
-/* Fill C from PATH; any error is one line and exit 2. */
-void calib_load(const char *path, struct sim_costs *c);
+/* Fill C from PATH, with the eevdf.* lines over the base ones if EEVDF;
+ * any error is one line and exit 2. */
+void calib_load(const char *path, struct sim_costs *c, int eevdf);
 
 #endif

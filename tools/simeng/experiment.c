@@ -249,7 +249,7 @@ int cmd_experiment(int argc, char **argv)
 	apply_knob("sched_preset", o.preset);
 	if (exp_args(argc, argv, &o))
 		return 0;
-	calib_load(o.calib, &costs);
+	calib_load(o.calib, &costs, sched_eevdf());
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	wl.thread_mode = o.thread_mode;
 	wl.period = (u64)o.period_ms * MSEC;
