@@ -598,7 +598,7 @@ inline void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
  * The chosen entity loses any buddy status.
  */
 inline struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
-{
+{	/* LAB(pick_next_entity) BEGIN */
 	struct sched_entity *se = __pick_next_entity(cfs_rq);
 	struct sched_entity *left = se;
 	struct sched_entity *dl;
@@ -616,7 +616,7 @@ inline struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
 
 	clear_buddies(cfs_rq, se);
 	return se;
-}
+}	/* LAB(pick_next_entity) END */
 
 /* Stop running PREV: account it and, if still queued, put it back. */
 inline void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
