@@ -946,7 +946,7 @@ static void task_fork_fair(struct task *p)
 
 	if (curr) {
 		se->vruntime = curr->vruntime;
-		if (sched_feat(START_NICE)) {
+		if (sched_feat(START_NICE)) {	/* LAB(start_nice) BEGIN */
 			/* [SN] an expired penalty of the parent is dropped */
 			if (curr->fork_nice_penality &&
 			    (s64)(curr->sum_exec_runtime -
@@ -965,7 +965,7 @@ static void task_fork_fair(struct task *p)
 			se->fork_nice_timeout = curr->fork_nice_timeout -
 						curr->sum_exec_runtime;
 			se->fork_nice_penality = curr->fork_nice_penality;
-		}
+		}	/* LAB(start_nice) END */
 	}
 	place_entity(cfs_rq, se, 1);
 

@@ -45,6 +45,6 @@ struct lab_group {
 
 /* the labs, in tools/lab's order */
 #define LAB_NAMES(X)	X(update_curr) X(place_entity) X(check_preempt_tick) \
-			X(pick_next_entity) X(eevdf_pick)
+			X(pick_next_entity) X(eevdf_pick) X(start_nice)
 
 #endif

@@ -1,9 +1,15 @@
-"""The graded labs (tools/lab, docs/LABS.md), host side only.
+"""The graded labs (tools/lab, docs/LABS.md).
 
-For every lab: the repository (the reference) scores 100/100; a freshly cut
-tree scores 0/100 on that lab's checks, while its kernel object still
-compiles and every other lab's checks still pass there.  Also the error
-paths: an unknown lab, a non-empty DIR, grading with no lab named.
+For every lab: the repository (the reference) scores 100/100 (for a lab
+with a QEMU experiment, that includes its figure against the one stored by
+`tools/lab record`, so the stored figure stays current); a freshly cut tree
+scores 0/100 on that lab's checks, while its kernel objects still compile
+and every other lab's host checks still pass there.  A lab's experiment is
+left out (--host) in a tree cut for another lab: a stub elsewhere changes
+the kernel, so that figure is not expected to match.  Cost: one host check
+binary per tree (build/host/labs), no kernel image for the cut trees.
+Also the error paths: an unknown lab, a non-empty DIR, grading with no lab
+named, record without an experiment or in a cut tree.
 """
 import os
 import re
@@ -33,8 +39,10 @@ def score(run):
 
 def test_list_has_labs_with_levels():
     names = labs()
-    assert len(names) >= 2, names
-    assert "update_curr" in names and "place_entity" in names
+    assert len(names) >= 6, names
+    assert names[:3] == ["update_curr", "place_entity", "check_preempt_tick"]
+    levels = re.findall(r"^\w+\s+(easy|medium|hard)\s", lab("list").stdout, re.M)
+    assert {"easy", "medium", "hard"} <= set(levels), levels
 
 
 @pytest.mark.parametrize("name", labs())
@@ -44,28 +52,59 @@ def test_reference_scores_100(name):
     assert run.returncode == 0
 
 
+def rows(run):
+    """{check: PASS/FAIL/SKIP} of a grade table."""
+    return dict(re.findall(r"^(\w+) +\d+  (PASS|FAIL|SKIP)$", run.stdout, re.M))
+
+
 @pytest.mark.parametrize("name", labs())
 def test_cut_tree_scores_0_rest_passes(name, tmp_path):
     dest = tmp_path / "tree"
     cut = lab("cut", name, str(dest))
     assert cut.returncode == 0, cut.stderr
-    m = re.search(r"write it in (\S+):(\d+)", cut.stdout)
-    assert m, cut.stdout
-    src = (dest / m.group(1)).read_text()
-    assert "TODO(lab %s)" % name in src and "docs/" in src
-    # the stubbed file still compiles into the kernel
-    obj = "build/" + m.group(1)[:-2] + ".o"
-    made = subprocess.run(["make", "-s", obj], cwd=dest, capture_output=True, text=True)
+    where = re.findall(r"write it in (\S+):(\d+)", cut.stdout)
+    assert where, cut.stdout
+    for f, line in where:
+        src = (dest / f).read_text().split("\n")
+        assert "TODO(lab %s)" % name in src[int(line)], (f, line)
+        assert "docs/" in "\n".join(src[int(line):int(line) + 4])
+    # the stubbed files still compile into the kernel
+    objs = sorted({"build/" + f[:-2] + ".o" for f, _ in where})
+    made = subprocess.run(["make", "-s"] + objs, cwd=dest, capture_output=True, text=True)
     assert made.returncode == 0, made.stdout + made.stderr
     # its own checks all fail, through `make grade` and the .lab file
     run = subprocess.run(["make", "-s", "grade"], cwd=dest, capture_output=True, text=True)
     assert score(run) == 0, run.stdout
-    assert run.stdout.count("FAIL") == len(re.findall(r"^test_\w+ .*FAIL$", run.stdout, re.M))
-    assert "PASS" not in run.stdout
-    # every other lab is untouched there
+    got = rows(run)
+    assert got and set(got.values()) == {"FAIL"}, run.stdout
+    # every other lab's host checks pass there (one binary, built above)
     for other in labs():
         if other != name:
-            assert score(lab("grade", other, cwd=str(dest))) == 100, other
+            run = lab("grade", "--host", other, cwd=str(dest))
+            got = rows(run)
+            assert "FAIL" not in got.values() and "PASS" in got.values(), run.stdout
+            assert score(run) == 100 - skipped_points(run), run.stdout
+    if name == "update_curr":   # no stored figure: a clear FAIL, no QEMU run
+        (dest / "tests" / "labs" / "expected.json").unlink()
+        run = lab("grade", "start_nice", cwd=str(dest))
+        assert rows(run)["experiment_avg_latency"] == "FAIL", run.stdout
+        assert "no stored figure for 'sched_preset=start-nice-debit" in run.stdout
+        assert "run tools/lab record start_nice in the repository" in run.stdout
+        run = lab("record", "start_nice", cwd=str(dest))
+        assert run.returncode == 2 and run.stderr.strip() == (
+            "lab: record runs the reference: use it in the repository, not in a cut tree")
+
+
+def skipped_points(run):
+    return sum(int(p) for p in re.findall(r"^\w+ +(\d+)  SKIP$", run.stdout, re.M))
+
+
+def test_host_only_skips_the_experiment():
+    with_exp = [n for n in labs() if "experiment" in lab("grade", "--host", n).stdout]
+    assert with_exp == ["start_nice"], with_exp
+    run = lab("grade", "--host", "start_nice")
+    assert rows(run)["experiment_avg_latency"] == "SKIP"
+    assert run.returncode == 1 and score(run) == 100 - skipped_points(run) == 80
 
 
 def test_errors_are_one_line(tmp_path):
@@ -78,7 +117,11 @@ def test_errors_are_one_line(tmp_path):
     assert run.returncode == 2 and "exists and is not empty" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
     run = lab("frobnicate")
-    assert run.returncode == 2 and "accepted: list, cut NAME [DIR], grade [NAME]" in run.stderr
+    assert run.returncode == 2 and ("accepted: list, cut NAME [DIR], grade [--host] [NAME], "
+                                    "record NAME") in run.stderr
+    run = lab("record", "update_curr")
+    assert run.returncode == 2 and run.stderr.strip() == (
+        "lab: lab update_curr has no experiment; those with one: start_nice")
 
 
 def test_grade_without_lab_outside_a_cut_tree():
@@ -87,3 +130,14 @@ def test_grade_without_lab_outside_a_cut_tree():
     run = lab("grade")
     assert run.returncode == 2
     assert "no LAB given and no .lab here" in run.stderr
+
+
+def test_labs_md_lists_every_lab_with_its_level():
+    with open(os.path.join(ROOT, "docs", "LABS.md")) as fh:
+        doc = fh.read()
+    listed = re.findall(r"^(\w+)\s+(easy|medium|hard)\s", lab("list").stdout, re.M)
+    assert len(listed) == len(labs())
+    for name, level in listed:
+        assert "| `%s` | %s |" % (name, level) in doc, name
+        assert re.search(r"^\d+\. \(%s\) Lab `%s`: `make lab NAME=%s`" % (level, name, name),
+                         doc, re.M), name
