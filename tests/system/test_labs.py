@@ -169,3 +169,32 @@ def test_labs_md_lists_every_lab_with_its_level():
         assert "| `%s` | %s |" % (name, level) in doc, name
         assert re.search(r"^\d+\. \(%s\) Lab `%s`: `make lab NAME=%s`" % (level, name, name),
                          doc, re.M), name
+
+
+def test_student_code_that_does_not_build_or_never_returns(tmp_path):
+    dest = tmp_path / "tree"
+    assert lab("cut", "update_curr", str(dest)).returncode == 0
+    seed_build(str(dest))
+    fair = dest / "kernel" / "sched" / "fair.c"
+    stubbed = fair.read_text()
+    fair.write_text(stubbed.replace("\t(void)delta_exec;", "\t(void)delta_exec; nonsense;", 1))
+    run = lab("grade", cwd=str(dest))
+    assert "lab: the checks do not build (above); every check fails" in run.stdout
+    assert "nonsense" in run.stdout and score(run) == 0 and run.returncode == 1
+    fair.write_text(stubbed.replace("\t(void)delta_exec;", "\tfor (;;)\n\t\t(void)delta_exec;", 1))
+    run = subprocess.run([str(dest / "tools" / "lab"), "grade"], cwd=str(dest), text=True,
+                         capture_output=True, env=dict(os.environ, LAB_CHECK_TIMEOUT="5"))
+    assert ("lab: the checks did not finish in 5 s (a loop that never ends?); "
+            "only those that passed before count") in run.stdout
+    assert score(run) == 0 and run.returncode == 1
+
+
+def test_check_binary_names_a_bad_lab():
+    labs_bin = os.path.join(ROOT, "build", "host", "labs")
+    assert subprocess.run(["make", "-s", "-j2", "build/host/labs"], cwd=ROOT).returncode == 0
+    run = subprocess.run([labs_bin, "nope"], capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr.strip() == "labs: no lab 'nope'; the labs are: " + " ".join(labs())
+    run = subprocess.run([labs_bin, "a", "b"], capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr.strip() == "labs: one lab name at most, got 2 arguments"
