@@ -152,7 +152,7 @@ static inline void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta)
  * V at every placement, lag update and deadline renewal.
  */
 u64 avg_vruntime(struct cfs_rq *cfs_rq)
-{
+{	/* LAB(eevdf_pick) BEGIN */
 	struct sched_entity *curr = cfs_rq->curr;
 	long weight = (long)eevdf_rq(cfs_rq)->avg_load;	/* 32 bits on i686 */
 	s64 delta = 0;
@@ -183,7 +183,7 @@ u64 avg_vruntime(struct cfs_rq *cfs_rq)
 	update_zero_vruntime(cfs_rq, delta);
 
 	return eevdf_rq(cfs_rq)->zero_vruntime;
-}
+}	/* LAB(eevdf_pick) END */
 
 /*
  * The virtual lag V - v_i, clamped to +-calc_delta_fair(max(2 * slice,
@@ -212,7 +212,7 @@ void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se)
  * (avg_vruntime() > v would lose precision to the division).
  */
 int vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime)
-{
+{	/* LAB(eevdf_pick) BEGIN */
 	struct sched_entity *curr = cfs_rq->curr;
 	s64 avg = eevdf_rq(cfs_rq)->avg_vruntime;
 	long load = (long)eevdf_rq(cfs_rq)->avg_load;
@@ -225,7 +225,7 @@ int vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime)
 	}
 
 	return avg >= (s64)(vruntime - eevdf_rq(cfs_rq)->zero_vruntime) * load;
-}
+}	/* LAB(eevdf_pick) END */
 
 int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
@@ -355,7 +355,7 @@ void cancel_protect_slice(struct sched_entity *se)
  *  5. curr wins if its deadline is earlier than the result.
  */
 struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq)
-{
+{	/* LAB(eevdf_pick) BEGIN */
 	struct rb_node *node = cfs_rq->tasks_timeline.rb_node;
 	struct sched_entity *se = __pick_first_entity(cfs_rq);
 	struct sched_entity *curr = cfs_rq->curr;
@@ -403,7 +403,7 @@ found:
 		best = curr;
 
 	return best;
-}
+}	/* LAB(eevdf_pick) END */
 
 /* **************************************************************************
  * Deadlines and accounting

@@ -617,7 +617,7 @@ inline void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
  * The chosen entity loses any buddy status.
  */
 inline struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
-{
+{	/* LAB(pick_next_entity) BEGIN */
 	struct sched_entity *se = __pick_next_entity(cfs_rq);
 	struct sched_entity *left = se;
 	struct sched_entity *dl;
@@ -635,7 +635,7 @@ inline struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
 
 	clear_buddies(cfs_rq, se);
 	return se;
-}
+}	/* LAB(pick_next_entity) END */
 
 /* Stop running PREV: account it and, if still queued, put it back. */
 inline void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
@@ -969,7 +969,7 @@ static void task_fork_fair(struct task *p)
 
 	if (curr) {
 		se->vruntime = curr->vruntime;
-		if (sched_feat(START_NICE)) {
+		if (sched_feat(START_NICE)) {	/* LAB(start_nice) BEGIN */
 			/* [SN] an expired penalty of the parent is dropped */
 			if (curr->fork_nice_penality &&
 			    (s64)(curr->sum_exec_runtime -
@@ -988,7 +988,7 @@ static void task_fork_fair(struct task *p)
 			se->fork_nice_timeout = curr->fork_nice_timeout -
 						curr->sum_exec_runtime;
 			se->fork_nice_penality = curr->fork_nice_penality;
-		}
+		}	/* LAB(start_nice) END */
 	}
 	place_entity(cfs_rq, se, 1);
 

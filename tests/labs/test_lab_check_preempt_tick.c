@@ -63,13 +63,11 @@ static void test_no_wakeup_preempt(void **state)
 	assert_true(preempts(3500000, 0));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		LAB_TEST(test_slice_used_up),
-		LAB_TEST(test_lead_over_slice),
-		LAB_TEST(test_min_granularity),
-		LAB_TEST(test_no_wakeup_preempt),
-	};
-	return cmocka_run_group_tests_name("lab_check_preempt_tick", tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	LAB_TEST(test_slice_used_up),
+	LAB_TEST(test_lead_over_slice),
+	LAB_TEST(test_min_granularity),
+	LAB_TEST(test_no_wakeup_preempt),
+};
+
+LAB_GROUP(check_preempt_tick, tests);

@@ -70,14 +70,12 @@ static void test_never_backwards(void **state)
 	assert_int_equal(placed(-5000000, 0), -3000000);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		LAB_TEST(test_start_debit),
-		LAB_TEST(test_no_start_debit),
-		LAB_TEST(test_sleeper_credit_gentle),
-		LAB_TEST(test_sleeper_credit_full),
-		LAB_TEST(test_never_backwards),
-	};
-	return cmocka_run_group_tests_name("lab_place_entity", tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	LAB_TEST(test_start_debit),
+	LAB_TEST(test_no_start_debit),
+	LAB_TEST(test_sleeper_credit_gentle),
+	LAB_TEST(test_sleeper_credit_full),
+	LAB_TEST(test_never_backwards),
+};
+
+LAB_GROUP(place_entity, tests);

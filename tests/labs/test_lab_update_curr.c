@@ -73,13 +73,11 @@ static void test_min_vruntime_follows(void **state)
 	assert_int_equal(CFS->min_vruntime, t->se.vruntime);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		LAB_TEST(test_nice0_charge),
-		LAB_TEST(test_weighted_charge),
-		LAB_TEST(test_exec_clock_and_max),
-		LAB_TEST(test_min_vruntime_follows),
-	};
-	return cmocka_run_group_tests_name("lab_update_curr", tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+	LAB_TEST(test_nice0_charge),
+	LAB_TEST(test_weighted_charge),
+	LAB_TEST(test_exec_clock_and_max),
+	LAB_TEST(test_min_vruntime_follows),
+};
+
+LAB_GROUP(update_curr, tests);

@@ -32,7 +32,7 @@ static void eevdf_reset(void)
 	cfs = &this_rq()->cfs;
 }
 
-static int setup(void **state)
+static __attribute__((unused)) int setup(void **state)
 {
 	eevdf_reset();
 	return 0;
@@ -46,7 +46,7 @@ static __attribute__((unused)) int teardown_raw(void **state)
 }
 
 /* V - v0 = floor(S / W) over the tree and a queued curr, without side effects. */
-static s64 V_key(void)
+static __attribute__((unused)) s64 V_key(void)
 {
 	s64 S = eevdf_rq(cfs)->avg_vruntime;
 	s64 W = (s64)eevdf_rq(cfs)->avg_load;
@@ -62,13 +62,13 @@ static s64 V_key(void)
 	return S / W;
 }
 
-static s64 lag_of(struct task *t)		/* V - v, virtual ns */
+static __attribute__((unused)) s64 lag_of(struct task *t)		/* V - v, virtual ns */
 {
 	return V_key() - entity_key(cfs, &t->se);
 }
 
 /* Tick until T runs (the pick reaches it). */
-static void run_until(struct task *t)
+static __attribute__((unused)) void run_until(struct task *t)
 {
 	for (int i = 0; i < 1000 && current != t; i++)
 		tick();
@@ -95,6 +95,29 @@ static __attribute__((unused)) struct task *ahead_of_V(struct task **other)
 	assert_ptr_equal(current, x);
 	assert_int_equal(lag_of(x), -500000);
 	return x;
+}
+
+/* A nice-NICE task at v - v0 = VKEY, deadline v0 + DKEY, not queued (hand-built trees). */
+static __attribute__((unused)) struct task *mk(const char *name, int nice, s64 vkey, s64 dkey)
+{
+	struct task *t = task_alloc(name);
+
+	t->policy = SCHED_NORMAL;
+	t->static_prio = t->normal_prio = t->prio = NICE_TO_PRIO(nice);
+	set_load_weight(t);
+	t->sched_class = &fair_sched_class;
+	t->se.vruntime = eevdf_rq(cfs)->zero_vruntime + (u64)vkey;
+	t->se.deadline = eevdf_rq(cfs)->zero_vruntime + (u64)dkey;
+	t->se.slice = sysctl_sched_base_slice;
+	return t;
+}
+
+/* Queue T in the tree by hand (no accounting beyond nr_running). */
+static __attribute__((unused)) void put(struct task *t)
+{
+	__enqueue_entity(cfs, &t->se);
+	t->se.on_rq = 1;
+	cfs->nr_running++;
 }
 
 #endif

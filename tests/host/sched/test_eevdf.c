@@ -47,27 +47,6 @@ static void test_calc_delta_fair(void **state)
 
 /* ---- hand-built trees -------------------------------------------------------- */
 
-static struct task *mk(const char *name, int nice, s64 vkey, s64 dkey)
-{
-	struct task *t = task_alloc(name);
-
-	t->policy = SCHED_NORMAL;
-	t->static_prio = t->normal_prio = t->prio = NICE_TO_PRIO(nice);
-	set_load_weight(t);
-	t->sched_class = &fair_sched_class;
-	t->se.vruntime = eevdf_rq(cfs)->zero_vruntime + (u64)vkey;
-	t->se.deadline = eevdf_rq(cfs)->zero_vruntime + (u64)dkey;
-	t->se.slice = sysctl_sched_base_slice;
-	return t;
-}
-
-static void put(struct task *t)
-{
-	__enqueue_entity(cfs, &t->se);
-	t->se.on_rq = 1;
-	cfs->nr_running++;
-}
-
 /*
  * Three entities (nice 0, -5, 5) at v - v0 = 0, 1000, 10000:
  *	S = 1024*0 + 3121*1000 + 335*10000 = 6471000,  W = 4480

@@ -1,0 +1,51 @@
+/*
+ * tests/labs/main.c - the labs' check binary (tools/lab runs it):
+ *	labs NAME	lab NAME's checks (cmocka's "[       OK ] test_x" lines)
+ *	labs		every lab's checks, as `make test` runs host tests
+ * One binary per tree: the kernel's scheduler files are compiled once for
+ * all labs.  Exit status: cmocka's failed count; 2 for an unknown lab.
+ */
+#include <string.h>
+#include "lab.h"
+
+#define DECLARE(lab)	extern const struct lab_group lab_group_##lab;
+LAB_NAMES(DECLARE)
+#define ENTRY(lab)	&lab_group_##lab,
+static const struct lab_group *const groups[] = { LAB_NAMES(ENTRY) };
+#define NGROUPS		(sizeof(groups) / sizeof(groups[0]))
+
+static int run(const struct lab_group *g)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "lab_%s", g->name);
+	return _cmocka_run_group_tests(name, g->tests, g->count, NULL, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	int failed = 0;
+
+	/* a valid current first: the sanitizers' exit path calls sched_yield(),
+	 * which this binary's kernel/sched/core.c defines */
+	sched_test_reset();
+	if (argc > 2) {
+		fprintf(stderr, "labs: one lab name at most, got %d arguments\n", argc - 1);
+		return 2;
+	}
+	for (size_t i = 0; i < NGROUPS; i++) {
+		if (argc == 2 && strcmp(argv[1], groups[i]->name))
+			continue;
+		failed += run(groups[i]);
+		if (argc == 2)
+			return failed;
+	}
+	if (argc == 2) {
+		fprintf(stderr, "labs: no lab '%s'; the labs are:", argv[1]);
+		for (size_t i = 0; i < NGROUPS; i++)
+			fprintf(stderr, " %s", groups[i]->name);
+		fprintf(stderr, "\n");
+		return 2;
+	}
+	return failed;
+}
