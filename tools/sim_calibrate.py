@@ -29,7 +29,10 @@ same on every run):
   5. burn_chunk: burn_cpu_ns()'s loop, BURN_CHUNK (10000) iterations of 4
      instructions (imul, add, dec, jne) and a CPU-time clock read
      (null_syscall_ns + clock_gettime_ns);
-  6. a traced boot per HZ (100, 250, 300, 1000): where in a tick period the
+  6. steps 1-4 again under sched_preset=linux-6.12 -> eevdf.NAME, the
+     costs of Linux 6.12's class, whose code is another length (except the
+     switch: 6.12's yield does more than switch, so CFS's figure stands);
+  7. a traced boot per HZ (100, 250, 300, 1000): where in a tick period the
      experiment forks its first load -> start_phase_HZ (the timer's phase
      against the tick follows from it, as in the image).
 So the simulator reproduces the image's no-load minima and per-expiry CPU
@@ -86,10 +89,11 @@ def result(run, bench):
     return r
 
 
-def costs(mb, thread, signal):
-    """The costs in ns from the three runs (see the module comment)."""
+def costs(mb, thread, signal, sw=None):
+    """The costs in ns from the three runs (see the module comment).  SW: the
+    switch's cost, if not this microbench's yield switch."""
     sysc, clock = mb["null_syscall_ns"], mb["clock_gettime_ns"]
-    sw = mb["ctxsw_yield_ns"] - sysc
+    sw = mb["ctxsw_yield_ns"] - sysc if sw is None else sw
     fork = mb["fork_ns"] - 2 * sw
     c = dict(tick=mb["tick_1_ns"], switch_in=sw, sleep=sysc, sig_post=sysc,
              fork_parent=0.55 * fork, fork_child=0.10 * fork, exit=0.25 * fork, wait=0.10 * fork,
@@ -106,6 +110,26 @@ def costs(mb, thread, signal):
     # idle CPU, signal mode: expiry -> the handler's clock read
     c["sig_pre"] = signal["min_us"] * 1000 - c["timer_signal"] - sw
     return {k: max(0, int(round(v))) for k, v in c.items()}
+
+
+def class_runs(i, words=""):
+    """The four boots of one class (WORDS: its preset's boot words)."""
+    return [job(i, f"microbench {words}".strip(), f"{words} run=microbench".strip(), "microbench"),
+            job(i + 1, f"thread, no load {words}".strip(),
+                f"{words} run=experiment mode=thread load=none duration=5".strip()),
+            job(i + 2, f"signal, no load {words}".strip(),
+                f"{words} run=experiment mode=signal load=none duration=5".strip()),
+            job(i + 3, f"signal, busy {words}".strip(),
+                f"{words} run=experiment mode=signal load=kbuild:10 duration=5 seed=9".strip())]
+
+
+def class_costs(runs, sw=None):
+    mb, t, s, busy = (result(runs[0], "microbench"), result(runs[1], "wakeup-latency"),
+                      result(runs[2], "wakeup-latency"), result(runs[3], "wakeup-latency"))
+    c = costs(mb, t, s, sw)
+    # the timer-to-handler path when it preempts a running task, less on an idle CPU
+    c["preempt"] = max(0, int(round((busy["min_us"] - s["min_us"]) * 1000)))
+    return c
 
 
 def write_calibration(c, head, runs):
@@ -141,16 +165,13 @@ def start_phase(hz):
 
 
 def calibrate(args, head):
-    jobs = [job(0, "microbench", "run=microbench", "microbench"),
-            job(1, "thread, no load", "run=experiment mode=thread load=none duration=5"),
-            job(2, "signal, no load", "run=experiment mode=signal load=none duration=5"),
-            job(3, "signal, busy", "run=experiment mode=signal load=kbuild:10 duration=5 seed=9")]
+    jobs = class_runs(0) + class_runs(4, "sched_preset=linux-6.12")
     runs, _ = bj.run_all(jobs, args.j)
-    c = costs(result(runs[0], "microbench"), result(runs[1], "wakeup-latency"),
-              result(runs[2], "wakeup-latency"))
-    # the timer-to-handler path when it preempts a running task, less on an idle CPU
-    c["preempt"] = max(0, int(round((result(runs[3], "wakeup-latency")["min_us"]
-                                     - result(runs[2], "wakeup-latency")["min_us"]) * 1000)))
+    c = class_costs(runs[:4])
+    # Linux 6.12's class: its own paths, but the switch measured on CFS's
+    # yield (6.12's yield_task_fair does a class's worth more than a switch)
+    for k, v in class_costs(runs[4:], c["switch_in"]).items():
+        c["eevdf." + k] = v
     with cf.ThreadPoolExecutor(max_workers=args.j) as ex:
         phases = dict(zip(HZS, ex.map(start_phase, HZS)))
     for hz, (cmd, ns) in phases.items():
