@@ -31,7 +31,7 @@ rebuilds the report from them.  --docs also writes the section into
 docs/results/cost.md (+ cost-sweep.svg) and between docs/RESULTS.md's COST
 markers (appended if missing; tools/bench --docs keeps it, as the soak's).
 `make bench` runs it after the matrix.
-Imports bench_jobs and bench_stats only (downward).
+Imports bench_jobs, bench_stats and bench_eevdf (ratio_text) only (downward).
 """
 import argparse
 import os
@@ -41,6 +41,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_stats as bs  # noqa: E402
+from bench_eevdf import ratio_text  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 HZ = 250
@@ -100,11 +102,15 @@ def matched_pad(runs, linux_kernel="linux-6.12", linux_preset="linux-6.12", gran
     return max(0, int(round(statistics.median(diffs))))
 
 
+def avg_ratios(ours, theirs):
+    """Spread over the common seeds of OURS' avg / THEIRS' avg (bench_stats.Spread)."""
+    avg = lambda group: {s: wl(r)["avg_us"] for s, r in group.items()}  # noqa: E731
+    return bs.Spread(bs.ratio_per_seed(avg(ours), avg(theirs)).values())
+
+
 def avg_ratio(ours, theirs):
     """Median over the common seeds of Granule avg / Linux avg; None if no common seed."""
-    seeds = sorted(set(ours) & set(theirs))
-    vals = [wl(ours[s])["avg_us"] / wl(theirs[s])["avg_us"] for s in seeds if wl(theirs[s])["avg_us"] > 0]
-    return statistics.median(vals) if vals else None
+    return avg_ratios(ours, theirs).median
 
 
 def median_key(group, key):
@@ -116,8 +122,12 @@ def fmt(v, f="{:.1f}"):
     return "-" if v is None else f.format(v)
 
 
-def fmt_ratio(v):
-    return "-" if v is None else f"{v:.2f}" + ("" if 0.90 <= v <= 1.10 else " (outside 0.90-1.10)")
+def fmt_ratio(spread):
+    """'1.03 [0.98–1.07]': median [min–max] over the seeds, flagged when the median misses 0.90-1.10."""
+    v = spread.median
+    if v is None:
+        return "-"
+    return spread.fmt("{:.2f}") + ("" if 0.90 <= v <= 1.10 else " (outside 0.90-1.10)")
 
 
 def cost_cell(group):
@@ -141,9 +151,31 @@ def matched_table(runs, pad):
             continue
         out.append(f"| {gp} | {lpreset} on {lk} | {fmt(median_key(theirs, 'avg_us'))} | {cost_cell(theirs)} "
                    f"| {fmt(median_key(ours, 'avg_us'))} | {cost_cell(ours)} "
-                   f"| {fmt_ratio(avg_ratio(ours, theirs))} | {fmt(median_key(padded, 'avg_us'))} "
-                   f"| {cost_cell(padded)} | {fmt_ratio(avg_ratio(padded, theirs))} |")
+                   f"| {fmt_ratio(avg_ratios(ours, theirs))} | {fmt(median_key(padded, 'avg_us'))} "
+                   f"| {cost_cell(padded)} | {fmt_ratio(avg_ratios(padded, theirs))} |")
     return out
+
+
+GAIN_TITLE = "## EEVDF's gain: CFS's average over EEVDF's"
+CFS, EEVDF = PAIRS[-1], PAIRS[0]
+
+
+def gain_table(runs, pad):
+    """Markdown lines: linux-2.6.35's average over linux-6.12's, per seed, on each kernel; on Granule
+    raw and cost-matched (both classes padded by PAD: CFS's latency does not follow the pad)."""
+    rows = [("Granule, raw", "granule", "granule", 0),
+            (f"Granule, cost-matched (pad {pad} µs)", "granule", "granule", pad),
+            ("Linux: 6.1 with 2.6.35's knobs over 6.12", CFS[2], EEVDF[2], 0)]
+    out = [GAIN_TITLE, "", "Per seed, the CFS configuration's average (linux-2.6.35's knobs) divided by EEVDF's "
+           "(linux-6.12 defaults): how many times lower EEVDF's average is; median [min–max] over the seeds.",
+           "", "| kernel | CFS avg (µs) | EEVDF avg (µs) | EEVDF's gain |", "|---|---|---|---|"]
+    for label, ck, ek, p in rows:
+        c = pick(runs, ck, CFS[1] if ck != "granule" else CFS[0], p) if p is not None else {}
+        e = pick(runs, ek, EEVDF[1] if ek != "granule" else EEVDF[0], p) if p is not None else {}
+        if c and e:
+            out.append(f"| {label} | {fmt(median_key(c, 'avg_us'))} | {fmt(median_key(e, 'avg_us'))} "
+                       f"| {avg_ratios(c, e).fmt(ratio_text)} |")
+    return out if len(out) > 6 else []
 
 
 def fit_slope(points):
@@ -181,6 +213,19 @@ def sweep_table(points):
     return lines
 
 
+def sweep_runs_table(runs):
+    """Markdown lines: every sweep run of seed 1 (CPU per expiry, minimum and average), by kernel and pad."""
+    lines = ["| kernel | pad (µs) | helper CPU (µs) | notification thread CPU (µs) | min (µs) | avg (µs) |",
+             "|---|---|---|---|---|---|"]
+    for label, kernel, preset in SWEEP:
+        for r in sorted((r for r in runs if r["kernel"] == kernel and r["preset"] == preset and wl(r)
+                         and r["seed"] == 1), key=pad_of):
+            w = wl(r)
+            lines.append(f"| {label} | {pad_of(r)} | {fmt(w['helper_cpu_us'])} | {fmt(w['notify_cpu_us'])} "
+                         f"| {fmt(w['min_us'])} | {fmt(w['avg_us'])} |")
+    return lines
+
+
 def plot_sweep(points, out_base):
     """gnuplot: average latency against pad, one line per kernel; False if gnuplot is missing."""
     if not shutil.which("gnuplot") or not points:
@@ -210,8 +255,11 @@ def report(runs, out_dir):
              f"kbuild:10, thread mode, HZ={HZ}; averages are medians over the load seeds, ratios the "
              "median of the per-seed Granule/Linux ratios; path CPU = helper_cpu_us + notify_cpu_us.", ""]
     lines += matched_table(runs, pad)
+    gain = gain_table(runs, pad)
+    lines += [""] + gain if gain else []
     if points:
         lines += ["", "## Average latency against pad", ""] + sweep_table(points)
+        lines += ["", "The sweep's runs (seed 1):", ""] + sweep_runs_table(runs)
         if plot_sweep(points, os.path.join(out_dir, "sweep")):
             lines += ["", "![sweep](sweep.png)"]
         for label, pts in points.items():

@@ -51,8 +51,26 @@ def test_matched_table_ratios_and_flag():
     assert cells[6].startswith("0.25") and "outside" in cells[6]     # 100/400, 105/420, 110/410
     assert cells[3] == "32.0 + 4.0" and cells[5] == "7.0 + 2.0"
     assert cells[7] == "410.0" and cells[8] == "34.0 + 2.0"
-    assert cells[9] == "1.00"                  # 380/400=0.95, 500/420=1.19, 410/410=1.00 -> median
+    assert cells[9] == "1.00 [0.95–1.19]"      # 380/400, 500/420, 410/410 -> median [min–max]
     assert "Pad: 27" in lines[0]
+
+
+def test_gain_table_raw_cost_matched_and_linux():
+    runs = RUNS + [run("granule", "linux-2.6.35", s, 20000.0 + s, 5.0, 1.0) for s in (1, 2, 3)] \
+        + [run("granule", "linux-2.6.35", s, 20000.0, 30.0, 1.0, pad=27) for s in (1, 2, 3)] \
+        + [run("linux-6.1", "linux-2.6.35", s, 21000.0, 29.0, 3.0) for s in (1, 2)]
+    lines = bc.gain_table(runs, 27)
+    assert lines[0] == bc.GAIN_TITLE
+    rows = {line.split(" | ")[0].lstrip("| "): [c.strip() for c in line.strip("|").split("|")]
+            for line in lines if line.startswith("| ") and "avg" not in line}
+    # raw: 20001/100, 20002/105, 20003/110 -> median 190 [182-200]
+    assert rows["Granule, raw"][3] == "190 [182–200]"
+    # cost-matched: 20000/380, 20000/500, 20000/410 -> 48.8 [40.0-52.6]
+    assert rows["Granule, cost-matched (pad 27 µs)"][3] == "48.8 [40.0–52.6]"
+    # Linux: seeds 1 and 2 only (6.1 ran two): 21000/400, 21000/420 -> median 51.25
+    assert rows["Linux: 6.1 with 2.6.35's knobs over 6.12"][1:] == ["21000.0", "410.0", "51.2 [50.0–52.5]"]
+    assert len(bc.gain_table(runs, None)) == len(lines) - 1   # no pad: no cost-matched row
+    assert bc.gain_table(RUNS, 27) == []                       # no CFS runs: no section
 
 
 def test_fit_slope():
@@ -68,6 +86,13 @@ def test_sweep_points_and_table():
     table = bc.sweep_table(pts)
     assert table[-1].endswith("| 12.0 |")
     assert "| 340.0 |" in table[-1]             # pad 20
+    runs[0]["results"]["wakeup-latency"]["min_us"] = 9.5
+    for r in runs[1:]:
+        r["results"]["wakeup-latency"]["min_us"] = 9.5 + r["results"]["wakeup-latency"]["notify_pad_us"]
+    rows = bc.sweep_runs_table(list(reversed(runs)) + [run("granule", "linux-6.12", 2, 1.0, 7, 2)])
+    assert len(rows) == 2 + len(bc.PADS)         # seed 1 only, in pad order
+    assert rows[2] == "| Granule EEVDF | 0 | 7.0 | 2.0 | 9.5 | 100.0 |"
+    assert rows[-1] == "| Granule EEVDF | 40 | 47.0 | 2.0 | 49.5 | 580.0 |"
 
 
 def test_jobs():
