@@ -3,6 +3,7 @@ the pad (Linux's helper CPU minus Granule's, median over seeds), the cost-matche
 table's ratios and its flag outside 0.90-1.10, the fitted slope, the jobs
 (every pair, the padded twins, the sweep) and the bad --pads line."""
 import os
+import re
 import sys
 
 import pytest
@@ -73,6 +74,17 @@ def test_gain_table_raw_cost_matched_and_linux():
     assert bc.gain_table(RUNS, 27) == []                       # no CFS runs: no section
 
 
+def test_at_equal_cost_reads_both_lines_at_linuxs_helper_cpu():
+    # Granule: avg = 20 + 12 * helper; Linux: avg = 40 + 11 * helper; Linux's unpadded helper 32.0 (median)
+    runs = [run("granule", "linux-6.12", 1, 20 + 12 * h, h, 2.0, pad=h - 7) for h in (7.0, 17.0, 37.0)] \
+        + [run("linux-6.12", "linux-6.12", s, 40 + 11 * h, h, 4.0) for s, h in ((1, 31.0), (2, 32.0), (3, 33.0))] \
+        + [run("linux-6.12", "linux-6.12", 1, 40 + 11 * 52.0, 52.0, 4.0, pad=20)]
+    line = bc.at_equal_cost(runs)[0]
+    assert "Granule EEVDF 12.0 µs of latency per µs, Linux 6.12 11.0" in line
+    assert "(32.0 µs) the lines give 404.0 µs on Granule and 392.0 µs on Linux: Granule/Linux 1.03." in line
+    assert bc.at_equal_cost(runs[:3]) == []          # no Linux runs
+
+
 def test_fit_slope():
     slope, icpt = bc.fit_slope([(0, 100.0), (10, 230.0), (20, 360.0), (40, 620.0)])
     assert slope == pytest.approx(13.0) and icpt == pytest.approx(100.0)
@@ -124,3 +136,30 @@ def test_docs_section_spliced_not_appended_twice():
     again = bc.splice(text + "tail\n", bc.docs_section(["# New"]))
     assert again.count(bc.BEGIN) == 1 and "## New" in again and "## The cost" not in again
     assert again.endswith("tail\n")
+
+
+def _doc(*p):
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", *p), encoding="utf-8") as f:
+        return f.read()
+
+
+def test_scheduler_md_quotes_the_cost_section_of_results_md():
+    # the cost-matched ratios and the sweep's slopes that SCHEDULER.md states are the ones
+    # tools/bench_cost.py --docs wrote into RESULTS.md's COST block
+    results, sched = _doc("RESULTS.md"), _doc("SCHEDULER.md")
+    block = results[results.index(bc.BEGIN):results.index(bc.END)]
+    for preset in ("linux-6.12", "linux-6.12 sched_features=NO_RUN_TO_PARITY", "linux-6.12 slice_us=100"):
+        row = next(line for line in block.splitlines() if line.startswith(f"| {preset} |"))
+        ratio = row.strip("|").split("|")[-1].strip().split(" (")[0]
+        assert f"{ratio} for" in sched, (preset, ratio)
+    for label in ("Granule EEVDF", "Linux 6.12", "Granule CFS", "Linux 6.1"):
+        row = next(line for line in block.splitlines() if line.startswith(f"| {label} |") and "slope" not in line
+                   and line.count("|") == 2 + len(bc.PADS) + 1)
+        slope = row.strip("|").split("|")[-1].strip()
+        assert slope.lstrip("-").replace(".", "", 1).isdigit() and f"{slope} " in sched, (label, slope)
+    equal = re.search(r"Granule EEVDF ([\d.]+) µs of latency per µs, Linux 6.12 ([\d.]+)\..*Granule/Linux ([\d.]+)\.",
+                      block)
+    assert equal, "RESULTS.md's COST block has no fit at equal cost"
+    flat = " ".join(sched.split())
+    assert f"they are {equal.group(1)} µs of latency per µs on Granule and {equal.group(2)} on Linux" in flat
+    assert f"Granule/Linux {equal.group(3)} (RESULTS.md" in flat
