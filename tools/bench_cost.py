@@ -2,7 +2,7 @@
 """tools/bench_cost.py - the notification path's cost: cost-matched rows and the amplification sweep.
 
   tools/bench_cost.py [--seeds K] [--duration S] [-j N] [--out DIR] [--pads 0,5,10,20,40]
-                      [--no-sweep] [--report-only]
+                      [--no-sweep] [--report-only] [--docs]
 
 Every thread-mode RESULT line carries the SIGEV_THREAD helper's and the
 notification threads' CPU time per expiry (helper_cpu_us, notify_cpu_us, read
@@ -19,11 +19,16 @@ runs kbuild:10 in thread mode at HZ=250 for K load seeds:
      amplifies (it keeps its lag from one expiry to the next: t_wait ~ (N-1)d,
      docs/SCHEDULER.md); a notification thread starts at V and dies, so its
      cost counts once, and matching the sum would over-pad the helper by
-     Linux's dearer notification thread (1.6 us there, ~20 us of latency);
-  3. the cost-matched rows: each Granule preset again with that pad;
+     Linux's dearer notification thread (1.7 µs there, ~20 µs of latency);
+  3. the cost-matched rows: each Granule preset again with that pad, the
+     per-seed Granule/Linux ratios as median [min–max]; and EEVDF's gain
+     (linux-2.6.35's average over linux-6.12's) raw, cost-matched and on
+     Linux (tools/debate-figures copies it into docs/DEBATE.md);
   4. the sweep (unless --no-sweep): pads 0, 5, 10, 20, 40 µs on Granule's
-     EEVDF and CFS and on Linux 6.12 and 6.1, plotted together (gnuplot),
-     with the least-squares slope (µs of latency per µs of pad) printed.
+     EEVDF and CFS and on Linux 6.12 and 6.1, plotted together (gnuplot, log
+     scale), with the least-squares slope (µs of latency per µs of pad)
+     printed, and both kernels' EEVDF averages fitted against the helper's
+     measured CPU and read at Linux's: the comparison at exactly equal cost.
 
 It writes DIR/COST.md (default results/cost) and DIR/sweep.{png,svg}; the
 runs are saved one by one in DIR/jobs (tools/bench_jobs.py), --report-only
@@ -260,7 +265,8 @@ def plot_sweep(points, out_base):
     for term, ext in (("pngcairo noenhanced size 900,560", "png"), ("svg noenhanced size 900,560", "svg")):
         script = (f"set terminal {term}\nset output '{out_base}.{ext}'\n"
                   "set xlabel 'notify_pad_us (µs of helper CPU per expiry)'\n"
-                  "set ylabel 'average notification latency (µs)'\nset key top left\nset grid\n"
+                  "set ylabel 'average notification latency (µs, log scale)'\nset logscale y\n"
+                  "set key center right\nset grid\n"
                   f"set title 'kbuild:10, thread mode, HZ={HZ}'\nplot {plots}\n")
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
     return True
