@@ -148,10 +148,16 @@ def test_scheduler_md_quotes_the_cost_section_of_results_md():
     # tools/bench_cost.py --docs wrote into RESULTS.md's COST block
     results, sched = _doc("RESULTS.md"), _doc("SCHEDULER.md")
     block = results[results.index(bc.BEGIN):results.index(bc.END)]
-    for preset in ("linux-6.12", "linux-6.12 sched_features=NO_RUN_TO_PARITY", "linux-6.12 slice_us=100"):
+    flat = " ".join(sched.split())
+    quoted = {"linux-6.12": "{} for linux-6.12's defaults",
+              "linux-6.12 sched_features=NO_RUN_TO_PARITY": "{} for NO_RUN_TO_PARITY",
+              "linux-6.12 slice_us=100": "{} for `slice_us=100`",
+              "linux-6.12 sched_features=NO_PLACE_LAG": "**NO_PLACE_LAG:** {}.",
+              "linux-6.12 sched_base_slice_ns=3000000": "**Base slice 3 ms:** {}, outside the band"}
+    for preset, where in quoted.items():
         row = next(line for line in block.splitlines() if line.startswith(f"| {preset} |"))
         ratio = row.strip("|").split("|")[-1].strip().split(" (")[0]
-        assert f"{ratio} for" in sched, (preset, ratio)
+        assert where.format(ratio) in flat, (preset, ratio)
     for label in ("Granule EEVDF", "Linux 6.12", "Granule CFS", "Linux 6.1"):
         row = next(line for line in block.splitlines() if line.startswith(f"| {label} |") and "slope" not in line
                    and line.count("|") == 2 + len(bc.PADS) + 1)
@@ -160,6 +166,5 @@ def test_scheduler_md_quotes_the_cost_section_of_results_md():
     equal = re.search(r"Granule EEVDF ([\d.]+) µs of latency per µs, Linux 6.12 ([\d.]+)\..*Granule/Linux ([\d.]+)\.",
                       block)
     assert equal, "RESULTS.md's COST block has no fit at equal cost"
-    flat = " ".join(sched.split())
     assert f"they are {equal.group(1)} µs of latency per µs on Granule and {equal.group(2)} on Linux" in flat
     assert f"Granule/Linux {equal.group(3)} (RESULTS.md" in flat
