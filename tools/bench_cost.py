@@ -2,7 +2,7 @@
 """tools/bench_cost.py - the notification path's cost: cost-matched rows and the amplification sweep.
 
   tools/bench_cost.py [--seeds K] [--duration S] [-j N] [--out DIR] [--pads 0,5,10,20,40]
-                      [--no-sweep] [--report-only]
+                      [--no-sweep] [--report-only] [--docs]
 
 Every thread-mode RESULT line carries the SIGEV_THREAD helper's and the
 notification threads' CPU time per expiry (helper_cpu_us, notify_cpu_us, read
@@ -14,12 +14,21 @@ runs kbuild:10 in thread mode at HZ=250 for K load seeds:
   1. the raw pairs: Granule and Linux (tools/linux-peer) for Linux 6.12's
      defaults, NO_RUN_TO_PARITY, slice_us=100, base slice 3 ms, NO_PLACE_LAG
      and Linux 6.1's CFS (linux-2.6.35's knobs), unpadded;
-  2. the pad: per seed, Linux's path cost (helper + notification thread, µs
-     per expiry) minus Granule's, median over the seeds, rounded, >= 0;
-  3. the cost-matched rows: each Granule preset again with that pad;
+  2. the pad: per seed, Linux's helper CPU per expiry minus Granule's, median
+     over the seeds, rounded, >= 0.  The helper's cost is the term PLACE_LAG
+     amplifies (it keeps its lag from one expiry to the next: t_wait ~ (N-1)d,
+     docs/SCHEDULER.md); a notification thread starts at V and dies, so its
+     cost counts once, and matching the sum would over-pad the helper by
+     Linux's dearer notification thread (1.7 µs there, ~20 µs of latency);
+  3. the cost-matched rows: each Granule preset again with that pad, the
+     per-seed Granule/Linux ratios as median [min–max]; and EEVDF's gain
+     (linux-2.6.35's average over linux-6.12's) raw, cost-matched and on
+     Linux (tools/debate-figures copies it into docs/DEBATE.md);
   4. the sweep (unless --no-sweep): pads 0, 5, 10, 20, 40 µs on Granule's
-     EEVDF and CFS and on Linux 6.12 and 6.1, plotted together (gnuplot),
-     with the least-squares slope (µs of latency per µs of pad) printed.
+     EEVDF and CFS and on Linux 6.12 and 6.1, plotted together (gnuplot, log
+     scale), with the least-squares slope (µs of latency per µs of pad)
+     printed, and both kernels' EEVDF averages fitted against the helper's
+     measured CPU and read at Linux's: the comparison at exactly equal cost.
 
 It writes DIR/COST.md (default results/cost) and DIR/sweep.{png,svg}; the
 runs are saved one by one in DIR/jobs (tools/bench_jobs.py), --report-only
@@ -27,7 +36,7 @@ rebuilds the report from them.  --docs also writes the section into
 docs/results/cost.md (+ cost-sweep.svg) and between docs/RESULTS.md's COST
 markers (appended if missing; tools/bench --docs keeps it, as the soak's).
 `make bench` runs it after the matrix.
-Imports bench_jobs and bench_stats only (downward).
+Imports bench_jobs, bench_stats and bench_eevdf (ratio_text) only (downward).
 """
 import argparse
 import os
@@ -37,6 +46,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_stats as bs  # noqa: E402
+from bench_eevdf import ratio_text  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 HZ = 250
@@ -68,6 +79,12 @@ def path_cost(run):
     return r["helper_cpu_us"] + r["notify_cpu_us"]
 
 
+def helper_cost(run):
+    """The helper's CPU per expiry, µs: the amplified part of the path; None if not measured."""
+    r = wl(run)
+    return r["helper_cpu_us"] if r and r.get("helper_cpu_us", -1) >= 0 else None
+
+
 def pad_of(run):
     r = wl(run)
     return r.get("notify_pad_us", 0) if r else None
@@ -81,20 +98,24 @@ def pick(runs, kernel, preset, pad=None):
 
 
 def matched_pad(runs, linux_kernel="linux-6.12", linux_preset="linux-6.12", granule_preset="linux-6.12"):
-    """Linux's path cost minus Granule's, per seed (unpadded runs), median, rounded, >= 0; None if no pair."""
+    """Linux's helper CPU minus Granule's, per seed (unpadded runs), median, rounded, >= 0; None if no pair."""
     ours, theirs = pick(runs, "granule", granule_preset, 0), pick(runs, linux_kernel, linux_preset, 0)
-    diffs = [path_cost(theirs[s]) - path_cost(ours[s]) for s in sorted(set(ours) & set(theirs))
-             if path_cost(theirs[s]) is not None and path_cost(ours[s]) is not None]
+    diffs = [helper_cost(theirs[s]) - helper_cost(ours[s]) for s in sorted(set(ours) & set(theirs))
+             if helper_cost(theirs[s]) is not None and helper_cost(ours[s]) is not None]
     if not diffs:
         return None
     return max(0, int(round(statistics.median(diffs))))
 
 
+def avg_ratios(ours, theirs):
+    """Spread over the common seeds of OURS' avg / THEIRS' avg (bench_stats.Spread)."""
+    avg = lambda group: {s: wl(r)["avg_us"] for s, r in group.items()}  # noqa: E731
+    return bs.Spread(bs.ratio_per_seed(avg(ours), avg(theirs)).values())
+
+
 def avg_ratio(ours, theirs):
     """Median over the common seeds of Granule avg / Linux avg; None if no common seed."""
-    seeds = sorted(set(ours) & set(theirs))
-    vals = [wl(ours[s])["avg_us"] / wl(theirs[s])["avg_us"] for s in seeds if wl(theirs[s])["avg_us"] > 0]
-    return statistics.median(vals) if vals else None
+    return avg_ratios(ours, theirs).median
 
 
 def median_key(group, key):
@@ -106,29 +127,60 @@ def fmt(v, f="{:.1f}"):
     return "-" if v is None else f.format(v)
 
 
-def fmt_ratio(v):
-    return "-" if v is None else f"{v:.2f}" + ("" if 0.90 <= v <= 1.10 else " (outside 0.90-1.10)")
+def fmt_ratio(spread):
+    """'1.03 [0.98–1.07]': median [min–max] over the seeds, flagged when the median misses 0.90-1.10."""
+    v = spread.median
+    if v is None:
+        return "-"
+    return spread.fmt("{:.2f}") + ("" if 0.90 <= v <= 1.10 else " (outside 0.90-1.10)")
+
+
+def cost_cell(group):
+    """'helper + notification thread' CPU per expiry (µs), medians over GROUP's runs; '-' if unmeasured."""
+    h = [helper_cost(r) for r in group.values() if path_cost(r) is not None]
+    n = [wl(r)["notify_cpu_us"] for r in group.values() if path_cost(r) is not None]
+    return f"{statistics.median(h):.1f} + {statistics.median(n):.1f}" if h else "-"
 
 
 def matched_table(runs, pad):
     """Markdown lines: each pair's Linux average, Granule's raw and cost-matched averages and ratios."""
-    out = [f"Pad: {fmt(pad, '{}')} µs (Linux 6.12's measured path cost minus Granule's, median over seeds).", "",
-           "| Granule preset | Linux | Linux avg (µs) | Linux path CPU (µs) | Granule avg | Granule path CPU "
-           "| ratio | cost-matched avg | ratio |",
-           "|---|---|---|---|---|---|---|---|---|"]
+    out = [f"Pad: {fmt(pad, '{}')} µs (Linux 6.12's measured helper CPU per expiry minus Granule's, median "
+           "over seeds; the helper's is the cost PLACE_LAG amplifies).", "",
+           "| Granule preset | Linux | Linux avg (µs) | Linux CPU, helper + thread (µs) | Granule avg "
+           "| Granule CPU | ratio | cost-matched avg | cost-matched CPU | ratio |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for gp, lpreset, lk in PAIRS:
         theirs, ours = pick(runs, lk, lpreset, 0), pick(runs, "granule", gp, 0)
         padded = pick(runs, "granule", gp, pad) if pad else {}
         if not theirs and not ours:
             continue
-        lcost = [path_cost(r) for r in theirs.values() if path_cost(r) is not None]
-        gcost = [path_cost(r) for r in ours.values() if path_cost(r) is not None]
-        out.append(f"| {gp} | {lpreset} on {lk} | {fmt(median_key(theirs, 'avg_us'))} "
-                   f"| {fmt(statistics.median(lcost) if lcost else None)} "
-                   f"| {fmt(median_key(ours, 'avg_us'))} | {fmt(statistics.median(gcost) if gcost else None)} "
-                   f"| {fmt_ratio(avg_ratio(ours, theirs))} | {fmt(median_key(padded, 'avg_us'))} "
-                   f"| {fmt_ratio(avg_ratio(padded, theirs))} |")
+        out.append(f"| {gp} | {lpreset} on {lk} | {fmt(median_key(theirs, 'avg_us'))} | {cost_cell(theirs)} "
+                   f"| {fmt(median_key(ours, 'avg_us'))} | {cost_cell(ours)} "
+                   f"| {fmt_ratio(avg_ratios(ours, theirs))} | {fmt(median_key(padded, 'avg_us'))} "
+                   f"| {cost_cell(padded)} | {fmt_ratio(avg_ratios(padded, theirs))} |")
     return out
+
+
+GAIN_TITLE = "## EEVDF's gain: CFS's average over EEVDF's"
+CFS, EEVDF = PAIRS[-1], PAIRS[0]
+
+
+def gain_table(runs, pad):
+    """Markdown lines: linux-2.6.35's average over linux-6.12's, per seed, on each kernel; on Granule
+    raw and cost-matched (both classes padded by PAD: CFS's latency does not follow the pad)."""
+    rows = [("Granule, raw", "granule", "granule", 0),
+            (f"Granule, cost-matched (pad {pad} µs)", "granule", "granule", pad),
+            ("Linux: 6.1 with 2.6.35's knobs over 6.12", CFS[2], EEVDF[2], 0)]
+    out = [GAIN_TITLE, "", "Per seed, the CFS configuration's average (linux-2.6.35's knobs) divided by EEVDF's "
+           "(linux-6.12 defaults): how many times lower EEVDF's average is; median [min–max] over the seeds.",
+           "", "| kernel | CFS avg (µs) | EEVDF avg (µs) | EEVDF's gain |", "|---|---|---|---|"]
+    for label, ck, ek, p in rows:
+        c = pick(runs, ck, CFS[1] if ck != "granule" else CFS[0], p) if p is not None else {}
+        e = pick(runs, ek, EEVDF[1] if ek != "granule" else EEVDF[0], p) if p is not None else {}
+        if c and e:
+            out.append(f"| {label} | {fmt(median_key(c, 'avg_us'))} | {fmt(median_key(e, 'avg_us'))} "
+                       f"| {avg_ratios(c, e).fmt(ratio_text)} |")
+    return out if len(out) > 6 else []
 
 
 def fit_slope(points):
@@ -153,6 +205,25 @@ def sweep_points(runs):
     return out
 
 
+def at_equal_cost(runs):
+    """Markdown lines: Granule's and Linux's EEVDF averages fitted against the helper's measured CPU per
+    expiry (every run of linux-6.12's defaults, padded or not), both read at Linux's unpadded helper CPU
+    (median): the cost-matched comparison without the pad's rounding or one run's scatter."""
+    fits = {}
+    for label, kernel, preset in SWEEP[0], SWEEP[2]:
+        pts = [(helper_cost(r), wl(r)["avg_us"]) for r in runs
+               if r["kernel"] == kernel and r["preset"] == preset and wl(r) and helper_cost(r) is not None]
+        fits[label] = fit_slope(pts)
+    at = median_key(pick(runs, EEVDF[2], EEVDF[1], 0), "helper_cpu_us")
+    if at is None or None in fits.values():
+        return []
+    (g, (gs, gi)), (lab, (ls, li)) = fits.items()
+    yg, yl = gi + gs * at, li + ls * at
+    return [f"Fitted against the helper's CPU per expiry (all runs of linux-6.12's defaults): {g} "
+            f"{gs:.1f} µs of latency per µs, Linux 6.12 {ls:.1f}. At Linux's helper CPU ({at:.1f} µs) the "
+            f"lines give {yg:.1f} µs on Granule and {yl:.1f} µs on Linux: Granule/Linux {yg / yl:.2f}."]
+
+
 def sweep_table(points):
     lines = ["| kernel | " + " | ".join(f"pad {p} µs" for p in PADS) + " | slope (µs/µs) |",
              "|---|" + "---|" * len(PADS) + "---|"]
@@ -163,6 +234,19 @@ def sweep_table(points):
             cells.append(fmt(statistics.median(ys)) if ys else "-")
         fit = fit_slope(pts)
         lines.append(f"| {label} | " + " | ".join(cells) + f" | {fmt(fit[0] if fit else None)} |")
+    return lines
+
+
+def sweep_runs_table(runs):
+    """Markdown lines: every sweep run of seed 1 (CPU per expiry, minimum and average), by kernel and pad."""
+    lines = ["| kernel | pad (µs) | helper CPU (µs) | notification thread CPU (µs) | min (µs) | avg (µs) |",
+             "|---|---|---|---|---|---|"]
+    for label, kernel, preset in SWEEP:
+        for r in sorted((r for r in runs if r["kernel"] == kernel and r["preset"] == preset and wl(r)
+                         and r["seed"] == 1), key=pad_of):
+            w = wl(r)
+            lines.append(f"| {label} | {pad_of(r)} | {fmt(w['helper_cpu_us'])} | {fmt(w['notify_cpu_us'])} "
+                         f"| {fmt(w['min_us'])} | {fmt(w['avg_us'])} |")
     return lines
 
 
@@ -181,7 +265,8 @@ def plot_sweep(points, out_base):
     for term, ext in (("pngcairo noenhanced size 900,560", "png"), ("svg noenhanced size 900,560", "svg")):
         script = (f"set terminal {term}\nset output '{out_base}.{ext}'\n"
                   "set xlabel 'notify_pad_us (µs of helper CPU per expiry)'\n"
-                  "set ylabel 'average notification latency (µs)'\nset key top left\nset grid\n"
+                  "set ylabel 'average notification latency (µs, log scale)'\nset logscale y\n"
+                  "set key center right\nset grid\n"
                   f"set title 'kbuild:10, thread mode, HZ={HZ}'\nplot {plots}\n")
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
     return True
@@ -193,10 +278,16 @@ def report(runs, out_dir):
     points = sweep_points(runs)
     lines = ["# The notification path's cost: cost-matched rows and the amplification sweep", "",
              f"kbuild:10, thread mode, HZ={HZ}; averages are medians over the load seeds, ratios the "
-             "median of the per-seed Granule/Linux ratios; path CPU = helper_cpu_us + notify_cpu_us.", ""]
+             "median of the per-seed Granule/Linux ratios with [min–max] beside it; CPU per expiry = "
+             "helper_cpu_us + notify_cpu_us (the helper's, then one notification thread's).", ""]
     lines += matched_table(runs, pad)
+    gain = gain_table(runs, pad)
+    lines += [""] + gain if gain else []
     if points:
         lines += ["", "## Average latency against pad", ""] + sweep_table(points)
+        equal = at_equal_cost(runs)
+        lines += ["", *equal, ""] if equal else [""]
+        lines += ["The sweep's runs (seed 1):", ""] + sweep_runs_table(runs)
         if plot_sweep(points, os.path.join(out_dir, "sweep")):
             lines += ["", "![sweep](sweep.png)"]
         for label, pts in points.items():

@@ -197,7 +197,10 @@ def differences(runs):
             "`put_prev_task()`, DELAY_DEQUEUE's accounting, no kernel preemption)"
             + (", and the ratios stay within 10 % of 1." if near else
                "; where a ratio is more than 10 % away from 1, these runs show that the two EEVDFs "
-               "differ, not which of those differences (or another) makes them differ."))
+               "differ, not which of those differences (or another) makes them differ. In thread mode "
+               "the averages' distance from 1 is mostly the notification path's cost, cheaper on Granule "
+               "and multiplied by PLACE_LAG: \"The notification path's cost\" (below, tools/bench_cost.py) "
+               "compares them again with Granule's helper padded to Linux's cost."))
         lines += variant_effects(runs, eevdf)
     return lines + [""]
 

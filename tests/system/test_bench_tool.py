@@ -362,7 +362,7 @@ def test_differences_are_computed_from_the_runs():
            "ratio 1.00 (linux-2.6.35), within 10 % of 1" in text
     assert "that code, not the knobs, is the difference." in text
     assert "thread-mode maximum ratio 3.00 (linux-6.12); average ratio 8.00 (linux-6.12)" in text
-    assert "the two EEVDFs differ" in text
+    assert "the two EEVDFs differ" in text and "\"The notification path's cost\" (below" in text
     assert "![CDF, Linux 6.1 thread](cdf-linux-thread.svg)" in text
     assert "![CDF, Linux 6.12 thread](cdf-linux-eevdf-thread.svg)" in text
     assert "cdf-linux-eevdf-signal" not in text       # no EEVDF pair in signal mode: no picture

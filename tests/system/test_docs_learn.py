@@ -79,6 +79,20 @@ def test_debate_shows_the_bench_figures_of_results_md():
         assert f"{claim}:" in debate and spread in debate and published in debate, (claim, spread)
 
 
+def test_debate_gives_eevdfs_gain_raw_and_cost_matched():
+    # tools/bench_cost.py --docs writes the gain table into RESULTS.md's COST block; --check (above) keeps
+    # DEBATE.md's line equal to it; here: the rows are the three expected, each figure is in the EEVDF section
+    debate, results = read("docs", "DEBATE.md"), read("docs", "RESULTS.md")
+    table = results[results.index("EEVDF's gain: CFS's average over EEVDF's"):]
+    rows = re.findall(r"^\| ([^|]+) \| ([\d.]+) \| ([\d.]+) \| ([^|]+) \|$", table.split("\n\n<!--")[0], re.M)
+    assert [r[0].split(" (")[0].split(":")[0] for r in rows] == ["Granule, raw", "Granule, cost-matched", "Linux"]
+    section = debate[debate.index("### Much later: EEVDF in 6.6"):]
+    section = section[:section.index("\n## ")]
+    assert section.count("**EEVDF's gain**") == 1
+    for kernel, cfs, eevdf, gain in rows:
+        assert f"{kernel}: {gain.strip()} ({cfs} µs over {eevdf} µs)" in section, kernel
+
+
 def test_debate_figures_rejects_an_argument():
     p = subprocess.run([os.path.join(ROOT, "tools", "debate-figures"), "--nope"], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE)
