@@ -168,3 +168,43 @@ def test_measure_hackbench_time(measured):
     assert len(times) == 1 and hb["time_s"] == float(times[0]) > 0, (hb, times)
     assert hb["status"] == 0 and hb["load"] == "none" and hb["ctxsw"] > 0, hb
     assert "samples" not in hb and "ran past the load's end" not in measured.output.split("hackbench")[-1]
+
+
+# ---- signaltest, pi_stress, cyclicdeadline: each runs or refuses, saying why -----------
+
+@pytest.fixture(scope="module")
+def others():
+    return boot_rt("/usr/bin/signaltest -l 100 -p 80 -q; /usr/bin/pi_stress --duration=2 --groups=1 --quiet; "
+                   "/usr/bin/cyclicdeadline -D 2 -q", timeout=300)
+
+
+def test_signaltest_runs(others):
+    """Two SCHED_FIFO threads (80 and 79) hand a signal on with pthread_kill and sigwait
+    (rt_sigtimedwait); the highest one measures the round trip."""
+    check_clean(others, status=1)      # pi_stress's refusal below
+    rows = [l for l in others.lines if l.startswith("T: ")]
+    assert len(rows) >= 2 and " P:80 C:    100 " in rows[0], others.output[-3000:]
+    t0 = dict(re.findall(r"(Min|Avg|Max):\s*(\d+)", rows[0]))
+    assert 0 < int(t0["Min"]) <= int(t0["Avg"]) <= int(t0["Max"]) < 100, rows[0]
+    assert "init: /usr/bin/signaltest (pid 2) exited with status 0" in others.output
+
+
+def test_pi_stress_refuses_without_pi_futexes(others):
+    """Granule's futex has no PI operations (FUTEX_LOCK_PI/UNLOCK_PI say ENOSYS, as Linux built
+    without CONFIG_FUTEX_PI): glibc's probe sees that and pthread_mutex_init refuses a
+    PTHREAD_PRIO_INHERIT mutex with ENOTSUP, which pi_stress prints before it exits 1."""
+    assert "initializing mutex: Operation not supported" in others.lines, others.output[-3000:]
+    assert any(re.fullmatch(r"init: /usr/bin/pi_stress \(pid \d+\) exited with status 1", l) for l in others.lines)
+
+
+def test_cyclicdeadline_refuses_without_sched_deadline(others):
+    """sched_setattr(SCHED_DEADLINE) is EINVAL (no deadline class): the deadline thread says
+    so with its tid, leaves with pthread_exit (glibc loads libgcc_s.so.1 for the unwind) and
+    cyclicdeadline reports the failed thread and exits 0, as it does on Linux."""
+    tid = next(re.fullmatch(r"thread\[(\d+)\] runtime=600us deadline=1000us", l)
+               for l in others.lines if l.startswith("thread[")).group(1)
+    assert f"[{tid}]: Invalid argument" in others.lines, others.output[-3000:]
+    assert "WARN: Thread 0 failed: Failed sched_setattr" in others.lines
+    assert any(re.fullmatch(r"init: /usr/bin/cyclicdeadline \(pid \d+\) exited with status 0", l)
+               for l in others.lines), others.output[-3000:]
+    assert "libgcc_s.so.1 must be installed" not in others.output
