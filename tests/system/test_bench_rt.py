@@ -136,3 +136,22 @@ def test_missing_module_is_named(monkeypatch):
     monkeypatch.setattr(rt, "MODULE", "build/no-such/rt-tests.tar")
     with pytest.raises(SystemExit, match=r"bench_rt: no build/no-such/rt-tests.tar: run `make deps`"):
         rt.main(["--quick"])
+
+
+def test_write_docs_replaces_both_blocks(tmp_path, monkeypatch):
+    """RESULTS.md gets the section (appended the first time, replaced after), FASTPATHS.md the
+    hackbench table between its markers, and docs/results/rttests.md the very block that
+    tools/bench --docs appends when it rewrites RESULTS.md."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "RESULTS.md").write_text("# Results\n\nthe bench's text\n")
+    (docs / "FASTPATHS.md").write_text(f"# hackbench\n\n{rt.HB_BEGIN}\nold\n{rt.HB_END}\nafter\n")
+    monkeypatch.setattr(rt.bc, "ROOT", str(tmp_path))
+    for _ in range(2):
+        rt.write_docs(rt.report(RUNS, ["tools/bench_rt.py"], "abc", 200, 100), RUNS)
+    results = (docs / "RESULTS.md").read_text()
+    assert results.count(rt.BEGIN) == 1 and results.count(rt.END) == 1
+    assert results == "# Results\n\nthe bench's text\n\n" + (docs / "results" / "rttests.md").read_text()
+    fast = (docs / "FASTPATHS.md").read_text()
+    assert fast == (f"# hackbench\n\n{rt.HB_BEGIN}\n" + "\n".join(rt.hackbench_table(RUNS))
+                    + f"\n{rt.HB_END}\nafter\n")
