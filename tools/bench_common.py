@@ -4,6 +4,7 @@ gnuplot.  The bottom of the bench modules: it imports none of them.
 
   bench_stats  <-  bench_common  <-  bench_linux, bench_eevdf, bench_sim, bench_trace (and trace_plot)
                                  <-  bench_report (the whole report)  <-  tools/bench
+                                 <-  bench_rt (Debian's cyclictest and hackbench, with bench_jobs)
 
 A run is the dict tools/bench_jobs.run_job() returns: the job (id, label,
 kernel, preset, mode, load, hz, seed, cmdline or run) plus results {bench
@@ -24,6 +25,13 @@ DEFAULT_HZ = 1000
 LINUX_HZ = 250                 # Debian's CONFIG_HZ: Linux runs pair with Granule's hz=250 runs
 HEADLINE_LOAD = "kbuild:10"    # the seeds' make -j10 (without the video player)
 GRANULE = "granule"
+
+
+def preset_names():
+    """The presets of tools/presets, in its order."""
+    with open(os.path.join(HERE, "presets"), encoding="utf-8") as f:
+        return [line.split("\t")[0].strip() for line in f
+                if line.strip() and not line.startswith("#")]
 
 
 class GnuplotError(RuntimeError):

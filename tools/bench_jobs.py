@@ -10,7 +10,13 @@ parallel over ssh on many machines (docs/EXPERIMENT.md):
              "linux-6.1"/"linux-6.12"), preset, mode, load, hz, seed, cmdline
              (Granule) or run (Linux), image (sha256 of build/granule.elf, or
              of the Linux initramfs inputs), bench ("experiment"/"microbench"/
-             "trace": an experiment with the tracer on, tools/bench_trace.py)
+             "trace": an experiment with the tracer on, tools/bench_trace.py;
+             "measure": experiment measure=..., tools/bench_rt.py)
+  optional   module (a boot module's path under the repository, e.g.
+             build/rt-tests/rt-tests.tar), memory (QEMU's -m, "128M"), env
+             (Linux: environment words for the programs), expect (the bench
+             names whose RESULT lines make the run good; default
+             wakeup-latency)
 
   run_job(job)          boots it; returns the run dict (job + results, hist, ...)
   run_all(jobs, n)      N at a time, a progress line with an ETA per finished run
@@ -85,11 +91,15 @@ def run_job(job, timeout=900, check_image=True):
         raise SystemExit(f"bench: job {job['id']} was planned for another image "
                          f"({job['image'][:12]}); rebuild at the plan's commit")
     t = time.time()
+    module = os.path.join(gq.ROOT, job["module"]) if job.get("module") else None
+    memory = job.get("memory", "128M")
     if job["kernel"] == "granule":
-        r = gq.run(job["cmdline"], timeout=timeout)
+        r = gq.run(job["cmdline"], timeout=timeout, memory=memory,
+                   extra=["-initrd", module] if module else [])
         lines, timed_out, status = r.lines, r.timed_out, r.status
     else:
-        r = lp.run(job["preset"], job["run"], timeout=timeout)
+        r = lp.run(job["preset"], job["run"], env=job.get("env"), timeout=timeout, module=module,
+                   memory=memory)
         lines, timed_out, status = r.lines, r.timed_out, r.status()
     res, hist, bucket = parse_output(lines)
     out = dict(job)
@@ -97,7 +107,10 @@ def run_job(job, timeout=900, check_image=True):
     if job.get("bench") == "trace":     # a traced run: keep the worst sample's attribution
         import bench_trace
         out["trace"] = bench_trace.analyse(lines)
-    if "wakeup-latency" not in res and job.get("bench") != "microbench" or \
+    if job.get("expect"):
+        if any(bench not in res for bench in job["expect"]):
+            out["error"] = "\n".join(lines[-15:])
+    elif "wakeup-latency" not in res and job.get("bench") != "microbench" or \
             job.get("bench") == "microbench" and "microbench" not in res:
         out["error"] = "\n".join(lines[-15:])
     return out, round(time.time() - t, 1)
@@ -105,11 +118,19 @@ def run_job(job, timeout=900, check_image=True):
 
 def summary(run):
     wl, mb = run["results"].get("wakeup-latency"), run["results"].get("microbench")
+    if run.get("expect") and "error" not in run:
+        return " ".join(f"{b} {run['results'][b].get('max_us', run['results'][b].get('time_s'))}"
+                        for b in run["expect"])
     if wl:
         return f"max {wl.get('max_us')} avg {wl.get('avg_us')} p99 {wl.get('p99_us')} us"
     if mb:
         return f"ctxsw {mb.get('ctxsw_yield_ns')} ns, fork {mb.get('fork_ns')} ns"
     return "NO RESULT (" + run.get("error", "")[-80:].replace("\n", " | ") + ")"
+
+
+def source_commit():
+    """The commit the image and programs are built from (granule_qemu.source_commit)."""
+    return gq.source_commit()
 
 
 def hms(seconds):

@@ -408,6 +408,10 @@ def write_docs(runs, micro, argv, out, wall=None, commit=None):
     if os.path.exists(cost):
         with open(cost, encoding="utf-8") as f:
             text += "\n" + f.read()
+    rt = os.path.join(img, "rttests.md")        # tools/bench_rt.py --docs's section, kept
+    if os.path.exists(rt):
+        with open(rt, encoding="utf-8") as f:
+            text += "\n" + f.read()
     soak = os.path.join(img, "soak.md")         # tools/soak --docs's section, kept
     if os.path.exists(soak):
         with open(soak, encoding="utf-8") as f:

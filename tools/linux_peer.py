@@ -326,8 +326,8 @@ KERNEL_ARGS = ("console=ttyS0 noautogroup mitigations=off nokaslr cryptomgr.note
                "quiet panic=-1")
 
 
-def qemu_argv(kernel, initrd_path, icount=True):
-    argv = ["qemu-system-x86_64", "-machine", "pc", "-smp", "1", "-m", "128M",
+def qemu_argv(kernel, initrd_path, icount=True, memory="128M"):
+    argv = ["qemu-system-x86_64", "-machine", "pc", "-smp", "1", "-m", memory,
             "-display", "none", "-no-reboot",
             "-rtc", "base=2010-09-14T12:00:00,clock=vm",
             "-kernel", os.path.join(kernel_dir(kernel), "vmlinuz"),
@@ -381,8 +381,10 @@ class PeerRun:
         return None
 
 
-def run(preset, run_cmds, env=None, timeout=900, icount=True, user_dir=USER_DIR, module=None):
-    """Boot PRESET's kernel with its knobs, run RUN_CMDS ('prog args; prog args')."""
+def run(preset, run_cmds, env=None, timeout=900, icount=True, user_dir=USER_DIR, module=None,
+        memory="128M"):
+    """Boot PRESET's kernel with its knobs, run RUN_CMDS ('prog args; prog args').
+    MEMORY: QEMU's -m (hackbench's 400 processes need more than 128M on Linux)."""
     kernel, knobs, features, preset_env = preset_config(preset)
     fetch()
     env = dict(preset_env, **(env or {}))
@@ -392,7 +394,7 @@ def run(preset, run_cmds, env=None, timeout=900, icount=True, user_dir=USER_DIR,
         with open(path, "wb") as f:
             f.write(initramfs(knobs, features, run_cmds, env, user_dir, module))
         try:
-            p = subprocess.run(qemu_argv(kernel, path, icount), stdout=subprocess.PIPE,
+            p = subprocess.run(qemu_argv(kernel, path, icount, memory), stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=timeout)
             out, rc, to = p.stdout, p.returncode, False
         except subprocess.TimeoutExpired as e:

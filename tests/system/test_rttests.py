@@ -6,6 +6,7 @@ PT_INTERP of each program (kernel/proc/exec_elf.c), and it maps libc.so.6,
 libpthread, librt and libnuma with mmap2 of the initrd's files
 (kernel/mm/mmap.c).
 """
+import json
 import os
 import re
 import subprocess
@@ -95,3 +96,115 @@ def test_cyclictest_fifo_80_under_kbuild_stays_under_100us():
     fifo = cyclictest_line(r, 80)
     assert fifo["C"] == 200 and fifo["Max"] < 100, fifo
     assert '"bench":"kbuild-load"' in r.output and '"failed_forks":0' in r.output
+
+
+# ---- experiment measure="...": any program as the measurement, under the load ----------
+
+TOO_MANY = "cyclictest" + " -q" * 31            # 32 words: one more than measure.h takes
+TOO_LONG = "cyclictest" + "0" * 600            # longer than measure.c takes (run= could not carry it:
+#                                                busybox sh's printf makes it)
+BAD_MEASURES = {
+    "nosuch -x": "experiment: measure=nosuch -x: invalid (no program 'nosuch' in /usr/bin, /bin or /)",
+    "/proc/stat": "experiment: measure=/proc/stat: invalid (no program '/proc/stat' (not an executable file))",
+    TOO_MANY: f"experiment: measure={TOO_MANY}: invalid (more than 31 words)",
+    TOO_LONG: f"experiment: measure={TOO_LONG}: invalid (longer than 511 characters)",
+    "  ": "experiment: measure=  : invalid (no program (expected a program and its arguments, "
+          "e.g. measure=\"cyclictest -t1 -i 10000 -l 1000 -q\"))",
+}
+CT_FIFO = "cyclictest -t1 -p 80 -i 10000 -l 100 -h 20000 -q"
+HACKBENCH = "hackbench -p -l 5 -g 1"
+
+
+@pytest.fixture(scope="module")
+def measured():
+    """One boot: each bad measure= (refused before any load starts), then cyclictest at
+    -p 80 under kbuild:10 and hackbench without load, each as experiment's measurement."""
+    bad = "; ".join(f"experiment 'measure={m}'" for m in BAD_MEASURES if m != TOO_LONG)
+    bad += "; busybox sh -c 'experiment measure=cyclictest$(busybox printf %0600d 0)'"
+    return boot_rt(f"{bad}; experiment load=kbuild:10 duration=3 'measure={CT_FIFO}'; "
+                   f"experiment load=none 'measure={HACKBENCH}'", timeout=400)
+
+
+def results(r, bench):
+    return [json.loads(l[len("RESULT "):]) for l in r.lines
+            if l.startswith("RESULT ") and f'"bench":"{bench}"' in l]
+
+
+def test_measure_refuses_bad_programs_in_one_line(measured):
+    check_clean(measured, status=1)
+    for m, line in BAD_MEASURES.items():
+        assert line in measured.lines, (m, measured.output[:3000])
+    assert measured.output.count("exited with status 2") == len(BAD_MEASURES)
+    assert "kbuild-load" not in measured.output.split("experiment: preset")[0]    # nothing started
+
+
+def test_measure_cyclictest_under_kbuild(measured):
+    """cyclictest's own lines pass through, and the RESULT line carries its summary."""
+    out = measured.lines
+    assert f"experiment: preset commit-0bf377bbb0be, measure {CT_FIFO}, load kbuild:10 for 3 s" in out
+    summary = {k: int(l.split(":")[1]) for l in out for k in ("Total", "Min Latencies", "Avg Latencies",
+               "Max Latencies", "Histogram Overflows") if l.startswith(f"# {k}:")}
+    [ct] = results(measured, "cyclictest")
+    assert ct["measure"] == CT_FIFO and ct["load"] == "kbuild:10" and ct["status"] == 0
+    assert (ct["samples"], ct["min_us"], ct["avg_us"], ct["max_us"], ct["overflows"]) == (
+        summary["Total"], summary["Min Latencies"], summary["Avg Latencies"],
+        summary["Max Latencies"], summary["Histogram Overflows"])
+    assert ct["samples"] == 100 and ct["overflows"] == 0 and ct["max_us"] < 100, ct
+    hist = [l for l in out if re.fullmatch(r"\d{6} \d{6}", l)]
+    assert len(hist) == 20000 and sum(int(l.split()[1]) for l in hist) == 100
+    assert ct["ctxsw"] > 100 and abs(ct["ctxsw_per_s"] - ct["ctxsw"] * 1000 / ct["wall_ms"]) < 2, ct
+    [kb] = [r for r in results(measured, "kbuild-load") if r["duration_s"] == 5]
+    assert kb["failed_forks"] == 0
+    assert f"measure: exited with status 0 after {ct['wall_ms']} ms (its RESULT line is above)" in out
+    # 1 s of samples, then 20000 histogram lines printed at SCHED_OTHER beside the load
+    assert ct["wall_ms"] > 4000 and "measure: it ran past the load's end at 4000 ms: raise duration " \
+        "if it was still measuring then" in out
+    assert "load kbuild-load  finished (its RESULT line is above)" in out
+
+
+def test_measure_hackbench_time(measured):
+    [hb] = results(measured, "hackbench")
+    times = [l.split()[1] for l in measured.lines if l.startswith("Time: ")]
+    assert len(times) == 1 and hb["time_s"] == float(times[0]) > 0, (hb, times)
+    assert hb["status"] == 0 and hb["load"] == "none" and hb["ctxsw"] > 0, hb
+    assert "samples" not in hb and "ran past the load's end" not in measured.output.split("hackbench")[-1]
+
+
+# ---- signaltest, pi_stress, cyclicdeadline: each runs or refuses, saying why -----------
+
+@pytest.fixture(scope="module")
+def others():
+    return boot_rt("/usr/bin/signaltest -l 100 -p 80 -q; /usr/bin/pi_stress --duration=2 --groups=1 --quiet; "
+                   "/usr/bin/cyclicdeadline -D 2 -q", timeout=300)
+
+
+def test_signaltest_runs(others):
+    """Two SCHED_FIFO threads (80 and 79) hand a signal on with pthread_kill and sigwait
+    (rt_sigtimedwait); the highest one measures the round trip."""
+    check_clean(others, status=1)      # pi_stress's refusal below
+    rows = [l for l in others.lines if l.startswith("T: ")]
+    assert len(rows) >= 2 and " P:80 C:    100 " in rows[0], others.output[-3000:]
+    t0 = dict(re.findall(r"(Min|Avg|Max):\s*(\d+)", rows[0]))
+    assert 0 < int(t0["Min"]) <= int(t0["Avg"]) <= int(t0["Max"]) < 100, rows[0]
+    assert "init: /usr/bin/signaltest (pid 2) exited with status 0" in others.output
+
+
+def test_pi_stress_refuses_without_pi_futexes(others):
+    """Granule's futex has no PI operations (FUTEX_LOCK_PI/UNLOCK_PI say ENOSYS, as Linux built
+    without CONFIG_FUTEX_PI): glibc's probe sees that and pthread_mutex_init refuses a
+    PTHREAD_PRIO_INHERIT mutex with ENOTSUP, which pi_stress prints before it exits 1."""
+    assert "initializing mutex: Operation not supported" in others.lines, others.output[-3000:]
+    assert any(re.fullmatch(r"init: /usr/bin/pi_stress \(pid \d+\) exited with status 1", l) for l in others.lines)
+
+
+def test_cyclicdeadline_refuses_without_sched_deadline(others):
+    """sched_setattr(SCHED_DEADLINE) is EINVAL (no deadline class): the deadline thread says
+    so with its tid, leaves with pthread_exit (glibc loads libgcc_s.so.1 for the unwind) and
+    cyclicdeadline reports the failed thread and exits 0, as it does on Linux."""
+    tid = next(re.fullmatch(r"thread\[(\d+)\] runtime=600us deadline=1000us", l)
+               for l in others.lines if l.startswith("thread[")).group(1)
+    assert f"[{tid}]: Invalid argument" in others.lines, others.output[-3000:]
+    assert "WARN: Thread 0 failed: Failed sched_setattr" in others.lines
+    assert any(re.fullmatch(r"init: /usr/bin/cyclicdeadline \(pid \d+\) exited with status 0", l)
+               for l in others.lines), others.output[-3000:]
+    assert "libgcc_s.so.1 must be installed" not in others.output

@@ -20,6 +20,13 @@
  *   notify_pad_us  µs of CPU the SIGEV_THREAD helper burns per expiry (0);
  *              read by the user library (user/lib/timer.c) from the
  *              environment: an argument is put in front of it
+ *   measure    a program and its arguments to run as the measurement instead
+ *              of the latency test (none): measure="cyclictest -t1 -i 10000
+ *              -l 1000 -h 20000 -q".  The load starts 1 s ahead as before and
+ *              runs duration + 2 s, so duration should cover the program's
+ *              run; its output passes through and one RESULT line named after
+ *              it follows (user/bench/measure.c).  mode, period_ms, hist and
+ *              slice_us are then unused.
  * experiment --help lists them; a bad value is named with what is accepted.
  * The loads run as their own processes (kbuild-load, video-load) from
  * 1 s before the latency test to 1 s after it and print their own RESULT
@@ -30,6 +37,7 @@
 #include <bench.h>
 #include <errno.h>
 #include <latency.h>
+#include <measure.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,25 +67,34 @@ static const char *setting(const char *key, const char *def)
  * and a bad value is reported by its own name (one line each, exit 2). */
 struct knob {
 	const char *key, *def;
-	long lo, hi;		/* an integer in [lo, hi]; lo > hi: one of CHOICES */
+	long lo, hi;		/* an integer in [lo, hi]; lo > hi: one of CHOICES, or VALID's */
 	const char *choices;	/* "a|b" */
 	const char *what;
+	int (*valid)(const char *v, char *want, size_t len);	/* 0 or -1 + what is wrong */
 };
+
+static int load_valid(const char *v, char *want, size_t len);
+static int measure_valid(const char *v, char *want, size_t len);
 
 static const struct knob knobs[] = {
 	{ "mode", "thread", 1, 0, "thread|signal",
-	  "thread: a SIGEV_THREAD timer (a new thread per expiry); signal: a signal to a sleeping thread" },
+	  "thread: a SIGEV_THREAD timer (a new thread per expiry); signal: a signal to a sleeping thread", NULL },
 	{ "load", "kbuild:10", 1, 0, NULL,
-	  "none, or a comma list of kbuild[:N] (N jobs in flight, 1..64) and video[:burst_ms] (1..1000)" },
-	{ "duration", "15", 1, 3600, NULL, "latency test length, s" },
-	{ "period_ms", "10", 1, 1000, NULL, "timer period, ms" },
-	{ "seed", "1", 0, 2147483647, NULL, "kbuild-load's random seed" },
-	{ "profile", "canonical", 1, 0, "canonical|chain", "kbuild-load's job profile" },
-	{ "hist", "0", 0, 1, NULL, "1: print the latency histogram" },
+	  "none, or a comma list of kbuild[:N] (N jobs in flight, 1..64) and video[:burst_ms] (1..1000)",
+	  load_valid },
+	{ "duration", "15", 1, 3600, NULL, "latency test length, s", NULL },
+	{ "period_ms", "10", 1, 1000, NULL, "timer period, ms", NULL },
+	{ "seed", "1", 0, 2147483647, NULL, "kbuild-load's random seed", NULL },
+	{ "profile", "canonical", 1, 0, "canonical|chain", "kbuild-load's job profile", NULL },
+	{ "hist", "0", 0, 1, NULL, "1: print the latency histogram", NULL },
 	{ "slice_us", "0", 0, 1000000, NULL,
-	  "the notifying threads' slice, us (EEVDF only; 0: the base slice; the kernel clamps to 100..100000)" },
+	  "the notifying threads' slice, us (EEVDF only; 0: the base slice; the kernel clamps to 100..100000)", NULL },
 	{ "notify_pad_us", "0", 0, 1000, NULL,
-	  "CPU the SIGEV_THREAD helper burns per expiry, us (the user library's environment word)" },
+	  "CPU the SIGEV_THREAD helper burns per expiry, us (the user library's environment word)", NULL },
+	{ "measure", "", 1, 0, NULL,
+	  "a program and its arguments measured instead of the latency test, under the load\n"
+	  "             (measure=\"cyclictest -t1 -i 10000 -l 1000 -h 20000 -q\"; duration covers it)",
+	  measure_valid },
 };
 #define NKNOBS	(sizeof(knobs) / sizeof(knobs[0]))
 
@@ -93,7 +110,7 @@ static void usage(void)
 		else if (k->lo <= k->hi)
 			printf("  %-10s %ld..%ld (default %s): %s\n", k->key, k->lo, k->hi, k->def, k->what);
 		else
-			printf("  %-10s (default %s): %s\n", k->key, k->def, k->what);
+			printf("  %-10s (default %s): %s\n", k->key, *k->def ? k->def : "none", k->what);
 	}
 }
 
@@ -131,6 +148,18 @@ static int load_ok(const char *v)
 	return 1;
 }
 
+static int load_valid(const char *v, char *want, size_t len)
+{
+	snprintf(want, len, "expected none, kbuild[:1..64], video[:1..1000], comma-separated");
+	return load_ok(v) ? 0 : -1;
+}
+
+/* measure=: none, or a program that can run (measure.c says what is wrong). */
+static int measure_valid(const char *v, char *want, size_t len)
+{
+	return *v ? measure_check(v, want, len) : 0;
+}
+
 /* Every setting valid?  Names each bad one, with the value and what is accepted. */
 static int check_settings(void)
 {
@@ -150,7 +179,7 @@ static int check_settings(void)
 	for (unsigned i = 0; i < NKNOBS; i++) {
 		const struct knob *k = &knobs[i];
 		const char *v = setting(k->key, k->def);
-		char want[80];
+		char want[160];
 		int ok;
 
 		if (k->choices) {
@@ -162,8 +191,7 @@ static int check_settings(void)
 			ok = number(v, k->lo, k->hi) >= 0;
 			snprintf(want, sizeof(want), "expected an integer %ld..%ld", k->lo, k->hi);
 		} else {
-			ok = load_ok(v);
-			snprintf(want, sizeof(want), "expected none, kbuild[:1..64], video[:1..1000], comma-separated");
+			ok = k->valid(v, want, sizeof(want)) == 0;
 		}
 		if (!ok) {
 			printf("experiment: %s=%s: invalid (%s)\n", k->key, v, want);
@@ -267,16 +295,105 @@ static void pad_to_environment(void)
 	environ = env;
 }
 
+/* The loads of the comma list LOADBUF (cut in place), running DURATION + 2 * LEAD_S s. */
+struct loads {
+	int n;
+	char *argv[MAX_LOADS][12];
+	pid_t pids[MAX_LOADS];
+	int statuses[MAX_LOADS];
+};
+
+static void start_loads(struct loads *l, char *loadbuf, long duration, long seed, const char *profile)
+{
+	static char jarg[16], darg[16], sarg[24], barg[16];
+
+	snprintf(darg, sizeof(darg), "%ld", duration + 2 * LEAD_S);
+	snprintf(sarg, sizeof(sarg), "%ld", seed);
+	l->n = 0;
+	for (char *save, *tok = strtok_r(loadbuf, ",", &save); tok && l->n < MAX_LOADS;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char **a = l->argv[l->n], *colon = strchr(tok, ':');
+		int n = 0;
+
+		if (colon)
+			*colon++ = '\0';
+		if (strcmp(tok, "kbuild") == 0) {
+			snprintf(jarg, sizeof(jarg), "%s", colon ? colon : "10");
+			a[n++] = "kbuild-load"; a[n++] = "-j"; a[n++] = jarg;
+			a[n++] = "-d"; a[n++] = darg; a[n++] = "-s"; a[n++] = sarg;
+			a[n++] = "-P"; a[n++] = (char *)profile;
+		} else if (strcmp(tok, "video") == 0) {
+			snprintf(barg, sizeof(barg), "%s", colon ? colon : "10");
+			a[n++] = "video-load"; a[n++] = "-b"; a[n++] = barg;
+			a[n++] = "-d"; a[n++] = darg;
+		} else {
+			continue;	/* "none" (check_settings() refused anything else) */
+		}
+		a[n] = NULL;
+		l->n++;
+	}
+	for (int i = 0; i < l->n; i++)
+		l->pids[i] = spawn(l->argv[i]);
+	if (l->n)
+		sleep_until_ns(mono_ns() + LEAD_S * NSEC_PER_SEC);
+}
+
+static void wait_loads(struct loads *l)
+{
+	for (int i = 0; i < l->n; i++) {
+		l->statuses[i] = -1;
+		if (l->pids[i] > 0 && waitpid(l->pids[i], &l->statuses[i], 0) < 0)
+			l->statuses[i] = -1;
+	}
+}
+
+static void loads_summary(const struct loads *l)
+{
+	for (int i = 0; i < l->n; i++)
+		printf("load %-12s %s (its RESULT line is above)\n", l->argv[i][0],
+		       l->statuses[i] >= 0 && WIFEXITED(l->statuses[i]) && WEXITSTATUS(l->statuses[i]) == 0 ?
+		       "finished" : "FAILED");
+}
+
+/*
+ * measure=CMD: CMD under the load instead of the latency test.  Exit status 0
+ * if it exited 0, else 1 (its RESULT line has its status).
+ */
+static int run_measure(const char *cmd, const char *preset, const char *load, char *loadbuf,
+		       long duration, long seed, const char *profile)
+{
+	struct loads l;
+	int64_t wall_ns = 0;
+	int status;
+
+	printf("experiment: preset %s, measure %s, load %s for %ld s\n", preset, cmd, load, duration);
+	start_loads(&l, loadbuf, duration, seed, profile);
+	status = measure_run(cmd, load, &wall_ns);
+	wait_loads(&l);
+	printf("\n======== experiment summary ========\n");
+	printf("preset %s | measure %s | load %s\n", preset, cmd, load);
+	if (status < 0)
+		printf("measure: %s could not be started\n", cmd);
+	else
+		printf("measure: exited with status %d after %lld ms (its RESULT line is above)\n",
+		       status, (long long)(wall_ns / NSEC_PER_MSEC));
+	if (l.n && wall_ns > (duration + LEAD_S) * NSEC_PER_SEC)	/* cyclictest -h prints long */
+		printf("measure: it ran past the load's end at %ld ms: raise duration if it was still "
+		       "measuring then\n", (duration + LEAD_S) * 1000);
+	loads_summary(&l);
+	printf("====================================\n");
+	return status == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct wl_config c;
 	struct wl_result r;
-	static char jarg[16], darg[16], sarg[24], barg[16], loadbuf[128], preset[64];
-	char *load_argv[MAX_LOADS][12];
-	pid_t pids[MAX_LOADS];
-	int nloads = 0, rc, statuses[MAX_LOADS];
-	const char *mode, *profile;
+	struct loads l;
+	static char loadbuf[128], preset[64];
+	const char *mode, *profile, *measure;
 	long duration, period, seed, slice_us;
+	int rc;
 
 	nargs = argc;
 	args = argv;
@@ -293,7 +410,13 @@ int main(int argc, char **argv)
 	seed = strtol(setting("seed", "1"), NULL, 10);
 	profile = setting("profile", "canonical");
 	slice_us = strtol(setting("slice_us", "0"), NULL, 10);
+	measure = setting("measure", "");
 	strncpy(loadbuf, setting("load", "kbuild:10"), sizeof(loadbuf) - 1);
+	if (sched_param("sched_preset", preset, sizeof(preset)) < 0)
+		strcpy(preset, getenv("PRESET") ? getenv("PRESET") : "unknown");
+	if (*measure)
+		return run_measure(measure, preset, setting("load", "kbuild:10"), loadbuf, duration,
+				   seed, profile);
 	wl_defaults(&c);
 	c.mode = strcmp(mode, "signal") == 0 ? WL_SIGNAL : WL_THREAD;
 	c.duration_s = (int)duration;
@@ -301,58 +424,17 @@ int main(int argc, char **argv)
 	c.load = setting("load", "kbuild:10");
 	c.show_hist = strcmp(setting("hist", "0"), "0") != 0;
 	c.slice_us = (int)slice_us;
-	if (sched_param("sched_preset", preset, sizeof(preset)) < 0)
-		strcpy(preset, getenv("PRESET") ? getenv("PRESET") : "unknown");
 	printf("experiment: preset %s, mode %s, load %s, duration %ld s, period %ld ms\n",
 	       preset, mode, c.load, duration, period);
 
-	/* Loads: "kbuild[:N]" and "video[:burst_ms]", comma-separated; "none". */
-	snprintf(darg, sizeof(darg), "%ld", duration + 2 * LEAD_S);
-	snprintf(sarg, sizeof(sarg), "%ld", seed);
-	for (char *save, *tok = strtok_r(loadbuf, ",", &save); tok && nloads < MAX_LOADS;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char **a = load_argv[nloads], *colon = strchr(tok, ':');
-		int n = 0;
-
-		if (colon)
-			*colon++ = '\0';
-		if (strcmp(tok, "none") == 0)
-			continue;
-		if (strcmp(tok, "kbuild") == 0) {
-			snprintf(jarg, sizeof(jarg), "%s", colon ? colon : "10");
-			a[n++] = "kbuild-load"; a[n++] = "-j"; a[n++] = jarg;
-			a[n++] = "-d"; a[n++] = darg; a[n++] = "-s"; a[n++] = sarg;
-			a[n++] = "-P"; a[n++] = (char *)profile;
-		} else if (strcmp(tok, "video") == 0) {
-			snprintf(barg, sizeof(barg), "%s", colon ? colon : "10");
-			a[n++] = "video-load"; a[n++] = "-b"; a[n++] = barg;
-			a[n++] = "-d"; a[n++] = darg;
-		} else {
-			return 2;	/* check_settings() named it already */
-		}
-		a[n] = NULL;
-		nloads++;
-	}
-	for (int i = 0; i < nloads; i++)
-		pids[i] = spawn(load_argv[i]);
-	if (nloads)
-		sleep_until_ns(mono_ns() + LEAD_S * NSEC_PER_SEC);
-
+	start_loads(&l, loadbuf, duration, seed, profile);
 	rc = wl_run(&c, &r);
 	if (rc < 0)
 		printf("experiment: wakeup-latency timer: %s\n", strerror(errno));
 	else
 		wl_report(&c, &r);
-	for (int i = 0; i < nloads; i++) {
-		statuses[i] = -1;
-		if (pids[i] > 0 && waitpid(pids[i], &statuses[i], 0) < 0)
-			statuses[i] = -1;
-	}
-
+	wait_loads(&l);
 	summary(preset, mode, c.load, duration, period, rc, &r);
-	for (int i = 0; i < nloads; i++)
-		printf("load %-12s %s (its RESULT line is above)\n", load_argv[i][0],
-		       statuses[i] >= 0 && WIFEXITED(statuses[i]) && WEXITSTATUS(statuses[i]) == 0 ?
-		       "finished" : "FAILED");
+	loads_summary(&l);
 	return rc < 0 ? 1 : 0;
 }

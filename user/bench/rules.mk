@@ -1,14 +1,15 @@
 # user/bench - the 2010 experiment (the measurement, the loads, the driver)
 # and the kernel microbenchmarks.  bench.c (clocks, CPU burning, JSON
 # lines), kjob.c (the PRNG and the jobs' parameters, shared with the host
-# simulator) and latency.c (the wakeup-latency measurement) form libbench.a,
+# simulator), latency.c (the wakeup-latency measurement) and measure.c (any
+# program as experiment's measurement) form libbench.a,
 # whose headers <bench.h> and <latency.h> live here too.
 UB := $(BUILD)/user/bench
 BENCH_LIB := $(UB)/libbench.a
 $(UB)/%.o: USER_CFLAGS += -Iuser/bench
-USER_OBJS += $(UB)/bench.o $(UB)/kjob.o $(UB)/latency.o
+USER_OBJS += $(UB)/bench.o $(UB)/kjob.o $(UB)/latency.o $(UB)/measure.o
 
-$(BENCH_LIB): $(UB)/bench.o $(UB)/kjob.o $(UB)/latency.o
+$(BENCH_LIB): $(UB)/bench.o $(UB)/kjob.o $(UB)/latency.o $(UB)/measure.o
 	@echo "  AR      $@"
 	$(Q)rm -f $@
 	$(Q)ar rcsD $@ $^
