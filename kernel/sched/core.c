@@ -350,8 +350,13 @@ static struct task *pick_next_task(struct rq *rq)
 	const struct sched_class *class;
 	struct task *p;
 
-	/* nr_running counts rt tasks too: equal means only fair ones are queued */
-	if (likely(rq->nr_running == rq->cfs.nr_running)) {
+	/*
+	 * No rt task queued: the fair class picks.  2.6.35 tests
+	 * nr_running == cfs.nr_running, which means the same under CFS; under
+	 * EEVDF a DELAY_DEQUEUE sleeper counts in cfs.nr_running and not in
+	 * nr_running, so one delayed sleeper and one rt task make them equal.
+	 */
+	if (likely(!rq->rt.rt_nr_running)) {
 		p = fair_sched_class.pick_next_task(rq);
 		if (likely(p))
 			return p;
@@ -359,8 +364,13 @@ static struct task *pick_next_task(struct rq *rq)
 
 	for_each_class(class) {
 		p = class->pick_next_task(rq);
-		if (p)
+		if (p) {
+			/* EEVDF leaves a queued prev as cfs curr for the fair
+			 * pick (eevdf_class.c); CFS's put always clears it */
+			if (unlikely(rq->cfs.curr) && class != &fair_sched_class)
+				eevdf_put_deferred(rq);
 			return p;
+		}
 	}
 	BUG();	/* the idle class always has a task */
 }

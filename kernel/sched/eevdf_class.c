@@ -412,6 +412,17 @@ again:
 }
 
 /*
+ * A class above the fair one (rt) won the pick: finish the put that
+ * put_prev_task_eevdf() deferred to the fair pick, as Linux's
+ * put_prev_set_next_task() does for whichever class wins.
+ */
+void eevdf_put_deferred(struct rq *rq)
+{
+	if (rq->cfs.curr)
+		put_prev_entity(&rq->cfs, rq->cfs.curr);
+}
+
+/*
  * Account for a descheduled task.  A prev that is still queued stays
  * cfs_rq->curr until pick_next_task_eevdf() (see the top of the file).
  */

@@ -215,6 +215,7 @@ extern const struct sched_class eevdf_sched_class;	/* eevdf_class.c */
 extern const struct sched_class idle_sched_class;
 extern const struct sched_class rt_sched_class;		/* rt.c */
 #define sched_class_highest	(&rt_sched_class)
+void eevdf_put_deferred(struct rq *rq);	/* eevdf_class.c: core.c's slow pick */
 extern int sched_eevdf_running;			/* tunables.c */
 static inline int sched_eevdf(void)
 {

@@ -388,11 +388,37 @@ static void test_random_workloads(void **state)
 	assert_true(forks > 900 && exits > 300);
 }
 
+/*
+ * A delayed sleeper is counted by the fair class but not by rq->nr_running,
+ * so "nr_running == cfs.nr_running" does not mean "no rt task": with one
+ * delayed sleeper and one SCHED_FIFO task queued the two are equal.
+ * pick_next_task()'s fast path asks the rt class's own count instead, and
+ * when rt wins, the put of the fair prev that EEVDF defers to its own pick
+ * is finished (cfs_rq->curr is no longer b's entity).
+ */
+static void test_rt_beats_a_delayed_sleeper(void **state)
+{
+	struct task *b, *a = ahead_of_V(&b), *r = task_alloc("fifo");
+
+	block_current(TASK_INTERRUPTIBLE);
+	assert_ptr_equal(current, b);
+	assert_int_equal(a->se.sched_delayed, 1);
+	sched_fork(r);
+	assert_int_equal(sched_setscheduler_prio(r, SCHED_FIFO, 50), 0);
+	wake_up_new_task(r);
+	assert_int_equal(this_rq()->nr_running, this_rq()->cfs.nr_running);
+	resched_if_needed();
+	assert_ptr_equal(current, r);
+	assert_null(this_rq()->cfs.curr);	/* b's deferred put was finished */
+	assert_int_equal(sched_verify(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, sched_test_teardown)
 		T(test_delay_dequeue),
+		T(test_rt_beats_a_delayed_sleeper),
 		T(test_delayed_task_woken),
 		T(test_no_delay_dequeue),
 		T(test_run_to_parity),
