@@ -8,7 +8,7 @@ and each row's own figures; the heatmaps (two knobs) and line plots (one knob) a
 valid SVG and PNG with the 2010 and 2.6.36 settings marked; work_frac is left out
 without a kbuild load; the experiment gets the preset first and the swept knobs
 last; bad input, an engine's refusal and an engine crash each give one line.  The
-last test runs a 3x2 grid on the real engine, once build/sim has `experiment`.
+last test runs a 3x2 grid on the real engine (tools/sim builds it).
 """
 import csv
 import json
@@ -218,14 +218,6 @@ def test_explore_doc_nr_latency(gran, nr):
     assert r.returncode == 0 and f"\nsched_nr_latency = {nr}\n" in r.stdout, r.stdout + r.stderr
 
 
-def real_experiment():
-    """True when the real engine has `experiment` (tools/sim builds build/sim)."""
-    r = subprocess.run([SIM, "experiment", "--help"], cwd=ROOT, capture_output=True, text=True,
-                       timeout=600)
-    return r.returncode == 0
-
-
-@pytest.mark.skipif(not real_experiment(), reason="build/sim has no `experiment` subcommand yet")
 def test_real_engine_3x2(tmp_path):
     """A 3x2 grid of 2-s experiments on the real engine; twice, the same CSV (deterministic)."""
     args = ["sched_min_granularity_ns=0.75ms..2ms:3", "sched_latency_ns=6ms..12ms:2",
