@@ -45,7 +45,7 @@ and signal mode; linux-2.6.35, commit-0bf377bbb0be and no-start-debit at
 HZ=1000 and 250; linux-6.12 at HZ=250; K load seeds) and writes the figures
 to tools/simeng/reference.json; tests/system/test_sim_validate.py runs the
 simulator on the same configurations and compares.
-Imports bench_jobs (downward).
+Imports bench_jobs and bench_sim (downward).
 """
 import argparse
 import concurrent.futures as cf
@@ -56,6 +56,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_jobs as bj  # noqa: E402
+import bench_sim  # noqa: E402
 import granule_qemu as gq  # noqa: E402
 import trace_text  # noqa: E402
 
@@ -204,15 +205,6 @@ def reference(args, head):
     print(f"sim calibrate: wrote {os.path.relpath(REFERENCE, ROOT)} ({len(jobs)} runs)")
 
 
-def simulate(run, duration):
-    """The simulator's RESULT for one reference run's configuration."""
-    out = subprocess.run([os.path.join(ROOT, "tools", "sim"), "experiment", "--preset", run["preset"],
-                          "--hz", str(run["hz"]), "--mode", run["mode"], "--load", "kbuild:10",
-                          "--seed", str(run["seed"]), "--duration", str(duration)],
-                         capture_output=True, text=True, check=True).stdout
-    return json.loads(next(l for l in out.splitlines() if l.startswith("RESULT "))[7:])
-
-
 def validation():
     """[(preset, hz, mode, seeds, qemu avg, sim avg, qemu max, sim max)]: the
     means over the reference's seeds, each configuration simulated per seed."""
@@ -223,7 +215,9 @@ def validation():
         groups.setdefault((r["preset"], r["hz"], r["mode"]), []).append(r)
     rows = []
     for (preset, hz, mode), runs in groups.items():
-        sims = [simulate(r, ref["duration_s"]) for r in runs]
+        sims = [bench_sim.simulate(r["cmdline"]) for r in runs]
+        if None in sims:
+            raise SystemExit(f"sim calibrate: tools/sim experiment failed for {preset} HZ={hz} {mode}")
         mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
         rows.append((preset, hz, mode, len(runs), mean([r["avg_us"] for r in runs]),
                      mean([s["avg_us"] for s in sims]), mean([r["max_us"] for r in runs]),

@@ -112,7 +112,7 @@ def test_bench_sim_table():
     rows = [l for l in lines if l.startswith("| linux-2.6.35")]
     assert len(rows) == 2
     thread = next(l for l in rows if "| thread |" in l).split(" | ")
-    sims = [sc.simulate(r, ref["duration_s"])["avg_us"] for r in ref["runs"]
+    sims = [bench_sim.simulate(r["cmdline"])["avg_us"] for r in ref["runs"]
             if r["preset"] == "linux-2.6.35" and r["hz"] == 1000 and r["mode"] == "thread"
             and r["seed"] <= 2]
     assert float(thread[5]) == round(sum(sims) / 2, 1)

@@ -32,7 +32,7 @@ struct rtask {
 	u64 born;
 	char comm[16];
 	struct rstep *steps;
-	int n, cap;
+	int n;
 	struct mproc *p;
 };
 struct rsample { u64 t; int pid; s64 lat; };
@@ -57,6 +57,7 @@ static struct rtask *find(int pid)
 	return NULL;
 }
 
+/* An array of N items grown for item N: room for 16 at first, doubled at each power of two. */
 static void *grow(void *a, int n, size_t size)
 {
 	if (n == 0 || (n >= 16 && !(n & (n - 1)))) {
@@ -75,12 +76,7 @@ static void parse_step(struct rtask *t, const char *op, long long arg, int linen
 
 	for (unsigned i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (!strcmp(op, ops[i])) {
-			if (t->n == t->cap) {
-				t->cap = t->cap ? 2 * t->cap : 16;
-				t->steps = realloc(t->steps, sizeof(*t->steps) * (size_t)t->cap);
-				if (!t->steps)
-					die("out of memory%s%s", "", "");
-			}
+			t->steps = grow(t->steps, t->n, sizeof(*t->steps));
 			t->steps[t->n++] = (struct rstep){ (enum op)i, arg };
 			return;
 		}
@@ -131,9 +127,10 @@ static void load(const char *path)
 
 static void replay_prog(struct machine *m, struct mproc *p);
 
+/* reg[1]: its index in R.task (set by start_task) */
 static struct rtask *rtask_of(struct mproc *p)
 {
-	return find(p->t.pid);
+	return &R.task[p->reg[1]];
 }
 
 static struct mproc *start_task(struct machine *m, struct mproc *parent, struct rtask *t)
@@ -142,6 +139,7 @@ static struct mproc *start_task(struct machine *m, struct mproc *parent, struct 
 				 : m_spawn(m, t->comm, replay_prog);
 
 	c->t.pid = c->t.tgid = t->pid;		/* the trace's pid */
+	c->reg[1] = t - R.task;
 	c->stall = 0;
 	t->p = c;
 	return c;
@@ -160,7 +158,7 @@ static void replay_prog(struct machine *m, struct mproc *p)
 		}
 		p->reg[0] = 0;
 	}
-	if (!t || p->pc >= t->n) {
+	if (p->pc >= t->n) {
 		m_burn(p, M_INF);
 		return;
 	}
