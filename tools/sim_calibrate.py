@@ -34,7 +34,14 @@ same on every run):
      switch: 6.12's yield does more than switch, so CFS's figure stands);
   7. a traced boot per HZ (100, 250, 300, 1000): where in a tick period the
      experiment forks its first load -> start_phase_HZ (the timer's phase
-     against the tick follows from it, as in the image).
+     against the tick follows from it, as in the image);
+  8. a boot at HZ=1000 under kbuild:10 traced with only sched_stat_runtime,
+     sched_switch and hrtimer_expire_entry: when a tick preempts, the
+     leaving task's last update_curr() charges the path from the tick's
+     update_curr() to schedule()'s (tools/sim_replay.py's Demand finds
+     them); the median -> tick_preempt, for both classes (6.12's class has
+     no such probe).  It includes the one probe on that path, the tick's
+     update_curr(): an upper bound (docs/EXPLORE.md).
 So the simulator reproduces the image's no-load minima and per-expiry CPU
 by construction; everything under load is its own prediction.
 It writes tools/simeng/calibration with the commit of the image.
@@ -45,7 +52,7 @@ and signal mode; linux-2.6.35, commit-0bf377bbb0be and no-start-debit at
 HZ=1000 and 250; linux-6.12 at HZ=250; K load seeds) and writes the figures
 to tools/simeng/reference.json; tests/system/test_sim_validate.py runs the
 simulator on the same configurations and compares.
-Imports bench_jobs and bench_sim (downward).
+Imports bench_jobs, bench_sim and sim_replay (downward).
 """
 import argparse
 import concurrent.futures as cf
@@ -58,6 +65,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_jobs as bj  # noqa: E402
 import bench_sim  # noqa: E402
 import granule_qemu as gq  # noqa: E402
+import sim_replay  # noqa: E402
 import trace_text  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -165,6 +173,24 @@ def start_phase(hz):
     return cmd, (fork["ts"] - tick) % (1000000000 // hz)
 
 
+def tick_preempt():
+    """The median CPU from a preempting tick's update_curr() to schedule()'s,
+    in ns (step 8 of the module comment)."""
+    cmd = ("hz=1000 run=experiment mode=thread load=kbuild:10 duration=1 trace_buf_size=8M "
+           "trace_event=sched:sched_stat_runtime,sched:sched_switch,timer:hrtimer_expire_entry")
+    dump = trace_text.find_dump("\n".join(gq.run(cmd, timeout=300).lines))
+    if dump.lost:
+        raise SystemExit(f"sim calibrate: the trace of `{cmd}` lost {dump.lost} events")
+    tick = tick_fn()
+    for e in dump.events:               # the dump names hrtimer functions by address
+        if e["name"] == "hrtimer_expire_entry" and int(e["fields"]["function"], 16) == tick:
+            e["fields"]["function"] = "tick_sched_timer"
+    b = sorted(sim_replay.Demand(dump.events).tick_preempt)
+    if len(b) < 100:
+        raise SystemExit(f"sim calibrate: only {len(b)} preempting ticks in `{cmd}`")
+    return cmd, b[len(b) // 2]
+
+
 def calibrate(args, head):
     jobs = class_runs(0) + class_runs(4, "sched_preset=linux-6.12")
     runs, _ = bj.run_all(jobs, args.j)
@@ -178,6 +204,8 @@ def calibrate(args, head):
     for hz, (cmd, ns) in phases.items():
         c[f"start_phase_{hz}"] = ns
         runs.append(dict(cmdline=cmd))
+    cmd, c["tick_preempt"] = tick_preempt()
+    runs.append(dict(cmdline=cmd))
     write_calibration(c, head, runs)
 
 

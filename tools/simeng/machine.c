@@ -132,20 +132,49 @@ static void after_event(struct machine *m)
 	/* A burning loop counts the switch's tail in its CPU time; a thread
 	 * returning from a system call, or a fixed path, waits for it. */
 	if (cur && (cur->fixed || cur->burst_left == 0))
-		cur->stall += m->cost.switch_in + (preempted ? m->cost.preempt : 0);
+		cur->stall += m->cost.switch_in +
+			      (preempted && !m->tick_preempted ? m->cost.preempt : 0);
+	m->tick_preempted = 0;
 	if (cur && m->on_switch_in)
 		m->on_switch_in(m, cur);
 }
 
-/* The irq-exit path: preemption only when the interrupt came from user
- * mode or idle (a thread in a system call or a switch goes on to its end). */
-static void irq_exit(struct machine *m)
+/* The irq-exit path preempts only when the interrupt came from user mode or
+ * idle (a thread in a system call or a switch goes on to its end). */
+static int irq_preempts(struct machine *m)
 {
 	struct mproc *cur = m_current();
 
-	if (current->need_resched && !(cur && (cur->in_kernel || cur->stall)))
+	return current->need_resched && !(cur && (cur->in_kernel || cur->stall));
+}
+
+static void irq_exit(struct machine *m)
+{
+	if (irq_preempts(m))
 		preempt_schedule_irq();
 	after_event(m);
+}
+
+/*
+ * The periodic tick.  Its cost comes before scheduler_tick()'s clock read;
+ * when the tick preempts, the rest of the handler, the irq exit and
+ * schedule() up to put_prev's update_curr() run on the leaving task's time
+ * (tick_preempt, ~2 us): the image's slices end that much after the tick, so
+ * a 2 ms slice that began just after one tick is 2 us short at the tick
+ * 2 ms later, and runs to the next.  The next task then pays the switch-in
+ * only; `preempt` is a wakeup's.
+ */
+static void periodic_tick(struct machine *m)
+{
+	m->next_tick += m->tick_ns;
+	jiffies++;
+	irq_cost(m, m->cost.tick);
+	scheduler_tick();
+	if (irq_preempts(m) && m->cost.tick_preempt) {
+		irq_cost(m, m->cost.tick_preempt);
+		m->tick_preempted = 1;
+	}
+	irq_exit(m);
 }
 
 static void syscall_exit(struct machine *m)
@@ -416,12 +445,7 @@ void m_run(struct machine *m, u64 until)
 			hrtick_fire();
 			irq_exit(m);
 		}
-		if (m->next_tick <= t) {
-			m->next_tick += m->tick_ns;
-			jiffies++;
-			irq_cost(m, m->cost.tick);
-			scheduler_tick();
-			irq_exit(m);
-		}
+		if (m->next_tick <= t)
+			periodic_tick(m);
 	}
 }

@@ -66,7 +66,10 @@ struct sim_costs {
 	u64 hrtimer_wake;		/* an hrtimer irq waking a sleeper */
 	u64 timer_signal;		/* POSIX timer expiry -> signal -> wakeup */
 	u64 switch_in;			/* schedule() after pick, to user */
-	u64 preempt;			/* more when the switch preempts a running task */
+	u64 preempt;			/* more when a wakeup preempts a running task */
+	u64 tick_preempt;		/* a tick that preempts: from scheduler_tick()'s
+					   clock read to schedule()'s, charged to the
+					   task leaving (its slice is that much shorter) */
 	u64 fork_parent, fork_child;	/* fork(): parent's syscall, child's return */
 	u64 clone_parent, clone_child;	/* clone() of a thread */
 	u64 exit;			/* exit() until TASK_DEAD */
@@ -95,6 +98,7 @@ struct machine {
 	/* observers (workload.c): switch-in of a thread */
 	void (*on_switch_in)(struct machine *m, struct mproc *p);
 	unsigned long switches, forks;
+	int tick_preempted;		/* this switch is a tick's preemption */
 };
 
 /* Start the machine START_PHASE ns past a tick (the first tick comes

@@ -6,15 +6,21 @@
  *
  * FILE, one item per line (times and CPU in ns, trace times absolute):
  *	start T / end T / tick T	the trace's span, a periodic tick's time
+ *	tick_preempt N			the recorded path from a preempting tick's
+ *					check to schedule() (median; taken out of
+ *					the tasks' CPU, charged by the machine)
  *	expiry T PID			the POSIX timer's expiries (periodic)
  *	sample T PID			a sample: from T to PID's first run after T
- *	task PID PARENT BORN COMM	a task (PARENT 0: spawned from idle at BORN)
+ *	task PID PARENT BORN COMM READS	a task (PARENT 0: spawned from idle at BORN;
+ *					READS 1: its bursts are burn_cpu_ns() loops)
  *	PID STEP [ARGS]			its steps in order: burn N, fork C [measure],
  *					sleep N, sigwait, block, wake P, exit, hold
- * The kernel's costs are in the recorded CPU already, so they are all 0 here;
+ * The kernel's other costs are in the recorded CPU already, so they are 0 here;
  * a burst is run in burn_cpu_ns()'s chunks (its CPU-clock reads matter under
  * EEVDF), ending exactly where the trace says.  Prints one line per sample:
- * "sample K LATENCY_NS" ("-" if the thread never ran).
+ * "sample K LATENCY_NS" ("-" if the thread never ran); with --switches, first
+ * one line per switch to a task, "switch T PID" (T absolute, ns), so that the
+ * front end can find where the replayed schedule parts from the recorded one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +34,7 @@
 enum op { BURN, FORK, SLEEP, SIGWAIT, BLOCK, WAKE, EXIT, HOLD };
 struct rstep { enum op op; s64 arg; };
 struct rtask {
-	int pid, parent;
+	int pid, parent, reads;
 	u64 born;
 	char comm[16];
 	struct rstep *steps;
@@ -38,9 +44,10 @@ struct rtask {
 struct rsample { u64 t; int pid; s64 lat; };
 
 static struct {
-	u64 start, end, first_tick, chunk;
+	u64 start, end, first_tick, chunk, tick_preempt;
 	u64 *exp;
 	int nexp, exp_target;
+	int switches;			/* --switches: print each switch-in */
 	struct rtask *task;
 	int ntask;
 	struct rsample *smp;
@@ -99,6 +106,7 @@ static void load(const char *path)
 		if (sscanf(line, "start %lld", &x) == 1) R.start = (u64)x;
 		else if (sscanf(line, "end %lld", &x) == 1) R.end = (u64)x;
 		else if (sscanf(line, "tick %lld", &x) == 1) R.first_tick = (u64)x;
+		else if (sscanf(line, "tick_preempt %lld", &x) == 1) R.tick_preempt = (u64)x;
 		else if (sscanf(line, "expiry %lld %lld", &x, &y) == 2) {
 			R.exp = grow(R.exp, R.nexp, sizeof(*R.exp));
 			R.exp[R.nexp++] = (u64)x;
@@ -106,12 +114,13 @@ static void load(const char *path)
 		} else if (sscanf(line, "sample %lld %lld", &x, &y) == 2) {
 			R.smp = grow(R.smp, R.nsmp, sizeof(*R.smp));
 			R.smp[R.nsmp++] = (struct rsample){ (u64)x, (int)y, -1 };
-		} else if (sscanf(line, "task %lld %lld %lld %63s", &x, &y, &z, a) == 4) {
+		} else if (sscanf(line, "task %lld %lld %lld %63s %63s", &x, &y, &z, a, b) >= 4) {
 			R.task = grow(R.task, R.ntask, sizeof(*R.task));
 			memset(&R.task[R.ntask], 0, sizeof(R.task[0]));
 			R.task[R.ntask].pid = (int)x;
 			R.task[R.ntask].parent = (int)y;
 			R.task[R.ntask].born = (u64)z;
+			R.task[R.ntask].reads = b[0] == '1';
 			snprintf(R.task[R.ntask].comm, sizeof(R.task[0].comm), "%.15s", a);
 			R.ntask++;
 		} else if (sscanf(line, "%lld %63s %63s", &x, a, b) >= 2) {
@@ -164,7 +173,12 @@ static void replay_prog(struct machine *m, struct mproc *p)
 	}
 	s = &t->steps[p->pc++];
 	switch (s->op) {
-	case BURN: m_burn_exact(m, p, (u64)s->arg); return;
+	case BURN:
+		if (t->reads)
+			m_burn_exact(m, p, (u64)s->arg);
+		else
+			m_burn(p, (u64)s->arg);
+		return;
 	case SLEEP: m_sleep(m, p, (u64)s->arg); return;
 	case SIGWAIT: p->reg[0] = 1; m_sigwait(m, p); return;
 	case BLOCK: m_block(m, p); return;
@@ -189,6 +203,9 @@ static void replay_prog(struct machine *m, struct mproc *p)
 static void on_switch_in(struct machine *m, struct mproc *p)
 {
 	u64 now = R.start + m_now(m);
+
+	if (R.switches)
+		printf("switch %llu %d\n", (unsigned long long)now, p->t.pid);
 	for (int i = 0; i < R.nsmp; i++)
 		if (R.smp[i].pid == p->t.pid && R.smp[i].lat < 0 && R.smp[i].t <= now) {
 			R.smp[i].lat = (s64)(now - R.smp[i].t);
@@ -196,9 +213,21 @@ static void on_switch_in(struct machine *m, struct mproc *p)
 		}
 }
 
+/* The timer's period: the shortest gap between two recorded expiries (an
+ * expiry whose signal was still pending is an overrun, with no event). */
+static u64 timer_period(void)
+{
+	u64 p = 1000000000ULL;
+
+	for (int i = 1; i < R.nexp; i++)
+		if (R.exp[i] - R.exp[i - 1] < p)
+			p = R.exp[i] - R.exp[i - 1];
+	return p;
+}
+
 static void run(void)
 {
-	struct sim_costs costs = { .burn_chunk = 40139 };
+	struct sim_costs costs = { .burn_chunk = 40139, .tick_preempt = R.tick_preempt };
 	u64 tick = 1000000000ULL / HZ;
 	struct rtask *target;
 
@@ -215,8 +244,7 @@ static void run(void)
 		target = find(R.exp_target);
 		if (!target || !target->p || target->p->dead)
 			die("replay: the timer's thread does not exist at its first expiry%s%s", "", "");
-		m_timer_arm(&mach, target->p, R.exp[0] - R.start,
-			    R.nexp > 1 ? R.exp[1] - R.exp[0] : 1000000000ULL);
+		m_timer_arm(&mach, target->p, R.exp[0] - R.start, timer_period());
 		m_run(&mach, R.exp[R.nexp - 1] - R.start);
 		m_timer_disarm(&mach);
 	}
@@ -224,7 +252,7 @@ static void run(void)
 }
 
 static const char replay_help[] =
-"usage: build/sim replay-script FILE [--preset P] [--hz H] [KNOB=VALUE ...]\n"
+"usage: build/sim replay-script FILE [--preset P] [--hz H] [--switches] [KNOB=VALUE ...]\n"
 "  Replay a demand rebuilt from a trace (people run: tools/sim replay TRACE).\n";
 
 int cmd_replay(int argc, char **argv)
@@ -243,6 +271,8 @@ int cmd_replay(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--preset") && i + 1 < argc)
 			i++;
+		else if (!strcmp(argv[i], "--switches"))
+			R.switches = 1;
 		else if (!strcmp(argv[i], "--hz") && i + 1 < argc)
 			apply_hz(argv[++i]);
 		else if (strchr(argv[i], '=')) {
