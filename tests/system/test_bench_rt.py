@@ -155,3 +155,36 @@ def test_write_docs_replaces_both_blocks(tmp_path, monkeypatch):
     fast = (docs / "FASTPATHS.md").read_text()
     assert fast == (f"# hackbench\n\n{rt.HB_BEGIN}\n" + "\n".join(rt.hackbench_table(RUNS))
                     + f"\n{rt.HB_END}\nafter\n")
+
+
+def committed_rows():
+    """docs/results/rttests.md's cyclictest rows: (kernel, preset, load, other
+    [min, avg, max], other histogram, fifo [min, avg, max])."""
+    rows = []
+    for line in open(os.path.join(ROOT, "docs", "results", "rttests.md")):
+        c = [x.strip() for x in line.strip().strip("|").split("|")]
+        if len(c) == 8 and c[0] in ("Granule", "Linux 6.1", "Linux 6.12"):
+            rows.append((c[0], c[1], c[2], [int(x) for x in c[4].split(" / ")], c[5],
+                         [int(x) for x in c[6].split(" / ")]))
+    return rows
+
+
+def over(hist, lower_us):
+    """Samples of a decade histogram cell ("0–9: 199, 1000–9999: 1") at or above LOWER_US."""
+    return sum(int(n) for rng, n in (p.split(": ") for p in hist.split(", "))
+               if int(rng.split("–")[0]) >= lower_us)
+
+
+def test_experiment_doc_states_the_committed_table():
+    """docs/EXPERIMENT.md's reading of the committed cyclictest run is the table's."""
+    doc = " ".join(open(os.path.join(ROOT, "docs", "EXPERIMENT.md")).read().split())
+    rows = committed_rows()
+    cfs = [r for r in rows if r[0] == "Granule" and r[1] != "linux-6.12"]
+    assert cfs, "no Granule CFS rows in docs/results/rttests.md"
+    assert f"at most {max(r[5][2] for r in cfs)} µs over the {len(cfs)} CFS runs" in doc
+    quiet = sum(1 for r in cfs if r[3][2] < 10)
+    assert f"stay under 10 µs in {quiet} of the {len(cfs)} CFS runs" in doc
+    eevdf = {k: [over(r[4], 100) for r in rows if r[0] == k and r[1] == "linux-6.12"]
+             for k in ("Granule", "Linux 6.12")}
+    assert (f"{eevdf['Granule'][0]} and {eevdf['Granule'][1]} of 200 on Granule, "
+            f"{eevdf['Linux 6.12'][0]} and {eevdf['Linux 6.12'][1]} on Linux") in doc
