@@ -134,7 +134,6 @@ static void after_event(struct machine *m)
 	if (cur && (cur->fixed || cur->burst_left == 0))
 		cur->stall += m->cost.switch_in +
 			      (preempted && !m->tick_preempted ? m->cost.preempt : 0);
-	m->tick_preempted = 0;
 	if (cur && m->on_switch_in)
 		m->on_switch_in(m, cur);
 }
@@ -175,6 +174,7 @@ static void periodic_tick(struct machine *m)
 		m->tick_preempted = 1;
 	}
 	irq_exit(m);
+	m->tick_preempted = 0;		/* also when schedule() kept the task */
 }
 
 static void syscall_exit(struct machine *m)
