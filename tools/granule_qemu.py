@@ -156,11 +156,11 @@ def hmp(sock, command):
     return buf.decode("utf-8", "replace")
 
 
-def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir):
-    """Run QEMU (in WORKDIR), watch the serial output for UNTIL, then run
-    MONITOR_CMDS on the HMP socket and quit.  File names in the commands are
-    relative to WORKDIR (HMP would parse "4000 /tmp/x" as a division).
-    Returns (output bytes, returncode, timed_out)."""
+def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir, log):
+    """Run QEMU (in WORKDIR), watch the serial output (the file LOG) for
+    UNTIL, then run MONITOR_CMDS on the HMP socket and quit.  File names in
+    the commands are relative to WORKDIR (HMP would parse "4000 /tmp/x" as a
+    division).  Returns (QEMU's own output bytes, returncode, timed_out)."""
     path = os.path.join(tmpdir, "monitor.sock")
     argv = argv + ["-monitor", f"unix:{path},server=on,wait=off"]
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -169,13 +169,20 @@ def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir):
     seen = threading.Event()
     rx = re.compile(until.encode(), re.M)
 
-    def reader():
+    def reader():                   # QEMU's own messages
         for chunk in iter(lambda: p.stdout.read1(4096), b""):
             out.extend(chunk)
-            if rx.search(bytes(out).replace(b"\r", b"")):
+
+    def watcher():                  # the serial file, until UNTIL or QEMU leaves
+        while p.poll() is None and not seen.is_set():
+            if rx.search(_read(log).replace(b"\r", b"")):
                 seen.set()
+            time.sleep(0.1)
+        if rx.search(_read(log).replace(b"\r", b"")):
+            seen.set()
     t = threading.Thread(target=reader, daemon=True)
     t.start()
+    threading.Thread(target=watcher, daemon=True).start()
     deadline = time.monotonic() + timeout
     while not seen.is_set() and p.poll() is None and time.monotonic() < deadline:
         seen.wait(0.2)
@@ -211,6 +218,15 @@ def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir):
     return bytes(out), p.returncode if not timed_out else -1, timed_out
 
 
+def _read(path):
+    """The bytes of PATH so far (b"" before QEMU creates it)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return b""
+
+
 def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
         memory="128M", firmware="bios", extra=(), image=None, until=None,
         monitor_cmds=(), workdir=None, machine="pc", debug_exit=True, kernel=None):
@@ -227,11 +243,17 @@ def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
         iso = make_iso(cmdline, os.path.join(tmp.name, "run.iso"))
     argv = qemu_argv(boot, cmdline, cpu, icount, memory, firmware, iso, extra,
                      machine, debug_exit, kernel)
-    argv += ["-serial", "stdio"]
+    # The serial line goes to a regular file, which never blocks QEMU's
+    # UART: through a pipe, a host reader late by tens of ms (two busy
+    # cores) kept THRE clear past the guest's spin limit (arch/x86/serial.c),
+    # and the guest dropped a character.
+    log = os.path.join(tmp.name, "serial.log")
+    argv += ["-serial", f"file:{log}"]
+    out = b""
     try:
         if until:
             out, rc, to = _run_with_monitor(argv, timeout, until, monitor_cmds, tmp.name,
-                                            workdir or tmp.name)
+                                            workdir or tmp.name, log)
         else:
             p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL, timeout=timeout)
@@ -239,6 +261,7 @@ def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
     except subprocess.TimeoutExpired as e:
         out, rc, to = e.stdout or b"", -1, True
     finally:
+        out = _read(log) + out      # the serial text, then QEMU's own messages
         tmp.cleanup()
     text = out.decode("utf-8", "replace")
     # Firmware and GRUB paint the screen with ANSI sequences and bare CRs.
