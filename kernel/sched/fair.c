@@ -25,6 +25,7 @@
 #include <kernel/math64.h>
 #include <kernel/printk.h>
 #include <arch/irqflags.h>
+#include <arch/linkage.h>
 
 /* **************************************************************************
  * Weight arithmetic
@@ -312,15 +313,10 @@ static inline void __update_curr(struct cfs_rq *cfs_rq,
  * update_curr()'s work when there is a delta: out of line and reached by a
  * tail jump, so that update_curr's early returns save no registers (GCC
  * saves them on entry for this part).  On i686 the arguments travel in
- * eax, edx, ecx (regparm, as Linux i386's calling convention), so the jump
+ * eax, edx, ecx (__regparm3, arch/linkage.h), so the jump
  * passes what update_curr computed and adds nothing to a real charge.
  */
-#ifdef __i386__
-#define update_curr_regparm	__attribute__((regparm(3)))
-#else
-#define update_curr_regparm
-#endif
-static noinline update_curr_regparm void
+static noinline __regparm3 void
 update_curr_charge(struct cfs_rq *cfs_rq, struct sched_entity *curr, u32 delta_exec)
 {
 	/* (2.6.35 stores it after __update_curr, which does not read it) */
