@@ -65,7 +65,7 @@ ALL_TESTS = [
     "statfs_calls", "proc_create", "file_times",
     # user/tests/ut_itimer.c: alarm, setitimer, getitimer
     "itimer_alarm_once", "itimer_alarm_left", "itimer_interval", "itimer_overrun_skipped",
-    "itimer_getitimer", "itimer_errors", "itimer_default_kills", "itimer_fork", "itimer_exec",
+    "itimer_ignored_stops", "itimer_getitimer", "itimer_errors", "itimer_default_kills", "itimer_fork", "itimer_exec",
     "itimer_exit",
 ]
 

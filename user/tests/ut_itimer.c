@@ -3,7 +3,7 @@
  * (kernel/time/itimer.c, Linux 2.6.35's kernel/itimer.c): when SIGALRM
  * comes (timed on CLOCK_MONOTONIC around a sigsuspend, not slept for),
  * alarm's rounded seconds left, alarm(0), periodic timers and their
- * skipped overruns, getitimer, the errnos, and the timer's life: none
+ * skipped overruns, an ignored SIGALRM stopping one, getitimer, the errnos, and the timer's life: none
  * after fork, kept across exec (by the leader and by a thread), cancelled
  * with the process.
  */
@@ -154,6 +154,31 @@ static void itimer_overrun_skipped(void)
 	      tv_ns(cur.it_value));
 	wait_alarms(3);
 	CHECK(alarm_at[2] - alarm_at[1] > MS / 2, "a burst: %lld ns apart", alarm_at[2] - alarm_at[1]);
+	EXPECT_RET(set_real(0, 0, NULL), 0);
+}
+
+/* 2.6.35: an ignored SIGALRM is never queued, so never dequeued, and the
+ * periodic timer it would have re-armed stays stopped (a handler installed
+ * later gets nothing); kill()'s SIGALRM, once dequeued, restarts it. */
+static void itimer_ignored_stops(void)
+{
+	struct itv32 cur;
+
+	signal(SIGALRM, SIG_IGN);
+	EXPECT_RET(set_real(MS, MS, NULL), 0);
+	ut_sleep_ns(3 * MS);
+	EXPECT_RET(sys_getitimer(0, (long)&cur), 0);
+	CHECK(tv_ns(cur.it_value) == 0 && tv_ns(cur.it_interval) == MS,
+	      "ignored: %lld ns left, every %lld", tv_ns(cur.it_value), tv_ns(cur.it_interval));
+	catch_alarm();
+	ut_sleep_ns(3 * MS);
+	CHECK(alarms == 0, "%d SIGALRMs from a stopped timer", alarms);
+	EXPECT_RET(sys_kill(sys_getpid(), SIGALRM), 0);	/* taken on the way out */
+	CHECK(alarms == 1, "kill's SIGALRM: %d", alarms);
+	EXPECT_RET(sys_getitimer(0, (long)&cur), 0);
+	CHECK(tv_ns(cur.it_value) > 0 && tv_ns(cur.it_value) <= MS, "not restarted: %lld ns left",
+	      tv_ns(cur.it_value));
+	wait_alarms(2);
 	EXPECT_RET(set_real(0, 0, NULL), 0);
 }
 
@@ -338,6 +363,7 @@ const struct ut_test ut_itimer_tests[] = {
 	{ itimer_alarm_left, "itimer_alarm_left" },
 	{ itimer_interval, "itimer_interval" },
 	{ itimer_overrun_skipped, "itimer_overrun_skipped" },
+	{ itimer_ignored_stops, "itimer_ignored_stops" },
 	{ itimer_getitimer, "itimer_getitimer" },
 	{ itimer_errors, "itimer_errors" },
 	{ itimer_default_kills, "itimer_default_kills" },
