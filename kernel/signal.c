@@ -385,12 +385,12 @@ void flush_sigqueue(struct task *t)
 	local_irq_restore(flags);
 }
 
+static int shared_entry(const struct sigqueue *q, int timers);
+
 /*
  * Take the lowest-numbered signal in MASK off T's queue into INFO.
  * Returns the signal number, or 0 if none is pending.
  */
-static int shared_entry(const struct sigqueue *q, int timers);
-
 int dequeue_signal(struct task *t, u64 mask, struct ksiginfo *info)
 {
 	u64 p = t->sig_pending & mask;
@@ -408,8 +408,9 @@ int dequeue_signal(struct task *t, u64 mask, struct ksiginfo *info)
 		if (q->timer)
 			posix_timer_dequeued(q->timer, info);	/* si_overrun */
 		/* A process-directed SIGALRM restarts a periodic ITIMER_REAL
-		 * (2.6.35: "to prevent DoS attacks in the high resolution
-		 * timer case"); a tgkill's does not, as its private one. */
+		 * (2.6.35's dequeue_signal, from the shared pending set: "to
+		 * prevent DoS attacks in the high resolution timer case"); a
+		 * tgkill's, thread-private in Linux, does not. */
 		if (sig == SIGALRM && shared_entry(q, 1))
 			posixtimer_rearm_itimer(t);
 		sigqueue_release(q);
@@ -423,7 +424,7 @@ int dequeue_signal(struct task *t, u64 mask, struct ksiginfo *info)
 	info->si_code = SI_USER;
 	t->sig_pending &= ~sigmask(sig);
 	if (sig == SIGALRM)
-		posixtimer_rearm_itimer(t);
+		posixtimer_rearm_itimer(t);	/* as above: counted as a kill() */
 	return sig;
 }
 

@@ -26,7 +26,6 @@
 #include <kernel/fs.h>
 #include <kernel/initrd.h>
 #include <kernel/itimer.h>
-#include <kernel/itimer.h>
 #include <kernel/ustar.h>
 #include <kernel/kmalloc.h>
 #include <kernel/posix_timers.h>
@@ -291,8 +290,8 @@ static void exec_killed(struct task *me, int sig)
  * pid and links.  Afterwards ME has pid == tgid (the pid the parent waits
  * for), is its own group_leader, sits where LEADER was in the parent's
  * children list, with LEADER's exit_signal, signal flags, start time, CPU
- * time and alarm (ITIMER_REAL), and LEADER's children (a thread's children are the process's:
- * they stay on the leader until the whole group is dead).  LEADER gets ME's
+ * time and alarm (ITIMER_REAL), and LEADER's children (a thread's children
+ * are the process's: they stay on the leader until the whole group is dead).  LEADER gets ME's
  * old tid and is released.  Interrupts off.
  */
 static void take_leadership(struct task *me, struct task *leader)
