@@ -4,6 +4,7 @@
  */
 #include <kernel/errno.h>
 #include <kernel/hrtimer.h>
+#include <kernel/itimer.h>
 #include <kernel/kmalloc.h>
 #include <kernel/posix_timers.h>
 #include <kernel/proc.h>
@@ -384,6 +385,8 @@ void flush_sigqueue(struct task *t)
 	local_irq_restore(flags);
 }
 
+static int shared_entry(const struct sigqueue *q, int timers);
+
 /*
  * Take the lowest-numbered signal in MASK off T's queue into INFO.
  * Returns the signal number, or 0 if none is pending.
@@ -404,6 +407,12 @@ int dequeue_signal(struct task *t, u64 mask, struct ksiginfo *info)
 		memcpy(info, &q->info, sizeof(*info));	/* not gcc's word loop */
 		if (q->timer)
 			posix_timer_dequeued(q->timer, info);	/* si_overrun */
+		/* A process-directed SIGALRM restarts a periodic ITIMER_REAL
+		 * (2.6.35's dequeue_signal, from the shared pending set: "to
+		 * prevent DoS attacks in the high resolution timer case"); a
+		 * tgkill's, thread-private in Linux, does not. */
+		if (sig == SIGALRM && shared_entry(q, 1))
+			posixtimer_rearm_itimer(t);
 		sigqueue_release(q);
 		recalc_bit(t, sig);
 		return sig;
@@ -414,6 +423,8 @@ int dequeue_signal(struct task *t, u64 mask, struct ksiginfo *info)
 	info->si_signo = sig;
 	info->si_code = SI_USER;
 	t->sig_pending &= ~sigmask(sig);
+	if (sig == SIGALRM)
+		posixtimer_rearm_itimer(t);	/* as above: counted as a kill() */
 	return sig;
 }
 

@@ -29,6 +29,7 @@
 #include <kernel/random.h>
 #include <kernel/sys.h>
 #include <kernel/hrtimer.h>
+#include <kernel/itimer.h>
 #include <kernel/pipe.h>
 #include <kernel/tmpfs.h>
 #include <kernel/posix_timers.h>
@@ -95,6 +96,10 @@ SYSCALL(timer_settime, sys_timer_settime((int)a1, (int)a2, P(const struct itimer
 SYSCALL(timer_gettime, sys_timer_gettime((int)a1, P(struct itimerspec32 *, a2)))
 SYSCALL(timer_getoverrun, sys_timer_getoverrun((int)a1))
 SYSCALL(timer_delete, sys_timer_delete((int)a1))
+SYSCALL(alarm,        sys_alarm(a1))
+SYSCALL(setitimer,    sys_setitimer((int)a1, P(const struct itimerval32 *, a2),
+				    P(struct itimerval32 *, a3)))
+SYSCALL(getitimer,    sys_getitimer((int)a1, P(struct itimerval32 *, a2)))
 SYSCALL(set_thread_area, sys_set_thread_area(P(struct user_desc *, a1)))
 SYSCALL(get_thread_area, sys_get_thread_area(P(struct user_desc *, a1)))
 SYSCALL(futex,        sys_futex(a1, (int)a2, a3, P(const struct timespec32 *, a4), a6))
@@ -253,6 +258,9 @@ static const syscall_fn syscall_table[] = {
 	[__NR_timer_gettime] = sc_timer_gettime,
 	[__NR_timer_getoverrun] = sc_timer_getoverrun,
 	[__NR_timer_delete] = sc_timer_delete,
+	[__NR_alarm] = sc_alarm,
+	[__NR_setitimer] = sc_setitimer,
+	[__NR_getitimer] = sc_getitimer,
 	/* what glibc's static start-up and busybox's applets call */
 	[__NR_getuid] = sc_getuid,
 	[__NR_getgid] = sc_getuid,

@@ -25,6 +25,7 @@
 #include <kernel/file.h>
 #include <kernel/fs.h>
 #include <kernel/initrd.h>
+#include <kernel/itimer.h>
 #include <kernel/ustar.h>
 #include <kernel/kmalloc.h>
 #include <kernel/posix_timers.h>
@@ -288,9 +289,9 @@ static void exec_killed(struct task *me, int sig)
  * the CPU) as Linux's de_thread swaps the exec'ing thread into the leader's
  * pid and links.  Afterwards ME has pid == tgid (the pid the parent waits
  * for), is its own group_leader, sits where LEADER was in the parent's
- * children list, with LEADER's exit_signal, signal flags, start time and
- * CPU time, and LEADER's children (a thread's children are the process's:
- * they stay on the leader until the whole group is dead).  LEADER gets ME's
+ * children list, with LEADER's exit_signal, signal flags, start time, CPU
+ * time and alarm (ITIMER_REAL), and LEADER's children (a thread's children
+ * are the process's: they stay on the leader until the whole group is dead).  LEADER gets ME's
  * old tid and is released.  Interrupts off.
  */
 static void take_leadership(struct task *me, struct task *leader)
@@ -313,6 +314,7 @@ static void take_leadership(struct task *me, struct task *leader)
 	me->start_time = leader->start_time;
 	me->dead_runtime += leader->dead_runtime + leader->se.sum_exec_runtime;
 	me->children_runtime += leader->children_runtime;
+	itimer_real_move(leader, me);			/* the alarm survives exec */
 	list_add(&me->sibling, &leader->sibling);	/* into LEADER's place ... */
 	list_del(&leader->sibling);			/* ... among the parent's children */
 	leader->exit_state = EXIT_DEAD;			/* nobody waits for it now */

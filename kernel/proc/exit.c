@@ -160,6 +160,10 @@ __attribute__((noreturn)) void do_exit(int code)
 	 * without CLONE_THREAD); their queued signals go with them. */
 	if (group_dead && t->sig)
 		exit_itimers(t->sig, leader);
+	/* ... and so does its alarm, before the signal state goes: no expiry
+	 * may find a dead process, nor its leader once reaped (2.6.35 do_exit). */
+	if (group_dead)
+		hrtimer_cancel(&leader->real_timer);
 	/* A session leader's death takes the terminal from its session
 	 * (Linux's disassociate_ctty from do_exit). */
 	if (group_dead && leader->session == leader->tgid && leader->ctty)

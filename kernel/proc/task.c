@@ -9,6 +9,7 @@
  * visible everywhere.
  */
 #include <kernel/errno.h>
+#include <kernel/itimer.h>
 #include <kernel/kmalloc.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
@@ -143,6 +144,7 @@ struct task *alloc_task(int *err)
 	INIT_LIST_HEAD(&t->sig_queue);
 	t->group_leader = t;
 	t->start_time = sched_clock();
+	hrtimer_init(&t->real_timer, it_real_fn);	/* no alarm (copy_signal) */
 	local_irq_save(flags);
 	t->pid = t->tgid = alloc_pid();
 	list_add_tail(&t->tasks, &task_list);

@@ -3,3 +3,4 @@ KERNEL_C += kernel/time/hrtimer.c         # hrtimer rbtree; one-shot (highres) o
 KERNEL_C += kernel/time/clock.c           # clock_gettime, nanosleep, clock_nanosleep
 KERNEL_C += kernel/time/hrtick.c          # HRTICK on the kernel timer queue
 KERNEL_C += kernel/time/posix_timers.c    # timer_create/settime/gettime/getoverrun/delete
+KERNEL_C += kernel/time/itimer.c          # alarm, setitimer, getitimer (ITIMER_REAL)

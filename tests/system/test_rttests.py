@@ -208,3 +208,16 @@ def test_cyclicdeadline_refuses_without_sched_deadline(others):
     assert any(re.fullmatch(r"init: /usr/bin/cyclicdeadline \(pid \d+\) exited with status 0", l)
                for l in others.lines), others.output[-3000:]
     assert "libgcc_s.so.1 must be installed" not in others.output
+
+
+# ---- cyclictest -D: its duration is alarm(2) (kernel/time/itimer.c) -------------------
+
+def test_cyclictest_duration_ends_by_alarm():
+    """-D 2 arms alarm(2); the SIGALRM handler ends the measuring loop: 2 s of 10 ms
+    loops (about 200), a clean exit, and the usual small maximum at SCHED_FIFO 80."""
+    r = boot_rt("/usr/bin/cyclictest -t1 -p 80 -i 10000 -D 2 -q", timeout=300)
+    check_clean(r)
+    fifo = cyclictest_line(r, 80)
+    assert 195 <= fifo["C"] <= 201, fifo
+    assert fifo["Max"] < 100, fifo
+    assert "init: /usr/bin/cyclictest (pid 2) exited with status 0" in r.output, r.output[-2000:]

@@ -63,6 +63,10 @@ ALL_TESTS = [
     # user/tests/ut_cmds.c: the calls behind everyday commands
     "reboot_calls", "syslog_calls", "vfork_calls", "times_calls", "affinity_calls",
     "statfs_calls", "proc_create", "file_times",
+    # user/tests/ut_itimer.c: alarm, setitimer, getitimer
+    "itimer_alarm_once", "itimer_alarm_left", "itimer_interval", "itimer_overrun_skipped",
+    "itimer_ignored_stops", "itimer_getitimer", "itimer_errors", "itimer_default_kills", "itimer_fork", "itimer_exec",
+    "itimer_exit",
 ]
 
 

@@ -34,6 +34,7 @@ void *sbrk(intptr_t increment);
 
 unsigned int sleep(unsigned int seconds);	/* nanosleep; 0 or seconds left */
 int usleep(unsigned int usec);
+unsigned int alarm(unsigned int seconds);	/* SIGALRM in SECONDS; the old one's seconds left */
 
 /*
  * POSIX getopt: options from OPTSTRING ("ab:c" = -a, -b ARG, -c), stops at

@@ -43,6 +43,11 @@ unsigned int sleep(unsigned int seconds)
 	return (unsigned int)ts.tv_sec + (ts.tv_nsec > 0);
 }
 
+unsigned int alarm(unsigned int seconds)
+{
+	return (unsigned int)sys_alarm(seconds);	/* never fails */
+}
+
 int usleep(unsigned int usec)
 {
 	struct timespec ts = { (time_t)(usec / 1000000), (long)(usec % 1000000) * 1000 };

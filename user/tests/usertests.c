@@ -180,6 +180,8 @@ long ut_frames_settle(long want, int tries)
  *                      with 33) can be waited for: see exec_ids()
  *   --waitchild N      wait for a child: exit 42 if it exited with N and
  *                      was the only one, 43-45 if not (ut_life.c)
+ *   --itimer-left      exit 42 if the alarm(100) set before the exec is
+ *                      still there, 43-45 if not (ut_itimer.c)
  * and argc == 0 (exec with an empty argv) exits 77.
  */
 
@@ -238,6 +240,8 @@ static int helper_main(int argc, char **argv, char **envp)
 			return 44;
 		return sys_wait4(-1, 0, WNOHANG, 0) == -ECHILD ? 42 : 45;
 	}
+	if (!strcmp(argv[1], "--itimer-left"))	/* ut_itimer.c: exec kept the alarm */
+		return ut_itimer_left();
 	if (!strcmp(argv[1], "--oom-init"))	/* as pid 1: run out of memory */
 		return ut_oom_init();
 	if (!strcmp(argv[1], "--trap-flood"))	/* the user fault log's rate limit */
@@ -272,6 +276,7 @@ static const struct ut_test *const tables[] = {
 	ut_entry_tests,
 	ut_hostile_tests, ut_hostile_proc_tests, ut_hostile_sig_tests, ut_dyn_tests,
 	ut_cmds_tests,
+	ut_itimer_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

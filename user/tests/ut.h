@@ -77,6 +77,8 @@ long ut_frames(void);
 /* Poll (sleeping) until the free frame count is WANT; returns the last one. */
 long ut_frames_settle(long want, int tries);
 
+/* Helper mode "--itimer-left" (ut_itimer.c): 42 if an alarm(100) survived exec. */
+int ut_itimer_left(void);
 /* Helper mode "--oom-init" (ut_limits.c): run as pid 1, run out of memory. */
 int ut_oom_init(void);
 /* Helper mode "--trap-flood" (ut_limits.c): fault 25 times, wait 5.1 s, once more. */
@@ -106,5 +108,7 @@ extern const struct ut_test ut_hostile_sig_tests[];
 extern const struct ut_test ut_dyn_tests[];
 /* ut_cmds.c: sync, reboot, syslog, vfork, times, sched_{get,set}affinity */
 extern const struct ut_test ut_cmds_tests[];
+/* ut_itimer.c: alarm, setitimer, getitimer */
+extern const struct ut_test ut_itimer_tests[];
 
 #endif

@@ -15,6 +15,7 @@
 #include <kernel/sched.h>
 #include <kernel/wait.h>
 #include <kernel/signal.h>
+#include <kernel/hrtimer.h>
 #include <arch/thread.h>
 
 struct mm;
@@ -107,6 +108,11 @@ struct task {
 	int group_stop;			/* stopped by a stop signal (SIGNAL_STOP_STOPPED) */
 	int stop_sig;			/* ... which one */
 	int stop_notify;		/* for wait4: 1 stop (WUNTRACED), 2 continue (WCONTINUED) */
+	/* alarm/setitimer's ITIMER_REAL (kernel/time/itimer.c), the group
+	 * leader's: Linux's signal->real_timer and it_real_incr.  Inactive on
+	 * every new task (alloc_task): a forked child has no alarm. */
+	struct hrtimer real_timer;	/* SIGALRM to the process at expiry (it_real_fn) */
+	u64 it_real_incr;		/* interval in ns, 0 = one-shot */
 };
 
 /* signal_flags (Linux's value): init gets no signal it has no handler for,

@@ -6,3 +6,5 @@ $(eval $(call host_test,time_hrtimer,$(TIME_T)/test_hrtimer.c kernel/time/hrtime
 	kernel/printk.c kernel/lib/ratelimit.c kernel/lib/vsprintf.c kernel/lib/string.c \
 	tests/host/lib/fake_machine.c tests/host/lib/capture.c))
 $(BUILD)/host/time_hrtimer: HOST_CFLAGS += -Itests/host/lib
+# alarm()'s rounding and the timeval conversions of <kernel/itimer.h> (kernel/time/itimer.c).
+$(eval $(call host_test,time_itimer,$(TIME_T)/test_itimer.c))
