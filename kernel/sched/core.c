@@ -568,6 +568,22 @@ static void __setscheduler(struct task *p, int policy, int prio)
 }
 
 /*
+ * Linux 6.12's __sched_setscheduler() and rt_mutex_setprio() begin with
+ *	if (prev_class != next_class && p->se.sched_delayed)
+ *		dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED | ...);
+ * An EEVDF DELAY_DEQUEUE sleeper is still queued in the fair class (but
+ * already counted out of nr_running, asleep): it must leave that class
+ * before it changes class, or it would be enqueued into NEXT_CLASS while it
+ * sleeps.  After this it is on no runqueue and its wakeup queues it anew.
+ */
+void sched_flush_delayed(struct rq *rq, struct task *p,
+			 const struct sched_class *next_class)
+{
+	if (p->sched_class != next_class && p->se.sched_delayed)
+		dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+}
+
+/*
  * Switch P to POLICY at rt priority PRIO (0 for the fair policies; 1..99
  * for SCHED_FIFO/RR).  As Linux: dequeue, put_prev if running, change,
  * set_curr_task, enqueue, then switched_to or prio_changed.  The caller
@@ -590,6 +606,8 @@ int sched_setscheduler_prio(struct task *p, int policy, int prio)
 
 	local_irq_save(flags);
 	update_rq_clock(rq);
+	sched_flush_delayed(rq, p, rt_policy(policy) || rt_prio(p->prio) ?
+			    &rt_sched_class : &fair_sched_class);
 	on_rq = p->se.on_rq;
 	running = task_current(rq, p);
 	if (on_rq)
