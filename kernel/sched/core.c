@@ -16,6 +16,7 @@
  */
 #include "sched.h"
 #include "stats.h"
+#include <kernel/rtmutex.h>
 #include <kernel/hrtick.h>
 #include <kernel/time.h>
 #include <kernel/printk.h>
@@ -290,6 +291,7 @@ void sched_fork(struct task *p)
 
 	p->sched_class = rt_prio(p->prio) ? &rt_sched_class : &fair_sched_class;
 	INIT_LIST_HEAD(&p->rt.run_list);
+	rt_mutex_init_task(p);		/* 2.6.35: copy_process(), just before */
 	if (p->sched_class->task_fork)
 		p->sched_class->task_fork(p);
 	local_irq_restore(flags);
@@ -540,7 +542,9 @@ void set_user_nice(struct task *p, long nice)
 	set_load_weight(p);
 	old_prio = p->prio;
 	p->normal_prio = p->static_prio;	/* normal_prio(): no rt */
-	p->prio = p->normal_prio;		/* effective_prio(): no PI */
+	/* effective_prio(): a task boosted into rt keeps its boost */
+	if (!rt_prio(p->prio))
+		p->prio = p->normal_prio;
 	delta = p->prio - old_prio;
 
 	if (on_rq) {
@@ -562,7 +566,7 @@ static void __setscheduler(struct task *p, int policy, int prio)
 	p->policy = (unsigned int)policy;
 	p->rt_priority = (unsigned int)prio;
 	p->normal_prio = rt_policy(policy) ? MAX_RT_PRIO - 1 - prio : p->static_prio;
-	p->prio = p->normal_prio;		/* rt_mutex_getprio(): no PI */
+	p->prio = rt_mutex_getprio(p);		/* a PI boost stays */
 	p->sched_class = rt_prio(p->prio) ? &rt_sched_class : &fair_sched_class;
 	set_load_weight(p);
 }
@@ -593,7 +597,7 @@ int sched_setscheduler_prio(struct task *p, int policy, int prio)
 {
 	const struct sched_class *prev_class;
 	struct rq *rq = task_rq(p);
-	int on_rq, running, oldprio;
+	int on_rq, running, oldprio, newprio;
 	unsigned long flags;
 
 	if (policy != SCHED_NORMAL && policy != SCHED_BATCH &&
@@ -606,8 +610,9 @@ int sched_setscheduler_prio(struct task *p, int policy, int prio)
 
 	local_irq_save(flags);
 	update_rq_clock(rq);
-	sched_flush_delayed(rq, p, rt_policy(policy) || rt_prio(p->prio) ?
-			    &rt_sched_class : &fair_sched_class);
+	newprio = rt_mutex_get_effective_prio(p, rt_policy(policy) ?
+					      MAX_RT_PRIO - 1 - prio : p->static_prio);
+	sched_flush_delayed(rq, p, rt_prio(newprio) ? &rt_sched_class : &fair_sched_class);
 	on_rq = p->se.on_rq;
 	running = task_current(rq, p);
 	if (on_rq)
@@ -632,7 +637,54 @@ int sched_setscheduler_prio(struct task *p, int policy, int prio)
 	}
 	sched_verify_hook();
 	local_irq_restore(flags);
+	rt_mutex_adjust_pi(p);		/* a blocked task's waiter moves */
 	return 0;
+}
+
+/*
+ * rt_mutex_setprio (2.6.35): P's effective priority becomes PRIO (a PI
+ * boost or deboost, rtmutex.c).  The class follows the priority: rt if
+ * rt_prio(PRIO), else the fair class that runs (CFS or EEVDF); the
+ * policy and normal_prio stay.  As 2.6.35: dequeue, put_prev if running,
+ * change, set_curr, enqueue (at the head of its rt list when deboosted),
+ * check_class_changed.  A DELAY_DEQUEUE sleeper first leaves the fair
+ * class (Linux 6.12).
+ */
+void rt_mutex_setprio(struct task *p, int prio)
+{
+	const struct sched_class *prev_class = p->sched_class, *class;
+	struct rq *rq = task_rq(p);
+	int oldprio, on_rq, running;
+	unsigned long flags;
+
+	if (prio < 0 || prio > MAX_PRIO - 1)
+		return;
+	local_irq_save(flags);
+	update_rq_clock(rq);
+	class = rt_prio(prio) ? &rt_sched_class : &fair_sched_class;
+	sched_flush_delayed(rq, p, class);
+	oldprio = p->prio;
+	on_rq = p->se.on_rq;
+	running = task_current(rq, p);
+	if (on_rq)
+		dequeue_task(rq, p, 0);
+	if (running)
+		p->sched_class->put_prev_task(rq, p);
+
+	p->sched_class = class;
+	p->prio = prio;
+
+	if (running)
+		p->sched_class->set_curr_task(rq);
+	if (on_rq) {
+		enqueue_task(rq, p, oldprio < prio ? ENQUEUE_HEAD : 0);
+		if (prev_class != class)	/* check_class_changed() */
+			class->switched_to(rq, p, running);
+		else
+			class->prio_changed(rq, p, oldprio, running);
+	}
+	sched_verify_hook();
+	local_irq_restore(flags);
 }
 
 /* The fair subset: SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE (weight 3). */
@@ -746,6 +798,7 @@ static void init_idle(struct task *idle)
 
 	rq->curr = rq->idle = idle;
 	idle->sched_class = &idle_sched_class;
+	rt_mutex_init_task(idle);
 }
 
 void sched_init(void)

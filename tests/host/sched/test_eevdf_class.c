@@ -445,6 +445,27 @@ static void test_delayed_sleeper_changes_class(void **state)
 	assert_int_equal(sched_verify(), 0);
 }
 
+/* The same through a PI boost (Linux 6.12's rt_mutex_setprio), and back. */
+static void test_delayed_sleeper_boosted(void **state)
+{
+	struct task *b, *a = ahead_of_V(&b);
+
+	block_current(TASK_INTERRUPTIBLE);
+	assert_int_equal(a->se.sched_delayed, 1);
+	rt_mutex_setprio(a, MAX_RT_PRIO - 1 - 50);
+	assert_ptr_equal(a->sched_class, &rt_sched_class);
+	assert_int_equal(a->se.sched_delayed, 0);
+	assert_int_equal(a->on_rq, 0);
+	assert_int_equal(this_rq()->rt.rt_nr_running, 0);
+	assert_int_equal(sched_verify(), 0);
+	rt_mutex_setprio(a, a->normal_prio);	/* deboosted while asleep */
+	assert_ptr_equal(a->sched_class, &fair_sched_class);
+	assert_int_equal(a->on_rq, 0);
+	assert_int_equal(wake_up_process(a), 1);
+	assert_int_equal(cfs->nr_running, 2);
+	assert_int_equal(sched_verify(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -452,6 +473,7 @@ int main(void)
 		T(test_delay_dequeue),
 		T(test_rt_beats_a_delayed_sleeper),
 		T(test_delayed_sleeper_changes_class),
+		T(test_delayed_sleeper_boosted),
 		T(test_delayed_task_woken),
 		T(test_no_delay_dequeue),
 		T(test_run_to_parity),
