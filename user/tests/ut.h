@@ -106,5 +106,7 @@ extern const struct ut_test ut_hostile_sig_tests[];
 extern const struct ut_test ut_dyn_tests[];
 /* ut_cmds.c: sync, reboot, syslog, vfork, times, sched_{get,set}affinity */
 extern const struct ut_test ut_cmds_tests[];
+/* ut_futex_pi.c: PI futexes (LOCK_PI, UNLOCK_PI, TRYLOCK_PI) and the robust list */
+extern const struct ut_test ut_futex_pi_tests[];
 
 #endif
