@@ -56,6 +56,18 @@ int rt_mutex_get_effective_prio(struct task *p, int newprio)
 	return min(task_top_pi_waiter(p)->pi_list_entry.prio, newprio);
 }
 
+/* LOCK's top waiter (if any) stands for LOCK in OWNER's pi_waiters. */
+static void rt_mutex_enqueue_top_pi(struct rt_mutex *lock, struct task *owner)
+{
+	struct rt_mutex_waiter *top;
+
+	if (!rt_mutex_has_waiters(lock))
+		return;
+	top = rt_mutex_top_waiter(lock);
+	top->pi_list_entry.prio = top->list_entry.prio;
+	plist_add(&top->pi_list_entry, &owner->pi_waiters);
+}
+
 /* Boost or deboost P to rt_mutex_getprio(P) if that differs from p->prio. */
 static void __rt_mutex_adjust_prio(struct task *p)
 {
@@ -102,9 +114,7 @@ static struct task *requeue_and_adjust_owner(struct rt_mutex *lock, struct task 
 	} else if (top_waiter == waiter) {
 		/* deboost the owner: the new top waiter stands for LOCK */
 		plist_del(&waiter->pi_list_entry, &owner->pi_waiters);
-		waiter = rt_mutex_top_waiter(lock);
-		waiter->pi_list_entry.prio = waiter->list_entry.prio;
-		plist_add(&waiter->pi_list_entry, &owner->pi_waiters);
+		rt_mutex_enqueue_top_pi(lock, owner);
 		__rt_mutex_adjust_prio(owner);
 	}
 	return owner;
@@ -187,14 +197,9 @@ int try_to_take_rt_mutex(struct rt_mutex *lock, struct task *task)
 	if (rt_mutex_owner(lock))
 		return rt_mutex_owner(lock) == task;
 	lock->owner = task;
-	if (rt_mutex_has_waiters(lock)) {
-		/* waiters left behind a proxy unlock: they now boost TASK */
-		struct rt_mutex_waiter *top = rt_mutex_top_waiter(lock);
-
-		top->pi_list_entry.prio = top->list_entry.prio;
-		plist_add(&top->pi_list_entry, &task->pi_waiters);
-		__rt_mutex_adjust_prio(task);
-	}
+	/* waiters left behind a proxy unlock now boost TASK */
+	rt_mutex_enqueue_top_pi(lock, task);
+	__rt_mutex_adjust_prio(task);
 	return 1;
 }
 
@@ -253,12 +258,7 @@ struct task *wakeup_next_waiter(struct rt_mutex *lock)
 	plist_node_init(&waiter->pi_list_entry, waiter->list_entry.prio);
 	pendowner->pi_blocked_on = NULL;
 	lock->owner = pendowner;
-	if (rt_mutex_has_waiters(lock)) {
-		struct rt_mutex_waiter *next = rt_mutex_top_waiter(lock);
-
-		next->pi_list_entry.prio = next->list_entry.prio;
-		plist_add(&next->pi_list_entry, &pendowner->pi_waiters);
-	}
+	rt_mutex_enqueue_top_pi(lock, pendowner);
 	__rt_mutex_adjust_prio(pendowner);
 	wake_up_process(pendowner);
 	return pendowner;
@@ -281,12 +281,7 @@ void remove_waiter(struct rt_mutex *lock, struct rt_mutex_waiter *waiter)
 	if (first && owner && owner != waiter->task) {
 		plist_del(&waiter->pi_list_entry, &owner->pi_waiters);
 		plist_node_init(&waiter->pi_list_entry, waiter->list_entry.prio);
-		if (rt_mutex_has_waiters(lock)) {
-			struct rt_mutex_waiter *next = rt_mutex_top_waiter(lock);
-
-			next->pi_list_entry.prio = next->list_entry.prio;
-			plist_add(&next->pi_list_entry, &owner->pi_waiters);
-		}
+		rt_mutex_enqueue_top_pi(lock, owner);
 		__rt_mutex_adjust_prio(owner);
 		if (owner->pi_blocked_on)
 			chain_walk = 1;

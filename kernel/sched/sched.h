@@ -300,8 +300,6 @@ void activate_task(struct rq *rq, struct task *p, int flags);
 void deactivate_task(struct rq *rq, struct task *p, int flags);
 void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags);
 void rt_mutex_setprio(struct task *p, int prio);	/* PI: rtmutex.c */
-void sched_flush_delayed(struct rq *rq, struct task *p,
-			 const struct sched_class *next_class);
 /* HRTICK is on and a one-shot timer exists (inline: every pick asks). */
 static inline int hrtick_enabled(struct rq *rq)
 {
