@@ -86,6 +86,43 @@ static void test_boost_on_block_deboost_on_unlock(void **state)
 }
 
 /*
+ * The same under sched_preset=linux-6.12: a running EEVDF task leaves the
+ * fair class for rt and comes back (its lag kept through the non-sleep
+ * dequeue), with a second fair task and ticks in between; the invariant
+ * checker (EEVDF's part too) stays clean.
+ */
+static void test_boost_under_eevdf(void **state)
+{
+	struct rt_mutex lock;
+	struct rt_mutex_waiter w;
+	struct task *l, *other, *h;
+
+	knob_set_ok("sched_preset", "linux-6.12");
+	l = spawn_at("low", 0);
+	other = spawn_at("other", 0);
+	while (current != l)
+		tick();
+	rt_mutex_init(&lock);
+	try_to_take_rt_mutex(&lock, l);
+	h = spawn_at("high", 50);
+	assert_int_equal(block_on(&lock, &w, h), 0);
+	assert_pi(l, PRIO(50));
+	assert_ptr_equal(current, l);
+	assert_int_equal(this_rq()->cfs.nr_running, 1);		/* only OTHER */
+	ticks(20);						/* FIFO: L keeps the CPU */
+	assert_ptr_equal(current, l);
+	rt_mutex_unlock(&lock);
+	assert_pi(l, NICE_TO_PRIO(0));
+	assert_int_equal(this_rq()->cfs.nr_running, 2);
+	resched_if_needed();
+	assert_ptr_equal(current, h);
+	block_current(TASK_INTERRUPTIBLE);
+	ticks(20);
+	assert_true(current == l || current == other);
+	assert_int_equal(sched_verify(), 0);
+}
+
+/*
  * H -> L1 (T1) -> L2 (T2) -> L3 (T3): H's block boosts the far owner T3;
  * each unlock hands on and deboosts, and the new owner keeps the boost of
  * the waiters behind it.
@@ -312,6 +349,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, sched_test_setup, sched_test_teardown)
 		T(test_boost_on_block_deboost_on_unlock),
+		T(test_boost_under_eevdf),
 		T(test_chain_boosts_far_owner),
 		T(test_deadlock_cycle),
 		T(test_deadlock_cycle_not_top_waiter),
