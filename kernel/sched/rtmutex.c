@@ -77,15 +77,6 @@ static void __rt_mutex_adjust_prio(struct task *p)
 		rt_mutex_setprio(p, prio);
 }
 
-void rt_mutex_adjust_prio(struct task *p)
-{
-	unsigned long flags;
-
-	local_irq_save(flags);
-	__rt_mutex_adjust_prio(p);
-	local_irq_restore(flags);
-}
-
 /*
  * WAITER's prio changed (now TASK's): requeue it on LOCK and fix the
  * owner's pi_waiters - boost if WAITER became the top waiter, deboost if
@@ -245,7 +236,7 @@ int task_blocks_on_rt_mutex(struct rt_mutex *lock, struct rt_mutex_waiter *waite
  * The owner of LOCK lets go and LOCK has waiters: the top waiter leaves
  * the wait list, is no longer blocked, owns LOCK (its pi_waiters gets
  * LOCK's next waiter, which may boost it) and is woken.  The old owner's
- * deboost is the caller's (rt_mutex_unlock: rt_mutex_adjust_prio).
+ * deboost is the caller's (rt_mutex_unlock).
  */
 struct task *wakeup_next_waiter(struct rt_mutex *lock)
 {

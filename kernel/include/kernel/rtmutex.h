@@ -10,9 +10,13 @@
  * the boost travels down the chain (rt_mutex_adjust_prio_chain), at most
  * max_lock_depth (1024) locks deep.
  *
- * Locking: one CPU, and every function here runs with interrupts off, in
- * a kernel that is not preempted; that replaces 2.6.35's lock->wait_lock
- * and task->pi_lock spinlocks and their trylock/retry dance.
+ * Locking: one CPU, a kernel that is not preempted (kernel/entry.c), and
+ * interrupts off wherever a wait list, a pi_waiters list or a priority
+ * changes (the callers of task_blocks_on_rt_mutex, remove_waiter and
+ * try_to_take_rt_mutex hold them off; rt_mutex_unlock and
+ * rt_mutex_adjust_pi take them off themselves).  That replaces 2.6.35's
+ * lock->wait_lock and task->pi_lock spinlocks and their trylock/retry
+ * dance: no interrupt handler touches an rt_mutex.
  *
  * Deliberate difference (as Linux since 2.6.39, "rtmutex: Simplify PI
  * algorithm and make highest prio task get lock"): no pending owner and
@@ -63,7 +67,6 @@ static inline struct rt_mutex_waiter *rt_mutex_top_waiter(struct rt_mutex *lock)
 int rt_mutex_getprio(struct task *p);
 /* min(NEWPRIO, top pi waiter's prio): the prio a policy change will give */
 int rt_mutex_get_effective_prio(struct task *p, int newprio);
-void rt_mutex_adjust_prio(struct task *p);
 int rt_mutex_adjust_prio_chain(struct task *task, int deadlock_detect,
 			       struct rt_mutex *orig_lock,
 			       struct rt_mutex_waiter *orig_waiter,
