@@ -64,7 +64,7 @@ ALL_TESTS = [
     "reboot_calls", "syslog_calls", "vfork_calls", "times_calls", "affinity_calls",
     "statfs_calls", "proc_create", "file_times",
     # user/tests/ut_futex_pi.c: PI futexes and the robust list
-    "futex_pi_errnos", "futex_pi_contended", "futex_pi_boost", "futex_pi_owner_died",
+    "futex_pi_errnos", "futex_pi_contended", "futex_pi_signal", "futex_pi_boost", "futex_pi_owner_died",
     "robust_list_hostile",
 ]
 

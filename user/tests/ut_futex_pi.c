@@ -9,6 +9,8 @@
  *   futex_pi_contended  TRYLOCK_PI of a held lock -> EAGAIN; LOCK_PI's
  *                       absolute CLOCK_REALTIME timeout -> ETIMEDOUT, and
  *                       the word keeps its owner with FUTEX_WAITERS
+ *   futex_pi_signal     a handled signal interrupts a blocked LOCK_PI, which
+ *                       restarts (-ERESTARTNOINTR) and still times out
  *   futex_pi_boost      a SCHED_FIFO 10 owner is boosted past a FIFO 20
  *                       spinner by a FIFO 30 waiter, so the waiter gets the
  *                       lock before the spinner finishes (the order is
@@ -20,6 +22,7 @@
  *                       get_robust_list's answers and errnos
  * The helpers are CLONE_VM children (ut_clone): raw calls only.
  */
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include "ut.h"
@@ -153,6 +156,49 @@ static void futex_pi_contended(void)
 	EXPECT_RET(sys_futex((long)&w, FUTEX_LOCK_PI, 0, 0xC0000000u, 0, 0), -EFAULT);
 	set_flag(&release);
 	ut_wait((pid_t)other);
+	release = 0;
+}
+
+static volatile int handled;
+static long blocked_tid;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	handled++;
+}
+
+/* Runs once the caller blocks (FIFO 10 below its FIFO 30): signals it. */
+static void signaller(void)
+{
+	sys_tgkill(blocked_tid, blocked_tid, SIGUSR1);	/* our main thread: tid = tgid */
+}
+
+static void futex_pi_signal(void)
+{
+	static volatile uint32_t w;
+	struct { int32_t sec, nsec; } ts;
+	long t[2], owner, sig;
+
+	CHECK(signal(SIGUSR1, on_usr1) != SIG_ERR, "signal");
+	blocked_tid = sys_gettid();
+	setfifo(0, 30);
+	owner = start(sleeper, 0);
+	w = (uint32_t)owner;
+	sig = start(signaller, 1);
+	setfifo(sig, 10);
+	sys_clock_gettime(CLOCK_REALTIME, (long)t);
+	ts.sec = (int32_t)t[0];
+	ts.nsec = (int32_t)t[1] + 5000000;	/* 5 ms from now, absolute */
+	if (ts.nsec >= 1000000000) {
+		ts.sec++;
+		ts.nsec -= 1000000000;
+	}
+	EXPECT_RET(sys_futex((long)&w, FUTEX_LOCK_PI, 0, (long)&ts, 0, 0), -ETIMEDOUT);
+	CHECK(handled == 1, "the handler ran %d times", handled);
+	ut_wait((pid_t)sig);
+	set_flag(&release);
+	ut_wait((pid_t)owner);
 	release = 0;
 }
 
@@ -314,6 +360,7 @@ static void robust_list_hostile(void)
 const struct ut_test ut_futex_pi_tests[] = {
 	{ futex_pi_errnos, "futex_pi_errnos" },
 	{ futex_pi_contended, "futex_pi_contended" },
+	{ futex_pi_signal, "futex_pi_signal" },
 	{ futex_pi_boost, "futex_pi_boost" },
 	{ futex_pi_owner_died, "futex_pi_owner_died" },
 	{ robust_list_hostile, "robust_list_hostile" },
