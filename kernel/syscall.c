@@ -108,6 +108,7 @@ SYSCALL(getuid,       sys_getuid())	/* and every other uid/gid getter: root */
 SYSCALL(getresuid,    sys_getresuid(P(u32 *, a1), P(u32 *, a2), P(u32 *, a3)))
 SYSCALL(set_tid_address, sys_set_tid_address(a1))
 SYSCALL(set_robust_list, sys_set_robust_list(a1, a2))
+SYSCALL(get_robust_list, sys_get_robust_list((int)a1, P(u32 *, a2), P(u32 *, a3)))
 SYSCALL(rseq,         sys_rseq(a1, a2, (int)a3, a4))
 SYSCALL(ugetrlimit,   sys_ugetrlimit((int)a1, P(u32 *, a2)))
 SYSCALL(prlimit64,    sys_prlimit64((int)a1, (int)a2, P(const struct rlimit64 *, a3),
@@ -274,6 +275,7 @@ static const syscall_fn syscall_table[] = {
 	[__NR_getresgid32] = sc_getresuid,
 	[__NR_set_tid_address] = sc_set_tid_address,
 	[__NR_set_robust_list] = sc_set_robust_list,
+	[__NR_get_robust_list] = sc_get_robust_list,
 	[__NR_rseq] = sc_rseq,
 	[__NR_ugetrlimit] = sc_ugetrlimit,
 	[__NR_prlimit64] = sc_prlimit64,

@@ -110,14 +110,22 @@ static int thread_group_dead(struct task *t)
 }
 
 /*
- * Linux's mm_release() for the CLONE_CHILD_CLEARTID word: T leaves MM (it
- * exits, or execs and drops its old image; MM is still the current address
- * space).  If MM is still shared, 0 goes to the tid address and its futex
+ * Linux's mm_release(): T leaves MM (it exits, or execs and drops its old
+ * image; MM is still the current address space).  First the futexes T
+ * holds (2.6.35's order): its robust list marks them FUTEX_OWNER_DIED, then
+ * the PI ones go to their top waiters (exit_pi_state_list).  Then the
+ * CLONE_CHILD_CLEARTID word.  If MM is still shared, 0 goes to the tid address and its futex
  * waiters wake (pthread_join; or the parent of a CLONE_VM child).  The
  * address is forgotten either way.
  */
 void mm_release(struct task *t, struct mm *mm)
 {
+	if (unlikely(t->robust_list)) {
+		exit_robust_list(t);
+		t->robust_list = 0;
+	}
+	if (unlikely(!list_empty(&t->pi_state_list)))
+		exit_pi_state_list(t);
 	if (t->vfork_done)
 		complete_vfork_done(t);
 	if (t->clear_child_tid && mm->users > 1) {

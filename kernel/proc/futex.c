@@ -11,7 +11,9 @@
  * with interrupts off between "value still equal" and "asleep" cannot lose
  * a wakeup.  FUTEX_WAIT's timeout is relative, on the monotonic clock, as
  * Linux's: -ETIMEDOUT when it runs out, -EINVAL for a bad timespec (checked
- * before the word is read).  No requeue, no PI.
+ * before the word is read).  The priority-inheritance ops (FUTEX_LOCK_PI,
+ * FUTEX_LOCK_PI2, FUTEX_UNLOCK_PI, FUTEX_TRYLOCK_PI) are futex_pi.c's;
+ * do_futex() dispatches them.  No requeue.
  */
 #include <kernel/errno.h>
 #include <kernel/futex.h>
@@ -118,7 +120,7 @@ static long do_futex(u32 uaddr, int op, u32 val, const void *utimeout, u32 val3,
 	u64 timeout = NO_FUTEX_TIMEOUT;
 	long err;
 
-	if (realtime && cmd != FUTEX_WAIT_BITSET)
+	if (realtime && cmd != FUTEX_WAIT_BITSET && cmd != FUTEX_LOCK_PI2)
 		return -ENOSYS;		/* Linux: only the absolute waits take a clock */
 	switch (cmd) {
 	case FUTEX_WAIT:
@@ -136,6 +138,14 @@ static long do_futex(u32 uaddr, int op, u32 val, const void *utimeout, u32 val3,
 			return -EINVAL;
 		return futex_wake_bitset(current->mm, uaddr, (int)val,
 					 cmd == FUTEX_WAKE ? FUTEX_BITSET_MATCH_ANY : val3);
+	case FUTEX_LOCK_PI:		/* absolute, CLOCK_REALTIME */
+		return futex_lock_pi(uaddr, utimeout, kind, 1, 0);
+	case FUTEX_LOCK_PI2:		/* absolute, CLOCK_MONOTONIC unless told */
+		return futex_lock_pi(uaddr, utimeout, kind, realtime, 0);
+	case FUTEX_TRYLOCK_PI:
+		return futex_lock_pi(uaddr, NULL, kind, 0, 1);
+	case FUTEX_UNLOCK_PI:
+		return futex_unlock_pi(uaddr);
 	default:
 		return -ENOSYS;
 	}

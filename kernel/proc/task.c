@@ -45,6 +45,7 @@ void proc_init(void)
 	INIT_LIST_HEAD(&idle->children);
 	INIT_LIST_HEAD(&idle->thread_group);
 	INIT_LIST_HEAD(&idle->sig_queue);
+	INIT_LIST_HEAD(&idle->pi_state_list);
 	idle->group_leader = idle;
 	list_add_tail(&idle->tasks, &task_list);
 }
@@ -142,6 +143,7 @@ struct task *alloc_task(int *err)
 	INIT_LIST_HEAD(&t->sibling);
 	INIT_LIST_HEAD(&t->thread_group);
 	INIT_LIST_HEAD(&t->sig_queue);
+	INIT_LIST_HEAD(&t->pi_state_list);
 	t->group_leader = t;
 	t->start_time = sched_clock();
 	hrtimer_init(&t->real_timer, it_real_fn);	/* no alarm (copy_signal) */

@@ -16,6 +16,7 @@
  */
 #include "sched.h"
 #include "stats.h"
+#include <kernel/rtmutex.h>
 #include <kernel/hrtick.h>
 #include <kernel/time.h>
 #include <kernel/printk.h>
@@ -290,6 +291,7 @@ void sched_fork(struct task *p)
 
 	p->sched_class = rt_prio(p->prio) ? &rt_sched_class : &fair_sched_class;
 	INIT_LIST_HEAD(&p->rt.run_list);
+	rt_mutex_init_task(p);		/* 2.6.35: copy_process(), just before */
 	if (p->sched_class->task_fork)
 		p->sched_class->task_fork(p);
 	local_irq_restore(flags);
@@ -540,7 +542,9 @@ void set_user_nice(struct task *p, long nice)
 	set_load_weight(p);
 	old_prio = p->prio;
 	p->normal_prio = p->static_prio;	/* normal_prio(): no rt */
-	p->prio = p->normal_prio;		/* effective_prio(): no PI */
+	/* effective_prio(): a task boosted into rt keeps its boost */
+	if (!rt_prio(p->prio))
+		p->prio = p->normal_prio;
 	delta = p->prio - old_prio;
 
 	if (on_rq) {
@@ -562,23 +566,81 @@ static void __setscheduler(struct task *p, int policy, int prio)
 	p->policy = (unsigned int)policy;
 	p->rt_priority = (unsigned int)prio;
 	p->normal_prio = rt_policy(policy) ? MAX_RT_PRIO - 1 - prio : p->static_prio;
-	p->prio = p->normal_prio;		/* rt_mutex_getprio(): no PI */
+	p->prio = rt_mutex_getprio(p);		/* a PI boost stays */
 	p->sched_class = rt_prio(p->prio) ? &rt_sched_class : &fair_sched_class;
 	set_load_weight(p);
 }
 
 /*
+ * Linux 6.12's __sched_setscheduler() and rt_mutex_setprio() begin with
+ *	if (prev_class != next_class && p->se.sched_delayed)
+ *		dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED | ...);
+ * An EEVDF DELAY_DEQUEUE sleeper is still queued in the fair class (but
+ * already counted out of nr_running, asleep): it must leave that class
+ * before it changes class, or it would be enqueued into NEXT_CLASS while it
+ * sleeps.  After this it is on no runqueue and its wakeup queues it anew.
+ */
+static void sched_flush_delayed(struct rq *rq, struct task *p,
+				const struct sched_class *next_class)
+{
+	if (p->sched_class != next_class && p->se.sched_delayed)
+		dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+}
+
+/*
+ * A change of P's class or priority, the steps 2.6.35's
+ * __sched_setscheduler() and rt_mutex_setprio() share: begin (a delayed
+ * sleeper leaves, dequeue, put_prev if running), the caller's change, end
+ * (set_curr, enqueue, check_class_changed()).  Interrupts are off.
+ */
+struct sched_change {
+	const struct sched_class *prev_class;
+	int oldprio, on_rq, running;
+};
+
+static void sched_change_begin(struct rq *rq, struct task *p,
+			       const struct sched_class *next_class, struct sched_change *c)
+{
+	update_rq_clock(rq);
+	sched_flush_delayed(rq, p, next_class);
+	c->prev_class = p->sched_class;
+	c->oldprio = p->prio;
+	c->on_rq = p->se.on_rq;
+	c->running = task_current(rq, p);
+	if (c->on_rq)
+		dequeue_task(rq, p, 0);
+	if (c->running)
+		p->sched_class->put_prev_task(rq, p);
+}
+
+static void sched_change_end(struct rq *rq, struct task *p, const struct sched_change *c,
+			     int enqueue_flags)
+{
+	if (c->running)
+		p->sched_class->set_curr_task(rq);
+	if (c->on_rq) {
+		enqueue_task(rq, p, enqueue_flags);
+		if (c->prev_class != p->sched_class)	/* check_class_changed() */
+			p->sched_class->switched_to(rq, p, c->running);
+		else
+			p->sched_class->prio_changed(rq, p, c->oldprio, c->running);
+	}
+	sched_verify_hook();
+}
+
+/*
  * Switch P to POLICY at rt priority PRIO (0 for the fair policies; 1..99
  * for SCHED_FIFO/RR).  As Linux: dequeue, put_prev if running, change,
- * set_curr_task, enqueue, then switched_to or prio_changed.  The caller
- * (syscalls) checked permissions; -EINVAL for a bad policy or priority.
+ * set_curr_task, enqueue, then switched_to or prio_changed; a blocked P's
+ * waiter then moves (rt_mutex_adjust_pi).  The caller (syscalls) checked
+ * permissions; -EINVAL for a bad policy or priority.
  */
 int sched_setscheduler_prio(struct task *p, int policy, int prio)
 {
-	const struct sched_class *prev_class;
 	struct rq *rq = task_rq(p);
-	int on_rq, running, oldprio;
+	struct sched_change c;
 	unsigned long flags;
+	int newprio;
 
 	if (policy != SCHED_NORMAL && policy != SCHED_BATCH &&
 	    policy != SCHED_IDLE && !rt_policy(policy))
@@ -589,32 +651,40 @@ int sched_setscheduler_prio(struct task *p, int policy, int prio)
 		return -EINVAL;
 
 	local_irq_save(flags);
-	update_rq_clock(rq);
-	on_rq = p->se.on_rq;
-	running = task_current(rq, p);
-	if (on_rq)
-		deactivate_task(rq, p, 0);
-	if (running)
-		p->sched_class->put_prev_task(rq, p);
-
-	oldprio = p->prio;
-	prev_class = p->sched_class;
+	newprio = rt_mutex_get_effective_prio(p, rt_policy(policy) ?
+					      MAX_RT_PRIO - 1 - prio : p->static_prio);
+	sched_change_begin(rq, p, rt_prio(newprio) ? &rt_sched_class : &fair_sched_class, &c);
 	__setscheduler(p, policy, prio);
 	if (rt_policy(policy) && !p->rt.time_slice)
 		p->rt.time_slice = sched_rr_timeslice();
-
-	if (running)
-		p->sched_class->set_curr_task(rq);
-	if (on_rq) {
-		activate_task(rq, p, 0);
-		if (prev_class != p->sched_class)	/* check_class_changed() */
-			p->sched_class->switched_to(rq, p, running);
-		else
-			p->sched_class->prio_changed(rq, p, oldprio, running);
-	}
-	sched_verify_hook();
+	sched_change_end(rq, p, &c, 0);
 	local_irq_restore(flags);
+	rt_mutex_adjust_pi(p);		/* a blocked task's waiter moves */
 	return 0;
+}
+
+/*
+ * rt_mutex_setprio (2.6.35): P's effective priority becomes PRIO (a PI
+ * boost or deboost, rtmutex.c).  The class follows the priority: rt if
+ * rt_prio(PRIO), else the fair class that runs (CFS or EEVDF); the
+ * policy and normal_prio stay.  A deboosted rt task goes to the head of
+ * its list (ENQUEUE_HEAD when oldprio < prio), as 2.6.35.
+ */
+void rt_mutex_setprio(struct task *p, int prio)
+{
+	const struct sched_class *class = rt_prio(prio) ? &rt_sched_class : &fair_sched_class;
+	struct rq *rq = task_rq(p);
+	struct sched_change c;
+	unsigned long flags;
+
+	if (prio < 0 || prio > MAX_PRIO - 1)
+		return;
+	local_irq_save(flags);
+	sched_change_begin(rq, p, class, &c);
+	p->sched_class = class;
+	p->prio = prio;
+	sched_change_end(rq, p, &c, c.oldprio < prio ? ENQUEUE_HEAD : 0);
+	local_irq_restore(flags);
 }
 
 /* The fair subset: SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE (weight 3). */
@@ -728,6 +798,7 @@ static void init_idle(struct task *idle)
 
 	rq->curr = rq->idle = idle;
 	idle->sched_class = &idle_sched_class;
+	rt_mutex_init_task(idle);
 }
 
 void sched_init(void)

@@ -2,6 +2,7 @@
 KERNEL_C += kernel/sched/core.c		# rq, schedule(), wakeups, fork, tick, nice, yield
 KERNEL_C += kernel/sched/fair.c		# the fair class (CFS): vruntime tree, slices, preemption
 KERNEL_C += kernel/sched/idle.c		# the idle class: runs rq->idle, never returns NULL
+KERNEL_C += kernel/sched/rtmutex.c	# priority inheritance (2.6.35 rtmutex.c): boosts, the chain walk
 KERNEL_C += kernel/sched/rt.c		# the rt class (2.6.35 sched_rt.c): SCHED_FIFO, SCHED_RR, throttling
 KERNEL_C += kernel/sched/deadline.c	# DEADLINE feature (our reconstruction): unrun-fork deadlines
 KERNEL_C += kernel/sched/tunables.c	# sysctl knobs, sched_features=, sched_preset=

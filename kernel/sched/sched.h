@@ -299,6 +299,7 @@ void dequeue_task(struct rq *rq, struct task *p, int flags);
 void activate_task(struct rq *rq, struct task *p, int flags);
 void deactivate_task(struct rq *rq, struct task *p, int flags);
 void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags);
+void rt_mutex_setprio(struct task *p, int prio);	/* PI: rtmutex.c */
 /* HRTICK is on and a one-shot timer exists (inline: every pick asks). */
 static inline int hrtick_enabled(struct rq *rq)
 {

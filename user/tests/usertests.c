@@ -277,6 +277,7 @@ static const struct ut_test *const tables[] = {
 	ut_hostile_tests, ut_hostile_proc_tests, ut_hostile_sig_tests, ut_dyn_tests,
 	ut_cmds_tests,
 	ut_itimer_tests,
+	ut_futex_pi_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

@@ -110,5 +110,7 @@ extern const struct ut_test ut_dyn_tests[];
 extern const struct ut_test ut_cmds_tests[];
 /* ut_itimer.c: alarm, setitimer, getitimer */
 extern const struct ut_test ut_itimer_tests[];
+/* ut_futex_pi.c: PI futexes (LOCK_PI, UNLOCK_PI, TRYLOCK_PI) and the robust list */
+extern const struct ut_test ut_futex_pi_tests[];
 
 #endif

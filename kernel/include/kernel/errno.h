@@ -12,6 +12,7 @@
 #define EBADF		9
 #define ECHILD		10
 #define EAGAIN		11
+#define EWOULDBLOCK	EAGAIN
 #define ENOMEM		12
 #define EACCES		13
 #define EFAULT		14
@@ -31,6 +32,7 @@
 #define EROFS		30
 #define EPIPE		32
 #define ERANGE		34
+#define EDEADLK		35	/* a PI futex: already ours, or a lock cycle */
 #define ENAMETOOLONG	36
 #define ENOSYS		38
 #define ENOTEMPTY	39

@@ -16,6 +16,7 @@
 #include <kernel/wait.h>
 #include <kernel/signal.h>
 #include <kernel/hrtimer.h>
+#include <kernel/plist.h>
 #include <arch/thread.h>
 
 struct mm;
@@ -32,6 +33,7 @@ struct signal_state;
 #define TASK_COMM_LEN		16
 
 struct vfork_done;
+struct rt_mutex_waiter;
 
 struct task {
 	/* --- scheduling (kernel/sched/) --- */
@@ -46,6 +48,9 @@ struct task {
 	unsigned int rt_priority;	/* 1..99 for SCHED_FIFO/RR, else 0 */
 	u64 nvcsw, nivcsw;		/* voluntary / involuntary switches */
 	struct sched_info sched_info;	/* run_delay, pcount (schedstats) */
+	/* priority inheritance (kernel/sched/rtmutex.c, 2.6.35's names) */
+	struct plist_head pi_waiters;	/* top waiter of each rt_mutex we own */
+	struct rt_mutex_waiter *pi_blocked_on; /* the lock we wait for, or NULL */
 
 	/* --- identity --- */
 	int pid;			/* thread id (gettid) */
@@ -72,7 +77,8 @@ struct task {
 					 * itself on its first run (fork_child_tail) */
 	struct vfork_done *vfork_done;	/* CLONE_VFORK: the parent waiting on this child's
 					 * exec or exit (Linux's vfork_done), or NULL */
-	u32 robust_list;		/* set_robust_list head (recorded, not walked at exit) */
+	u32 robust_list;		/* set_robust_list head (walked at exit: futex_pi.c) */
+	struct list_head pi_state_list;	/* PI futexes we own (futex_pi.c) */
 	struct files *files;		/* fd table (kernel/file.h); NULL for kernel threads */
 	struct wait_queue_head wait_chldexit; /* wait4() sleeps here (leaders) */
 	u64 sleep_until;		/* nanosleep deadline (sched_clock ns) */

@@ -413,12 +413,67 @@ static void test_rt_beats_a_delayed_sleeper(void **state)
 	assert_int_equal(sched_verify(), 0);
 }
 
+/*
+ * A delayed sleeper moved to SCHED_FIFO (Linux 6.12's __sched_setscheduler:
+ * "if (prev_class != next_class && p->se.sched_delayed) dequeue_task(...
+ * DEQUEUE_DELAYED)"): it leaves the fair class first, so it is on no
+ * runqueue while it sleeps, the invariants hold, and its wakeup queues it
+ * in the rt class, where it preempts the fair task.
+ */
+static void test_delayed_sleeper_changes_class(void **state)
+{
+	struct task *b, *a = ahead_of_V(&b);
+
+	block_current(TASK_INTERRUPTIBLE);
+	assert_ptr_equal(current, b);
+	assert_int_equal(a->se.sched_delayed, 1);
+	assert_int_equal(sched_setscheduler_prio(a, SCHED_FIFO, 50), 0);
+	assert_int_equal(a->se.sched_delayed, 0);
+	assert_int_equal(a->se.on_rq, 0);
+	assert_int_equal(a->on_rq, 0);
+	assert_int_equal(this_rq()->rt.rt_nr_running, 0);
+	assert_int_equal(eevdf_rq(cfs)->h_nr_delayed, 0);
+	assert_int_equal(cfs->nr_running, 1);
+	assert_int_equal(this_rq()->nr_running, 1);
+	assert_int_equal(sched_verify(), 0);
+
+	assert_int_equal(wake_up_process(a), 1);	/* queued anew */
+	assert_ptr_equal(a->sched_class, &rt_sched_class);
+	assert_int_equal(this_rq()->rt.rt_nr_running, 1);
+	resched_if_needed();
+	assert_ptr_equal(current, a);
+	assert_int_equal(sched_verify(), 0);
+}
+
+/* The same through a PI boost (Linux 6.12's rt_mutex_setprio), and back. */
+static void test_delayed_sleeper_boosted(void **state)
+{
+	struct task *b, *a = ahead_of_V(&b);
+
+	block_current(TASK_INTERRUPTIBLE);
+	assert_int_equal(a->se.sched_delayed, 1);
+	rt_mutex_setprio(a, MAX_RT_PRIO - 1 - 50);
+	assert_ptr_equal(a->sched_class, &rt_sched_class);
+	assert_int_equal(a->se.sched_delayed, 0);
+	assert_int_equal(a->on_rq, 0);
+	assert_int_equal(this_rq()->rt.rt_nr_running, 0);
+	assert_int_equal(sched_verify(), 0);
+	rt_mutex_setprio(a, a->normal_prio);	/* deboosted while asleep */
+	assert_ptr_equal(a->sched_class, &fair_sched_class);
+	assert_int_equal(a->on_rq, 0);
+	assert_int_equal(wake_up_process(a), 1);
+	assert_int_equal(cfs->nr_running, 2);
+	assert_int_equal(sched_verify(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, sched_test_teardown)
 		T(test_delay_dequeue),
 		T(test_rt_beats_a_delayed_sleeper),
+		T(test_delayed_sleeper_changes_class),
+		T(test_delayed_sleeper_boosted),
 		T(test_delayed_task_woken),
 		T(test_no_delay_dequeue),
 		T(test_run_to_parity),
