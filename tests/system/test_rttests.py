@@ -200,7 +200,14 @@ def test_pi_stress_passes(others):
                for l in others.lines), others.output[-3000:]
     counts = [int(m.group(1)) for m in map(re.compile(r"Total inversion performed: (\d+)").fullmatch,
                                            others.lines) if m]
-    assert len(counts) <= 1 and all(n > 0 for n in counts), counts
+    assert len(counts) == 1 and counts[0] > 0, counts
+    # docs/EXPERIMENT.md quotes the count; the run is deterministic, so 5 % is room for
+    # a kernel change's timing shift, not for noise.
+    doc = open(os.path.join(ROOT, "docs", "EXPERIMENT.md")).read()
+    m = re.search(r"performs ([\d,]+) priority inversions in 2 s", doc)
+    assert m, "EXPERIMENT.md's pi_stress sentence is gone"
+    quoted = int(m.group(1).replace(",", ""))
+    assert abs(counts[0] - quoted) <= 0.05 * quoted, (counts[0], quoted)
 
 
 def test_cyclicdeadline_refuses_without_sched_deadline(others):

@@ -225,3 +225,11 @@ def test_vdso_off_means_no_auxv_entries():
     check_clean(r, status=0)
     assert r.has_line("usertests: no vdso"), r.output[-2000:]
     assert [l for l in r.lines if l.startswith("test ")] == [f"test {n}: OK" for n in VDSO_TESTS.split()]
+
+
+def test_readme_counts_the_suite():
+    """README.md's program list gives the suite's size; it must follow the tables."""
+    import os
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md")).read()
+    m = re.search(r"`usertests` \((\d+) robustness checks\)", readme)
+    assert m and int(m.group(1)) == len(ALL_TESTS), (m and m.group(1), len(ALL_TESTS))
