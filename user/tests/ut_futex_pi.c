@@ -66,6 +66,25 @@ static void set_flag(volatile int *w)
 
 /* A task of our address space that only sleeps until RELEASE is set. */
 static volatile int release;
+/* The i386 timespec FUTEX_LOCK_PI reads: an absolute CLOCK_REALTIME time. */
+struct ts32 {
+	int32_t sec, nsec;
+};
+
+/* *TS = CLOCK_REALTIME now + NS (NS below a second). */
+static void realtime_in(struct ts32 *ts, int32_t ns)
+{
+	long t[2];
+
+	sys_clock_gettime(CLOCK_REALTIME, (long)t);
+	ts->sec = (int32_t)t[0];
+	ts->nsec = (int32_t)t[1] + ns;
+	if (ts->nsec >= 1000000000) {
+		ts->sec++;
+		ts->nsec -= 1000000000;
+	}
+}
+
 static void sleeper(void)
 {
 	wait_flag(&release);
@@ -133,20 +152,14 @@ static void futex_pi_errnos(void)
 static void futex_pi_contended(void)
 {
 	static volatile uint32_t w;
-	struct { int32_t sec, nsec; } ts;
-	long t[2], other = start(sleeper, 0);
+	struct ts32 ts;
+	long other = start(sleeper, 0);
 
 	w = (uint32_t)other;			/* as if it had taken it */
 	EXPECT_RET(pi_op(&w, FUTEX_TRYLOCK_PI), -EAGAIN);
 	CHECK(w == (uint32_t)other, "TRYLOCK_PI changed the word: %#x", w);
 
-	sys_clock_gettime(CLOCK_REALTIME, (long)t);
-	ts.sec = (int32_t)t[0];
-	ts.nsec = (int32_t)t[1] + 2000000;	/* 2 ms from now, absolute */
-	if (ts.nsec >= 1000000000) {
-		ts.sec++;
-		ts.nsec -= 1000000000;
-	}
+	realtime_in(&ts, 2000000);		/* 2 ms from now, absolute */
 	EXPECT_RET(sys_futex((long)&w, FUTEX_LOCK_PI, 0, (long)&ts, 0, 0), -ETIMEDOUT);
 	CHECK(w == ((uint32_t)other | FUTEX_WAITERS), "word %#x after a timeout", w);
 	ts.sec = 1;				/* long past: at once */
@@ -177,8 +190,8 @@ static void signaller(void)
 static void futex_pi_signal(void)
 {
 	static volatile uint32_t w;
-	struct { int32_t sec, nsec; } ts;
-	long t[2], owner, sig;
+	struct ts32 ts;
+	long owner, sig;
 
 	CHECK(signal(SIGUSR1, on_usr1) != SIG_ERR, "signal");
 	blocked_tid = sys_gettid();
@@ -187,13 +200,7 @@ static void futex_pi_signal(void)
 	w = (uint32_t)owner;
 	sig = start(signaller, 1);
 	setfifo(sig, 10);
-	sys_clock_gettime(CLOCK_REALTIME, (long)t);
-	ts.sec = (int32_t)t[0];
-	ts.nsec = (int32_t)t[1] + 5000000;	/* 5 ms from now, absolute */
-	if (ts.nsec >= 1000000000) {
-		ts.sec++;
-		ts.nsec -= 1000000000;
-	}
+	realtime_in(&ts, 5000000);		/* 5 ms from now, absolute */
 	EXPECT_RET(sys_futex((long)&w, FUTEX_LOCK_PI, 0, (long)&ts, 0, 0), -ETIMEDOUT);
 	CHECK(handled == 1, "the handler ran %d times", handled);
 	ut_wait((pid_t)sig);
