@@ -30,8 +30,13 @@ same on every run):
      instructions (imul, add, dec, jne) and a CPU-time clock read
      (null_syscall_ns + clock_gettime_ns);
   6. steps 1-4 again under sched_preset=linux-6.12 -> eevdf.NAME, the
-     costs of Linux 6.12's class, whose code is another length (except the
-     switch: 6.12's yield does more than switch, so CFS's figure stands);
+     costs of Linux 6.12's class, whose code is another length.  Its
+     switch is not its yield's (6.12's yield_task_fair also pushes the
+     deadline, and in a yield ring may pick the yielder again): CFS's
+     switch plus the difference of the two classes' pipe_pingpong_ns, a
+     wake, a block and a switch each way with the same system calls, so
+     the difference is what the class's enqueue, dequeue, wakeup check and
+     pick cost more per switch;
   7. a traced boot per HZ (100, 250, 300, 1000): where in a tick period the
      experiment forks its first load -> start_phase_HZ (the timer's phase
      against the tick follows from it, as in the image);
@@ -195,9 +200,10 @@ def calibrate(args, head):
     jobs = class_runs(0) + class_runs(4, "sched_preset=linux-6.12")
     runs, _ = bj.run_all(jobs, args.j)
     c = class_costs(runs[:4])
-    # Linux 6.12's class: its own paths, but the switch measured on CFS's
-    # yield (6.12's yield_task_fair does a class's worth more than a switch)
-    for k, v in class_costs(runs[4:], c["switch_in"]).items():
+    # Linux 6.12's class: its own paths; its switch is CFS's plus what the
+    # class adds to a pipe ping-pong's switch (step 6 of the module comment)
+    pp = [result(r, "microbench")["pipe_pingpong_ns"] for r in (runs[0], runs[4])]
+    for k, v in class_costs(runs[4:], c["switch_in"] + max(0, int(round(pp[1] - pp[0])))).items():
         c["eevdf." + k] = v
     with cf.ThreadPoolExecutor(max_workers=args.j) as ex:
         phases = dict(zip(HZS, ex.map(start_phase, HZS)))
