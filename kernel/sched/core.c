@@ -579,11 +579,13 @@ static void __setscheduler(struct task *p, int policy, int prio)
  * already counted out of nr_running, asleep): it must leave that class
  * before it changes class, or it would be enqueued into NEXT_CLASS while it
  * sleeps.  After this it is on no runqueue and its wakeup queues it anew.
+ * sched_delayed is EEVDF's: under CFS its bytes are [SN]'s
+ * fork_nice_penality (a union in <kernel/sched.h>), so ask only under EEVDF.
  */
 static void sched_flush_delayed(struct rq *rq, struct task *p,
 				const struct sched_class *next_class)
 {
-	if (p->sched_class != next_class && p->se.sched_delayed)
+	if (sched_eevdf_running && p->sched_class != next_class && p->se.sched_delayed)
 		dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
 }
 

@@ -234,3 +234,17 @@ def test_cyclictest_duration_ends_by_alarm():
     assert 195 <= fifo["C"] <= 201, fifo
     assert fifo["Max"] < 100, fifo
     assert "init: /usr/bin/cyclictest (pid 2) exited with status 0" in r.output, r.output[-2000:]
+
+
+# ---- a class change under CFS must not read EEVDF's bytes ----------------------------------
+
+def test_start_nice_fifo_round_trip_keeps_the_counts():
+    """cyclictest's start-up sets SCHED_FIFO 1 and back.  Under start-nice a task that has
+    forked carries [SN]'s penalty in the bytes EEVDF calls sched_delayed (a union): a class
+    change that read them left the task on no runqueue, and the CPU idled with it runnable
+    (the boot hung).  The invariant checker watches every step here."""
+    r = boot('sched_preset=start-nice sched_verify=1 run="/usr/bin/cyclictest -t1 -p 80 -i 10000 -l 20 -q"',
+             extra=["-initrd", MODULE], timeout=120)
+    check_clean(r)
+    assert "sched_verify: 0 violations" in r.lines, r.output[-2000:]
+    assert cyclictest_line(r, 80)["C"] == 20

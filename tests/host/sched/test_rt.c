@@ -163,6 +163,33 @@ static void test_reset_on_fork(void **state)
 	assert_false(r->need_resched);
 }
 
+/*
+ * cyclictest's check_privs() under START_NICE: SCHED_FIFO 1 and back.
+ * Under CFS the bytes of EEVDF's se.sched_delayed hold CFS's own fields (a
+ * union): on i686 the low byte of [SN]'s fork_nice_penality, 1 after a
+ * fork.  The class change must not take that for a delayed sleeper (it
+ * did: the task left the fair tree, was never queued in rt, and the CPU
+ * idled with it runnable).  The host's x86-64 layout puts other bytes
+ * there, so the test writes the byte as i686 has it.
+ */
+static void test_class_change_ignores_eevdf_bytes_under_cfs(void **state)
+{
+	struct task *p;
+
+	(void)state;
+	knob_set_ok("sched_preset", "start-nice");
+	spawn("hog", 0);
+	resched_if_needed();
+	p = current;
+	p->se.sched_delayed = 1;			/* i686: fork_nice_penality 1 */
+	assert_int_equal(sched_setscheduler_prio(p, SCHED_FIFO, 1), 0);
+	assert_int_equal(sched_verify(), 0);
+	assert_int_equal(RT->rt_nr_running, 1);
+	assert_int_equal(sched_setscheduler_prio(p, SCHED_NORMAL, 0), 0);
+	assert_int_equal(sched_verify(), 0);
+	assert_int_equal(RQ->nr_running, RQ->cfs.nr_running);
+}
+
 static void test_bad_args(void **state)
 {
 	struct task *a = spawn("a", 0);
@@ -185,6 +212,7 @@ int main(void)
 		T(test_rt_preempts_fair),
 		T(test_throttling),
 		T(test_reset_on_fork),
+		T(test_class_change_ignores_eevdf_bytes_under_cfs),
 		T(test_bad_args),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
