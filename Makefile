@@ -124,7 +124,10 @@ $(BUILD)/granule.iso: $(BUILD)/granule.elf tools/mkiso $(wildcard tools/presets)
 	$(Q)tools/mkiso $@
 
 # --- make usb: hybrid BIOS/UEFI USB-stick image, see tools/mkusb ---
-usb: $(BUILD)/granule.elf tools/mkiso tools/mkusb
+# As make run, it installs what it needs first (the toolchain, GRUB, QEMU, OVMF).
+usb:
+	tools/deps usb
+	$(MAKE) all BUSYBOX=$(if $(filter 0,$(BUSYBOX)),0,auto)
 	tools/mkusb $(BUILD)/granule-usb.img
 
 # make deps: everything (make test's needs).  make run installs only what the

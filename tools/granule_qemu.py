@@ -112,6 +112,11 @@ def headless_cmdline(cmdline):
 
 def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
               firmware="bios", iso=None, extra=(), machine="pc", debug_exit=True, kernel=None):
+    # QEMU may run in another directory (run()'s workdir): every file it is
+    # given is named from the root, so a caller's relative path (make usb's
+    # build/granule-usb.img) still opens.
+    iso = os.path.abspath(iso or ISO)
+    kernel = os.path.abspath(kernel or KERNEL)
     argv = ["qemu-system-i386" if firmware == "bios" else "qemu-system-x86_64",
             "-machine", machine, "-m", memory, "-display", "none", "-no-reboot"]
     if debug_exit:
@@ -126,13 +131,13 @@ def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
     if firmware == "uefi":
         argv += ["-bios", OVMF]
     if boot == "kernel":
-        argv += ["-kernel", kernel or KERNEL, "-append", cmdline]
+        argv += ["-kernel", kernel, "-append", cmdline]
     elif boot in USB_HCD:
-        argv += ["-drive", f"if=none,id=stick,format=raw,snapshot=on,file={iso or ISO}",
+        argv += ["-drive", f"if=none,id=stick,format=raw,snapshot=on,file={iso}",
                  "-device", f"{USB_HCD[boot]},id=hcd",
                  "-device", "usb-storage,bus=hcd.0,drive=stick,bootindex=0"]
     else:
-        argv += ["-cdrom", iso or ISO, "-boot", "d"]
+        argv += ["-cdrom", iso, "-boot", "d"]
     return argv + list(extra)
 
 

@@ -79,10 +79,12 @@ def serial_tail(r, n):
 
 # ---- the image -------------------------------------------------------------
 
-def test_usb_image_is_hybrid_bios_uefi_cd(usb_image):
-    out = subprocess.run([os.path.join(TOOLS, "mkusb"), "--check-only", usb_image],
-                         capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
+def test_make_usb_as_typed_builds_checks_and_boots_both_ways():
+    # Exactly the README's command, from the top of the tree: mkusb is handed
+    # the relative build/granule-usb.img and QEMU runs in a scratch directory,
+    # so a path not made absolute fails here ("Could not open ...").
+    out = subprocess.run(["make", "usb"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert "BIOS USB: MBR 0x55AA with boot code" in out.stdout
     assert "EFI/BOOT/BOOTX64.EFI and EFI/BOOT/BOOTIA32.EFI" in out.stdout
     assert "CD: El Torito entries BIOS + UEFI" in out.stdout
@@ -90,6 +92,16 @@ def test_usb_image_is_hybrid_bios_uefi_cd(usb_image):
     assert "mkusb: booted by BIOS (SeaBIOS) from USB (xHCI): yes, to 'Boot complete'" in out.stdout
     assert "mkusb: booted by UEFI (OVMF, x86_64) from USB (xHCI): yes, to 'Boot complete'" in out.stdout
     assert "mkusb: UEFI (OVMF, x86_64): qemu-system-x86_64 " in out.stdout and "-bios " in out.stdout
+    assert "mkusb: OK build/granule-usb.img" in out.stdout
+
+
+def test_usb_image_is_hybrid_bios_uefi_cd(usb_image):
+    out = subprocess.run([os.path.join(TOOLS, "mkusb"), "--check-only", "--no-boot", usb_image],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "BIOS USB: MBR 0x55AA with boot code" in out.stdout
+    assert "EFI/BOOT/BOOTX64.EFI and EFI/BOOT/BOOTIA32.EFI" in out.stdout
+    assert "CD: El Torito entries BIOS + UEFI" in out.stdout
 
 
 def test_mkusb_check_rejects_a_plain_file(tmp_path):
