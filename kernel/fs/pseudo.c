@@ -17,7 +17,7 @@
  *				the console names the knob, the value and the range)
  *	/proc/sched_debug	sched_debug_show()'s dump
  *	/proc/mounts		the fixed mount table (kernel/fs/statfs.c)
- *	/proc/{cpuinfo,loadavg,meminfo,schedstat,stat,uptime}
+ *	/proc/{cpuinfo,loadavg,meminfo,schedstat,stat,uptime,vmstat}
  *				Linux's layouts (kernel/fs/procfs.c, with
  *				/proc/PID/... and /proc/self)
  *	/proc/version		one line, as Linux's
@@ -113,6 +113,8 @@ static const struct pseudo_file files[] = {
 	{ .path = "proc/uptime", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
 	  .show = procfs_uptime_show },
 	{ .path = "proc/version", .mode = S_IFREG | 0444, .size = SHOW_SIZE, .show = version_show },
+	{ .path = "proc/vmstat", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
+	  .show = procfs_vmstat_show },
 	{ .path = "sys", .mode = S_IFDIR | 0755 },
 	{ .path = "tmp", .mode = S_IFDIR | 01777 },	/* listed here, served by tmpfs.c */
 	{ .path = "sys/kernel", .mode = S_IFDIR | 0755 },

@@ -70,6 +70,9 @@ ALL_TESTS = [
     # user/tests/ut_futex_pi.c: PI futexes and the robust list
     "futex_pi_errnos", "futex_pi_contended", "futex_pi_signal", "futex_pi_boost", "futex_pi_owner_died",
     "robust_list_hostile",
+    # user/tests/ut_acct.c: every accounted figure moves with the work that must move it
+    "acct_proc_stat", "acct_pid_stat", "acct_ctxt_switches", "acct_getrusage", "acct_times",
+    "acct_memory_and_tasks",
 ]
 
 

@@ -95,6 +95,27 @@ void ut_sleep_ns(long long ns)
 		;
 }
 
+long ut_slurp(const char *path, char *buf, long size)
+{
+	long fd = sys_open((long)path, 0 /* O_RDONLY */, 0), n, len = 0;
+
+	if (fd < 0)
+		return fd;
+	while (len < size - 1 && (n = sys_read(fd, (long)buf + len, size - 1 - len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	sys_close(fd);
+	return len;
+}
+
+int ut_has(const char *hay, const char *needle)
+{
+	for (size_t n = strlen(needle); *hay; hay++)
+		if (!strncmp(hay, needle, n))
+			return 1;
+	return 0;
+}
+
 long long ut_cpu_ns(int clock)
 {
 	struct timespec ts;
@@ -278,6 +299,7 @@ static const struct ut_test *const tables[] = {
 	ut_cmds_tests,
 	ut_itimer_tests,
 	ut_futex_pi_tests,
+	ut_acct_tests,
 };
 
 static const struct ut_test *find_test(const char *name)
