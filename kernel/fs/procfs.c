@@ -2,9 +2,9 @@
  * kernel/fs/procfs.c - the process and system files of /proc, in Linux's
  * layouts so that busybox's ps, top, uptime and free read them unchanged:
  *
- *	/proc/PID/stat, status, cmdline, comm, sched	one per process (thread
- *				group leader), as fs/proc/array.c and
- *				proc_sched_show_task (Linux 2.6.35)
+ *	/proc/PID/{stat,status,statm,cmdline,comm,sched}
+ *				one per process (thread group leader), as
+ *				fs/proc/array.c and proc_sched_show_task (2.6.35)
  *	/proc/self		a symbolic link to the caller's PID
  *
  * Every file is generated whole when it is opened and read from that
@@ -37,11 +37,11 @@
 #define PROC_PID_INO	0x40000		/* /proc/PID: PROC_PID_INO + PID * 8 (+ entry) */
 #define PROC_SELF_INO	0x3ffff
 
-enum { PE_NONE, PE_SELF, PE_DIR, PE_STAT, PE_STATUS, PE_CMDLINE, PE_COMM, PE_SCHED, PE_NR };
+enum { PE_NONE, PE_SELF, PE_DIR, PE_STAT, PE_STATUS, PE_CMDLINE, PE_COMM, PE_SCHED, PE_STATM, PE_NR };
 
 static const char *const pid_files[PE_NR] = {
 	[PE_STAT] = "stat", [PE_STATUS] = "status", [PE_CMDLINE] = "cmdline",
-	[PE_COMM] = "comm", [PE_SCHED] = "sched",
+	[PE_COMM] = "comm", [PE_SCHED] = "sched", [PE_STATM] = "statm",
 };
 
 /* The process PID (a live or zombie thread group leader), or NULL. */
@@ -265,6 +265,9 @@ static size_t show_file(int entry, struct task *t, char *buf, size_t size)
 	case PE_STATUS: return show_status(t, buf, size);
 	case PE_COMM: return snprintf(buf, size, "%s\n", t->comm);
 	case PE_SCHED: return proc_sched_task_snprint(t, buf, size);
+	case PE_STATM:		/* pages: size resident shared text lib data dt (top's VIRT, RES) */
+		return snprintf(buf, size, "%u %u 0 0 0 0 0\n", mm_vsize(t->mm) / PAGE_SIZE,
+				t->mm ? t->mm->nr_pages : 0);
 	case PE_CMDLINE:
 		if (!t->mm)
 			return 0;

@@ -240,8 +240,24 @@ static void text_release(struct file *f)
 	kfree((void *)f->node);
 }
 
+/*
+ * read() of a generated file.  Linux's seq_file makes the text again for a
+ * read from offset 0 - the first, or one after lseek(fd, 0) or a pread at
+ * 0 - which is how procps' libproc2 and sysstat re-read /proc/stat,
+ * meminfo and vmstat every interval on one open file.  Reads further on
+ * continue that snapshot.  A knob's text is made once, at open.
+ */
+static long show_read(struct file *f, char *ubuf, u32 count)
+{
+	const struct pseudo_file *pf = ((const struct fs_node *)f->node)->pf;
+
+	if (f->pos == 0 && pf && pf->show)
+		f->len = min(pf->show(f->buf, pf->size), (size_t)pf->size);
+	return snapshot_read(f, ubuf, count);
+}
+
 static const struct file_ops text_ops = {
-	.read = snapshot_read, .write = text_write, .release = text_release,
+	.read = show_read, .write = text_write, .release = text_release,
 };
 
 /* Open N with FLAGS: a device's own file, or a snapshot of the text. */
