@@ -5,6 +5,7 @@
  *	/proc/PID/{stat,status,statm,cmdline,comm,sched}
  *				one per process (thread group leader), as
  *				fs/proc/array.c and proc_sched_show_task (2.6.35)
+ *	/proc/PID/task/TID/...	the same per thread (pidstat -t, ps -L, top -H)
  *	/proc/self		a symbolic link to the caller's PID
  *
  * Every file is generated whole when it is opened and read from that
@@ -34,10 +35,14 @@
 
 #define PROC_SIZE	4096		/* a file's snapshot */
 #define NS_PER_TICK	(NSEC_PER_SEC / USER_HZ)
-#define PROC_PID_INO	0x40000		/* /proc/PID: PROC_PID_INO + PID * 8 (+ entry) */
+#define PROC_PID_INO	0x40000		/* /proc/PID: PROC_PID_INO + PID * 16 (+ entry) */
+#define PROC_TID_INO	0x200000	/* /proc/PID/task/TID: PROC_TID_INO + TID * 16 (+ entry) */
 #define PROC_SELF_INO	0x3ffff
 
-enum { PE_NONE, PE_SELF, PE_DIR, PE_STAT, PE_STATUS, PE_CMDLINE, PE_COMM, PE_SCHED, PE_STATM, PE_NR };
+/* What a /proc node is: PE_DIR is /proc/PID or /proc/PID/task/TID, PE_TASK
+ * /proc/PID/task; the files are the same in both directories. */
+enum { PE_NONE, PE_SELF, PE_DIR, PE_TASK, PE_STAT, PE_STATUS, PE_CMDLINE, PE_COMM, PE_SCHED,
+       PE_STATM, PE_NR };
 
 static const char *const pid_files[PE_NR] = {
 	[PE_STAT] = "stat", [PE_STATUS] = "status", [PE_CMDLINE] = "cmdline",
@@ -48,6 +53,16 @@ static const char *const pid_files[PE_NR] = {
 static struct task *find_process(int pid)
 {
 	struct task *t = pid > 0 ? find_task_by_pid(pid) : NULL;
+
+	if (!t || t->tgid != pid || t->exit_state == EXIT_DEAD)
+		return NULL;
+	return t;
+}
+
+/* Thread TID of process PID (TID 0: the process itself), or NULL. */
+static struct task *find_thread(int pid, int tid)
+{
+	struct task *t = find_task_by_pid(tid ? tid : pid);
 
 	if (!t || t->tgid != pid || t->exit_state == EXIT_DEAD)
 		return NULL;
@@ -68,7 +83,50 @@ static int parse_pid(const char *s, size_t len)
 	return pid;
 }
 
-/* REST is what follows "proc/": "self", "PID", "PID/stat" ... */
+static u32 entry_ino(int pid, int tid, int e)
+{
+	return tid ? PROC_TID_INO + (u32)tid * 16 + e : PROC_PID_INO + (u32)pid * 16 + e;
+}
+
+/* NAME (what follows "proc/PID/" or "proc/PID/task/TID/") in process PID,
+ * thread TID (0: the process): a file, "task" (the process only), or a
+ * path through task/TID. */
+static int lookup_in(const char *name, int pid, int tid, struct fs_node *n)
+{
+	n->proc_pid = pid;
+	n->proc_tid = tid;
+	for (int e = PE_STAT; e < PE_NR; e++)
+		if (!strcmp(name, pid_files[e])) {
+			n->proc_entry = e;
+			n->mode = S_IFREG | 0444;
+			n->ino = entry_ino(pid, tid, e);
+			return 0;
+		}
+	if (tid || strncmp(name, "task", 4) || (name[4] && name[4] != '/'))
+		return strchr(name, '/') ? -ENOTDIR : -ENOENT;
+	if (!name[4] || !name[5]) {			/* task, task/ */
+		n->proc_entry = PE_TASK;
+		snprintf(n->path, sizeof(n->path), "proc/%d/task", pid);
+		n->mode = S_IFDIR | 0555;
+		n->ino = entry_ino(pid, 0, PE_TASK);
+		return 0;
+	}
+	const char *t = name + 5, *slash = strchr(t, '/');
+	size_t len = slash ? (size_t)(slash - t) : strlen(t);
+	if ((tid = parse_pid(t, len)) < 0 || !find_thread(pid, tid))
+		return -ENOENT;
+	if (!slash || !slash[1]) {
+		n->proc_entry = PE_DIR;
+		n->proc_tid = tid;
+		snprintf(n->path, sizeof(n->path), "proc/%d/task/%d", pid, tid);
+		n->mode = S_IFDIR | 0555;
+		n->ino = entry_ino(pid, tid, 0);
+		return 0;
+	}
+	return lookup_in(slash + 1, pid, tid, n);
+}
+
+/* REST is what follows "proc/": "self", "PID", "PID/stat", "PID/task/TID/stat" ... */
 int procfs_lookup(const char *rest, int follow, struct fs_node *n)
 {
 	const char *slash = strchr(rest, '/');
@@ -94,17 +152,10 @@ int procfs_lookup(const char *rest, int follow, struct fs_node *n)
 		n->proc_entry = PE_DIR;
 		snprintf(n->path, sizeof(n->path), "proc/%d", pid);	/* self: its target */
 		n->mode = S_IFDIR | 0555;
-		n->ino = PROC_PID_INO + pid * 8;
+		n->ino = entry_ino(pid, 0, 0);
 		return 0;
 	}
-	for (int e = PE_STAT; e < PE_NR; e++)
-		if (!strcmp(slash + 1, pid_files[e])) {
-			n->proc_entry = e;
-			n->mode = S_IFREG | 0444;
-			n->ino = PROC_PID_INO + pid * 8 + e;
-			return 0;
-		}
-	return strchr(slash + 1, '/') && find_process(pid) ? -ENOTDIR : -ENOENT;
+	return lookup_in(slash + 1, pid, 0, n);
 }
 
 /* readlink of /proc/self: the caller's pid. */
@@ -119,7 +170,30 @@ long procfs_readlink(const struct fs_node *n, char *ubuf, int size)
 	return copy_to_user(ubuf, s, len) ? -EFAULT : (long)len;
 }
 
-/* Entry INDEX of "proc" (DIR "": self, then every process) or of "proc/PID". */
+/* Entry INDEX of "proc/PID/task": its threads, leader first. */
+static int task_dir_entry(int pid, int index, char *name, size_t size, u32 *mode, u32 *ino)
+{
+	struct task *leader = find_process(pid), *t;
+
+	if (!leader || index < 0)
+		return 0;
+	t = leader;
+	if (index > 0) {
+		t = NULL;
+		list_for_each_entry(t, &leader->thread_group, thread_group)
+			if (--index == 0)
+				break;
+		if (index)
+			return 0;
+	}
+	snprintf(name, size, "%d", t->pid);
+	*mode = S_IFDIR | 0555;
+	*ino = entry_ino(pid, t->pid, 0);
+	return 1;
+}
+
+/* Entry INDEX of "proc" (DIR "": self, then every process), "proc/PID"
+ * (its files, then task), "proc/PID/task" or "proc/PID/task/TID". */
 int procfs_dir_entry(const char *dir, int index, char *name, size_t size, u32 *mode, u32 *ino)
 {
 	struct task *t;
@@ -137,17 +211,28 @@ int procfs_dir_entry(const char *dir, int index, char *name, size_t size, u32 *m
 			    index-- == 0) {
 				snprintf(name, size, "%d", t->pid);
 				*mode = S_IFDIR | 0555;
-				*ino = PROC_PID_INO + t->pid * 8;
+				*ino = entry_ino(t->pid, 0, 0);
 				return 1;
 			}
 		return 0;
 	}
-	int pid = parse_pid(dir, strlen(dir));
-	if (!find_process(pid) || index < 0 || index >= PE_NR - PE_STAT)
+	const char *slash = strchr(dir, '/');
+	int pid = parse_pid(dir, slash ? (size_t)(slash - dir) : strlen(dir)), tid = 0;
+	if (slash && !strcmp(slash, "/task"))
+		return task_dir_entry(pid, index, name, size, mode, ino);
+	if (slash && (strncmp(slash, "/task/", 6) || (tid = parse_pid(slash + 6, strlen(slash + 6))) < 0))
 		return 0;
+	if (!find_thread(pid, tid) || index < 0 || index > PE_NR - PE_STAT - (tid ? 1 : 0))
+		return 0;
+	if (index == PE_NR - PE_STAT) {			/* the process's task/ */
+		strlcpy(name, "task", size);
+		*mode = S_IFDIR | 0555;
+		*ino = entry_ino(pid, 0, PE_TASK);
+		return 1;
+	}
 	strlcpy(name, pid_files[PE_STAT + index], size);
 	*mode = S_IFREG | 0444;
-	*ino = PROC_PID_INO + pid * 8 + PE_STAT + index;
+	*ino = entry_ino(pid, tid, PE_STAT + index);
 	return 1;
 }
 
@@ -197,9 +282,10 @@ static unsigned long clock_t_of(u64 ns)
 	return (unsigned long)div_u64(ns, NS_PER_TICK);
 }
 
-/* 2.6.35's do_task_stat(whole = 1): the process's counts and times, its
- * reaped children's, and the thread's own state and scheduling fields. */
-static size_t show_stat(struct task *t, char *buf, size_t size)
+/* 2.6.35's do_task_stat(): WHOLE (/proc/PID/stat) the process's faults
+ * and times, else (/proc/PID/task/TID/stat) the thread's own; either way
+ * the reaped children's, and the thread's state and scheduling fields. */
+static size_t show_stat(struct task *t, int whole, char *buf, size_t size)
 {
 	const struct signal_acct *sig = &t->group_leader->sig_acct;
 	struct thread_group_acct a;
@@ -207,7 +293,13 @@ static size_t show_stat(struct task *t, char *buf, size_t size)
 	u64 ut, st;
 
 	thread_group_acct(t, &a);
-	thread_group_times(t, &ut, &st);
+	if (whole) {
+		thread_group_times(t, &ut, &st);
+	} else {
+		task_times(t, &ut, &st);
+		a.min_flt = t->min_flt;
+		a.maj_flt = t->maj_flt;
+	}
 	/* pid (comm) state ppid pgrp session tty_nr tpgid flags minflt
 	 * cminflt majflt cmajflt utime stime cutime cstime priority nice
 	 * num_threads itrealvalue starttime vsize rss rsslim startcode
@@ -258,10 +350,10 @@ static size_t show_status(struct task *t, char *buf, size_t size)
 			(unsigned long long)t->nvcsw, (unsigned long long)t->nivcsw);
 }
 
-static size_t show_file(int entry, struct task *t, char *buf, size_t size)
+static size_t show_file(int entry, struct task *t, int whole, char *buf, size_t size)
 {
 	switch (entry) {
-	case PE_STAT: return show_stat(t, buf, size);
+	case PE_STAT: return show_stat(t, whole, buf, size);
 	case PE_STATUS: return show_status(t, buf, size);
 	case PE_COMM: return snprintf(buf, size, "%s\n", t->comm);
 	case PE_SCHED: return proc_sched_task_snprint(t, buf, size);
@@ -281,7 +373,7 @@ static const struct file_ops proc_ops = { .read = snapshot_read };
 
 int procfs_open(const struct fs_node *n, u32 flags, struct file **out)
 {
-	struct task *t = find_process(n->proc_pid);
+	struct task *t = find_thread(n->proc_pid, n->proc_tid);
 	struct file *f;
 
 	if ((flags & O_ACCMODE) != O_RDONLY)
@@ -294,7 +386,7 @@ int procfs_open(const struct fs_node *n, u32 flags, struct file **out)
 		fput(f);
 		return -ENOMEM;
 	}
-	f->len = min((u32)show_file(n->proc_entry, t, f->buf, PROC_SIZE), PROC_SIZE - 1);
+	f->len = min((u32)show_file(n->proc_entry, t, !n->proc_tid, f->buf, PROC_SIZE), PROC_SIZE - 1);
 	*out = f;
 	return 0;
 }

@@ -142,3 +142,41 @@ def test_ps_top_free_read_the_hog(hog_run):
     assert m and float(m.group(1)) + float(m.group(2)) >= 90, top
     mem = rows(hog_run["free"], "Mem:")
     assert mem and int(mem[0][1]) > 100000 and int(mem[0][3]) > 0, hog_run["free"]
+
+
+def pidstat_rows(lines):
+    """pidstat -w -t's interval rows (not the averages) as dicts."""
+    out = []
+    for l in lines:
+        f = l.split()
+        if len(f) == 7 and re.match(r"\d\d:\d\d:\d\d$", f[0]) and f[1] == "0":
+            out.append({"tgid": f[2], "tid": f[3], "cswch": float(f[4]), "nvcswch": float(f[5]),
+                        "cmd": f[6]})
+    return out
+
+
+def test_experiment_watch():
+    """docs/EXPERIMENT.md's pictures, on a shorter test: vmstat 1 sees a dozen runnable
+    tasks and a busy CPU; pidstat -w -t sees the SIGEV_THREAD helper switch away
+    voluntarily 100 times a second and never involuntarily, and the compile jobs
+    preempted (involuntary switches) more than they sleep."""
+    r = gq.run('hz=250 run="busybox sh /usr/share/granule/experiment-watch mode=thread '
+               'load=kbuild:10 duration=3"', timeout=600, extra=["-initrd", MODULE])
+    check_clean(r)
+    vm_at, pid_at = r.lines.index("== vmstat 1 =="), r.lines.index("== pidstat -w -t 1 ==")
+    vm = [list(map(int, l.split())) for l in r.lines[vm_at:pid_at] if re.match(r"\s*\d", l)]
+    busy = vm[2:-1]                      # after the boot line and the load's first second
+    assert busy and all(v[0] >= 10 and v[12] + v[13] >= 95 and v[14] == 0 for v in busy), vm
+    rows = pidstat_rows(r.lines[pid_at:])
+    helper = [x for x in rows if x["cmd"] == "(experiment)__experiment"]
+    assert len(helper) >= 2, r.output[-3000:]
+    assert all(95 <= x["cswch"] <= 105 and x["nvcswch"] == 0 for x in helper), helper
+    kbuild = [x for x in rows if x["cmd"] == "kbuild-load" and x["tid"] == "-"]
+    driver = min(int(x["tgid"]) for x in kbuild)
+    jobs = [x for x in kbuild if int(x["tgid"]) != driver]
+    assert sum(x["nvcswch"] for x in jobs) > 2 * sum(x["cswch"] for x in jobs) > 0, jobs
+    assert all(x["cswch"] >= 10 for x in kbuild if int(x["tgid"]) == driver), kbuild
+    # the docs quote the same picture
+    doc = open(os.path.join(ROOT, "docs", "EXPERIMENT.md")).read()
+    quoted = re.findall(r"\s(\d+\.\d\d)\s+(\d+\.\d\d)\s+\(experiment\)__experiment", doc)
+    assert quoted and all(95 <= float(c) <= 105 and float(n) == 0 for c, n in quoted), quoted
