@@ -72,7 +72,7 @@ ALL_TESTS = [
     "robust_list_hostile",
     # user/tests/ut_acct.c: every accounted figure moves with the work that must move it
     "acct_proc_stat", "acct_pid_stat", "acct_ctxt_switches", "acct_getrusage", "acct_times",
-    "acct_memory_and_tasks",
+    "acct_memory_and_tasks", "acct_interval_reread",
 ]
 
 

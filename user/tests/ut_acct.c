@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include "ut.h"
@@ -346,6 +347,55 @@ static void acct_memory_and_tasks(void)
 	CHECK(file_value("/proc/meminfo", "\nCached:", 0) < cached + 64, "Cached after the unlink");
 }
 
+static volatile int alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/* The number after "\nctxt " in BUF. */
+static unsigned long long ctxt_of(const char *buf)
+{
+	const char *p = strstr(buf, "\nctxt ");
+
+	CHECK(p, "no ctxt line: %.60s", buf);
+	return strtoull(p + 6, NULL, 10);
+}
+
+/*
+ * sysstat's and procps' interval: SIGALRM, pause(), then /proc/stat read
+ * again on the file they keep open (lseek to 0, or a pread at 0), which
+ * must give the figures of now (seq_file makes the text again at offset 0).
+ */
+static void acct_interval_reread(void)
+{
+	char buf[2048];
+	long fd = sys_open((long)"/proc/stat", 0, 0), n;
+	struct { int iv_s, iv_us, v_s, v_us; } it = { 0, 0, 0, 20000 };	/* 20 ms, once */
+
+	CHECK(fd >= 0, "open /proc/stat: %ld", fd);
+	n = sys_read(fd, (long)buf, sizeof(buf) - 1);
+	CHECK(n > 0, "read: %ld", n);
+	buf[n] = '\0';
+	unsigned long long c0 = ctxt_of(buf);
+	signal(SIGALRM, on_alarm);
+	EXPECT_RET(sys_setitimer(0, (long)&it, 0), 0);
+	EXPECT_RET(sys_pause(), -EINTR);
+	CHECK(alarms == 1, "pause returned after %d alarms", alarms);
+	EXPECT_RET(sys_lseek(fd, 0, 0), 0);
+	n = sys_read(fd, (long)buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	unsigned long long c1 = ctxt_of(buf);
+	CHECK(c1 >= c0 + 2, "ctxt %llu -> %llu: the re-read after lseek(0) is the old text", c0, c1);
+	ut_sleep_ns(MS);
+	n = sys_pread64(fd, (long)buf, sizeof(buf) - 1, 0, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK(ctxt_of(buf) >= c1 + 2, "ctxt %llu -> %llu: pread at 0", c1, ctxt_of(buf));
+	sys_close(fd);
+}
+
 const struct ut_test ut_acct_tests[] = {
 	{ acct_proc_stat, "acct_proc_stat" },
 	{ acct_pid_stat, "acct_pid_stat" },
@@ -353,5 +403,6 @@ const struct ut_test ut_acct_tests[] = {
 	{ acct_getrusage, "acct_getrusage" },
 	{ acct_times, "acct_times" },
 	{ acct_memory_and_tasks, "acct_memory_and_tasks" },
+	{ acct_interval_reread, "acct_interval_reread" },
 	{ NULL, NULL },
 };
