@@ -217,7 +217,7 @@ def envelope():
         vals = seen[name]
         if ranged(name):
             nums = sorted(int(v) for v in vals)
-            out.append(f"{name} {nums[0]}..{nums[-1]}")
+            out.append(f"{name} {nums[0]}..{nums[-1]}" if len(nums) > 1 else f"{name} {nums[0]}")
         else:
             key = lambda v: (not v.isdigit(), int(v) if v.isdigit() else 0, v)  # noqa: E731
             out.append(f"{name} {' '.join(sorted(vals, key=key))}")
