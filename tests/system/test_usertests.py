@@ -70,6 +70,9 @@ ALL_TESTS = [
     # user/tests/ut_futex_pi.c: PI futexes and the robust list
     "futex_pi_errnos", "futex_pi_contended", "futex_pi_signal", "futex_pi_boost", "futex_pi_owner_died",
     "robust_list_hostile",
+    # user/tests/ut_mm.c: mappings and the ELF loader against 2.6.35
+    "mprotect_none", "mprotect_lower", "mmap_file_offsets", "exec_shared_page", "exec_big_bss",
+    "exec_interp_exec",
 ]
 
 

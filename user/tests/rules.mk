@@ -7,7 +7,7 @@ $(eval $(call user_prog,usertests,$(addprefix $(UT)/,usertests.o ut_mem.o ut_pro
 	ut_thread.o ut_sig.o ut_tls.o ut_life.o ut_limits.o ut_abi.o ut_fs.o \
 	ut_sched.o ut_rt.o ut_poll.o ut_job.o ut_vdso.o ut_pipe.o ut_tmpfs.o ut_procfs.o ut_entry.o \
 	ut_hostile.o ut_hostile_proc.o ut_hostile_sig.o ut_dyn.o ut_cmds.o ut_itimer.o \
-	ut_futex_pi.o)))
+	ut_futex_pi.o ut_mm.o)))
 $(eval $(call user_prog,timertest,$(UT)/timertest.o))
 $(eval $(call user_prog,ulibtest,$(UT)/ulibtest.o))
 
@@ -22,3 +22,20 @@ INITRD_DATA_ARGS += bin/ut-link->../bin/usertests bin/ut-loop->ut-loop bin/ut-da
 $(eval $(call user_prog,fuzz,$(UT)/fuzz.o $(UT)/fuzz_gen.o))
 # frames: prints the free frame count (tools/soak's leak check).
 $(eval $(call user_prog,frames,$(UT)/frames.o))
+
+# Programs of unusual layout for the loader tests (usertests exec_shared_page,
+# exec_big_bss, exec_interp_exec; ut_mm.c): code and data on one page, a bss
+# larger than memory, an ET_EXEC interpreter with a PT_INTERP of its own.
+$(eval $(call user_prog,ut-sharedpage,$(UT)/sharedpage.o))
+$(BUILD)/user/ut-sharedpage.elf: USER_LDFLAGS := $(subst user/user.ld,user/tests/sharedpage.ld,$(USER_LDFLAGS))
+$(BUILD)/user/ut-sharedpage.elf: user/tests/sharedpage.ld
+$(eval $(call user_prog,ut-bigbss,$(UT)/bigbss.o))
+$(eval $(call user_prog,ut-interp-prog,$(UT)/interp_prog.o))
+$(BUILD)/user/ut-interp-prog.elf: USER_LDFLAGS := $(subst user/user.ld,user/tests/interp.ld,$(USER_LDFLAGS))
+$(BUILD)/user/ut-interp-prog.elf: user/tests/interp.ld
+# The interpreter has no crt0 and no C library: its own link.
+USER_PROGS += ut-interp
+USER_OBJS  += $(UT)/interp.o
+$(BUILD)/user/ut-interp.elf: $(UT)/interp.o user/tests/interp.ld
+	@echo "  ULD     $@"
+	$(Q)$(LD) $(subst user/user.ld,user/tests/interp.ld,$(USER_LDFLAGS)) -Ttext-segment=0x30000000 -o $@ $<
