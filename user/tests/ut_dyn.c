@@ -2,7 +2,8 @@
  * user/tests/ut_dyn.c - what a dynamically linked glibc program asks of the
  * kernel beyond a static one (ld-linux.so.2 and NPTL; Debian's rt-tests):
  * private mappings of files, pread64, the mlock family, the _BITSET
- * futex operations, and an fd table past 64.  The programs themselves run in
+ * futex operations (and FUTEX_WAKE's EINVAL on a PI futex's word), and an
+ * fd table past 64.  The programs themselves run in
  * tests/system/test_rttests.py.
  */
 #include <signal.h>
@@ -194,6 +195,40 @@ static void futex_bitset(void)
 	ut_wait((pid_t)tid);
 }
 
+#define FUTEX_LOCK_PI	6
+#define FUTEX_UNLOCK_PI	7
+#define FUTEX_WAITERS	0x80000000u
+
+static volatile uint32_t pi_word;
+
+/* Waits for pi_word in FUTEX_LOCK_PI, then lets it go: 0 if both went well. */
+static void pi_waiter(void)
+{
+	long r = sys_futex((long)&pi_word, FUTEX_LOCK_PI, 0, 0, 0, 0);
+
+	_exit(r == 0 && sys_futex((long)&pi_word, FUTEX_UNLOCK_PI, 0, 0, 0, 0) == 0 ? 0 : 1);
+}
+
+/* FUTEX_WAKE on a word a PI waiter waits on is EINVAL (2.6.35 futex_wake:
+ * a queued futex_q with a pi_state), the waiter left waiting for the lock. */
+static void futex_wake_pi(void)
+{
+	static char stack[16384] __attribute__((aligned(16)));
+
+	pi_word = (uint32_t)sys_gettid();	/* ours, uncontended */
+	long tid = ut_clone(CLONE_VM | 17 /* SIGCHLD */, stack, sizeof(stack), 0, 0, pi_waiter);
+	CHECK(tid > 0, "clone: %ld", tid);
+	for (int i = 0; i < 100 && !(pi_word & FUTEX_WAITERS); i++)
+		ut_sleep_ns(1000000);
+	CHECK(pi_word & FUTEX_WAITERS, "the waiter never blocked: word %#x", pi_word);
+	EXPECT_RET(sys_futex((long)&pi_word, FUTEX_WAKE, 1, 0, 0, 0), -EINVAL);
+	EXPECT_RET(sys_futex((long)&pi_word, FUTEX_WAKE_BITSET, 1, 0, 0, ~0u), -EINVAL);
+	EXPECT_RET(sys_futex((long)&pi_word, FUTEX_UNLOCK_PI, 0, 0, 0, 0), 0);
+	int st = ut_wait((pid_t)tid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the PI waiter: status %#x", st);
+	EXPECT_RET(sys_futex((long)&pi_word, FUTEX_WAKE, 1, 0, 0, 0), 0);	/* nobody left */
+}
+
 /* The fd table grows past 64 (a thread-mode hackbench holds 400 fds): a pipe
  * at fd 700 works, select and poll see it, fork copies the large table,
  * F_SETFD reaches its close-on-exec bit. */
@@ -236,6 +271,7 @@ const struct ut_test ut_dyn_tests[] = {
 	{ pread64, "pread64" },
 	{ mlock, "mlock" },
 	{ futex_bitset, "futex_bitset" },
+	{ futex_wake_pi, "futex_wake_pi" },
 	{ fd_table_grow, "fd_table_grow" },
 	{ NULL, NULL },
 };
