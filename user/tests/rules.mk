@@ -26,16 +26,24 @@ $(eval $(call user_prog,frames,$(UT)/frames.o))
 # Programs of unusual layout for the loader tests (usertests exec_shared_page,
 # exec_big_bss, exec_interp_exec; ut_mm.c): code and data on one page, a bss
 # larger than memory, an ET_EXEC interpreter with a PT_INTERP of its own.
-$(eval $(call user_prog,ut-sharedpage,$(UT)/sharedpage.o))
-$(BUILD)/user/ut-sharedpage.elf: USER_LDFLAGS := $(subst user/user.ld,user/tests/sharedpage.ld,$(USER_LDFLAGS))
-$(BUILD)/user/ut-sharedpage.elf: user/tests/sharedpage.ld
-$(eval $(call user_prog,ut-bigbss,$(UT)/bigbss.o))
-$(eval $(call user_prog,ut-interp-prog,$(UT)/interp_prog.o))
-$(BUILD)/user/ut-interp-prog.elf: USER_LDFLAGS := $(subst user/user.ld,user/tests/interp.ld,$(USER_LDFLAGS))
-$(BUILD)/user/ut-interp-prog.elf: user/tests/interp.ld
-# The interpreter has no crt0 and no C library: its own link.
-USER_PROGS += ut-interp
-USER_OBJS  += $(UT)/interp.o
-$(BUILD)/user/ut-interp.elf: $(UT)/interp.o user/tests/interp.ld
-	@echo "  ULD     $@"
-	$(Q)$(LD) $(subst user/user.ld,user/tests/interp.ld,$(USER_LDFLAGS)) -Ttext-segment=0x30000000 -o $@ $<
+# Fixtures, not programs a user runs (no --help): built into
+# build/user/fixtures/ and put into the initrd as bin/NAME, like notelf.
+UT_FIX := $(BUILD)/user/fixtures
+# $(call ut_fixture,NAME,OBJECTS,SCRIPT,LDFLAGS,LIBS): NAME linked with SCRIPT
+# instead of user/user.ld, with LIBS (crt0 and the C library, or nothing).
+define ut_fixture
+USER_OBJS        += $(2)
+INITRD_DATA      += $(UT_FIX)/$(1).elf
+INITRD_DATA_ARGS += bin/$(1)=$(UT_FIX)/$(1).elf
+.SECONDARY: $(2)
+$(UT_FIX)/$(1).elf: $(2) $(3) $(5)
+	@mkdir -p $$(dir $$@)
+	@echo "  ULD     $$@"
+	$(Q)$$(LD) $$(subst user/user.ld,$(3),$$(USER_LDFLAGS)) $(4) -o $$@ $(filter $(BUILD)/user/crt0.o,$(5)) $(2) $(filter-out $(BUILD)/user/crt0.o,$(5)) $(if $(5),$$(LIBGCC))
+endef
+UT_FIX_LIBS := $(USER_CRT0) $(USER_LIB)
+$(eval $(call ut_fixture,ut-sharedpage,$(UT)/sharedpage.o,user/tests/sharedpage.ld,,$(UT_FIX_LIBS)))
+$(eval $(call ut_fixture,ut-bigbss,$(UT)/bigbss.o,user/user.ld,,$(UT_FIX_LIBS)))
+$(eval $(call ut_fixture,ut-interp-prog,$(UT)/interp_prog.o,user/tests/interp.ld,,$(UT_FIX_LIBS)))
+# The interpreter has no crt0 and no C library, and lives at 0x30000000.
+$(eval $(call ut_fixture,ut-interp,$(UT)/interp.o,user/tests/interp.ld,-Ttext-segment=0x30000000,))
