@@ -36,12 +36,22 @@ struct futex_waiter {
 
 static LIST_HEAD(futex_waiters);
 
+/*
+ * Wake up to NR waiters on (MM, UADDR) whose bitset meets BITSET.  A word a
+ * PI waiter waits on is -EINVAL, nobody woken: 2.6.35's futex_wake stops at
+ * a futex_q with a pi_state or an rt_waiter (such a lock is handed on by
+ * FUTEX_UNLOCK_PI).  The PI waiters sleep on their pi_state's rt_mutex, not
+ * on this list, so they are asked for first (2.6.35 meets them in the hash
+ * bucket's priority order: plain waiters queued before one would be woken).
+ */
 static int futex_wake_bitset(struct mm *mm, u32 uaddr, int nr, u32 bitset)
 {
 	struct futex_waiter *w;
 	unsigned long flags;
 	int n = 0;
 
+	if (futex_pi_waiters(mm, uaddr))
+		return -EINVAL;
 	local_irq_save(flags);
 	list_for_each_entry(w, &futex_waiters, node) {
 		if (n >= nr)

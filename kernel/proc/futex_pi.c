@@ -269,3 +269,10 @@ void exit_pi_state_list(struct task *curr)
 		rt_mutex_proxy_unlock(&ps->pi_mutex);
 	}
 }
+
+/* A pi_state lives exactly while waiters are inside futex_lock_pi on its
+ * word (its refcount): futex.c's FUTEX_WAKE refuses such a word. */
+int futex_pi_waiters(struct mm *mm, u32 uaddr)
+{
+	return find_pi_state(mm, uaddr) != NULL;
+}

@@ -59,7 +59,7 @@ ALL_TESTS = [
     "hostile_sig_args", "hostile_sigwait_ignored", "hostile_thread_exit_pending", "hostile_timer_edges",
     "hostile_sleep_edges", "hostile_prio_edges", "hostile_small_calls",
     # user/tests/ut_dyn.c: what dynamic glibc programs need
-    "mmap_file", "mmap_file_fork", "pread64", "mlock", "futex_bitset", "fd_table_grow",
+    "mmap_file", "mmap_file_fork", "pread64", "mlock", "futex_bitset", "futex_wake_pi", "fd_table_grow",
     # user/tests/ut_cmds.c: the calls behind everyday commands
     "reboot_calls", "syslog_calls", "vfork_calls", "times_calls", "affinity_calls",
     "statfs_calls", "proc_create", "file_times",
@@ -70,6 +70,9 @@ ALL_TESTS = [
     # user/tests/ut_futex_pi.c: PI futexes and the robust list
     "futex_pi_errnos", "futex_pi_contended", "futex_pi_signal", "futex_pi_boost", "futex_pi_owner_died",
     "robust_list_hostile",
+    # user/tests/ut_mm.c: mappings and the ELF loader against 2.6.35
+    "mprotect_none", "mprotect_lower", "mmap_file_offsets", "exec_shared_page", "exec_big_bss",
+    "exec_interp_exec",
 ]
 
 

@@ -278,6 +278,7 @@ static const struct ut_test *const tables[] = {
 	ut_cmds_tests,
 	ut_itimer_tests,
 	ut_futex_pi_tests,
+	ut_mm_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

@@ -112,5 +112,7 @@ extern const struct ut_test ut_cmds_tests[];
 extern const struct ut_test ut_itimer_tests[];
 /* ut_futex_pi.c: PI futexes (LOCK_PI, UNLOCK_PI, TRYLOCK_PI) and the robust list */
 extern const struct ut_test ut_futex_pi_tests[];
+/* ut_mm.c: mprotect of present pages, file offsets, the ELF loader's layouts */
+extern const struct ut_test ut_mm_tests[];
 
 #endif
