@@ -149,9 +149,13 @@ def make_iso(cmdline, path, timeout=0):
     return path
 
 
-def hmp(sock, command):
-    """Send one monitor command on a connected HMP socket; returns its reply."""
-    sock.sendall(command.encode() + b"\n")
+def hmp(sock, command=None):
+    """Send one monitor command on a connected HMP socket; returns its reply
+    (up to the next prompt).  COMMAND None sends nothing: the banner QEMU
+    greets a new connection with (an empty line would leave a second prompt
+    behind, and the next command's reply would end there, empty)."""
+    if command is not None:
+        sock.sendall(command.encode() + b"\n")
     buf = b""
     while not buf.endswith(b"(qemu) "):
         chunk = sock.recv(4096)
@@ -201,7 +205,7 @@ def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir, log):
                 pass                        # QEMU already left: the guest powered off
             else:
                 try:
-                    hmp(s, "")              # read the banner up to the prompt
+                    hmp(s)                  # read the banner up to the prompt
                     for c in monitor_cmds:
                         hmp(s, c)
                     s.sendall(b"quit\n")
@@ -411,7 +415,7 @@ class Console:
         if self.mon is None:
             self.mon = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             self.mon.connect(self.sock_path)
-            hmp(self.mon, "")
+            hmp(self.mon)
         return hmp(self.mon, command)
 
     def sendkey(self, key):
