@@ -13,6 +13,9 @@ Optional: monitor_cmds= runs QEMU monitor (HMP) commands once the serial
 output matches until= (e.g. a screendump after the guest halted), then quits.
 Deterministic by default: -icount shift=0,sleep=off (1 guest instruction =
 1 virtual ns; the same image and command line print the same bytes).
+QEMU is the pinned one (tools/qemufetch.py: Debian's 10.0 from bookworm-backports,
+with its SeaBIOS and OVMF, run from the cache), never whatever `qemu-system-*` is
+on the PATH: a Debian point release of the system's QEMU cannot move a figure.
 A headless boot (run(), gdb_session()) has nobody at the console, so a
 command line without run= gets `run=` in front (`headless_cmdline()`): the
 kernel's init would otherwise start the login shell and wait at its prompt
@@ -20,6 +23,10 @@ for ever; `run=` runs nothing and powers off.  Console (an interactive boot)
 passes the command line as it is.
 The guest leaves through isa-debug-exit at 0xf4: QEMU exits with
 (status << 1) | 1, which `Run.status` turns back into the kernel's status.
+QEMU 10 ends the machine only once its main loop takes the request, and
+the guest runs on meanwhile (arch/x86/power.c goes on to ACPI S5 and
+prints): how far is a matter of host timing, so run() keeps the serial text
+up to the kernel's "Powering off (status N)" line (`after_exit()`).
 debug_exit=False leaves the device out: the kernel then powers off through
 ACPI S5 and QEMU exits with 0 (`Run.status` is None).  machine= picks the
 QEMU machine type (pc: i440FX/PIIX4, q35: ICH9).
@@ -38,13 +45,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qemufetch  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
 KERNEL = os.path.join(BUILD, "granule.elf")
 KERNEL_DEBUG = os.path.join(BUILD, "granule-debug.elf")    # same loadable bytes + DWARF
 GDB_SCRIPT = os.path.join(ROOT, "tools", "granule.gdb")
 ISO = os.path.join(BUILD, "granule.iso")
-OVMF = "/usr/share/ovmf/OVMF.fd"
 
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d{6}\] ")
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>c])")
@@ -117,7 +126,7 @@ def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
     # build/granule-usb.img) still opens.
     iso = os.path.abspath(iso or ISO)
     kernel = os.path.abspath(kernel or KERNEL)
-    argv = ["qemu-system-i386" if firmware == "bios" else "qemu-system-x86_64",
+    argv = [qemufetch.binary("qemu-system-i386" if firmware == "bios" else "qemu-system-x86_64"),
             "-machine", machine, "-m", memory, "-display", "none", "-no-reboot"]
     if debug_exit:
         argv += ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
@@ -129,7 +138,7 @@ def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
     if icount:
         argv += ["-icount", "shift=0,sleep=off"]
     if firmware == "uefi":
-        argv += ["-bios", OVMF]
+        argv += ["-bios", qemufetch.ovmf()]
     if boot == "kernel":
         argv += ["-kernel", kernel, "-append", cmdline]
     elif boot in USB_HCD:
@@ -227,6 +236,17 @@ def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir, log):
     return bytes(out), p.returncode if not timed_out else -1, timed_out
 
 
+POWER_OFF_LINE = re.compile(rb"Powering off \(status -?\d+\)\r?\n")
+
+
+def after_exit(serial, returncode):
+    """SERIAL without what the guest printed after it wrote its status to
+    isa-debug-exit (RETURNCODE odd): QEMU exits asynchronously, and that
+    tail differs from run to run.  Anything else comes back whole."""
+    m = POWER_OFF_LINE.search(serial) if returncode > 0 and returncode % 2 else None
+    return serial[:m.end()] if m else serial
+
+
 def _read(path):
     """The bytes of PATH so far (b"" before QEMU creates it)."""
     try:
@@ -258,7 +278,7 @@ def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
     # and the guest dropped a character.
     log = os.path.join(tmp.name, "serial.log")
     argv += ["-serial", f"file:{log}"]
-    out = b""
+    out, rc = b"", -1
     try:
         if until:
             out, rc, to = _run_with_monitor(argv, timeout, until, monitor_cmds, tmp.name,
@@ -270,7 +290,7 @@ def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
     except subprocess.TimeoutExpired as e:
         out, rc, to = e.stdout or b"", -1, True
     finally:
-        out = _read(log) + out      # the serial text, then QEMU's own messages
+        out = after_exit(_read(log), rc) + out    # the serial text, then QEMU's own messages
         tmp.cleanup()
     text = out.decode("utf-8", "replace")
     # Firmware and GRUB paint the screen with ANSI sequences and bare CRs.

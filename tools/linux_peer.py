@@ -21,7 +21,8 @@ Choices that make the comparison fair (each is on the kernel command line):
                    kernel thread (cryptomgr_test) that takes ~9% of the CPU
                    during the measurement; Granule has no such thread
   quiet, console=ttyS0, panic=-1: serial output only; a panic ends the run
-  -smp 1, 128 MiB, the RTC pinned to 2010-09-14: Granule's machine
+  -smp 1, 128 MiB, the RTC pinned to 2010-09-14: Granule's machine, in the same
+                   pinned QEMU (tools/qemufetch.py)
 Debian's kernels are HZ=250 (CONFIG_HZ_250); tools/bench pairs each Linux run
 with Granule's run at hz=250.
 """
@@ -36,6 +37,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import debfetch as df  # noqa: E402
+import qemufetch  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 USER_DIR = os.path.join(ROOT, "build", "user")
@@ -327,7 +329,7 @@ KERNEL_ARGS = ("console=ttyS0 noautogroup mitigations=off nokaslr cryptomgr.note
 
 
 def qemu_argv(kernel, initrd_path, icount=True, memory="128M"):
-    argv = ["qemu-system-x86_64", "-machine", "pc", "-smp", "1", "-m", memory,
+    argv = [qemufetch.binary("qemu-system-x86_64"), "-machine", "pc", "-smp", "1", "-m", memory,
             "-display", "none", "-no-reboot",
             "-rtc", "base=2010-09-14T12:00:00,clock=vm",
             "-kernel", os.path.join(kernel_dir(kernel), "vmlinuz"),
