@@ -16,6 +16,7 @@ Deterministic by default: -icount shift=0,sleep=off (1 guest instruction =
 QEMU is the pinned one (tools/qemufetch.py: Debian's 10.0 from bookworm-backports,
 with its SeaBIOS and OVMF, run from the cache), never whatever `qemu-system-*` is
 on the PATH: a Debian point release of the system's QEMU cannot move a figure.
+smp= sets the number of CPUs (-smp; 1 by default).
 A headless boot (run(), gdb_session()) has nobody at the console, so a
 command line without run= gets `run=` in front (`headless_cmdline()`): the
 kernel's init would otherwise start the login shell and wait at its prompt
@@ -120,14 +121,15 @@ def headless_cmdline(cmdline):
 
 
 def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
-              firmware="bios", iso=None, extra=(), machine="pc", debug_exit=True, kernel=None):
+              firmware="bios", iso=None, extra=(), machine="pc", debug_exit=True, kernel=None,
+              smp=1):
     # QEMU may run in another directory (run()'s workdir): every file it is
     # given is named from the root, so a caller's relative path (make usb's
     # build/granule-usb.img) still opens.
     iso = os.path.abspath(iso or ISO)
     kernel = os.path.abspath(kernel or KERNEL)
     argv = [qemufetch.binary("qemu-system-i386" if firmware == "bios" else "qemu-system-x86_64"),
-            "-machine", machine, "-m", memory, "-display", "none", "-no-reboot"]
+            "-machine", machine, "-smp", str(smp), "-m", memory, "-display", "none", "-no-reboot"]
     if debug_exit:
         argv += ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
     # A fixed wall clock that follows virtual time: CLOCK_REALTIME is
@@ -258,7 +260,7 @@ def _read(path):
 
 def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
         memory="128M", firmware="bios", extra=(), image=None, until=None,
-        monitor_cmds=(), workdir=None, machine="pc", debug_exit=True, kernel=None):
+        monitor_cmds=(), workdir=None, machine="pc", debug_exit=True, kernel=None, smp=1):
     """Boot once, headless, serial captured; returns a Run.
 
     image: boot this prebuilt image (iso and usb-* boots) instead of making
@@ -271,7 +273,7 @@ def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
     if boot != "kernel" and not image:
         iso = make_iso(cmdline, os.path.join(tmp.name, "run.iso"))
     argv = qemu_argv(boot, cmdline, cpu, icount, memory, firmware, iso, extra,
-                     machine, debug_exit, kernel)
+                     machine, debug_exit, kernel, smp)
     # The serial line goes to a regular file, which never blocks QEMU's
     # UART: through a pipe, a host reader late by tens of ms (two busy
     # cores) kept THRE clear past the guest's spin limit (arch/x86/serial.c),

@@ -62,9 +62,13 @@ def test_nothing_was_installed():
     assert QEMU.version not in p.stdout, p.stdout
 
 
-def test_a_bad_option_gets_the_usage_and_boots_nothing():
+def test_a_bad_cpu_count_or_option_gets_one_line_and_boots_nothing():
     tools = os.path.join(os.path.dirname(__file__), "..", "..", "tools")
-    for argv, said in (([f"{tools}/fetch-qemu", "--bogus"], "tools/fetch-qemu - the pinned QEMU"),):
+    for argv, said in (([f"{tools}/run-qemu", "--smp", "0", "--", "run="],
+                        "run-qemu: --smp 0: invalid (expected 1..255 CPUs)"),
+                       ([f"{tools}/linux-peer", "run", "commit-0bf377bbb0be", "--smp", "abc"],
+                        "linux-peer: --smp abc: invalid (expected 1..255 CPUs)"),
+                       ([f"{tools}/fetch-qemu", "--bogus"], "tools/fetch-qemu - the pinned QEMU")):
         p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
         assert p.returncode != 0 and said in p.stderr and not p.stdout, (argv, p.stdout, p.stderr)
 
