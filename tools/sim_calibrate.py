@@ -85,8 +85,9 @@ CALIB = os.path.join(ROOT, "tools", "simeng", "calibration")
 HZS = (100, 250, 300, 1000)
 TICK_LINE = re.compile(r"tick emulated every (\d+) ns")   # kernel/time/hrtimer.c's boot line
 BURN_CHUNK = 10000          # user/bench/bench.c
-# what the costs depend on: a commit touching these makes the file stale
-MEASURED_PATHS = ["kernel", "arch", "boot", "user", "linker.ld"]
+# what the costs depend on: a commit touching these makes the file stale (tools/debs.lock
+# pins the QEMU and firmware they are measured on, and the initrd's busybox)
+MEASURED_PATHS = ["kernel", "arch", "boot", "user", "linker.ld", "tools/debs.lock"]
 
 
 def commit():
