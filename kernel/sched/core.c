@@ -653,6 +653,7 @@ int sched_setscheduler_prio(struct task *p, int policy, int prio)
 		return -EINVAL;
 
 	local_irq_save(flags);
+	rt_mutex_pi_busy++;		/* until the waiter has moved too */
 	newprio = rt_mutex_get_effective_prio(p, rt_policy(policy) ?
 					      MAX_RT_PRIO - 1 - prio : p->static_prio);
 	sched_change_begin(rq, p, rt_prio(newprio) ? &rt_sched_class : &fair_sched_class, &c);
@@ -662,6 +663,7 @@ int sched_setscheduler_prio(struct task *p, int policy, int prio)
 	sched_change_end(rq, p, &c, 0);
 	local_irq_restore(flags);
 	rt_mutex_adjust_pi(p);		/* a blocked task's waiter moves */
+	rt_mutex_pi_busy--;
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include <kernel/time.h>
 #include <kernel/cmdline.h>
 #include <kernel/proc.h>
+#include <kernel/rtmutex.h>
 #include <kernel/string.h>
 #include <arch/irqflags.h>
 
@@ -551,6 +552,7 @@ int sched_verify(void)
 	bad += verify_idle(rq);
 	bad += verify_deadline_list(rq);
 	bad += sched_verify_rt();		/* rt.c: the priority array */
+	bad += rt_mutex_verify_chains();	/* rtmutex.c: the PI chains */
 	sched_verify_failures += (unsigned long)bad;
 	local_irq_restore(flags);
 	return bad;

@@ -14,6 +14,7 @@
 #include "eevdf.h"
 #include <kernel/printk.h>
 #include <kernel/math64.h>
+#include <kernel/rtmutex.h>
 #include <arch/irqflags.h>
 
 #define out console_printf	/* raw: no printk timestamps */
@@ -306,6 +307,7 @@ int sched_verify_eevdf(void)
 		VIOLATION("the idle task is queued\n");
 
 	bad += sched_verify_rt();		/* rt.c: the priority array */
+	bad += rt_mutex_verify_chains();	/* rtmutex.c: the PI chains */
 	sched_verify_failures += (unsigned long)bad;
 	local_irq_restore(flags);
 	return bad;

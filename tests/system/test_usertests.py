@@ -68,7 +68,8 @@ ALL_TESTS = [
     "itimer_ignored_stops", "itimer_getitimer", "itimer_errors", "itimer_default_kills", "itimer_fork", "itimer_exec",
     "itimer_exit",
     # user/tests/ut_futex_pi.c: PI futexes and the robust list
-    "futex_pi_errnos", "futex_pi_contended", "futex_pi_signal", "futex_pi_boost", "futex_pi_owner_died",
+    "futex_pi_errnos", "futex_pi_contended", "futex_pi_signal", "futex_pi_boost", "futex_pi_chain",
+    "futex_pi_owner_died",
     "robust_list_hostile",
 ]
 

@@ -15,6 +15,9 @@
  *                       spinner by a FIFO 30 waiter, so the waiter gets the
  *                       lock before the spinner finishes (the order is
  *                       recorded, not timed)
+ *   futex_pi_chain      T1 drops below C while both wait for T2's lock and
+ *                       T2 waits for T3's: the walk goes on past the
+ *                       deboost to T3 (the prios /proc/PID/sched shows)
  *   futex_pi_owner_died the owner dies holding a robust PI lock: its
  *                       waiter gets it with FUTEX_OWNER_DIED; a plain
  *                       robust futex's waiter is woken with it too
@@ -23,6 +26,8 @@
  * The helpers are CLONE_VM children (ut_clone): raw calls only.
  */
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "ut.h"
@@ -39,7 +44,7 @@
 #define SIGCHLD_			17
 #define NO_TID			99999
 
-static char stack[3][16384] __attribute__((aligned(16)));
+static char stack[4][16384] __attribute__((aligned(16)));
 
 static long pi_op(volatile uint32_t *w, int op)
 {
@@ -262,6 +267,84 @@ static void futex_pi_boost(void)
 	CHECK(inv_lock == 0, "word %#x at the end", inv_lock);
 }
 
+/* ---- the chain walk past a deboost (2.6.35's rt_mutex_adjust_prio_chain) -- */
+
+static volatile uint32_t ch_m1, ch_m2;
+static volatile int ch_go[4], ch_release;
+
+/* TID's prio as /proc/TID/sched shows it (the boosted one), or -1. */
+static int sched_prio(long tid)
+{
+	char path[32], buf[2048], *l;
+
+	snprintf(path, sizeof(path), "/proc/%ld/sched", tid);
+	if (ut_slurp(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	l = strstr(buf, "\nprio ");
+	return l ? atoi(strchr(l, ':') + 1) : -1;
+}
+
+static void ch_t3(void)		/* FIFO 1: holds M2, sleeps */
+{
+	wait_flag(&ch_go[3]);
+	EXPECT_RET(pi_op(&ch_m2, FUTEX_LOCK_PI), 0);
+	wait_flag(&ch_release);
+	EXPECT_RET(pi_op(&ch_m2, FUTEX_UNLOCK_PI), 0);
+}
+
+static void ch_t2(void)		/* FIFO 2: holds M1, waits for M2 */
+{
+	wait_flag(&ch_go[2]);
+	EXPECT_RET(pi_op(&ch_m1, FUTEX_LOCK_PI), 0);
+	EXPECT_RET(pi_op(&ch_m2, FUTEX_LOCK_PI), 0);
+	EXPECT_RET(pi_op(&ch_m2, FUTEX_UNLOCK_PI), 0);
+	EXPECT_RET(pi_op(&ch_m1, FUTEX_UNLOCK_PI), 0);
+}
+
+static void ch_waiter(int i)	/* C (FIFO 20) and T1 (FIFO 30): wait for M1 */
+{
+	wait_flag(&ch_go[i]);
+	EXPECT_RET(pi_op(&ch_m1, FUTEX_LOCK_PI), 0);
+	EXPECT_RET(pi_op(&ch_m1, FUTEX_UNLOCK_PI), 0);
+}
+
+static void ch_c(void) { ch_waiter(0); }
+static void ch_t1(void) { ch_waiter(1); }
+
+/*
+ * T3 (FIFO 1) holds M2; T2 (FIFO 2) holds M1 and waits for M2; C (FIFO 20)
+ * then T1 (FIFO 30) wait for M1: T2 and T3 run at 30.  T1 drops to FIFO 10
+ * (pthread_setschedparam): C becomes M1's top waiter, and the walk goes on
+ * past T2 (now 20) to T3, which must drop to 20 too.  We run as SCHED_OTHER,
+ * so each step happens when we raise a flag, and is done when we run again.
+ */
+static void futex_pi_chain(void)
+{
+	void (*fn[4])(void) = { ch_c, ch_t1, ch_t2, ch_t3 };
+	static const int rtprio[4] = { 20, 30, 2, 1 };
+	long tid[4];
+
+	for (int i = 0; i < 4; i++) {
+		tid[i] = start(fn[i], i);
+		setfifo(tid[i], rtprio[i]);		/* it runs, and waits for its flag */
+	}
+	set_flag(&ch_go[3]);			/* T3 takes M2 */
+	set_flag(&ch_go[2]);			/* T2 takes M1, blocks on M2 */
+	set_flag(&ch_go[0]);			/* C blocks on M1 */
+	set_flag(&ch_go[1]);			/* T1 blocks on M1 */
+	CHECK(sched_prio(tid[2]) == 99 - 30 && sched_prio(tid[3]) == 99 - 30,
+	      "before: T2 at prio %d, T3 at %d, want %d", sched_prio(tid[2]),
+	      sched_prio(tid[3]), 99 - 30);
+	setfifo(tid[1], 10);
+	CHECK(sched_prio(tid[2]) == 99 - 20, "T2 at prio %d, want %d", sched_prio(tid[2]), 99 - 20);
+	CHECK(sched_prio(tid[3]) == 99 - 20, "T3 at prio %d after T1 dropped to FIFO 10, want %d",
+	      sched_prio(tid[3]), 99 - 20);
+	set_flag(&ch_release);
+	for (int i = 0; i < 4; i++)
+		CHECK(ut_wait((pid_t)tid[i]) == 0, "a chain task failed");
+	CHECK(ch_m1 == 0 && ch_m2 == 0, "words %#x %#x at the end", ch_m1, ch_m2);
+}
+
 /* ---- robust lists ---------------------------------------------------------- */
 
 struct robust_entry {			/* what glibc links in: next, then the word */
@@ -369,6 +452,7 @@ const struct ut_test ut_futex_pi_tests[] = {
 	{ futex_pi_contended, "futex_pi_contended" },
 	{ futex_pi_signal, "futex_pi_signal" },
 	{ futex_pi_boost, "futex_pi_boost" },
+	{ futex_pi_chain, "futex_pi_chain" },
 	{ futex_pi_owner_died, "futex_pi_owner_died" },
 	{ robust_list_hostile, "robust_list_hostile" },
 	{ NULL, NULL },

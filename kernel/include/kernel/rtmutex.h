@@ -45,7 +45,12 @@ struct rt_mutex_waiter {
 };
 
 #define MAX_LOCK_DEPTH		1024	/* 2.6.35's max_lock_depth default */
-extern int max_lock_depth;
+extern int max_lock_depth;		/* kernel.max_lock_depth */
+/* a PI change is under way: the invariant checker leaves the chains alone */
+extern int rt_mutex_pi_busy;
+/* sched_verify=1: every blocked task's waiter, lock and owner agree (the
+ * chain invariant); returns the number of violations, printed */
+int rt_mutex_verify_chains(void);
 
 void rt_mutex_init(struct rt_mutex *lock);
 /* fork: an empty pi_waiters, not blocked (2.6.35's rt_mutex_init_task) */
