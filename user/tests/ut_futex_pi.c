@@ -18,6 +18,8 @@
  *   futex_pi_chain      T1 drops below C while both wait for T2's lock and
  *                       T2 waits for T3's: the walk goes on past the
  *                       deboost to T3 (the prios /proc/PID/sched shows)
+ *   futex_pi_rr_interval sched_rr_get_interval of a SCHED_OTHER owner boosted
+ *                       into rt: 0, as the rt class answers for SCHED_RR only
  *   futex_pi_owner_died the owner dies holding a robust PI lock: its
  *                       waiter gets it with FUTEX_OWNER_DIED; a plain
  *                       robust futex's waiter is woken with it too
@@ -345,6 +347,50 @@ static void futex_pi_chain(void)
 	CHECK(ch_m1 == 0 && ch_m2 == 0, "words %#x %#x at the end", ch_m1, ch_m2);
 }
 
+/* ---- sched_rr_get_interval of a boosted SCHED_OTHER task ------------------- */
+
+static volatile uint32_t rr_lock;
+static volatile int spin_stop;
+
+static void spinner(void)
+{
+	while (!spin_stop)
+		;
+}
+
+static void rr_waiter(void)
+{
+	EXPECT_RET(pi_op(&rr_lock, FUTEX_LOCK_PI), 0);
+	EXPECT_RET(pi_op(&rr_lock, FUTEX_UNLOCK_PI), 0);
+}
+
+/*
+ * We are SCHED_OTHER beside a fair spinner: our interval is our slice.  A
+ * FIFO 30 waiter boosts us into the rt class, which answers for us by our
+ * policy (2.6.35's get_rr_interval_rt): not SCHED_RR, so 0.
+ */
+static void futex_pi_rr_interval(void)
+{
+	int32_t ts[2] = { -1, -1 };
+	long s, w;
+
+	EXPECT_RET(pi_op(&rr_lock, FUTEX_LOCK_PI), 0);
+	s = start(spinner, 0);
+	EXPECT_RET(sys_sched_rr_get_interval(0, (long)ts), 0);
+	CHECK(ts[0] == 0 && ts[1] > 0, "our fair interval %d.%09d", ts[0], ts[1]);
+	w = start(rr_waiter, 1);
+	setfifo(w, 30);				/* it blocks on our lock at once */
+	CHECK(sched_prio(sys_getpid()) == 99 - 30, "not boosted: prio %d",
+	      sched_prio(sys_getpid()));
+	EXPECT_RET(sys_sched_rr_get_interval(0, (long)ts), 0);
+	CHECK(ts[0] == 0 && ts[1] == 0, "a boosted SCHED_OTHER task's interval %d.%09d",
+	      ts[0], ts[1]);
+	EXPECT_RET(pi_op(&rr_lock, FUTEX_UNLOCK_PI), 0);
+	CHECK(ut_wait((pid_t)w) == 0, "the waiter failed");
+	spin_stop = 1;
+	ut_wait((pid_t)s);
+}
+
 /* ---- robust lists ---------------------------------------------------------- */
 
 struct robust_entry {			/* what glibc links in: next, then the word */
@@ -453,6 +499,7 @@ const struct ut_test ut_futex_pi_tests[] = {
 	{ futex_pi_signal, "futex_pi_signal" },
 	{ futex_pi_boost, "futex_pi_boost" },
 	{ futex_pi_chain, "futex_pi_chain" },
+	{ futex_pi_rr_interval, "futex_pi_rr_interval" },
 	{ futex_pi_owner_died, "futex_pi_owner_died" },
 	{ robust_list_hostile, "robust_list_hostile" },
 	{ NULL, NULL },

@@ -370,12 +370,13 @@ static void test_max_lock_depth(void **state)
 		try_to_take_rt_mutex(&l[i - 1], t[i]);
 		assert_int_equal(block_on(&l[i], &w[i], t[i]), 0);
 	}
-	max_lock_depth = 1;
+	knob_set_ok("max_lock_depth", "1");		/* kernel.max_lock_depth */
 	t[0] = spawn_at("h", 50);
 	assert_int_equal(task_blocks_on_rt_mutex(&l[0], &w[0], t[0], 0), 0);
 	assert_pi(t[1], PRIO(50));		/* the direct owner */
 	assert_pi(t[2], PRIO(50));		/* depth 1 */
 	assert_pi(t[3], PRIO(30));		/* beyond: not reached */
+	assert_true(capture_contains("Maximum lock depth 1 reached task: h ("));
 	max_lock_depth = saved;
 	remove_waiter(&l[0], &w[0]);
 	assert_pi(t[3], PRIO(30));
