@@ -69,7 +69,7 @@ ALL_TESTS = [
     "itimer_exit",
     # user/tests/ut_futex_pi.c: PI futexes and the robust list
     "futex_pi_errnos", "futex_pi_contended", "futex_pi_signal", "futex_pi_boost", "futex_pi_chain",
-    "futex_pi_rr_interval", "futex_pi_owner_died",
+    "futex_pi_rr_interval", "futex_pi_expired", "futex_pi_owner_died",
     "robust_list_hostile",
 ]
 

@@ -6,7 +6,8 @@
  *   futex_pi_errnos     uncontended lock/unlock, -EDEADLK, -EPERM, -EFAULT,
  *                       -EINVAL, -ESRCH, -ENOSYS for a clock on LOCK_PI,
  *                       glibc's start-up probe (UNLOCK_PI of 0: not ENOSYS)
- *   futex_pi_contended  TRYLOCK_PI of a held lock -> EAGAIN; LOCK_PI's
+ *   futex_pi_contended  TRYLOCK_PI of a held lock -> EAGAIN (FUTEX_WAITERS
+ *                       set, as 2.6.35); LOCK_PI's
  *                       absolute CLOCK_REALTIME timeout -> ETIMEDOUT, and
  *                       the word keeps its owner with FUTEX_WAITERS
  *   futex_pi_signal     a handled signal interrupts a blocked LOCK_PI, which
@@ -18,6 +19,8 @@
  *   futex_pi_chain      T1 drops below C while both wait for T2's lock and
  *                       T2 waits for T3's: the walk goes on past the
  *                       deboost to T3 (the prios /proc/PID/sched shows)
+ *   futex_pi_expired    a LOCK_PI whose timeout has passed fails before it
+ *                       boosts the owner (which keeps its place)
  *   futex_pi_rr_interval sched_rr_get_interval of a SCHED_OTHER owner boosted
  *                       into rt: 0, as the rt class answers for SCHED_RR only
  *   futex_pi_owner_died the owner dies holding a robust PI lock: its
@@ -128,8 +131,12 @@ static void futex_pi_errnos(void)
 
 	w = tid + 1;				/* someone else's */
 	EXPECT_RET(pi_op(&w, FUTEX_UNLOCK_PI), -EPERM);
+	w = tid | FUTEX_OWNER_DIED;		/* ours, after its owner died: freed */
+	EXPECT_RET(pi_op(&w, FUTEX_UNLOCK_PI), 0);
+	CHECK(w == 0, "word %#x after UNLOCK_PI of an OWNER_DIED word", w);
 	w = NO_TID;				/* nobody's */
 	EXPECT_RET(pi_op(&w, FUTEX_LOCK_PI), -ESRCH);
+	EXPECT_RET(pi_op(&w, FUTEX_TRYLOCK_PI), -ESRCH);	/* 2.6.35: looked up too */
 	child = (pid_t)sys_fork();		/* a task, but of another address space */
 	if (!child) {
 		static volatile int never;
@@ -164,7 +171,9 @@ static void futex_pi_contended(void)
 
 	w = (uint32_t)other;			/* as if it had taken it */
 	EXPECT_RET(pi_op(&w, FUTEX_TRYLOCK_PI), -EAGAIN);
-	CHECK(w == (uint32_t)other, "TRYLOCK_PI changed the word: %#x", w);
+	/* 2.6.35 sets FUTEX_WAITERS before it tries: the owner's unlock comes in */
+	CHECK(w == ((uint32_t)other | FUTEX_WAITERS), "word %#x after TRYLOCK_PI", w);
+	w = (uint32_t)other;
 
 	realtime_in(&ts, 2000000);		/* 2 ms from now, absolute */
 	EXPECT_RET(sys_futex((long)&w, FUTEX_LOCK_PI, 0, (long)&ts, 0, 0), -ETIMEDOUT);
@@ -242,7 +251,8 @@ static void high(void)
 {
 	h_waiting = 1;
 	EXPECT_RET(pi_op(&inv_lock, FUTEX_LOCK_PI), 0);
-	CHECK((inv_lock & ~FUTEX_WAITERS) == (uint32_t)sys_gettid(), "word %#x", inv_lock);
+	/* handed on with FUTEX_WAITERS, though no one else waits (2.6.35) */
+	CHECK(inv_lock == ((uint32_t)sys_gettid() | FUTEX_WAITERS), "word %#x", inv_lock);
 	order[order_n++] = 'H';
 	EXPECT_RET(pi_op(&inv_lock, FUTEX_UNLOCK_PI), 0);
 }
@@ -391,6 +401,40 @@ static void futex_pi_rr_interval(void)
 	ut_wait((pid_t)s);
 }
 
+/* ---- a past timeout fails LOCK_PI before any boost ------------------------ */
+
+static volatile char ex_order[3];
+static volatile int ex_n;
+
+static void ex_x(void) { ex_order[ex_n++] = 'X'; }
+static void ex_o(void) { ex_order[ex_n++] = 'O'; }
+
+/*
+ * X and then O wait at FIFO 10; the word names O.  Our LOCK_PI (FIFO 30)
+ * with a timeout long past fails -ETIMEDOUT before it queues a waiter, as
+ * 2.6.35's __rt_mutex_slowlock checks first: O is never boosted, and so not
+ * deboosted either, which would put it back at the head of its list
+ * (rt_mutex_setprio's ENQUEUE_HEAD), ahead of X.
+ */
+static void futex_pi_expired(void)
+{
+	static volatile uint32_t w;
+	struct ts32 ts = { 1, 0 };		/* 1970: long past */
+	long x, o;
+
+	setfifo(0, 30);
+	x = start(ex_x, 0);
+	setfifo(x, 10);
+	o = start(ex_o, 1);
+	setfifo(o, 10);
+	w = (uint32_t)o;			/* as if O had taken it */
+	EXPECT_RET(sys_futex((long)&w, FUTEX_LOCK_PI, 0, (long)&ts, 0, 0), -ETIMEDOUT);
+	ut_wait((pid_t)x);
+	ut_wait((pid_t)o);
+	CHECK(ex_n == 2 && ex_order[0] == 'X' && ex_order[1] == 'O',
+	      "order %.2s: the owner was boosted and deboosted", (const char *)ex_order);
+}
+
 /* ---- robust lists ---------------------------------------------------------- */
 
 struct robust_entry {			/* what glibc links in: next, then the word */
@@ -446,8 +490,8 @@ static void futex_pi_owner_died(void)
 	setfifo(p, 35);				/* it runs now and waits */
 	/* we block on the PI lock: D is boosted, exits, and hands it to us */
 	EXPECT_RET(pi_op(&rpi.word, FUTEX_LOCK_PI), 0);
-	CHECK(rpi.word == (tid | FUTEX_OWNER_DIED), "PI word %#x, want %#x", rpi.word,
-	      tid | FUTEX_OWNER_DIED);
+	CHECK(rpi.word == (tid | FUTEX_OWNER_DIED | FUTEX_WAITERS), "PI word %#x, want %#x",
+	      rpi.word, tid | FUTEX_OWNER_DIED | FUTEX_WAITERS);
 	ut_wait((pid_t)d);
 	ut_wait((pid_t)p);
 	CHECK(plain_woken, "the plain robust futex's waiter was not woken");
@@ -500,6 +544,7 @@ const struct ut_test ut_futex_pi_tests[] = {
 	{ futex_pi_boost, "futex_pi_boost" },
 	{ futex_pi_chain, "futex_pi_chain" },
 	{ futex_pi_rr_interval, "futex_pi_rr_interval" },
+	{ futex_pi_expired, "futex_pi_expired" },
 	{ futex_pi_owner_died, "futex_pi_owner_died" },
 	{ robust_list_hostile, "robust_list_hostile" },
 	{ NULL, NULL },
