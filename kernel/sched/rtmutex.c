@@ -256,7 +256,7 @@ int task_blocks_on_rt_mutex(struct rt_mutex *lock, struct rt_mutex_waiter *waite
  * LOCK's next waiter, which may boost it) and is woken.  The old owner's
  * deboost is the caller's (rt_mutex_unlock).
  */
-struct task *wakeup_next_waiter(struct rt_mutex *lock)
+void wakeup_next_waiter(struct rt_mutex *lock)
 {
 	struct rt_mutex_waiter *waiter = rt_mutex_top_waiter(lock);
 	struct task *owner = rt_mutex_owner(lock), *pendowner = waiter->task;
@@ -272,7 +272,6 @@ struct task *wakeup_next_waiter(struct rt_mutex *lock)
 	rt_mutex_pi_busy++;		/* the old owner is deboosted after this */
 	wake_up_process(pendowner);
 	rt_mutex_pi_busy--;
-	return pendowner;
 }
 
 /*

@@ -81,8 +81,8 @@ int task_blocks_on_rt_mutex(struct rt_mutex *lock, struct rt_mutex_waiter *waite
 			    struct task *task, int detect_deadlock);
 /* Take LOCK for TASK if it is free; 1 if TASK owns it now. */
 int try_to_take_rt_mutex(struct rt_mutex *lock, struct task *task);
-/* Hand LOCK to its top waiter and wake it; returns the new owner. */
-struct task *wakeup_next_waiter(struct rt_mutex *lock);
+/* Hand LOCK to its top waiter and wake it. */
+void wakeup_next_waiter(struct rt_mutex *lock);
 void remove_waiter(struct rt_mutex *lock, struct rt_mutex_waiter *waiter);
 /* the owner lets go: to the top waiter, or free; then deboost */
 void rt_mutex_unlock(struct rt_mutex *lock);

@@ -1,9 +1,11 @@
 /*
  * tests/host/sched/test_rt.c - the rt class (Linux 2.6.35's sched_rt.c on
  * one CPU, kernel/sched/rt.c): the priority bitmap, FIFO order within and
- * across priorities, RR rotation after DEF_TIMESLICE ticks, wakeup
- * preemption of fair tasks by rt ones (and never the reverse), throttling
- * at sched_rt_runtime_us per sched_rt_period_us, SCHED_RESET_ON_FORK and
+ * across priorities, RR rotation (the inherited first slice, then
+ * DEF_TIMESLICE ticks), wakeup preemption of fair tasks by rt ones (and
+ * never the reverse; CFS's last buddy), get_rr_interval per class,
+ * throttling at sched_rt_runtime_us per sched_rt_period_us and the values
+ * those knobs take, SCHED_RESET_ON_FORK, /proc/sched_debug's rt tasks and
  * the invariant checker's rt part.
  */
 #include <stdarg.h>
