@@ -72,6 +72,10 @@ long long ut_cpu_ns(int clock);
  */
 long ut_clone(unsigned long flags, void *stack, unsigned long size, volatile int *ptid,
 	      volatile int *ctid, void (*fn)(void));
+/* Raw vfork (ut_cmds.c): we run again once the child exits or execs. */
+long ut_vfork(void);
+/* The whole of PATH into BUF (NUL-terminated); its length, or -errno. */
+long ut_slurp(const char *path, char *buf, long size);
 /* Free frames now (granule_frames), or -1 off Granule. */
 long ut_frames(void);
 /* Poll (sleeping) until the free frame count is WANT; returns the last one. */

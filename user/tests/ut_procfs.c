@@ -32,8 +32,8 @@ static unsigned long meminfo_field(const char *buf, const char *name)
 	return ~0ul;
 }
 
-/* The whole of PATH into BUF (NUL-terminated); its length, or -errno. */
-static long slurp(const char *path, char *buf, long size)
+/* The whole of PATH into BUF (NUL-terminated); its length, or -errno (ut.h). */
+long ut_slurp(const char *path, char *buf, long size)
 {
 	long fd = sys_open((long)path, O_RDONLY, 0), n, len = 0;
 
@@ -66,7 +66,7 @@ static void procfs_pid(void)
 	char buf[1024], want[64], path[64];
 	long pid = sys_getpid();
 
-	CHECK(slurp("/proc/self/stat", buf, sizeof(buf)) > 0, "read /proc/self/stat");
+	CHECK(ut_slurp("/proc/self/stat", buf, sizeof(buf)) > 0, "read /proc/self/stat");
 	snprintf(want, sizeof(want), "%ld (usertests) R %ld ", pid, (long)sys_getppid());
 	CHECK(!strncmp(buf, want, strlen(want)), "/proc/self/stat: '%.60s', expected '%s'", buf, want);
 	int fields = 2;		/* pid and (comm), then one per space */
@@ -74,15 +74,15 @@ static void procfs_pid(void)
 		fields += *p == ' ';
 	CHECK(fields == 44, "/proc/self/stat has %d fields, Linux 2.6.35 has 44", fields);
 	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-	CHECK(slurp(path, buf, sizeof(buf)) > 0, "read %s", path);
+	CHECK(ut_slurp(path, buf, sizeof(buf)) > 0, "read %s", path);
 	snprintf(want, sizeof(want), "\nTgid:\t%ld\nPid:\t%ld\nPPid:\t%ld\n", pid, pid, (long)sys_getppid());
 	CHECK(!strncmp(buf, "Name:\tusertests\nState:\tR (running)\n", 35) && has(buf, want),
 	      "status: '%.80s'", buf);
-	EXPECT_RET(slurp("/proc/self/comm", buf, sizeof(buf)), 10);
+	EXPECT_RET(ut_slurp("/proc/self/comm", buf, sizeof(buf)), 10);
 	CHECK(!strcmp(buf, "usertests\n"), "comm '%s'", buf);
-	long n = slurp("/proc/self/cmdline", buf, sizeof(buf));
+	long n = ut_slurp("/proc/self/cmdline", buf, sizeof(buf));
 	CHECK(n >= 10 && !strcmp(buf, "usertests") && buf[n - 1] == '\0', "cmdline '%s' (%ld)", buf, n);
-	CHECK(slurp("/proc/self/sched", buf, sizeof(buf)) > 0 && !strncmp(buf, "usertests (", 11) &&
+	CHECK(ut_slurp("/proc/self/sched", buf, sizeof(buf)) > 0 && !strncmp(buf, "usertests (", 11) &&
 	      has(buf, "se.sum_exec_runtime"), "sched: '%.60s'", buf);
 	/* /proc/self is a link to the pid */
 	snprintf(want, sizeof(want), "%ld", pid);
@@ -149,7 +149,7 @@ static void procfs_sys(void)
 	CHECK(!strncmp(buf, "MemTotal:", 9), "meminfo: %.60s", buf);
 	CHECK(total == si[4] * 4 && free == si[5] * 4, "meminfo %lu/%lu kB, sysinfo %u/%u frames",
 	      total, free, si[4], si[5]);
-	CHECK(slurp("/proc/uptime", buf, sizeof(buf)) > 0, "uptime");
+	CHECK(ut_slurp("/proc/uptime", buf, sizeof(buf)) > 0, "uptime");
 	char *p;
 	unsigned long up = strtoul(buf, &p, 10) * 100;
 	CHECK(*p == '.', "/proc/uptime: %s", buf);
@@ -158,13 +158,13 @@ static void procfs_sys(void)
 	CHECK(*p == '.', "/proc/uptime: %s", buf);
 	idle += strtoul(p + 1, &p, 10);
 	CHECK(*p == '\n' && up >= idle && up > 0, "/proc/uptime: %s", buf);
-	CHECK(slurp("/proc/loadavg", buf, sizeof(buf)) > 0 && !strncmp(buf, "0.00 0.00 0.00 ", 15),
+	CHECK(ut_slurp("/proc/loadavg", buf, sizeof(buf)) > 0 && !strncmp(buf, "0.00 0.00 0.00 ", 15),
 	      "/proc/loadavg: %s", buf);
-	CHECK(slurp("/proc/stat", buf, sizeof(buf)) > 0 && !strncmp(buf, "cpu  ", 5) &&
+	CHECK(ut_slurp("/proc/stat", buf, sizeof(buf)) > 0 && !strncmp(buf, "cpu  ", 5) &&
 	      has(buf, "\nctxt ") && has(buf, "\nbtime 12844"), "/proc/stat: %.80s", buf);
-	CHECK(slurp("/proc/schedstat", buf, sizeof(buf)) > 0 && !strncmp(buf, "version 15\n", 11),
+	CHECK(ut_slurp("/proc/schedstat", buf, sizeof(buf)) > 0 && !strncmp(buf, "version 15\n", 11),
 	      "/proc/schedstat: %.40s", buf);
-	CHECK(slurp("/proc/cpuinfo", buf, sizeof(buf)) > 0 && !strncmp(buf, "processor\t: 0\n", 14),
+	CHECK(ut_slurp("/proc/cpuinfo", buf, sizeof(buf)) > 0 && !strncmp(buf, "processor\t: 0\n", 14),
 	      "/proc/cpuinfo: %.40s", buf);
 	EXPECT_RET(sys_open((long)"/proc/uptime", O_WRONLY, 0), -EACCES);
 }

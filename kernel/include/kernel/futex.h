@@ -37,6 +37,9 @@ int futex_wake(struct mm *mm, u32 uaddr, int nr);
 int futex_pi_waiters(struct mm *mm, u32 uaddr);
 /* FUTEX_WAIT (an optional relative timeout), FUTEX_WAKE, FUTEX_WAIT_BITSET (an
  * optional absolute one) and FUTEX_WAKE_BITSET; VAL3 is the bitset. */
+/* An absolute timeout (KIND 0: timespec32, 1: 64-bit) on CLOCK_REALTIME or
+ * CLOCK_MONOTONIC as the sched_clock() ns it expires at: 0, -EFAULT, -EINVAL */
+long futex_get_expiry(const void *utimeout, int kind, int realtime, u64 *expires);
 /* futex_pi.c: the PI ops (KIND 0: timespec32, 1: 64-bit), exit's hand-on */
 long futex_lock_pi(u32 uaddr, const void *utimeout, int kind, int realtime, int trylock);
 long futex_unlock_pi(u32 uaddr);
