@@ -172,7 +172,7 @@ gdb:
 	tools/run-qemu --gdb $(if $(GDB_CMDS),--gdb-cmds '$(GDB_CMDS)') --boot kernel -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
 test: deps
-	$(MAKE) all iso $(HOST_TESTS) $(FUZZ_TARGETS)
+	$(MAKE) all iso sim $(HOST_TESTS) $(FUZZ_TARGETS)
 	tools/run-tests $(HOST_TESTS) $(FUZZ_TARGETS)
 
 # make trace CMDLINE='...': boot it with the tracer on (trace_event=sched:*,timer:*

@@ -1,7 +1,7 @@
 ; boot/multiboot.asm - multiboot1 + multiboot2 headers and the 32-bit entry.
 ;
-; GRUB (multiboot2, the real path) and QEMU's -kernel (multiboot1 only in
-; QEMU 7.2) both enter _start in 32-bit protected mode, paging off, with
+; GRUB (multiboot2, the real path) and QEMU's -kernel (which knows only
+; multiboot1) both enter _start in 32-bit protected mode, paging off, with
 ;   eax = magic (0x36d76289 for MB2, 0x2BADB002 for MB1), ebx = info (phys).
 ; _start builds a boot page directory that maps the first BOOT_MAP_MB of RAM
 ; twice - identity (so the next instruction still runs) and at 0xC0000000

@@ -297,8 +297,8 @@ static int knob_set(const struct knob *k, const char *spelled, const char *val, 
 		break;
 	case KNOB_CUSTOM: {
 		int r = k->set ? k->set(k, val) : -1;
-		if (r == KNOB_REFUSED)
-			return -1;	/* ->set said why */
+		if (r == KNOB_REFUSED || r == KNOB_BUSY)
+			return r == KNOB_BUSY ? KNOB_BUSY : -1;	/* ->set said why */
 		if (r)
 			v = INVALID;
 		break;

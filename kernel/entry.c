@@ -43,6 +43,12 @@ int user_page_fault(u32 addr, int write)
 		force_sig(SIGKILL);	/* as Linux's oom_kill_task */
 		return 0;	/* dies on the way out */
 	}
+	if (err == -EIO) {
+		/* A file mapping's page past the file's end: Linux's do_sigbus,
+		 * which logs nothing (only SIGSEGV has show_signal_msg). */
+		force_sig(SIGBUS);
+		return 0;
+	}
 	return err;
 }
 

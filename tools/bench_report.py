@@ -378,7 +378,7 @@ def variants_tables(runs, argv):
     return lines
 
 
-def write_docs(runs, micro, argv, out, wall=None, commit=None):
+def write_docs(runs, micro, argv, out, wall=None, commit=None, qemu=None):
     """docs/RESULTS.md (+ docs/results/*.svg) and the VARIANTS.md table block."""
     docs = os.path.join(ROOT, "docs")
     img = os.path.join(docs, "results")
@@ -394,8 +394,8 @@ def write_docs(runs, micro, argv, out, wall=None, commit=None):
     if wall:
         intro += [f"This run took {wall}.", ""]
     if commit:
-        intro += [f"The kernel image and the programs it measured were built from commit `{commit}`.",
-                  ""]
+        intro += [f"The kernel image and the programs it measured were built from commit `{commit}`"
+                  + (f" and run on {qemu} (tools/debs.lock)." if qemu else "."), ""]
     text = report(runs, micro, argv, "# Results: Granule's figures beside the published ones",
                   intro)
     text = re.sub(r"\]\(((?:cdf|hist|max|throughput|sweep|worst)[^)]*\.svg)\)", r"](results/\1)", text)

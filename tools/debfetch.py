@@ -137,21 +137,24 @@ class Want:
     """One package to have: ROLE (a tools/debs.lock key), SPEC 'name:arch', the pinned
     VERSION and SHA (None: the archive's candidate), and for a pin the archive may
     have dropped, META = (metapackage, suite) whose dependency replaces it (Debian's
-    kernels: linux-image-amd64 in bookworm names the current linux-image-6.1.0-N)."""
+    kernels: linux-image-amd64 in bookworm names the current linux-image-6.1.0-N), and
+    RELEASE, the suite whose version replaces a dropped pin (default: apt's candidate,
+    which prefers bookworm to bookworm-backports; QEMU's packages come from the latter)."""
 
-    def __init__(self, role, spec, version=None, sha=None, meta=None):
+    def __init__(self, role, spec, version=None, sha=None, meta=None, release=None):
         self.role, self.spec, self.version, self.sha, self.meta = role, spec, version, sha, meta
+        self.release = release
         self.name, self.arch = spec.split(":")
 
     def wanted(self):
         return f"{self.spec} {self.version}" if self.version else f"{self.spec} (the archive's version)"
 
 
-def want(role, meta=None, lock=LOCK):
+def want(role, meta=None, lock=LOCK, release=None):
     """The Want for ROLE as tools/debs.lock pins it."""
     for r, spec, version, sha in lock_entries(lock):
         if r == role:
-            return Want(role, spec, version, sha, meta)
+            return Want(role, spec, version, sha, meta, release)
     raise FetchError(f"{role}: not in {os.path.relpath(lock)}")
 
 
@@ -253,8 +256,10 @@ class AptState:
                 found.append((f["Version"], f["SHA256"], int(f.get("Size", 0))))
         return found
 
-    def candidate(self, spec):
-        out = subprocess.run(["apt-cache"] + self.options() + ["policy", spec],
+    def candidate(self, spec, release=None):
+        """The version apt would take (from RELEASE first, when given)."""
+        target = ["-o", f"APT::Default-Release={release}"] if release else []
+        out = subprocess.run(["apt-cache"] + self.options() + target + ["policy", spec],
                              capture_output=True, text=True).stdout
         m = re.search(r"Candidate:\s*(\S+)", out)
         return m.group(1) if m and m.group(1) != "(none)" else None
@@ -305,7 +310,7 @@ def _resolve(apt, w):
         name = apt.depends(w.meta[0], w.meta[1], w.arch)
         if not name:
             return None
-    version = apt.candidate(f"{name}:{w.arch}")
+    version = apt.candidate(f"{name}:{w.arch}", w.release)
     found = [s for s in apt.show(f"{name}:{w.arch}") if s[0] == version]
     if not found:
         return None
@@ -370,6 +375,29 @@ def get(wants, prog, suites=()):
         raise FetchError(f"cannot fetch {w.wanted()}: {errors[w.role]} "
                          f"({1 + len(BACKOFF_S)} tries); " + RETRY_HINT.format(spec=w.role))
     return paths
+
+
+def pin(prog, wants, suites=(), versions=None):
+    """Record in tools/debs.lock, for each Want, VERSIONS[role] (default: the archive's
+    candidate, Want.release's first) and that version's SHA-256 from the archive's index.
+    Returns [(role, spec, version, sha256)]."""
+    pinned = []
+    with AptState(prog, [w.arch for w in wants], suites) as apt:
+        apt.update()
+        for w in wants:
+            version = (versions or {}).get(w.role) or apt.candidate(w.spec, w.release)
+            found = [s for s in apt.show(w.spec) if s[0] == version]
+            if not found:
+                raise FetchError(f"{w.spec} {version}: not in the archive's index")
+            pinned.append((w.role, w.spec, version, found[0][1]))
+    with open(LOCK, encoding="utf-8") as f:
+        text = f.read()
+    for role, spec, version, sha in pinned:
+        line = re.compile(rf"^({re.escape(role)}\s+{re.escape(spec)}\s+)\S+(\s+)\S+$", re.M)
+        text = line.sub(lambda m: f"{m.group(1)}{version}{m.group(2)}{sha}", text)
+    with open(LOCK, "w", encoding="utf-8") as f:
+        f.write(text)
+    return pinned
 
 
 def record(path):

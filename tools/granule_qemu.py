@@ -13,6 +13,10 @@ Optional: monitor_cmds= runs QEMU monitor (HMP) commands once the serial
 output matches until= (e.g. a screendump after the guest halted), then quits.
 Deterministic by default: -icount shift=0,sleep=off (1 guest instruction =
 1 virtual ns; the same image and command line print the same bytes).
+QEMU is the pinned one (tools/qemufetch.py: Debian's 10.0 from bookworm-backports,
+with its SeaBIOS and OVMF, run from the cache), never whatever `qemu-system-*` is
+on the PATH: a Debian point release of the system's QEMU cannot move a figure.
+smp= sets the number of CPUs (-smp; 1 by default).
 A headless boot (run(), gdb_session()) has nobody at the console, so a
 command line without run= gets `run=` in front (`headless_cmdline()`): the
 kernel's init would otherwise start the login shell and wait at its prompt
@@ -20,6 +24,10 @@ for ever; `run=` runs nothing and powers off.  Console (an interactive boot)
 passes the command line as it is.
 The guest leaves through isa-debug-exit at 0xf4: QEMU exits with
 (status << 1) | 1, which `Run.status` turns back into the kernel's status.
+QEMU 10 ends the machine only once its main loop takes the request, and
+the guest runs on meanwhile (arch/x86/power.c goes on to ACPI S5 and
+prints): how far is a matter of host timing, so run() keeps the serial text
+up to the kernel's "Powering off (status N)" line (`after_exit()`).
 debug_exit=False leaves the device out: the kernel then powers off through
 ACPI S5 and QEMU exits with 0 (`Run.status` is None).  machine= picks the
 QEMU machine type (pc: i440FX/PIIX4, q35: ICH9).
@@ -38,13 +46,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qemufetch  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
 KERNEL = os.path.join(BUILD, "granule.elf")
 KERNEL_DEBUG = os.path.join(BUILD, "granule-debug.elf")    # same loadable bytes + DWARF
 GDB_SCRIPT = os.path.join(ROOT, "tools", "granule.gdb")
 ISO = os.path.join(BUILD, "granule.iso")
-OVMF = "/usr/share/ovmf/OVMF.fd"
 
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d{6}\] ")
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>c])")
@@ -111,14 +121,15 @@ def headless_cmdline(cmdline):
 
 
 def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
-              firmware="bios", iso=None, extra=(), machine="pc", debug_exit=True, kernel=None):
+              firmware="bios", iso=None, extra=(), machine="pc", debug_exit=True, kernel=None,
+              smp=1):
     # QEMU may run in another directory (run()'s workdir): every file it is
     # given is named from the root, so a caller's relative path (make usb's
     # build/granule-usb.img) still opens.
     iso = os.path.abspath(iso or ISO)
     kernel = os.path.abspath(kernel or KERNEL)
-    argv = ["qemu-system-i386" if firmware == "bios" else "qemu-system-x86_64",
-            "-machine", machine, "-m", memory, "-display", "none", "-no-reboot"]
+    argv = [qemufetch.binary("qemu-system-i386" if firmware == "bios" else "qemu-system-x86_64"),
+            "-machine", machine, "-smp", str(smp), "-m", memory, "-display", "none", "-no-reboot"]
     if debug_exit:
         argv += ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
     # A fixed wall clock that follows virtual time: CLOCK_REALTIME is
@@ -132,7 +143,7 @@ def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
         shift = icount if isinstance(icount, str) else "0"
         argv += ["-icount", f"shift={shift},sleep=off"]
     if firmware == "uefi":
-        argv += ["-bios", OVMF]
+        argv += ["-bios", qemufetch.ovmf()]
     if boot == "kernel":
         argv += ["-kernel", kernel, "-append", cmdline]
     elif boot in USB_HCD:
@@ -152,9 +163,13 @@ def make_iso(cmdline, path, timeout=0):
     return path
 
 
-def hmp(sock, command):
-    """Send one monitor command on a connected HMP socket; returns its reply."""
-    sock.sendall(command.encode() + b"\n")
+def hmp(sock, command=None):
+    """Send one monitor command on a connected HMP socket; returns its reply
+    (up to the next prompt).  COMMAND None sends nothing: the banner QEMU
+    greets a new connection with (an empty line would leave a second prompt
+    behind, and the next command's reply would end there, empty)."""
+    if command is not None:
+        sock.sendall(command.encode() + b"\n")
     buf = b""
     while not buf.endswith(b"(qemu) "):
         chunk = sock.recv(4096)
@@ -204,7 +219,7 @@ def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir, log):
                 pass                        # QEMU already left: the guest powered off
             else:
                 try:
-                    hmp(s, "")              # read the banner up to the prompt
+                    hmp(s)                  # read the banner up to the prompt
                     for c in monitor_cmds:
                         hmp(s, c)
                     s.sendall(b"quit\n")
@@ -226,6 +241,17 @@ def _run_with_monitor(argv, timeout, until, monitor_cmds, tmpdir, workdir, log):
     return bytes(out), p.returncode if not timed_out else -1, timed_out
 
 
+POWER_OFF_LINE = re.compile(rb"Powering off \(status -?\d+\)\r?\n")
+
+
+def after_exit(serial, returncode):
+    """SERIAL without what the guest printed after it wrote its status to
+    isa-debug-exit (RETURNCODE odd): QEMU exits asynchronously, and that
+    tail differs from run to run.  Anything else comes back whole."""
+    m = POWER_OFF_LINE.search(serial) if returncode > 0 and returncode % 2 else None
+    return serial[:m.end()] if m else serial
+
+
 def _read(path):
     """The bytes of PATH so far (b"" before QEMU creates it)."""
     try:
@@ -237,7 +263,7 @@ def _read(path):
 
 def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
         memory="128M", firmware="bios", extra=(), image=None, until=None,
-        monitor_cmds=(), workdir=None, machine="pc", debug_exit=True, kernel=None):
+        monitor_cmds=(), workdir=None, machine="pc", debug_exit=True, kernel=None, smp=1):
     """Boot once, headless, serial captured; returns a Run.
 
     image: boot this prebuilt image (iso and usb-* boots) instead of making
@@ -250,14 +276,14 @@ def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
     if boot != "kernel" and not image:
         iso = make_iso(cmdline, os.path.join(tmp.name, "run.iso"))
     argv = qemu_argv(boot, cmdline, cpu, icount, memory, firmware, iso, extra,
-                     machine, debug_exit, kernel)
+                     machine, debug_exit, kernel, smp)
     # The serial line goes to a regular file, which never blocks QEMU's
     # UART: through a pipe, a host reader late by tens of ms (two busy
     # cores) kept THRE clear past the guest's spin limit (arch/x86/serial.c),
     # and the guest dropped a character.
     log = os.path.join(tmp.name, "serial.log")
     argv += ["-serial", f"file:{log}"]
-    out = b""
+    out, rc = b"", -1
     try:
         if until:
             out, rc, to = _run_with_monitor(argv, timeout, until, monitor_cmds, tmp.name,
@@ -269,7 +295,7 @@ def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
     except subprocess.TimeoutExpired as e:
         out, rc, to = e.stdout or b"", -1, True
     finally:
-        out = _read(log) + out      # the serial text, then QEMU's own messages
+        out = after_exit(_read(log), rc) + out    # the serial text, then QEMU's own messages
         tmp.cleanup()
     text = out.decode("utf-8", "replace")
     # Firmware and GRUB paint the screen with ANSI sequences and bare CRs.
@@ -414,7 +440,7 @@ class Console:
         if self.mon is None:
             self.mon = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             self.mon.connect(self.sock_path)
-            hmp(self.mon, "")
+            hmp(self.mon)
         return hmp(self.mon, command)
 
     def sendkey(self, key):

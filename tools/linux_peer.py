@@ -21,7 +21,9 @@ Choices that make the comparison fair (each is on the kernel command line):
                    kernel thread (cryptomgr_test) that takes ~9% of the CPU
                    during the measurement; Granule has no such thread
   quiet, console=ttyS0, panic=-1: serial output only; a panic ends the run
-  -smp 1, 128 MiB, the RTC pinned to 2010-09-14: Granule's machine
+  -smp 1, 128 MiB, the RTC pinned to 2010-09-14: Granule's machine (smp= asks for
+                   more CPUs: under -icount QEMU runs them in turn on one thread, so
+                   the run stays deterministic), in the same pinned QEMU (tools/qemufetch.py)
 Debian's kernels are HZ=250 (CONFIG_HZ_250); tools/bench pairs each Linux run
 with Granule's run at hz=250.
 """
@@ -36,6 +38,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import debfetch as df  # noqa: E402
+import qemufetch  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 USER_DIR = os.path.join(ROOT, "build", "user")
@@ -326,8 +329,8 @@ KERNEL_ARGS = ("console=ttyS0 noautogroup mitigations=off nokaslr cryptomgr.note
                "quiet panic=-1")
 
 
-def qemu_argv(kernel, initrd_path, icount=True, memory="128M"):
-    argv = ["qemu-system-x86_64", "-machine", "pc", "-smp", "1", "-m", memory,
+def qemu_argv(kernel, initrd_path, icount=True, memory="128M", smp=1):
+    argv = [qemufetch.binary("qemu-system-x86_64"), "-machine", "pc", "-smp", str(smp), "-m", memory,
             "-display", "none", "-no-reboot",
             "-rtc", "base=2010-09-14T12:00:00,clock=vm",
             "-kernel", os.path.join(kernel_dir(kernel), "vmlinuz"),
@@ -382,9 +385,10 @@ class PeerRun:
 
 
 def run(preset, run_cmds, env=None, timeout=900, icount=True, user_dir=USER_DIR, module=None,
-        memory="128M"):
+        memory="128M", smp=1):
     """Boot PRESET's kernel with its knobs, run RUN_CMDS ('prog args; prog args').
-    MEMORY: QEMU's -m (hackbench's 400 processes need more than 128M on Linux)."""
+    MEMORY: QEMU's -m (hackbench's 400 processes need more than 128M on Linux).
+    SMP: the number of CPUs."""
     kernel, knobs, features, preset_env = preset_config(preset)
     fetch()
     env = dict(preset_env, **(env or {}))
@@ -394,7 +398,7 @@ def run(preset, run_cmds, env=None, timeout=900, icount=True, user_dir=USER_DIR,
         with open(path, "wb") as f:
             f.write(initramfs(knobs, features, run_cmds, env, user_dir, module))
         try:
-            p = subprocess.run(qemu_argv(kernel, path, icount, memory), stdout=subprocess.PIPE,
+            p = subprocess.run(qemu_argv(kernel, path, icount, memory, smp), stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=timeout)
             out, rc, to = p.stdout, p.returncode, False
         except subprocess.TimeoutExpired as e:

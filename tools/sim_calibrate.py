@@ -38,8 +38,10 @@ same on every run):
      the difference is what the class's enqueue, dequeue, wakeup check and
      pick cost more per switch;
   7. a traced boot per HZ (100, 250, 300, 1000): where in a tick period the
-     experiment forks its first load -> start_phase_HZ (the timer's phase
-     against the tick follows from it, as in the image);
+     experiment forks its first load, past the last tick before it ->
+     start_phase_HZ (the timer's phase against the tick follows from it, as
+     in the image), and the boot's tick period -> tick_period_HZ (the lapic
+     counts a tick in whole counts: 3333328 ns at HZ=300);
   8. a boot at HZ=1000 under kbuild:10 traced with only sched_stat_runtime,
      sched_switch and hrtimer_expire_entry: when a tick preempts, the
      leaving task's last update_curr() charges the path from the tick's
@@ -51,38 +53,41 @@ So the simulator reproduces the image's no-load minima and per-expiry CPU
 by construction; everything under load is its own prediction.
 It writes tools/simeng/calibration with the commit of the image.
 
---table rewrites only docs/EXPLORE.md's table (the simulator against the
-reference); --reference also runs the cross-validation matrix in QEMU (kbuild:10, thread
-and signal mode; linux-2.6.35, commit-0bf377bbb0be and no-start-debit at
-HZ=1000 and 250; linux-6.12 at HZ=250; K load seeds) and writes the figures
-to tools/simeng/reference.json; tests/system/test_sim_validate.py runs the
-simulator on the same configurations and compares.
-Imports bench_jobs, bench_sim and sim_replay (downward).
+--reference also measures in QEMU what the simulator is checked against
+(tools/sim_validate.py): the cross-validation matrix (kbuild:10, thread and
+signal mode; linux-2.6.35, commit-0bf377bbb0be and no-start-debit at
+HZ=1000 and 250; linux-6.12 at HZ=250; K load seeds) into
+tools/simeng/reference.json, and the off-grid points (other HZ, loads,
+periods and knobs, both classes; 3 seeds) into tools/simeng/offgrid.json;
+then it writes docs/EXPLORE.md's two tables and tools/simeng/validated.
+--reference-only and --offgrid-only measure one of the two and keep the
+rest; --table rewrites only the tables and tools/simeng/validated.
+tests/system/test_sim_validate.py runs the simulator on the same
+configurations and compares.
+Imports bench_jobs, sim_replay and sim_validate (downward).
 """
 import argparse
 import concurrent.futures as cf
-import json
 import os
+import re
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_jobs as bj  # noqa: E402
-import bench_sim  # noqa: E402
 import granule_qemu as gq  # noqa: E402
 import sim_replay  # noqa: E402
+import sim_validate as sv  # noqa: E402
 import trace_text  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CALIB = os.path.join(ROOT, "tools", "simeng", "calibration")
-REFERENCE = os.path.join(ROOT, "tools", "simeng", "reference.json")
-# the configurations cross-validated (preset, hz); both modes each
-MATRIX = [(p, hz) for p in ("linux-2.6.35", "commit-0bf377bbb0be", "no-start-debit")
-          for hz in (1000, 250)] + [("linux-6.12", 250)]
 HZS = (100, 250, 300, 1000)
+TICK_LINE = re.compile(r"tick emulated every (\d+) ns")   # kernel/time/hrtimer.c's boot line
 BURN_CHUNK = 10000          # user/bench/bench.c
-# what the costs depend on: a commit touching these makes the file stale
-MEASURED_PATHS = ["kernel", "arch", "boot", "user", "linker.ld"]
+# what the costs depend on: a commit touching these makes the file stale (tools/debs.lock
+# pins the QEMU and firmware they are measured on, and the initrd's busybox)
+MEASURED_PATHS = ["kernel", "arch", "boot", "user", "linker.ld", "tools/debs.lock"]
 
 
 def commit():
@@ -166,16 +171,28 @@ def tick_fn():
 
 
 def start_phase(hz):
-    """ns past a tick at which the experiment forks its first load, at HZ: a
-    traced boot (the tick is the tick_sched_timer hrtimer's expiry)."""
+    """(the boot's command line, ns past a tick at which the experiment forks
+    its first load, the tick period in ns) at HZ: a traced boot.  The tick is
+    the tick_sched_timer hrtimer's expiry, the last one before the fork: the
+    first of a boot is off the tick grid (hrtimers_init() arms it at
+    sched_clock() + tick_ns, before the periodic lapic tick stops), and
+    anchoring on it put HZ=300's phase 0.69 ms and HZ=250's 2.02 ms late.
+    The period is the boot's own ("tick emulated every N ns": the lapic
+    counts per tick, truncated; 3333328 ns at HZ=300, not 10^9 / 300)."""
     cmd = (f"hz={hz} run=experiment mode=thread load=kbuild:10 duration=1 "
            "trace_event=sched:sched_process_fork,timer:hrtimer_expire_entry")
     r = gq.run(cmd, timeout=300)
+    period = next((int(m.group(1)) for m in map(TICK_LINE.search, r.lines) if m), None)
+    if period is None:
+        raise SystemExit(f"sim calibrate: `{cmd}` printed no '{TICK_LINE.pattern}' line")
     ev = trace_text.find_dump("\n".join(r.lines)).events
     fork = next(e for e in ev if e["name"] == "sched_process_fork" and e["comm"] == "experiment")
-    tick = next(int(e["fields"]["now"]) for e in ev if e["name"] == "hrtimer_expire_entry"
-                and int(e["fields"]["function"], 16) == tick_fn())
-    return cmd, (fork["ts"] - tick) % (1000000000 // hz)
+    fn = tick_fn()
+    ticks = [int(e["fields"]["now"]) for e in ev if e["name"] == "hrtimer_expire_entry"
+             and int(e["fields"]["function"], 16) == fn and int(e["fields"]["now"]) <= fork["ts"]]
+    if len(ticks) < 2 or ticks[-1] - ticks[-2] != period:
+        raise SystemExit(f"sim calibrate: `{cmd}`: no two ticks {period} ns apart before the fork")
+    return cmd, fork["ts"] - ticks[-1], period
 
 
 def tick_preempt():
@@ -207,78 +224,12 @@ def calibrate(args, head):
         c["eevdf." + k] = v
     with cf.ThreadPoolExecutor(max_workers=args.j) as ex:
         phases = dict(zip(HZS, ex.map(start_phase, HZS)))
-    for hz, (cmd, ns) in phases.items():
-        c[f"start_phase_{hz}"] = ns
+    for hz, (cmd, ns, period) in phases.items():
+        c[f"start_phase_{hz}"], c[f"tick_period_{hz}"] = ns, period
         runs.append(dict(cmdline=cmd))
     cmd, c["tick_preempt"] = tick_preempt()
     runs.append(dict(cmdline=cmd))
     write_calibration(c, head, runs)
-
-
-def reference(args, head):
-    jobs, i = [], 0
-    for preset, hz in MATRIX:
-        for mode in ("thread", "signal"):
-            for seed in range(1, args.seeds + 1):
-                cmd = (f"sched_preset={preset} hz={hz} run=experiment mode={mode} "
-                       f"load=kbuild:10 duration={args.duration} seed={seed}")
-                jobs.append(job(i, f"{preset} HZ={hz} {mode} seed {seed}", cmd))
-                i += 1
-    runs, _ = bj.run_all(jobs, args.j)
-    out = dict(commit=head, duration_s=args.duration, runs=[])
-    for j, r in zip(jobs, runs):
-        w = result(r, "wakeup-latency")
-        kb = r["results"].get("kbuild-load", {})
-        out["runs"].append(dict(cmdline=j["cmdline"], preset=w["preset"], hz=w["hz"],
-                                mode=w["mode"], seed=int(j["cmdline"].rsplit("=", 1)[1]),
-                                max_us=w["max_us"], avg_us=w["avg_us"], p99_us=w["p99_us"],
-                                min_us=w["min_us"], work_frac=kb.get("work_frac")))
-    with open(REFERENCE, "w") as f:
-        json.dump(out, f, indent=1)
-        f.write("\n")
-    print(f"sim calibrate: wrote {os.path.relpath(REFERENCE, ROOT)} ({len(jobs)} runs)")
-
-
-def validation():
-    """[(preset, hz, mode, seeds, qemu avg, sim avg, qemu max, sim max)]: the
-    means over the reference's seeds, each configuration simulated per seed."""
-    with open(REFERENCE) as f:
-        ref = json.load(f)
-    groups = {}
-    for r in ref["runs"]:
-        groups.setdefault((r["preset"], r["hz"], r["mode"]), []).append(r)
-    rows = []
-    for (preset, hz, mode), runs in groups.items():
-        sims = [bench_sim.simulate(r["cmdline"]) for r in runs]
-        if None in sims:
-            raise SystemExit(f"sim calibrate: tools/sim experiment failed for {preset} HZ={hz} {mode}")
-        mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
-        rows.append((preset, hz, mode, len(runs), mean([r["avg_us"] for r in runs]),
-                     mean([s["avg_us"] for s in sims]), mean([r["max_us"] for r in runs]),
-                     mean([s["max_us"] for s in sims])))
-    return rows
-
-
-def table():
-    """The markdown table docs/EXPLORE.md carries (and the test recomputes)."""
-    out = ["| preset | HZ | mode | seeds | QEMU avg (µs) | sim avg (µs) | sim/QEMU | "
-           "QEMU max (µs) | sim max (µs) | sim/QEMU |", "|---|---|---|---|---|---|---|---|---|---|"]
-    for p, hz, mode, n, qa, sa, qm, sm in validation():
-        out.append(f"| {p} | {hz} | {mode} | {n} | {qa:.1f} | {sa:.1f} | {sa / qa:.2f} | "
-                   f"{qm:.1f} | {sm:.1f} | {sm / qm:.2f} |")
-    return "\n".join(out) + "\n"
-
-
-def write_table(path=os.path.join(ROOT, "docs", "EXPLORE.md")):
-    begin, end = "<!-- sim-validation begin -->\n", "<!-- sim-validation end -->\n"
-    with open(path) as f:
-        text = f.read()
-    if begin not in text or end not in text:
-        raise SystemExit(f"sim calibrate: {path} has no sim-validation markers")
-    head, rest = text.split(begin, 1)
-    with open(path, "w") as f:
-        f.write(head + begin + table() + end + rest.split(end, 1)[1])
-    print(f"sim calibrate: wrote the validation table into {os.path.relpath(path, ROOT)}")
 
 
 def main():
@@ -287,27 +238,34 @@ def main():
                                  "the simulator (and, with --reference, the QEMU figures it is "
                                  "checked against).")
     ap.add_argument("--reference", action="store_true",
-                    help="also run the cross-validation matrix in QEMU")
+                    help="also measure the cross-validation matrix and the off-grid points in QEMU")
     ap.add_argument("--seeds", type=int, default=5, help="load seeds for --reference (5)")
     ap.add_argument("--duration", type=int, default=10, help="seconds per run for --reference (10)")
     ap.add_argument("--reference-only", action="store_true",
-                    help="run only the matrix (keep the costs)")
+                    help="measure only the matrix (keep the costs and the off-grid points)")
+    ap.add_argument("--offgrid-only", action="store_true",
+                    help="measure only the off-grid points (keep the costs and the matrix)")
     ap.add_argument("--table", action="store_true",
-                    help="only rewrite docs/EXPLORE.md's validation table from the reference")
+                    help="only rewrite docs/EXPLORE.md's tables and tools/simeng/validated")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 1, help="boots at a time")
     args = ap.parse_args()
     if args.seeds < 1 or args.duration < 1 or args.j < 1:
         ap.error("--seeds, --duration and -j must be at least 1")
-    if args.table:
-        write_table()
-        return
-    subprocess.run(["make", "-s", "-C", ROOT, "all"], check=True)
-    head = commit()
-    if not args.reference_only:
-        calibrate(args, head)
-    if args.reference or args.reference_only:
-        reference(args, head)
-        write_table()
+    if not args.table:
+        subprocess.run(["make", "-s", "-C", ROOT, "all"], check=True)
+        head = commit()
+        if not (args.reference_only or args.offgrid_only):
+            calibrate(args, head)
+        if args.reference or args.reference_only:
+            sv.measure(sv.matrix_cmdlines(args.seeds, args.duration), sv.REFERENCE, head,
+                       args.duration, args.j)
+        if args.reference or args.offgrid_only:
+            sv.measure(sv.offgrid_cmdlines(duration=args.duration), sv.OFFGRID_FILE, head,
+                       args.duration, args.j)
+        if not (args.reference or args.reference_only or args.offgrid_only):
+            return
+    sv.write_tables()
+    sv.write_envelope()
 
 
 if __name__ == "__main__":

@@ -9,8 +9,10 @@ run N at a time over the host's cores; then, in DIR, the figures and the picture
                     (:log spaces them evenly on a log scale); one or two knobs.
                     A *_ns knob takes times (750us, 2ms, 0.5s) or ns; values are
                     rounded to whole units (ns) and must stay distinct.
-  KNOB=VAL          a fixed knob, the same in every configuration
+  KNOB=VAL          a fixed knob, the same in every configuration (a *_ns knob
+                    takes a time here too: the engine reads 750us as the sweep does)
   --preset P --mode thread|signal --load L --duration S --seed N --hz H
+  --period-ms P --pad US --slice-us US
                     passed to every experiment as given (the engine checks them)
   -j N              experiments at a time (default: the number of CPUs)
   --out DIR         default results/sweep-KNOB[-KNOB2]
@@ -23,7 +25,9 @@ over the two knobs - a line plot for one knob - as NAME.svg and NAME.png, with
 the settings of linux-2.6.35 (2010), 2.6.36 (commit-0bf377bbb0be) and Linux
 6.12's defaults marked where the swept knobs are theirs (tools/presets).
 Bad input: one line on stderr, exit 2; the engine's own error (an unknown
-knob, a value out of range) is passed through as it printed it.
+knob, a value out of range) is passed through as it printed it, and nothing
+is written.  When configurations lie outside what was cross-validated against
+QEMU, one line of warning says how many and names the first one's settings.
 """
 import concurrent.futures
 import csv
@@ -39,7 +43,8 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import sim_sweep_plot as plot  # noqa: E402
 
-VALUE_OPTS = ("--preset", "--mode", "--load", "--duration", "--seed", "--hz")
+VALUE_OPTS = ("--preset", "--mode", "--load", "--duration", "--seed", "--hz", "--period-ms", "--pad",
+              "--slice-us")
 FIGURES = ("max_us", "avg_us", "p99_us", "work_frac", "samples")
 REQUIRED = ("max_us", "avg_us", "p99_us", "samples")
 MAX_POINTS = 1000              # per axis: 1000 x 1000 is already a million experiments
@@ -183,11 +188,16 @@ def experiment_argv(engine, s, config):
     return [engine, "experiment", *s.preset, *s.options, *s.knobs, *swept]
 
 
+WARNING = "sim: warning: "
+
+
 def run_one(argv):
     """One experiment -> (its last RESULT object, None) or (None, (exit status, message));
-    the status is None when the engine exited 0 without a usable RESULT line."""
+    the status is None when the engine exited 0 without a usable RESULT line.  The
+    engine's warning (outside what was validated), if any, is the result's "_warning"."""
     p = subprocess.run(argv, capture_output=True, text=True, check=False)
     err = [l for l in p.stderr.splitlines() if l.strip()]
+    warning = next((l[len(WARNING):] for l in err if l.startswith(WARNING)), None)
     if p.returncode:
         return None, (p.returncode, err[-1] if err else "no message")
     results = [l for l in p.stdout.splitlines() if l.startswith("RESULT ")]
@@ -200,7 +210,19 @@ def run_one(argv):
     missing = [k for k in REQUIRED if k not in result]
     if missing:
         return None, (None, f"printed a RESULT without {', '.join(missing)}")
+    if warning:
+        result["_warning"] = warning
     return result, None
+
+
+def warn_unvalidated(results):
+    """One line for the configurations outside what was validated (their engine's warning)."""
+    warned = [r["_warning"] for r in results if "_warning" in r]
+    if warned:
+        print(f"sim sweep: warning: {len(warned)} of {len(results)} configurations lie "
+              f"{warned[0]}", file=sys.stderr)
+    for r in results:
+        r.pop("_warning", None)
 
 
 class Failure(Exception):
@@ -277,6 +299,7 @@ def sweep(argv):
         print(f"sim sweep: cannot run the engine {engine}: {e.strerror}", file=sys.stderr)
         return 1
     secs = time.monotonic() - start
+    warn_unvalidated(results)
     os.makedirs(s.out, exist_ok=True)
     write_tables(s, grid, results)
     print(f"sim sweep: {len(grid)} experiments in {secs:.1f} s (-j {s.jobs}); "

@@ -80,9 +80,15 @@ static int show_max(void)
 {
 	static const int order[] = { 0, 1, 2, 3, 5, 6 };
 
-	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		printf("%s min/max priority\t: %ld/%ld\n", policy_names[order[i]],
-		       sys_sched_get_priority_min(order[i]), sys_sched_get_priority_max(order[i]));
+	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		long min = sys_sched_get_priority_min(order[i]);
+		long max = sys_sched_get_priority_max(order[i]);
+
+		if (min >= 0 && max >= 0)
+			printf("%s min/max priority\t: %ld/%ld\n", policy_names[order[i]], min, max);
+		else		/* SCHED_DEADLINE on a 2.6.35 kernel */
+			printf("%s not supported?\n", policy_names[order[i]]);
+	}
 	return 0;
 }
 

@@ -5,7 +5,8 @@
  * write them unchanged.
  *
  *	/proc/sys/kernel/NAME	every scheduler knob (the sched_* boot
- *				parameters but sched_features, which is
+ *				parameters and max_lock_depth, but
+ *				sched_features, which is
  *				/sys/kernel/debug/sched_features; sched_preset
  *				applies a whole preset of the running class):
  *				read gives the value and a newline; a write
@@ -13,7 +14,8 @@
  *				check and its ->changed hook - for the CFS
  *				sysctls sched_proc_update_handler(), as
  *				Linux's proc handler - and a bad value fails
- *				with EINVAL and changes nothing (one line on
+ *				with EINVAL (EBUSY for sched_rt_runtime_us=0,
+ *				as Linux) and changes nothing (one line on
  *				the console names the knob, the value and the range)
  *	/proc/sched_debug	sched_debug_show()'s dump
  *	/proc/mounts		the fixed mount table (kernel/fs/statfs.c)
@@ -123,10 +125,11 @@ static const struct pseudo_file files[] = {
 	  .show = features_show, .store = features_store },
 };
 
-/* The knobs /proc/sys/kernel shows: the scheduler's. */
+/* The knobs /proc/sys/kernel shows: the scheduler's, and PI's max_lock_depth. */
 static int knob_listed(const struct knob *k)
 {
-	return !strncmp(k->name, "sched_", 6) && strcmp(k->name, "sched_features");
+	return (!strncmp(k->name, "sched_", 6) && strcmp(k->name, "sched_features")) ||
+	       !strcmp(k->name, "max_lock_depth");
 }
 
 static const struct knob *knob_at(int index)
@@ -225,8 +228,11 @@ static long text_write(struct file *f, const char *ubuf, u32 count)
 	val[len] = '\0';
 	while (len && (val[len - 1] == '\n' || val[len - 1] == ' ' || val[len - 1] == '\t'))
 		val[--len] = '\0';
-	if (n->knob)
-		err = knob_write(n->knob, val, "sysctl") ? -EINVAL : 0;
+	if (n->knob) {
+		err = knob_write(n->knob, val, "sysctl");	/* 0, -1 or KNOB_BUSY */
+		if (err)
+			err = err == KNOB_BUSY ? -EBUSY : -EINVAL;
+	}
 	else
 		err = n->pf->store(val);
 	if (err)

@@ -6,10 +6,12 @@
  * through mm_fault's demand-zero path), private mappings of the initrd's
  * files (a library's segments: each page a copy of the file's bytes made at
  * its first touch, mm_fault's fault_in; there is no page cache, so nothing
- * is shared between processes but what fork shares) and mprotect of any
- * mapping (glibc makes its RELRO data read-only).  Other files have no mmap
- * operation (-ENODEV, as Linux's); MAP_SHARED gives -EINVAL (it would need
- * pages that fork does not copy on write).
+ * is shared between processes but what fork shares; a page wholly past the
+ * file's end is SIGBUS, as Linux's filemap_fault) and mprotect of any
+ * mapping (glibc makes its RELRO data read-only; a guard page is PROT_NONE),
+ * which reaches the pages already there, as Linux's change_protection.
+ * Other files have no mmap operation (-ENODEV, as Linux's); MAP_SHARED
+ * gives -EINVAL (it would need pages that fork does not copy on write).
  *
  * Areas are kept unsorted in mm->areas (MM_MAX_AREAS of them; -ENOMEM
  * beyond, as Linux at vm.max_map_count).  A range operation first splits
@@ -65,7 +67,7 @@ static int split_at(struct mm *mm, u32 addr)
 		a = &mm->areas[i];
 		*b = *a;
 		b->start = addr;
-		b->file_off += addr - start;	/* the upper part's bytes of the file */
+		b->pgoff += (addr - start) >> PAGE_SHIFT;	/* the upper part's pages of the file */
 		a->end = addr;
 		return 0;
 	}
@@ -103,6 +105,26 @@ static void unmap_areas(struct mm *mm, u32 start, u32 end)
 	mm_unmap_pages(mm, start, end);
 }
 
+/* A new area [start, end) over nothing; NULL: -ENOMEM. */
+static struct vm_area *new_area(struct mm *mm, u32 start, u32 end, u32 vmflags, const u8 *file,
+				u32 size, u32 pgoff)
+{
+	struct vm_area *a = mm_new_area(mm);
+
+	if (a)
+		*a = (struct vm_area){ start, end, vmflags, file, pgoff, size };
+	return a;
+}
+
+struct vm_area *mm_map_fixed(struct mm *mm, u32 start, u32 end, u32 vmflags, const u8 *file,
+			     u32 size, u32 pgoff)
+{
+	if (split_range(mm, start, end))
+		return NULL;
+	unmap_areas(mm, start, end);
+	return new_area(mm, start, end, vmflags, file, size, pgoff);
+}
+
 static int mmap_file(int fd, u32 prot, const u8 **bytes, u32 *size);
 
 /* Is any byte of [start, end) in an area, the heap or the stack window?  (mlock) */
@@ -134,9 +156,12 @@ u32 mm_get_unmapped_area(struct mm *mm, u32 len)
 /*
  * mmap2(addr, len, prot, flags, fd, pgoff): the new mapping's address, or
  * -EINVAL (len 0, bad flags or prot, MAP_FIXED at an unaligned or kernel
- * address, MAP_SHARED), -EBADF/-ENODEV (an fd), -EEXIST
- * (MAP_FIXED_NOREPLACE over a mapping), -ENOMEM (no room, or too many
- * areas).  ADDR without MAP_FIXED is only a hint, and ignored.
+ * address, MAP_SHARED), -EBADF/-ENODEV (an fd), -EOVERFLOW (pgoff plus the
+ * length in pages wraps, Linux's do_mmap_pgoff check: an offset in pages
+ * reaches 16 TiB, so any other offset maps, and its pages past the file's
+ * end are SIGBUS), -EEXIST (MAP_FIXED_NOREPLACE over a mapping), -ENOMEM
+ * (no room, or too many areas).  ADDR without MAP_FIXED is only a hint,
+ * and ignored.
  */
 long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff)
 {
@@ -154,11 +179,11 @@ long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff)
 		return err;
 	if (type == MAP_SHARED)
 		return -EINVAL;
-	if (bytes && pgoff > (0xffffffffu >> PAGE_SHIFT))
-		return -EOVERFLOW;
 	if (len > TASK_SIZE)
 		return -ENOMEM;
 	len = ALIGN_UP(len, PAGE_SIZE);
+	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
+		return -EOVERFLOW;
 	if (fixed) {
 		if (addr & ~PAGE_MASK)
 			return -EINVAL;
@@ -166,16 +191,12 @@ long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff)
 			return -ENOMEM;
 		if ((flags & MAP_FIXED_NOREPLACE) && mm_range_used(mm, addr, addr + len))
 			return -EEXIST;
-		if ((err = split_range(mm, addr, addr + len)))
-			return err;
-		unmap_areas(mm, addr, addr + len);
-	} else if (!(addr = mm_get_unmapped_area(mm, len))) {
+		if (!mm_map_fixed(mm, addr, addr + len, prot_to_vm(prot), bytes, size, pgoff))
+			return -ENOMEM;
+	} else if (!(addr = mm_get_unmapped_area(mm, len)) ||
+		   !new_area(mm, addr, addr + len, prot_to_vm(prot), bytes, size, pgoff)) {
 		return -ENOMEM;
 	}
-	struct vm_area *a = mm_new_area(mm);
-	if (!a)
-		return -ENOMEM;
-	*a = (struct vm_area){ addr, addr + len, prot_to_vm(prot), bytes, pgoff << PAGE_SHIFT, size };
 	return addr;
 }
 
@@ -229,12 +250,40 @@ long sys_munmap(u32 addr, u32 len)
 }
 
 /*
+ * Linux's change_protection() for the pages of [start, end) that are
+ * present: each follows VM at once (the area's flags alone would only
+ * stop the pages still to come).  No access (PROT_NONE): the page stays,
+ * its frame and contents kept, but PTE_U goes, so ring 3 faults on it and
+ * the user copies refuse it (Linux's _PAGE_PROTNONE, a present PTE the
+ * hardware refuses).  Not writable: PTE_W goes.  A page not writable now in
+ * an area that may be written gets PTE_COW, so that its first write goes
+ * through mm_fault (which takes the frame if it is the only user, copies
+ * it if fork shares it): the private mapping's do_wp_page.  Each PTE that
+ * changes is flushed from the TLB (flush_tlb_range's work, page by page).
+ */
+static void change_protection(struct mm *mm, u32 start, u32 end, u32 vm)
+{
+	for (u32 va = start; va < end; va += PAGE_SIZE) {
+		pte_t *pte = pte_lookup(mm->pgdir, va, 0), old;
+		if (!pte || !((old = *pte) & PTE_P))
+			continue;
+		pte_t new = vm ? old | PTE_U : old & ~PTE_U;
+		if (!(vm & VM_WRITE) && (new & PTE_W))
+			new = (new & ~PTE_W) | PTE_COW;
+		else if ((vm & VM_WRITE) && !(new & PTE_W))
+			new |= PTE_COW;
+		if (new != old) {
+			*pte = new;
+			flush_tlb_page(mm->pgdir, va);
+		}
+	}
+}
+
+/*
  * mprotect(addr, len, prot): 0; -EINVAL (unaligned, bad prot), -ENOMEM
  * (part of the range is not mapped: the heap and the stack window are not
- * areas here, so they count as unmapped).  Present pages lose PTE_W when
- * the area becomes read-only; when it becomes writable they get PTE_COW,
- * so that the first write goes through mm_fault (which takes the frame if
- * it is the only user, copies it if fork shares it).
+ * areas here, so they count as unmapped).  The areas take the new flags and
+ * their present pages follow them (change_protection).
  */
 long sys_mprotect(u32 addr, u32 len, u32 prot)
 {
@@ -259,15 +308,6 @@ long sys_mprotect(u32 addr, u32 len, u32 prot)
 	for (int i = 0; i < mm->nr_areas; i++)
 		if (mm->areas[i].start >= addr && mm->areas[i].end <= end)
 			mm->areas[i].flags = vm;
-	for (u32 va = addr; va < end; va += PAGE_SIZE) {
-		pte_t *pte = pte_lookup(mm->pgdir, va, 0);
-		if (!pte || !(*pte & PTE_P))
-			continue;
-		if (!(vm & VM_WRITE) && (*pte & PTE_W))
-			*pte = (*pte & ~PTE_W) | PTE_COW;
-		else if ((vm & VM_WRITE) && !(*pte & PTE_W))
-			*pte |= PTE_COW;
-		flush_tlb_page(mm->pgdir, va);
-	}
+	change_protection(mm, addr, end, vm);
 	return 0;
 }

@@ -192,7 +192,14 @@ static struct vm_area *find_area(struct mm *mm, u32 addr)
 	return NULL;
 }
 
-/* Install a new zeroed (or copied) page at VA.  0 or -ENOMEM. */
+/* The PTE bits of a page of an area with VM_* FLAGS: user-accessible with
+ * any access (x86: read implied), writable with VM_WRITE. */
+static u32 vm_pteflags(u32 flags)
+{
+	return (flags & (VM_READ | VM_WRITE | VM_EXEC) ? PTE_U : 0) | (flags & VM_WRITE ? PTE_W : 0);
+}
+
+/* Install a new zeroed (or copied) page at VA, PTE_P | PTEFLAGS.  0 or -ENOMEM. */
 static int map_new_page(struct mm *mm, u32 va, u32 pteflags, const void *copy)
 {
 	pte_t *pte = mm_pte_alloc(mm, va);
@@ -209,37 +216,49 @@ static int map_new_page(struct mm *mm, u32 va, u32 pteflags, const void *copy)
 		frame_put(PTE_ADDR(*pte));
 	else
 		mm->nr_pages++;
-	*pte = frame | PTE_P | PTE_U | pteflags;
+	*pte = frame | PTE_P | pteflags;
 	flush_tlb_page(mm->pgdir, va);
 	return 0;
 }
 
-int mm_map_segment(struct mm *mm, u32 vaddr, u32 memsz, const void *data, u32 filesz, u32 flags)
+/* The frame mapped at VA (present), in the kernel's view. */
+static u8 *page_at(struct mm *mm, u32 va)
 {
-	u32 start = vaddr & PAGE_MASK, end = ALIGN_UP(vaddr + memsz, PAGE_SIZE);
-	u32 vmflags = (flags & 4 ? VM_READ : 0) | (flags & 2 ? VM_WRITE : 0) | (flags & 1 ? VM_EXEC : 0);
+	return __va(PTE_ADDR(*pte_lookup(mm->pgdir, va, 0)));
+}
 
-	struct vm_area *a = mm_new_area(mm);
-
-	if (!a)
+int mm_elf_map(struct mm *mm, u32 start, u32 end, const u8 *file, u32 size, s64 off, u32 vmflags)
+{
+	if (!mm_map_fixed(mm, start, end, vmflags, NULL, 0, 0))
 		return -ENOMEM;
-	*a = (struct vm_area){ .start = start, .end = end, .flags = vmflags };
 	for (u32 va = start; va < end; va += PAGE_SIZE) {
-		/* The page's bytes from the file: [vaddr, vaddr+filesz) clipped to it. */
-		u32 lo = max(va, vaddr), hi = min(va + PAGE_SIZE, vaddr + filesz);
+		/* The file's bytes [lo, hi) fall on this page, at lo - at. */
+		s64 at = off + (va - start), lo = at < 0 ? 0 : at, hi = min(at + PAGE_SIZE, (s64)size);
 		/* A page wholly from the file is copied, not zeroed first. */
-		int whole = lo == va && hi == va + PAGE_SIZE;
-		int err = map_new_page(mm, va, vmflags & VM_WRITE ? PTE_W : 0,
-				       whole ? (const u8 *)data + (va - vaddr) : NULL);
+		int whole = lo == at && hi == at + PAGE_SIZE;
+		int err = map_new_page(mm, va, vm_pteflags(vmflags), whole ? file + at : NULL);
 		if (err)
 			return err;
-		if (lo < hi && !whole) {
-			u8 *page = __va(PTE_ADDR(*pte_lookup(mm->pgdir, va, 0)));
-			memcpy(page + (lo - va), (const u8 *)data + (lo - vaddr), hi - lo);
-		}
+		if (lo < hi && !whole)
+			memcpy(page_at(mm, va) + (lo - at), file + lo, (size_t)(hi - lo));
 	}
-	if (end > mm->start_brk)
-		mm->start_brk = mm->brk = end;
+	return 0;
+}
+
+int mm_brk_area(struct mm *mm, u32 start, u32 end)
+{
+	if (start >= end)
+		return 0;
+	return mm_map_fixed(mm, start, end, VM_READ | VM_WRITE, NULL, 0, 0) ? 0 : -ENOMEM;
+}
+
+int mm_padzero(struct mm *mm, u32 addr, u32 len)
+{
+	if (!len)
+		return 0;
+	if (mm_fault(mm, addr, 1))
+		return -EFAULT;
+	memset(page_at(mm, addr & PAGE_MASK) + (addr & ~PAGE_MASK), 0, len);
 	return 0;
 }
 
@@ -272,23 +291,27 @@ int mm_install_special(struct mm *mm, u32 start, const phys_addr_t *frames, u32 
 
 /*
  * A first touch at VA: a zeroed page, or for a file mapping a copy of the
- * file's bytes there (the rest of the page zeroed: past the file's end,
- * the .bss part of a library's last page, as Linux's filemap fault does).
+ * file's page there, its part past the file's end zeroed (the .bss part of
+ * a library's last page); a page wholly past the end is -EIO, SIGBUS, as
+ * Linux's filemap_fault (pgoff >= the file's size in pages).  The offset is
+ * 64-bit: pgoff counts pages, so it never wraps to the file's first bytes.
  */
 static int fault_in(struct mm *mm, u32 va, u32 fl)
 {
 	struct vm_area *a = find_area(mm, va);
-	u32 pteflags = fl & VM_WRITE ? PTE_W : 0;
+	u32 pteflags = vm_pteflags(fl);
 
 	if (!a || !a->file)
 		return map_new_page(mm, va, pteflags, NULL);
-	u32 off = a->file_off + (va - a->start);
-	u32 n = off < a->file_size ? min(a->file_size - off, (u32)PAGE_SIZE) : 0;
+	u64 off = ((u64)a->pgoff << PAGE_SHIFT) + (va - a->start);
+	if (off >= a->file_size)
+		return -EIO;
+	u32 n = (u32)min(a->file_size - off, (u64)PAGE_SIZE);
 	if (n == PAGE_SIZE)
 		return map_new_page(mm, va, pteflags, a->file + off);
 	int err = map_new_page(mm, va, pteflags, NULL);
-	if (!err && n)
-		memcpy(__va(PTE_ADDR(*pte_lookup(mm->pgdir, va, 0))), a->file + off, n);
+	if (!err)
+		memcpy(page_at(mm, va), a->file + off, n);
 	return err;
 }
 
@@ -330,7 +353,11 @@ static int handle_mm_fault(struct mm *mm, u32 addr, int write)
 			flush_tlb_page(mm->pgdir, va);
 			return 0;
 		}
-		return map_new_page(mm, va, PTE_W, __va(frame));
+		return map_new_page(mm, va, PTE_U | PTE_W, __va(frame));
+	}
+	if (!(*pte & PTE_U)) {		/* never left so by mprotect: no fault loop all the same */
+		*pte |= PTE_U;
+		flush_tlb_page(mm->pgdir, va);
 	}
 	return 0;	/* already there (another thread faulted it in) */
 }

@@ -32,9 +32,11 @@ int find_program(const char *path, const void **image, size_t *size);
 /*
  * Load IMAGE (SIZE bytes) into the empty MM: its PT_LOADs (an ET_DYN at
  * ELF_ET_DYN_BASE), then its PT_INTERP's program (ld-linux.so.2) where mmap
- * would put it; fills *IM but execfn, vdso and sysinfo.  0, or -ENOEXEC,
- * -EINVAL (a bad program), -ENOENT/-EACCES (no interpreter there), -ELIBBAD
- * (an interpreter that is no ELF shared object or wants one itself), -ENOMEM.
+ * would put it (an ET_EXEC one at its own addresses); fills *IM but execfn,
+ * vdso and sysinfo.  0, or -ENOEXEC, -EINVAL (a bad program), -ENOENT/-EACCES
+ * (no interpreter there), -ELIBBAD (an interpreter that is no valid i386 ELF
+ * executable or shared object), -EFAULT (a bss whose page cannot be written,
+ * Linux's padzero), -ENOMEM.
  */
 int load_elf_binary(const void *image, size_t size, struct mm *mm, struct exec_image *im);
 

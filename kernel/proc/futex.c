@@ -36,12 +36,22 @@ struct futex_waiter {
 
 static LIST_HEAD(futex_waiters);
 
+/*
+ * Wake up to NR waiters on (MM, UADDR) whose bitset meets BITSET.  A word a
+ * PI waiter waits on is -EINVAL, nobody woken: 2.6.35's futex_wake stops at
+ * a futex_q with a pi_state or an rt_waiter (such a lock is handed on by
+ * FUTEX_UNLOCK_PI).  The PI waiters sleep on their pi_state's rt_mutex, not
+ * on this list, so they are asked for first (2.6.35 meets them in the hash
+ * bucket's priority order: plain waiters queued before one would be woken).
+ */
 static int futex_wake_bitset(struct mm *mm, u32 uaddr, int nr, u32 bitset)
 {
 	struct futex_waiter *w;
 	unsigned long flags;
 	int n = 0;
 
+	if (futex_pi_waiters(mm, uaddr))
+		return -EINVAL;
 	local_irq_save(flags);
 	list_for_each_entry(w, &futex_waiters, node) {
 		if (n >= nr)
@@ -98,17 +108,43 @@ static long futex_wait(u32 uaddr, u32 val, u64 timeout, u32 bitset)
 	return w.woken ? 0 : sl.expired ? -ETIMEDOUT : -EINTR;
 }
 
-/* *TIMEOUT (ns) from UTIMEOUT, a timespec32 (KIND 0: futex) or a 64-bit one
- * (KIND 1: futex_time64); absolute on CLOCK (ns since boot, or since the
- * epoch for CLOCK_REALTIME) when ABS, made relative here (0 if past). */
+/* The timespec at UTIMEOUT, a timespec32 (KIND 0: futex) or a 64-bit one
+ * (KIND 1: futex_time64), in ns; -EFAULT, or -EINVAL for a bad one. */
+static long futex_get_timespec(const void *utimeout, int kind, u64 *ns)
+{
+	return kind ? get_timespec64(utimeout, ns) : get_timespec(utimeout, ns);
+}
+
+/*
+ * An absolute timeout at UTIMEOUT, on CLOCK_REALTIME (REALTIME: ns since
+ * the epoch) or CLOCK_MONOTONIC (ns since boot), as the sched_clock() time
+ * *EXPIRES it falls at (0 for a time before the boot).  FUTEX_WAIT_BITSET
+ * and the PI locks (futex_pi.c) take their timeouts so.
+ */
+long futex_get_expiry(const void *utimeout, int kind, int realtime, u64 *expires)
+{
+	long err = futex_get_timespec(utimeout, kind, expires);
+
+	if (err)
+		return err;
+	if (realtime)
+		*expires = *expires > boot_realtime_ns ? *expires - boot_realtime_ns : 0;
+	return 0;
+}
+
+/* *TIMEOUT (ns from now) from UTIMEOUT: relative for FUTEX_WAIT, absolute
+ * (futex_get_expiry) when ABS, made relative here (0 if past). */
 static long get_timeout(const void *utimeout, int kind, int abs, int realtime, u64 *timeout)
 {
-	long err = kind ? get_timespec64(utimeout, timeout) : get_timespec(utimeout, timeout);
+	long err;
 	u64 now;
 
-	if (err || !abs)
+	if (!abs)
+		return futex_get_timespec(utimeout, kind, timeout);
+	err = futex_get_expiry(utimeout, kind, realtime, timeout);
+	if (err)
 		return err;
-	now = sched_clock() + (realtime ? boot_realtime_ns : 0);
+	now = sched_clock();
 	*timeout = *timeout > now ? *timeout - now : 0;
 	return 0;
 }

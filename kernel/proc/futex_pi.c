@@ -14,17 +14,22 @@
  * for the owner the word names (lookup_pi_state: -ESRCH for a TID that is
  * no task of this address space), dropped when its last waiter leaves
  * (refcount = waiters in futex_lock_pi).  Unlock hands the rt_mutex to
- * the top waiter and writes its TID into the word (FUTEX_WAITERS kept if
- * more wait), so the waiter wakes owning both.
+ * the top waiter and writes its TID | FUTEX_WAITERS into the word, so the
+ * waiter wakes owning both.
  *
  * Concurrency: only process context touches the pi_states, in a kernel
  * that is never preempted (kernel/entry.c), so between two user accesses
  * nothing else runs: a read-modify-write of the word is the cmpxchg.
  *
  * Deliberate differences: no futex hash (one list, as futex.c's waiters);
- * TRYLOCK_PI on a held lock answers -EWOULDBLOCK at once instead of
- * setting FUTEX_WAITERS and creating a pi_state first; no pending owner
- * to fix up (see <kernel/rtmutex.h>).
+ * no pending owner to fix up (see <kernel/rtmutex.h>); UNLOCK_PI always
+ * writes the word (2.6.35 left a FUTEX_OWNER_DIED word as it was: the
+ * unlocker's TID stayed in a word it no longer owned, until Linux 3.15,
+ * LKML "futex: Always cleanup owner tid in unlock_pi", 2014); a word names
+ * an owner of this address space only (futexes are keyed by address space
+ * and address, and no memory is shared between address spaces: 2.6.35
+ * looks the TID up system-wide, and the waiter would boost a task that
+ * cannot unlock this word).
  */
 #include <kernel/errno.h>
 #include <kernel/futex.h>
@@ -111,19 +116,19 @@ static int lookup_pi_state(u32 uval, u32 uaddr, struct futex_pi_state **res)
 
 /*
  * Hand PS's lock from its owner to the top waiter: the word becomes the
- * new owner's TID | FUTEX_WAITERS if more wait | KEEP (FUTEX_OWNER_DIED at
- * exit), then the rt_mutex follows (wakeup_next_waiter) and the old owner
- * is deboosted.  -EFAULT (nothing handed) if the word cannot be written.
+ * new owner's TID | FUTEX_WAITERS | KEEP (FUTEX_OWNER_DIED at exit), then
+ * the rt_mutex follows (wakeup_next_waiter) and the old owner is
+ * deboosted.  FUTEX_WAITERS stays even for the last waiter, as 2.6.35's
+ * wake_futex_pi ("always kept enabled while there is PI state around"):
+ * the new owner's unlock comes through the kernel.  -EFAULT (nothing
+ * handed) if the word cannot be written.
  */
 static int futex_pi_hand_on(struct futex_pi_state *ps, u32 keep, int force)
 {
 	struct rt_mutex *lock = &ps->pi_mutex;
-	struct rt_mutex_waiter *top = rt_mutex_top_waiter(lock);
-	struct task *new_owner = top->task;
-	u32 newval = (u32)new_owner->pid | keep;
+	struct task *new_owner = rt_mutex_top_waiter(lock)->task;
+	u32 newval = (u32)new_owner->pid | FUTEX_WAITERS | keep;
 
-	if (top->list_entry.node_list.next != &lock->wait_list.node_list)
-		newval |= FUTEX_WAITERS;		/* a second waiter */
 	if (put_user(newval, (u32 *)ps->uaddr) && !force)
 		return -EFAULT;
 	if (ps->owner)
@@ -134,24 +139,13 @@ static int futex_pi_hand_on(struct futex_pi_state *ps, u32 keep, int force)
 	return 0;
 }
 
-/* An absolute timeout on CLOCK_REALTIME (REALTIME) or CLOCK_MONOTONIC -> sched_clock ns. */
-static long get_abs_timeout(const void *utimeout, int kind, int realtime, u64 *expires)
-{
-	long err = kind ? get_timespec64(utimeout, expires) : get_timespec(utimeout, expires);
-
-	if (err)
-		return err;
-	if (realtime)
-		*expires = *expires > boot_realtime_ns ? *expires - boot_realtime_ns : 0;
-	return 0;
-}
-
 /*
  * The word at UADDR is free (TID 0) or owned.  Take it, or with
- * FUTEX_WAITERS set find the pi_state to wait on: 1 taken, 0 *PS to wait
- * on, or an error.
+ * FUTEX_WAITERS set find the pi_state to wait on (TRYLOCK_PI too, as
+ * 2.6.35: a word naming no task is -ESRCH for it as well): 1 taken, 0 *PS
+ * to wait on, or an error.
  */
-static int futex_lock_pi_atomic(u32 uaddr, int trylock, struct futex_pi_state **ps)
+static int futex_lock_pi_atomic(u32 uaddr, struct futex_pi_state **ps)
 {
 	u32 tid = (u32)current->pid, uval;
 	int ret;
@@ -162,8 +156,6 @@ static int futex_lock_pi_atomic(u32 uaddr, int trylock, struct futex_pi_state **
 		return -EDEADLK;
 	if (!(uval & FUTEX_TID_MASK))		/* free, or its owner died */
 		goto take;
-	if (trylock)
-		return -EWOULDBLOCK;
 	if (!(uval & FUTEX_WAITERS)) {
 		uval |= FUTEX_WAITERS;
 		if (put_user(uval, (u32 *)uaddr))
@@ -196,9 +188,9 @@ long futex_lock_pi(u32 uaddr, const void *utimeout, int kind, int realtime, int 
 
 	if (uaddr & 3)
 		return -EINVAL;
-	if (utimeout && !trylock && (ret = get_abs_timeout(utimeout, kind, realtime, &expires)))
+	if (utimeout && !trylock && (ret = futex_get_expiry(utimeout, kind, realtime, &expires)))
 		return ret;
-	ret = futex_lock_pi_atomic(uaddr, trylock, &ps);
+	ret = futex_lock_pi_atomic(uaddr, &ps);
 	if (ret)
 		return ret == 1 ? 0 : ret;
 
@@ -209,7 +201,10 @@ long futex_lock_pi(u32 uaddr, const void *utimeout, int kind, int realtime, int 
 		if (!sl.expired)
 			hrtimer_start(&sl.timer, expires);
 	}
-	ret = rt_mutex_timed_lock(&ps->pi_mutex, to, 1);
+	if (trylock)
+		ret = rt_mutex_trylock(&ps->pi_mutex) ? 0 : -EWOULDBLOCK;
+	else
+		ret = rt_mutex_timed_lock(&ps->pi_mutex, to, 1);
 	if (to)
 		hrtimer_cancel(&sl.timer);
 	if (!ret && ps->owner != current) {	/* fixup_owner: an ownerless pi_state */
@@ -268,4 +263,11 @@ void exit_pi_state_list(struct task *curr)
 		ps->owner = NULL;
 		rt_mutex_proxy_unlock(&ps->pi_mutex);
 	}
+}
+
+/* A pi_state lives exactly while waiters are inside futex_lock_pi on its
+ * word (its refcount): futex.c's FUTEX_WAKE refuses such a word. */
+int futex_pi_waiters(struct mm *mm, u32 uaddr)
+{
+	return find_pi_state(mm, uaddr) != NULL;
 }

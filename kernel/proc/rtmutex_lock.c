@@ -20,16 +20,33 @@
 #include <kernel/task.h>
 #include <arch/irqflags.h>
 
-/* __rt_mutex_slowlock: sleep until LOCK is ours, or -ETIMEDOUT / -EINTR. */
-static int __rt_mutex_slowlock(struct rt_mutex *lock, struct hrtimer_sleeper *timeout)
+/*
+ * __rt_mutex_slowlock, in 2.6.35's order: is LOCK ours (handed to us)?  a
+ * signal (-EINTR) or the timeout (-ETIMEDOUT)?  Only then queue WAITER,
+ * the first time round (task_blocks_on_rt_mutex: the owner is boosted),
+ * and sleep.  So a pending signal or a past timeout fails the lock before
+ * any boost.  *QUEUED says whether WAITER was queued.
+ */
+static int __rt_mutex_slowlock(struct rt_mutex *lock, struct hrtimer_sleeper *timeout,
+			       struct rt_mutex_waiter *waiter, int detect_deadlock, int *queued)
 {
+	int ret = 0;
+
 	for (;;) {
 		if (rt_mutex_owner(lock) == current)
 			return 0;
-		if (timeout && timeout->expired)
-			return -ETIMEDOUT;
 		if (signal_pending(current))
-			return -EINTR;
+			ret = -EINTR;
+		if (timeout && timeout->expired)
+			ret = -ETIMEDOUT;
+		if (ret)
+			return ret;
+		if (!*queued) {
+			*queued = 1;
+			ret = task_blocks_on_rt_mutex(lock, waiter, current, detect_deadlock);
+			if (ret)
+				return ret;
+		}
 		current->state = TASK_INTERRUPTIBLE;
 		schedule();
 	}
@@ -45,7 +62,7 @@ int rt_mutex_timed_lock(struct rt_mutex *lock, struct hrtimer_sleeper *timeout,
 {
 	struct rt_mutex_waiter waiter;
 	unsigned long flags;
-	int ret;
+	int ret, queued = 0;
 
 	local_irq_save(flags);
 	if (rt_mutex_owner(lock) == current) {
@@ -56,13 +73,11 @@ int rt_mutex_timed_lock(struct rt_mutex *lock, struct hrtimer_sleeper *timeout,
 		local_irq_restore(flags);
 		return 0;
 	}
-	ret = task_blocks_on_rt_mutex(lock, &waiter, current, detect_deadlock);
-	if (!ret)
-		ret = __rt_mutex_slowlock(lock, timeout);
+	ret = __rt_mutex_slowlock(lock, timeout, &waiter, detect_deadlock, &queued);
 	current->state = TASK_RUNNING;
 	if (rt_mutex_owner(lock) == current)
 		ret = 0;		/* handed to us, whatever woke us */
-	else if (ret)
+	else if (queued)
 		remove_waiter(lock, &waiter);
 	local_irq_restore(flags);
 	return ret;

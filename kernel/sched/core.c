@@ -1,7 +1,8 @@
 /*
  * kernel/sched/core.c - the scheduler core: the runqueue, schedule(),
- * wakeups, fork, the tick, nice, yield and the idle task (Linux 2.6.35's
- * kernel/sched.c, uniprocessor, no rt class, under the same names).
+ * wakeups, fork, the tick, nice, policy and PI priority changes, yield and
+ * the idle task (Linux 2.6.35's kernel/sched.c, uniprocessor, under the
+ * same names; the classes rt -> fair -> idle).
  *
  * Locking: the runqueue is touched only with interrupts off
  * (local_irq_save/restore); on one CPU that is the whole of rq->lock.
@@ -122,26 +123,15 @@ void deactivate_task(struct rq *rq, struct task *p, int flags)
 }
 
 /*
- * A wakeup or fork of P: does it preempt rq->curr?  Same class: that class
- * decides; otherwise the class higher in rt -> fair -> idle wins.
+ * A wakeup or fork of P: does it preempt rq->curr?  2.6.35 asks the running
+ * task's class: rt compares prios, the fair class lets an rt waker preempt
+ * (and makes curr its last buddy), idle gives way to anything.  (2.6.37
+ * walks the class list instead, "sched: Fix cross-sched-class wakeup
+ * preemption"; so does 6.12, which EEVDF's hook follows.)
  */
 void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
 {
-	const struct sched_class *class;
-
-	if (likely(p->sched_class == rq->curr->sched_class) ||
-	    rq->curr->sched_class == &idle_sched_class) {
-		rq->curr->sched_class->check_preempt_curr(rq, p, wake_flags);
-		return;
-	}
-	for_each_class(class) {
-		if (class == rq->curr->sched_class)
-			break;
-		if (class == p->sched_class) {
-			resched_task(rq->curr);
-			break;
-		}
-	}
+	rq->curr->sched_class->check_preempt_curr(rq, p, wake_flags);
 }
 
 /*
@@ -251,6 +241,7 @@ static void __sched_fork(struct task *p)
 	memset(&p->se, 0, sizeof(p->se));
 	RB_CLEAR_NODE(&p->se.run_node);
 	INIT_LIST_HEAD(&p->se.deadline_node);
+	INIT_LIST_HEAD(&p->rt.run_list);
 	p->on_rq = 0;
 }
 
@@ -292,7 +283,9 @@ void sched_fork(struct task *p)
 	set_load_weight(p);
 
 	p->sched_class = rt_prio(p->prio) ? &rt_sched_class : &fair_sched_class;
-	INIT_LIST_HEAD(&p->rt.run_list);
+	/* the RR slice: 2.6.35's dup_task_struct copies the parent's remainder
+	 * (init_task's is HZ); 6.12's __sched_fork gives a fresh one */
+	p->rt.time_slice = sched_eevdf() ? sched_rr_timeslice() : current->rt.time_slice;
 	rt_mutex_init_task(p);		/* 2.6.35: copy_process(), just before */
 	if (p->sched_class->task_fork)
 		p->sched_class->task_fork(p);
@@ -346,7 +339,7 @@ void scheduler_tick(void)
 
 /*
  * The next task: the first class in the chain that has one.  When every
- * queued task is fair (always, here) the fair class is asked directly;
+ * queued task is fair (no rt task queued) the fair class is asked directly;
  * the idle class always answers, so this cannot fail.
  */
 static struct task *pick_next_task(struct rq *rq)
@@ -543,7 +536,7 @@ void set_user_nice(struct task *p, long nice)
 	p->static_prio = NICE_TO_PRIO(nice);
 	set_load_weight(p);
 	old_prio = p->prio;
-	p->normal_prio = p->static_prio;	/* normal_prio(): no rt */
+	p->normal_prio = p->static_prio;	/* normal_prio() of a fair policy */
 	/* effective_prio(): a task boosted into rt keeps its boost */
 	if (!rt_prio(p->prio))
 		p->prio = p->normal_prio;
@@ -655,15 +648,15 @@ int sched_setscheduler_prio(struct task *p, int policy, int prio)
 		return -EINVAL;
 
 	local_irq_save(flags);
+	rt_mutex_pi_busy++;		/* until the waiter has moved too */
 	newprio = rt_mutex_get_effective_prio(p, rt_policy(policy) ?
 					      MAX_RT_PRIO - 1 - prio : p->static_prio);
 	sched_change_begin(rq, p, rt_prio(newprio) ? &rt_sched_class : &fair_sched_class, &c);
 	__setscheduler(p, policy, prio);
-	if (rt_policy(policy) && !p->rt.time_slice)
-		p->rt.time_slice = sched_rr_timeslice();
 	sched_change_end(rq, p, &c, 0);
 	local_irq_restore(flags);
 	rt_mutex_adjust_pi(p);		/* a blocked task's waiter moves */
+	rt_mutex_pi_busy--;
 	return 0;
 }
 
@@ -823,6 +816,7 @@ void sched_init(void)
 	init_task.policy = SCHED_NORMAL;
 	init_task.static_prio = init_task.normal_prio = DEFAULT_PRIO;
 	init_task.prio = DEFAULT_PRIO;
+	init_task.rt.time_slice = HZ;		/* 2.6.35's INIT_TASK: HZ ticks, 1 s */
 	init_task.pid = 0;
 	strlcpy(init_task.comm, "swapper", sizeof(init_task.comm));
 

@@ -21,6 +21,7 @@
 #include <kernel/time.h>
 #include <kernel/cmdline.h>
 #include <kernel/proc.h>
+#include <kernel/rtmutex.h>
 #include <kernel/string.h>
 #include <arch/irqflags.h>
 
@@ -109,12 +110,17 @@ static void print_rq(struct rq *rq)
 		print_task(rq, task_of(rq->cfs.curr));
 	for (node = rb_first(&rq->cfs.tasks_timeline); node; node = rb_next(node))
 		print_task(rq, task_of(rb_entry(node, struct sched_entity, run_node)));
-	/* 2.6.35 lists every queued task: the rt ones too, best prio first */
+	print_rt_tasks(rq, print_task);
+}
+
+/* Linux lists every task of the CPU: the queued rt ones too, best prio first. */
+void print_rt_tasks(struct rq *rq, void (*print)(struct rq *rq, struct task *p))
+{
 	for (int i = 0; i < MAX_RT_PRIO; i++) {
 		struct sched_rt_entity *rt_se;
 
 		list_for_each_entry(rt_se, &rq->rt.active.queue[i], run_list)
-			print_task(rq, container_of(rt_se, struct task, rt));
+			print(rq, container_of(rt_se, struct task, rt));
 	}
 }
 
@@ -551,6 +557,7 @@ int sched_verify(void)
 	bad += verify_idle(rq);
 	bad += verify_deadline_list(rq);
 	bad += sched_verify_rt();		/* rt.c: the priority array */
+	bad += rt_mutex_verify_chains();	/* rtmutex.c: the PI chains */
 	sched_verify_failures += (unsigned long)bad;
 	local_irq_restore(flags);
 	return bad;

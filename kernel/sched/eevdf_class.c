@@ -474,6 +474,12 @@ static void task_fork_eevdf(struct task *p)
 		p->se.slice = sysctl_sched_base_slice;
 }
 
+/* 6.12's get_rr_interval_fair(): the slice, 0 on an otherwise idle rq. */
+static unsigned int get_rr_interval_eevdf(struct rq *rq, struct task *p)
+{
+	return rq->cfs.load.weight ? NS_TO_JIFFIES(p->se.slice) : 0;
+}
+
 const struct sched_class eevdf_sched_class = {
 	.next			= &idle_sched_class,
 	.enqueue_task		= enqueue_task_eevdf,
@@ -488,5 +494,6 @@ const struct sched_class eevdf_sched_class = {
 	.switched_to		= switched_to_eevdf,
 	.prio_changed		= prio_changed_eevdf,
 	.update_curr		= update_curr_eevdf,
+	.get_rr_interval	= get_rr_interval_eevdf,
 	.name			= "fair",		/* Linux 6.12's name for it */
 };

@@ -14,6 +14,7 @@
 #include "eevdf.h"
 #include <kernel/printk.h>
 #include <kernel/math64.h>
+#include <kernel/rtmutex.h>
 #include <arch/irqflags.h>
 
 #define out console_printf	/* raw: no printk timestamps */
@@ -81,7 +82,7 @@ static void print_task(struct rq *rq, struct task *p)
 	    SPLIT_NS(p->se.statistics.sum_sleep_runtime), SPLIT_NS(0));
 }
 
-/* The queued tasks (Linux lists every thread of the CPU): curr, then the tree. */
+/* The queued tasks (Linux lists every thread of the CPU): curr, the tree, rt. */
 void eevdf_print_rq(struct rq *rq)
 {
 	struct rb_node *node;
@@ -97,6 +98,7 @@ void eevdf_print_rq(struct rq *rq)
 		print_task(rq, task_of(rq->cfs.curr));
 	for (node = rb_first(&rq->cfs.tasks_timeline); node; node = rb_next(node))
 		print_task(rq, task_of(__node_2_se(node)));
+	print_rt_tasks(rq, print_task);
 }
 
 /* /proc/PID/sched's EEVDF lines (6.12 prints se.deadline, se.slice, se.vlag). */
@@ -306,6 +308,7 @@ int sched_verify_eevdf(void)
 		VIOLATION("the idle task is queued\n");
 
 	bad += sched_verify_rt();		/* rt.c: the priority array */
+	bad += rt_mutex_verify_chains();	/* rtmutex.c: the PI chains */
 	sched_verify_failures += (unsigned long)bad;
 	local_irq_restore(flags);
 	return bad;

@@ -122,12 +122,19 @@ preempt:
 }
 
 /*
- * The class hook: try_to_wake_up() (or a fork) asks.  A delayed sleeper
- * that wakes is still queued: first requeue it (ttwu_runnable()'s
+ * The class hook: try_to_wake_up() (or a fork) asks, for any waker while
+ * a fair task runs (core.c asks the running task's class, as 2.6.35).  A
+ * waker of a higher class preempts: 6.12's wakeup_preempt() decides that
+ * before any class hook (sched_class_above).  A delayed sleeper that wakes
+ * is still queued: first requeue it (ttwu_runnable()'s
  * enqueue_task(ENQUEUE_DELAYED)), then decide.
  */
 void check_preempt_wakeup_eevdf(struct rq *rq, struct task *p, int wake_flags)
 {
+	if (unlikely(p->sched_class != &fair_sched_class)) {
+		resched_task(rq->curr);		/* rt: the only class above */
+		return;
+	}
 	if (p->se.sched_delayed && p->se.on_rq)
 		ttwu_delayed(rq, p);
 	__check_preempt_wakeup(rq, p, wake_flags);

@@ -1025,8 +1025,8 @@ static void prio_changed_fair(struct rq *rq, struct task *p, int oldprio,
 }
 
 /*
- * P entered the fair class (from rt, in Linux; unused here while there is
- * no rt class): reschedule if it runs, else check preemption.
+ * P entered the fair class (from rt: a policy change or the end of a PI
+ * boost): reschedule if it runs, else check preemption.
  */
 static void switched_to_fair(struct rq *rq, struct task *p, int running)
 {
@@ -1034,6 +1034,14 @@ static void switched_to_fair(struct rq *rq, struct task *p, int running)
 		resched_task(rq->curr);
 	else
 		check_preempt_curr(rq, p, 0);
+}
+
+/* sched_rr_get_interval(2): the slice, 0 on an otherwise idle runqueue. */
+static unsigned int get_rr_interval_fair(struct rq *rq, struct task *p)
+{
+	if (!rq->cfs.load.weight)
+		return 0;
+	return NS_TO_JIFFIES(sched_slice(&rq->cfs, &p->se));
 }
 
 void init_cfs_rq(struct cfs_rq *cfs_rq)
@@ -1068,6 +1076,7 @@ void init_cfs_rq(struct cfs_rq *cfs_rq)
 	.task_fork		= task_fork_fair,			\
 	.prio_changed		= prio_changed_fair,			\
 	.switched_to		= switched_to_fair,			\
+	.get_rr_interval	= get_rr_interval_fair,			\
 	.name			= "fair",				\
 }
 const struct sched_class cfs_sched_class = CFS_SCHED_CLASS;

@@ -58,6 +58,11 @@ static void prio_changed_idle(struct rq *rq, struct task *p, int oldprio,
 	}
 }
 
+static unsigned int get_rr_interval_idle(struct rq *rq, struct task *p)
+{
+	return 0;
+}
+
 /* The last class: .next is NULL; no enqueue_task or yield_task. */
 const struct sched_class idle_sched_class = {
 	.dequeue_task		= dequeue_task_idle,	/* only complains */
@@ -72,5 +77,6 @@ const struct sched_class idle_sched_class = {
 
 	.prio_changed		= prio_changed_idle,
 	.switched_to		= switched_to_idle,
+	.get_rr_interval	= get_rr_interval_idle,
 	.name			= "idle",
 };

@@ -75,7 +75,6 @@ void init_rt_rq(struct rt_rq *rt_rq)
 	rt_rq->rt_throttled = 0;
 	rt_rq->rt_runtime = sched_rt_runtime();
 	rt_rq->rt_period_start = 0;
-	rt_rq->exec_clock = 0;
 }
 
 /* list_del_init / list_move / list_move_tail (Linux's list.h) */
@@ -114,12 +113,18 @@ static inline int rt_rq_throttled(struct rt_rq *rt_rq)
 /*
  * The period timer: OVERRUN periods ended.  rt_time -= min(rt_time,
  * overrun * runtime); unthrottle once rt_time < runtime and let the rt
- * task preempt whatever runs.  Returns 1 if the timer can stop (idle).
+ * task preempt whatever runs.  (2.6.35's returns whether the hrtimer may
+ * stop; the tick forwards this one, which never stops.)
+ *
+ * Deliberate difference: with the runtime set to -1 (RUNTIME_INF) a
+ * throttled rt_rq is unthrottled here.  2.6.35's timer returns at once
+ * when the runtime is infinite, so an rt_rq throttled before the write
+ * stayed throttled for good, and its rt tasks never ran again.
  */
-int do_sched_rt_period_timer(int overrun)
+static void do_sched_rt_period_timer(int overrun)
 {
 	struct rt_rq *rt_rq = &runqueue.rt;
-	int idle = 1, enqueue = 0;
+	int enqueue = 0;
 	u64 runtime;
 
 	rt_rq->rt_runtime = sched_rt_runtime();
@@ -138,15 +143,10 @@ int do_sched_rt_period_timer(int overrun)
 			rt_rq->rt_throttled = 0;
 			enqueue = 1;
 		}
-		if (rt_rq->rt_time || rt_rq->rt_nr_running)
-			idle = 0;
-	} else if (rt_rq->rt_nr_running) {
-		idle = 0;
 	}
 out:
 	if (enqueue && rt_rq->rt_nr_running)	/* sched_rt_rq_enqueue() */
 		resched_task(runqueue.curr);
-	return idle;
 }
 
 /* The hrtimer's forwarding, from the tick: whole periods since the start. */
@@ -169,7 +169,11 @@ void sched_rt_period_tick(struct rq *rq)
 
 static int rt_throttle_reported;
 
-/* rt_time > runtime: throttle (and report whether curr must stop). */
+/*
+ * rt_time > runtime: throttle (and report whether curr must stop).  A
+ * runtime at or above the period never throttles.  The one-time message
+ * is later Linux's (2.6.35 throttles silently).
+ */
 static int sched_rt_runtime_exceeded(struct rt_rq *rt_rq)
 {
 	u64 runtime = rt_rq->rt_runtime;
@@ -178,21 +182,26 @@ static int sched_rt_runtime_exceeded(struct rt_rq *rt_rq)
 		return rt_rq_throttled(rt_rq);
 	if (runtime >= sched_rt_period() || runtime == RUNTIME_INF)
 		return 0;
-	if (rt_rq->rt_time > runtime) {
-		rt_rq->rt_throttled = 1;
-		if (!rt_throttle_reported) {	/* printk_once() */
-			rt_throttle_reported = 1;
-			printk("sched: RT throttling activated\n");
-		}
-		if (rt_rq_throttled(rt_rq))
-			return 1;
+	if (rt_rq->rt_time <= runtime)
+		return 0;
+	rt_rq->rt_throttled = 1;
+	if (!rt_throttle_reported) {	/* printk_once() */
+		rt_throttle_reported = 1;
+		printk("sched: RT throttling activated\n");
 	}
-	return 0;
+	return 1;		/* sched_rt_rq_dequeue(): nothing to do without groups */
 }
 
 /*
  * Charge curr's run since exec_start: sum_exec_runtime, rt_time, and
  * throttle past the runtime (then curr is rescheduled).
+ *
+ * Deliberate difference: curr is charged when it runs in the rt class,
+ * whatever its policy.  2.6.35 asks task_has_rt_policy(curr), so a
+ * SCHED_OTHER task boosted into rt by PI was charged nothing at all while
+ * boosted (its CPU-time clocks stood still and the rt budget did not see
+ * it); later Linux tests the class, as here (LKML, "sched: Fix
+ * update_curr_rt()", 2011).
  */
 static void update_curr_rt(struct rq *rq)
 {
@@ -208,7 +217,6 @@ static void update_curr_rt(struct rq *rq)
 
 	curr->se.sum_exec_runtime += delta_exec;
 	curr->se.exec_start = rq->clock;
-	rt_rq->exec_clock += delta_exec;
 
 	if (sched_rt_runtime() != RUNTIME_INF) {
 		rt_rq->rt_time += delta_exec;
@@ -269,12 +277,9 @@ static void enqueue_task_rt(struct rq *rq, struct task *p, int flags)
 {
 	struct sched_rt_entity *rt_se = &p->rt;
 
-	if (flags & ENQUEUE_WAKEUP)
-		rt_se->timeout = 0;
 	if (on_rt_rq(rt_se))		/* dequeue_rt_stack() */
 		__dequeue_rt_entity(rt_se);
 	__enqueue_rt_entity(rt_se, flags & ENQUEUE_HEAD);
-	p->se.on_rq = 1;
 }
 
 static void dequeue_task_rt(struct rq *rq, struct task *p, int flags)
@@ -282,7 +287,6 @@ static void dequeue_task_rt(struct rq *rq, struct task *p, int flags)
 	update_curr_rt(rq);
 	if (on_rt_rq(&p->rt))
 		__dequeue_rt_entity(&p->rt);
-	p->se.on_rq = 0;
 }
 
 /* Put P at the head or the tail of its priority list (RR, yield). */
@@ -310,7 +314,8 @@ static void check_preempt_curr_rt(struct rq *rq, struct task *p, int flags)
 
 /* ---- picking ------------------------------------------------------------------------ */
 
-static struct task *_pick_next_task_rt(struct rq *rq)
+/* The first task of the best non-empty list, unless throttled. */
+static struct task *pick_next_task_rt(struct rq *rq)
 {
 	struct rt_rq *rt_rq = &rq->rt;
 	struct rt_prio_array *array = &rt_rq->active;
@@ -331,11 +336,6 @@ static struct task *_pick_next_task_rt(struct rq *rq)
 	return p;
 }
 
-static struct task *pick_next_task_rt(struct rq *rq)
-{
-	return _pick_next_task_rt(rq);
-}
-
 static void put_prev_task_rt(struct rq *rq, struct task *p)
 {
 	update_curr_rt(rq);
@@ -349,7 +349,7 @@ static void put_prev_task_rt(struct rq *rq, struct task *p)
 static void task_tick_rt(struct rq *rq, struct task *p, int queued)
 {
 	update_curr_rt(rq);
-	p->rt.timeout++;		/* watchdog(): RLIMIT_RTTIME not kept */
+	/* watchdog(): no RLIMIT_RTTIME here */
 
 	if (p->policy != SCHED_RR)
 		return;
@@ -379,21 +379,18 @@ static void prio_changed_rt(struct rq *rq, struct task *p, int oldprio,
 			    int running)
 {
 	if (running) {
-		/* worse than the best queued one: reschedule */
-		if (oldprio < p->prio || p->prio > rq->rt.highest_prio.curr)
+		/* for UP simply resched on drop of prio */
+		if (oldprio < p->prio)
 			resched_task(p);
 	} else if (p->prio < rq->curr->prio) {
 		resched_task(rq->curr);
 	}
 }
 
-/* A forked rt task starts with a fresh RR slice (sched_fork). */
-static void task_fork_rt(struct task *p)
+/* SCHED_RR's slice; 0 for anything else here (a boosted SCHED_OTHER task). */
+static unsigned int get_rr_interval_rt(struct rq *rq, struct task *p)
 {
-	INIT_LIST_HEAD(&p->rt.run_list);
-	p->rt.time_slice = sched_rr_timeslice();
-	p->rt.timeout = 0;
-	p->rt.nr_cpus_allowed = 1;
+	return p->policy == SCHED_RR ? sched_rr_timeslice() : 0;
 }
 
 const struct sched_class rt_sched_class = {
@@ -406,10 +403,10 @@ const struct sched_class rt_sched_class = {
 	.put_prev_task		= put_prev_task_rt,
 	.set_curr_task		= set_curr_task_rt,
 	.task_tick		= task_tick_rt,
-	.task_fork		= task_fork_rt,
 	.switched_to		= switched_to_rt,
 	.prio_changed		= prio_changed_rt,
 	.update_curr		= update_curr_rt,
+	.get_rr_interval	= get_rr_interval_rt,
 	.name			= "rt",
 };
 

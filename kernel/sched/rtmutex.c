@@ -17,9 +17,18 @@
 #include <kernel/rtmutex.h>
 #include <kernel/printk.h>
 #include <kernel/errno.h>
+#include <kernel/proc.h>
 #include <arch/irqflags.h>
 
 int max_lock_depth = MAX_LOCK_DEPTH;
+/*
+ * PI changes under way: a chain walk passes through states where the next
+ * step has not yet requeued a waiter or deboosted an owner, and
+ * rt_mutex_setprio() and wake_up_process() run sched_verify_hook() on the
+ * way.  The checker (rt_mutex_verify_chains) leaves the chains alone while
+ * this is not 0.
+ */
+int rt_mutex_pi_busy;
 
 void rt_mutex_init(struct rt_mutex *lock)
 {
@@ -73,20 +82,26 @@ static void __rt_mutex_adjust_prio(struct task *p)
 {
 	int prio = rt_mutex_getprio(p);
 
-	if (p->prio != prio)
+	if (p->prio != prio) {
+		rt_mutex_pi_busy++;
 		rt_mutex_setprio(p, prio);
+		rt_mutex_pi_busy--;
+	}
 }
 
 /*
- * WAITER's prio changed (now TASK's): requeue it on LOCK and fix the
- * owner's pi_waiters - boost if WAITER became the top waiter, deboost if
+ * *WAITER's prio changed (now TASK's): requeue it on LOCK and fix the
+ * owner's pi_waiters - boost if *WAITER became the top waiter, deboost if
  * it was the top waiter (TOP_WAITER, the one before the requeue) and no
- * longer is.  Returns the owner.
+ * longer is.  After a deboost *WAITER is LOCK's new top waiter, the one
+ * that now stands for LOCK in the owner's pi_waiters (2.6.35 reassigns
+ * waiter there), so that the walk goes on with it.  Returns the owner.
  */
 static struct task *requeue_and_adjust_owner(struct rt_mutex *lock, struct task *task,
-					     struct rt_mutex_waiter *waiter,
+					     struct rt_mutex_waiter **waiterp,
 					     struct rt_mutex_waiter *top_waiter)
 {
+	struct rt_mutex_waiter *waiter = *waiterp;
 	struct task *owner;
 
 	plist_del(&waiter->list_entry, &lock->wait_list);
@@ -106,6 +121,7 @@ static struct task *requeue_and_adjust_owner(struct rt_mutex *lock, struct task 
 		/* deboost the owner: the new top waiter stands for LOCK */
 		plist_del(&waiter->pi_list_entry, &owner->pi_waiters);
 		rt_mutex_enqueue_top_pi(lock, owner);
+		*waiterp = rt_mutex_top_waiter(lock);
 		__rt_mutex_adjust_prio(owner);
 	}
 	return owner;
@@ -173,10 +189,12 @@ again:
 			return 0;
 		goto again;
 	}
-	task = requeue_and_adjust_owner(lock, task, waiter, top_waiter);
+	task = requeue_and_adjust_owner(lock, task, &waiter, top_waiter);
 	if (!task)
 		return 0;
 	top_waiter = rt_mutex_top_waiter(lock);
+	/* WAITER is LOCK's top waiter (requeued to the top, or the new one
+	 * after a deboost): the owner's prio may have moved, walk on */
 	if (!deadlock_detect && waiter != top_waiter)
 		return 0;		/* the owner's boost did not change */
 	goto again;
@@ -238,7 +256,7 @@ int task_blocks_on_rt_mutex(struct rt_mutex *lock, struct rt_mutex_waiter *waite
  * LOCK's next waiter, which may boost it) and is woken.  The old owner's
  * deboost is the caller's (rt_mutex_unlock).
  */
-struct task *wakeup_next_waiter(struct rt_mutex *lock)
+void wakeup_next_waiter(struct rt_mutex *lock)
 {
 	struct rt_mutex_waiter *waiter = rt_mutex_top_waiter(lock);
 	struct task *owner = rt_mutex_owner(lock), *pendowner = waiter->task;
@@ -251,8 +269,9 @@ struct task *wakeup_next_waiter(struct rt_mutex *lock)
 	lock->owner = pendowner;
 	rt_mutex_enqueue_top_pi(lock, pendowner);
 	__rt_mutex_adjust_prio(pendowner);
+	rt_mutex_pi_busy++;		/* the old owner is deboosted after this */
 	wake_up_process(pendowner);
-	return pendowner;
+	rt_mutex_pi_busy--;
 }
 
 /*
@@ -324,4 +343,78 @@ void rt_mutex_init_proxy_locked(struct rt_mutex *lock, struct task *owner)
 void rt_mutex_proxy_unlock(struct rt_mutex *lock)
 {
 	lock->owner = NULL;
+}
+
+/* ---- the invariant checker's part (sched_verify=1) -------------------------- */
+
+static int plist_holds(struct plist_head *head, struct plist_node *node)
+{
+	struct plist_node *n;
+
+	list_for_each_entry(n, &head->node_list, node_list)
+		if (n == node)
+			return 1;
+	return 0;
+}
+
+/*
+ * The link of one blocked task P (its waiter W on LOCK, owned by OWNER),
+ * and with every blocked task's link checked, every chain:
+ *  - W is P's and queued on LOCK;
+ *  - W is queued at P's prio (the chain walk requeues it whenever P's prio
+ *    moves), unless both are fair prios: set_user_nice() does not requeue
+ *    a blocked task (2.6.35), and a fair prio lends nothing CFS weighs;
+ *  - LOCK's top waiter stands for LOCK in OWNER's pi_waiters, at its
+ *    queued prio;
+ *  - OWNER runs at rt_mutex_getprio() when that is an rt prio.
+ */
+static int verify_pi_link(struct task *p)
+{
+	struct rt_mutex_waiter *w = p->pi_blocked_on, *top;
+	struct rt_mutex *lock = w->lock;
+	struct task *owner;
+	int bad = 0, prio;
+
+	if (w->task != p || !lock || !plist_holds(&lock->wait_list, &w->list_entry)) {
+		printk("sched_verify: %s/%d's pi waiter is not queued on its lock\n",
+		       p->comm, p->pid);
+		return 1;
+	}
+	if (w->list_entry.prio != p->prio &&
+	    (rt_prio(w->list_entry.prio) || rt_prio(p->prio))) {
+		printk("sched_verify: %s/%d waits at prio %d but runs at %d\n",
+		       p->comm, p->pid, w->list_entry.prio, p->prio);
+		bad++;
+	}
+	owner = rt_mutex_owner(lock);
+	if (!owner)
+		return bad;
+	top = rt_mutex_top_waiter(lock);
+	if (top->pi_list_entry.prio != top->list_entry.prio ||
+	    !plist_holds(&owner->pi_waiters, &top->pi_list_entry)) {
+		printk("sched_verify: the top waiter %s/%d does not boost the owner %s/%d\n",
+		       top->task->comm, top->task->pid, owner->comm, owner->pid);
+		bad++;
+	}
+	prio = rt_mutex_getprio(owner);
+	if (rt_prio(prio) && owner->prio != prio) {
+		printk("sched_verify: the owner %s/%d runs at prio %d, its waiters lend %d\n",
+		       owner->comm, owner->pid, owner->prio, prio);
+		bad++;
+	}
+	return bad;
+}
+
+/* Every blocked task's link (task_list); 0 while a PI change is under way. */
+int rt_mutex_verify_chains(void)
+{
+	struct task *p;
+	int bad = 0;
+
+	if (rt_mutex_pi_busy)
+		return 0;
+	list_for_each_entry(p, &task_list, tasks)
+		if (p->pi_blocked_on)
+			bad += verify_pi_link(p);
+	return bad;
 }

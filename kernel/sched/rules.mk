@@ -12,7 +12,8 @@ KERNEL_C += kernel/sched/debug.c	# /proc/sched_debug-style dump, invariant check
 KERNEL_C += kernel/sched/eevdf.c	# EEVDF (Linux 6.12): V, lag, eligibility, deadlines, pick, placement
 KERNEL_C += kernel/sched/eevdf_class.c	# EEVDF: enqueue/dequeue, DELAY_DEQUEUE, pick, tick, class hooks
 KERNEL_C += kernel/sched/eevdf_wakeup.c	# EEVDF: wakeup preemption, PREEMPT_SHORT, yield, prio changes
-KERNEL_C += kernel/sched/syscalls.c	# sched_setattr/sched_getattr (Linux 6.12): policy, nice, custom slice
+KERNEL_C += kernel/sched/syscalls.c	# sched_setscheduler & co (Linux 2.6.35): policy, rt priority, affinity
+KERNEL_C += kernel/sched/setattr.c	# sched_setattr/sched_getattr (Linux 6.12): policy, nice, custom slice
 KERNEL_C += kernel/sched/eevdf_tunables.c # EEVDF: sched_preset=linux-6.12, base slice, 6.12 features
 KERNEL_C += kernel/sched/eevdf_debug.c	# EEVDF: 6.12 sched_debug fields, invariant checker
 

@@ -87,7 +87,6 @@ struct rt_rq {
 	u64 rt_time;			/* ns run by rt tasks this period */
 	u64 rt_runtime;			/* ns allowed per period; RUNTIME_INF: no limit */
 	u64 rt_period_start;		/* rq->clock when this period began (tick-driven timer) */
-	u64 exec_clock;			/* total ns charged by update_curr_rt */
 };
 #define RUNTIME_INF		((u64)~0ULL)
 
@@ -201,6 +200,8 @@ struct sched_class {
 	void (*switched_to)(struct rq *rq, struct task *p, int running);
 	void (*prio_changed)(struct rq *rq, struct task *p, int oldprio,
 			     int running);
+	/* sched_rr_get_interval(2): P's round-robin interval, in ticks */
+	unsigned int (*get_rr_interval)(struct rq *rq, struct task *p);
 	/* charge rq->curr up to rq->clock (task_sched_runtime); NULL: never */
 	void (*update_curr)(struct rq *rq);
 	const char *name;		/* for messages: "fair", "idle" */
@@ -228,6 +229,13 @@ static inline int sched_eevdf(void)
 void sched_select_fair_class(int eevdf);	/* tunables.c */
 #define for_each_class(class) \
 	for (class = sched_class_highest; class; class = class->next)
+
+/* The sched_* system calls' pid lookup and policy argument (syscalls.c;
+ * setattr.c too): the policy, P's if POLICY < 0, or -EINVAL. */
+struct task *find_process_by_pid(int pid);
+int sched_policy_arg(struct task *p, int policy, int reset, unsigned int *reset_on_fork);
+/* NS_TO_JIFFIES (2.6.35): ns to whole ticks, in 32 bits as i686's long */
+#define NS_TO_JIFFIES(ns)	((u32)(ns) / (1000000000U / HZ))
 
 /* ---- Features (features.h as an X-macro) -------------------------------- */
 
@@ -410,10 +418,11 @@ void init_rt_rq(struct rt_rq *rt_rq);
 u64 sched_rt_runtime(void);		/* ns per period, or RUNTIME_INF */
 u64 sched_rt_period(void);		/* ns */
 void sched_rt_period_tick(struct rq *rq); /* the period timer, from the tick */
-int do_sched_rt_period_timer(int overrun);
 int sched_find_first_bit(const u32 *bitmap);
 int sched_verify_rt(void);		/* rt.c: rt_rq invariants, 0 if sound */
 void print_rt_rq(struct rt_rq *rt_rq);	/* debug.c layout of rt_rq[0] */
+/* debug.c: PRINT each queued rt task (/proc/sched_debug's runnable tasks) */
+void print_rt_tasks(struct rq *rq, void (*print)(struct rq *rq, struct task *p));
 
 /* ---- deadline.c (DEADLINE, our reconstruction of (e)7) ------------------ */
 

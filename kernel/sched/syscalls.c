@@ -1,268 +1,95 @@
 /*
- * kernel/sched/syscalls.c - sched_setattr(2) and sched_getattr(2), as Linux
- * 6.12's kernel/sched/syscalls.c (sched_copy_attr, sys_sched_setattr,
- * __sched_setscheduler's checks, get_params, sys_sched_getattr,
- * sched_attr_copy_to_user) for the fair policies Granule has.
+ * kernel/sched/syscalls.c - the scheduling system calls Linux 2.6.35 has,
+ * as its kernel/sched.c has them: sched_setscheduler, sched_setparam,
+ * sched_getscheduler, sched_getparam, sched_get_priority_max/min,
+ * sched_rr_get_interval (and 5.1's _time64 form: the same, in a 64-bit
+ * timespec), sched_setaffinity and sched_getaffinity.  The later
+ * sched_setattr(2) and sched_getattr(2) are Linux 6.12's (setattr.c).
  *
- * struct sched_attr is Linux's UAPI layout (include/uapi/linux/sched/
- * types.h), 56 bytes (SCHED_ATTR_SIZE_VER1).  A caller's size may differ:
- *  - setattr: size 0 means 48 (VER0); below 48 or above a page -> E2BIG
- *    and the kernel's size (56) is written back into attr->size; a larger
- *    size is accepted when the bytes past 56 are zero, else E2BIG (with
- *    the write-back), as copy_struct_from_user;
- *  - getattr: usize must be 48..PAGE_SIZE (else EINVAL); min(usize, 56)
- *    bytes are written and attr->size says how many.
+ * The errnos and their order are 2.6.35's: EINVAL for a NULL param, a
+ * negative pid or policy, an unknown policy (SCHED_DEADLINE is one: 2.6.35
+ * has no such class) or a priority outside 1..99 for FIFO/RR and 0 for the
+ * others; EFAULT for a bad pointer (read before the pid is looked up);
+ * ESRCH for no such task.  find_process_by_pid() finds a zombie until it is
+ * reaped, as Linux's pid hash does.
  *
- * sched_runtime of a fair policy is the task's custom EEVDF slice
- * (0.1..100 ms, clamped; 0: the base slice), inherited at fork unless
- * SCHED_FLAG_RESET_ON_FORK; sched_getattr reports the slice in use.  The
- * CFS class (2.6.35) has no per-task slice: it validates sched_runtime,
- * ignores it, and sched_getattr reports 0 there.
- *
- * SCHED_FIFO and SCHED_RR take sched_priority 1..99 (the rt class, rt.c);
- * the sched_setscheduler(2) family below builds a sched_attr and comes
- * here, as Linux 6.12's do_sched_setscheduler().
- *
- * Deliberate differences: SCHED_DEADLINE is a valid Linux policy but
- * Granule has no deadline class: -EINVAL.  Every
- * task runs as root with every capability, so Linux's -EPERM cases (an
- * unprivileged caller lowering nice, leaving SCHED_IDLE, or touching
- * another user's task) cannot arise.  No utilization clamping (Linux
- * without CONFIG_UCLAMP_TASK): SCHED_FLAG_UTIL_CLAMP_* -> -EOPNOTSUPP.
+ * Deliberate difference: every task runs as root with every capability,
+ * so 2.6.35's EPERM cases (RLIMIT_RTPRIO, leaving SCHED_IDLE, another
+ * user's task, clearing SCHED_RESET_ON_FORK) cannot arise.
  */
-#include "eevdf.h"
+#include "sched.h"
 #include <kernel/errno.h>
 #include <kernel/proc.h>
-#include <kernel/string.h>
 #include <kernel/sys.h>
 #include <kernel/uaccess.h>
+#include <arch/irqflags.h>
 
-#define PAGE_SIZE_BYTES		4096U
-
-#define SCHED_ATTR_SIZE_VER0	48U	/* the first published struct */
-#define SCHED_ATTR_SIZE_VER1	56U	/* + sched_util_min, sched_util_max */
-
-#define SCHED_DEADLINE		6
-#define SETPARAM_POLICY		(-1)	/* keep the policy */
-
-#define SCHED_FLAG_RESET_ON_FORK	0x01
-#define SCHED_FLAG_RECLAIM		0x02
-#define SCHED_FLAG_DL_OVERRUN		0x04
-#define SCHED_FLAG_KEEP_POLICY		0x08
-#define SCHED_FLAG_KEEP_PARAMS		0x10
-#define SCHED_FLAG_UTIL_CLAMP_MIN	0x20
-#define SCHED_FLAG_UTIL_CLAMP_MAX	0x40
-#define SCHED_FLAG_UTIL_CLAMP	(SCHED_FLAG_UTIL_CLAMP_MIN | SCHED_FLAG_UTIL_CLAMP_MAX)
-#define SCHED_FLAG_ALL		0x7f
-#define SCHED_FLAG_SUGOV	0x10000000	/* kernel-internal: refused */
-
-#define MAX_RT_PRIO_LINUX	100
-
-struct sched_attr {
-	u32 size;
-	u32 sched_policy;
-	u64 sched_flags;
-	s32 sched_nice;
-	u32 sched_priority;		/* SCHED_FIFO, SCHED_RR */
-	u64 sched_runtime;		/* fair: the custom slice, ns */
-	u64 sched_deadline;		/* SCHED_DEADLINE */
-	u64 sched_period;
-	u32 sched_util_min;		/* utilization clamps (not kept here) */
-	u32 sched_util_max;
-} __attribute__((packed));
-_Static_assert(sizeof(struct sched_attr) == SCHED_ATTR_SIZE_VER1, "sched_attr");
-
-static int fair_policy(int policy)
-{
-	return policy == SCHED_NORMAL || policy == SCHED_BATCH || policy == SCHED_IDLE;
-}
-
-/* find_process_by_pid(): 0 is the caller; a task that exited is gone. */
-static struct task *find_process_by_pid(int pid)
-{
-	struct task *t = pid ? find_task_by_pid(pid) : current;
-
-	return t && !t->exit_state ? t : NULL;
-}
-
-/*
- * Read the caller's struct of SIZE bytes into ATTR (zero-filled first):
- * copy_struct_from_user() - bytes past ours must be zero.
- */
-static int sched_copy_attr(const struct sched_attr *uattr, struct sched_attr *attr)
-{
-	u32 size;
-
-	memset(attr, 0, sizeof(*attr));
-	if (get_user(size, &uattr->size))
-		return -EFAULT;
-
-	if (!size)			/* ABI compatibility quirk */
-		size = SCHED_ATTR_SIZE_VER0;
-	if (size < SCHED_ATTR_SIZE_VER0 || size > PAGE_SIZE_BYTES)
-		goto err_size;
-
-	if (size > sizeof(*attr)) {	/* a newer struct: the rest must be 0 */
-		const u8 *tail = (const u8 *)uattr + sizeof(*attr);
-		u8 buf[64];
-
-		for (u32 off = 0; off < size - sizeof(*attr); off += sizeof(buf)) {
-			u32 n = min((u32)sizeof(buf), size - (u32)sizeof(*attr) - off);
-
-			if (copy_from_user(buf, tail + off, n))
-				return -EFAULT;
-			for (u32 i = 0; i < n; i++)
-				if (buf[i])
-					goto err_size;
-		}
-	}
-	if (copy_from_user(attr, uattr, min(size, (u32)sizeof(*attr))))
-		return -EFAULT;
-
-	if ((attr->sched_flags & SCHED_FLAG_UTIL_CLAMP) && size < SCHED_ATTR_SIZE_VER1)
-		return -EINVAL;
-
-	/* lenient, like setpriority() */
-	attr->sched_nice = clamp(attr->sched_nice, -20, 19);
-	return 0;
-
-err_size:
-	put_user((u32)sizeof(*attr), (u32 *)&uattr->size);
-	return -E2BIG;
-}
-
-/* get_params(): an rt task's priority, or a fair task's nice and slice
- * (CFS: no per-task slice). */
-static void get_params(struct task *p, struct sched_attr *attr)
-{
-	if (rt_policy((int)p->policy)) {
-		attr->sched_priority = p->rt_priority;
-		return;
-	}
-	attr->sched_nice = (s32)task_nice(p);
-	attr->sched_runtime = sched_eevdf_running ? p->se.slice : 0;
-}
-
-/* __sched_setscheduler()'s checks, then the change. */
-static long __sched_setscheduler(struct task *p, const struct sched_attr *attr)
-{
-	int policy = (int)attr->sched_policy;
-	unsigned int reset_on_fork;
-	int ret;
-
-	if (policy < 0) {
-		reset_on_fork = p->sched_reset_on_fork;
-		policy = (int)p->policy;
-	} else {
-		reset_on_fork = !!(attr->sched_flags & SCHED_FLAG_RESET_ON_FORK);
-		if (!fair_policy(policy) && !rt_policy(policy))	/* DEADLINE: no class */
-			return -EINVAL;
-	}
-	if (attr->sched_flags & ~(u64)(SCHED_FLAG_ALL | SCHED_FLAG_SUGOV))
-		return -EINVAL;
-	if (attr->sched_priority > MAX_RT_PRIO_LINUX - 1)
-		return -EINVAL;
-	if (rt_policy(policy) != (attr->sched_priority != 0))
-		return -EINVAL;
-	if (attr->sched_flags & SCHED_FLAG_SUGOV)	/* from user space */
-		return -EINVAL;
-	if (attr->sched_flags & SCHED_FLAG_UTIL_CLAMP)	/* !CONFIG_UCLAMP_TASK */
-		return -EOPNOTSUPP;
-	if (p == sched_idle_task())
-		return -EINVAL;
-
-	/* RLIMIT_RTPRIO (0 by default) binds only without CAP_SYS_NICE:
-	 * every Granule task is root with it, so no -EPERM here. */
-	if ((unsigned int)policy != p->policy ||
-	    attr->sched_priority != p->rt_priority) {
-		ret = sched_setscheduler_prio(p, policy, (int)attr->sched_priority);
-		if (ret)
-			return ret;
-	}
-	if (fair_policy(policy)) {	/* __setscheduler_params(): fair only */
-		if (attr->sched_nice != task_nice(p))
-			set_user_nice(p, attr->sched_nice);
-		if (sched_eevdf_running)
-			eevdf_change_slice(p, attr->sched_runtime);
-	}
-	p->sched_reset_on_fork = reset_on_fork;
-	return 0;
-}
-
-long sys_sched_setattr(int pid, struct sched_attr *uattr, unsigned int flags)
-{
-	struct sched_attr attr;
-	struct task *p;
-	long ret;
-
-	if (!uattr || pid < 0 || flags)
-		return -EINVAL;
-
-	ret = sched_copy_attr(uattr, &attr);
-	if (ret)
-		return ret;
-
-	if ((int)attr.sched_policy < 0)
-		return -EINVAL;
-	if (attr.sched_flags & SCHED_FLAG_KEEP_POLICY)
-		attr.sched_policy = (u32)SETPARAM_POLICY;
-
-	p = find_process_by_pid(pid);
-	if (!p)
-		return -ESRCH;
-
-	if (attr.sched_flags & SCHED_FLAG_KEEP_PARAMS)
-		get_params(p, &attr);
-
-	return __sched_setscheduler(p, &attr);
-}
-
-long sys_sched_getattr(int pid, struct sched_attr *uattr, unsigned int usize,
-		       unsigned int flags)
-{
-	struct sched_attr kattr;
-	struct task *p;
-
-	if (!uattr || pid < 0 || usize > PAGE_SIZE_BYTES ||
-	    usize < SCHED_ATTR_SIZE_VER0 || flags)
-		return -EINVAL;
-
-	p = find_process_by_pid(pid);
-	if (!p)
-		return -ESRCH;
-
-	memset(&kattr, 0, sizeof(kattr));
-	kattr.sched_policy = p->policy;
-	if (p->sched_reset_on_fork)
-		kattr.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
-	get_params(p, &kattr);
-	kattr.sched_flags &= SCHED_FLAG_ALL;
-
-	/* sched_attr_copy_to_user(): as much as the caller has room for */
-	if (!access_ok((u32)(unsigned long)uattr, usize))
-		return -EFAULT;
-	kattr.size = min(usize, (u32)sizeof(kattr));
-	if (copy_to_user(uattr, &kattr, kattr.size))
-		return -EFAULT;
-	return 0;
-}
-
-/*
- * The sched_setscheduler(2) family (Linux 6.12's kernel/sched/syscalls.c),
- * on top of __sched_setscheduler() above.  struct sched_param is one int
- * (sched_priority).  POLICY may carry SCHED_RESET_ON_FORK.
- */
-#define SCHED_RESET_ON_FORK	0x40000000
+#define SCHED_RESET_ON_FORK	0x40000000	/* or'ed into the policy */
+#define MAX_USER_RT_PRIO	100
 
 struct sched_param_user { int sched_priority; };
 
-/* do_sched_setscheduler(): a sched_attr from (policy, param), the caller's
- * nice kept; POLICY SETPARAM_POLICY keeps the policy (sched_setparam). */
-static long do_sched_setscheduler(int pid, int policy,
-				  const struct sched_param_user *param)
+/*
+ * find_process_by_pid(): 0 is the caller.  A task that exited stays
+ * findable until it is reaped (a zombie), as in Linux's pid hash; one
+ * released (EXIT_DEAD: nobody will wait for it) is gone.
+ */
+struct task *find_process_by_pid(int pid)
+{
+	struct task *t = pid ? find_task_by_pid(pid) : current;
+
+	return t && t->exit_state != EXIT_DEAD ? t : NULL;
+}
+
+/*
+ * The first step of both __sched_setscheduler()s (2.6.35's below, 6.12's
+ * in setattr.c): POLICY < 0 keeps P's policy and its reset-on-fork flag
+ * (sched_setparam), else RESET gives the flag.  The policy, or -EINVAL for
+ * one with no class here (SCHED_DEADLINE among them).
+ */
+int sched_policy_arg(struct task *p, int policy, int reset, unsigned int *reset_on_fork)
+{
+	if (policy < 0) {
+		*reset_on_fork = p->sched_reset_on_fork;
+		return (int)p->policy;
+	}
+	*reset_on_fork = !!reset;
+	if (policy != SCHED_FIFO && policy != SCHED_RR && policy != SCHED_NORMAL &&
+	    policy != SCHED_BATCH && policy != SCHED_IDLE)
+		return -EINVAL;
+	return policy;
+}
+
+/*
+ * 2.6.35's __sched_setscheduler() (user = true): POLICY < 0 keeps the
+ * policy (sched_setparam), else it may carry SCHED_RESET_ON_FORK.  The
+ * change itself (core.c's sched_setscheduler_prio) dequeues and requeues
+ * P whatever it changes: an unchanged call moves an rt task to the tail of
+ * its list, as 2.6.35.
+ */
+static int __sched_setscheduler(struct task *p, int policy, int prio)
+{
+	unsigned int reset_on_fork;
+	int ret;
+
+	policy = sched_policy_arg(p, policy < 0 ? -1 : policy & ~SCHED_RESET_ON_FORK,
+				  policy >= 0 && (policy & SCHED_RESET_ON_FORK), &reset_on_fork);
+	if (policy < 0)
+		return -EINVAL;
+	if (prio < 0 || prio > MAX_USER_RT_PRIO - 1)
+		return -EINVAL;
+	if (rt_policy(policy) != (prio != 0))
+		return -EINVAL;
+	/* capable(CAP_SYS_NICE): no RLIMIT_RTPRIO or owner check */
+	ret = sched_setscheduler_prio(p, policy, prio);
+	if (!ret)
+		p->sched_reset_on_fork = reset_on_fork;
+	return ret;
+}
+
+static long do_sched_setscheduler(int pid, int policy, const struct sched_param_user *param)
 {
 	struct sched_param_user lparam;
-	struct sched_attr attr;
 	struct task *p;
 
 	if (!param || pid < 0)
@@ -272,31 +99,19 @@ static long do_sched_setscheduler(int pid, int policy,
 	p = find_process_by_pid(pid);
 	if (!p)
 		return -ESRCH;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.sched_priority = (u32)lparam.sched_priority;
-	attr.sched_nice = (s32)task_nice(p);
-	attr.sched_runtime = sched_eevdf_running ? p->se.slice : 0;
-	if (policy >= 0 && (policy & SCHED_RESET_ON_FORK)) {
-		attr.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
-		policy &= ~SCHED_RESET_ON_FORK;
-	}
-	attr.sched_policy = (u32)policy;
-	if (lparam.sched_priority < 0)		/* > MAX_RT_PRIO-1 as unsigned */
-		return -EINVAL;
-	return __sched_setscheduler(p, &attr);
+	return __sched_setscheduler(p, policy, lparam.sched_priority);
 }
 
 long sys_sched_setscheduler(int pid, int policy, const void *param)
 {
-	if (policy < 0)
+	if (policy < 0)			/* negative values for policy are not valid */
 		return -EINVAL;
 	return do_sched_setscheduler(pid, policy, param);
 }
 
 long sys_sched_setparam(int pid, const void *param)
 {
-	return do_sched_setscheduler(pid, SETPARAM_POLICY, param);
+	return do_sched_setscheduler(pid, -1, param);
 }
 
 /* The policy, with SCHED_RESET_ON_FORK or'ed in if set. */
@@ -312,9 +127,10 @@ long sys_sched_getscheduler(int pid)
 	return (long)(p->policy | (p->sched_reset_on_fork ? SCHED_RESET_ON_FORK : 0));
 }
 
+/* rt_priority, whatever the policy (0 for the fair ones). */
 long sys_sched_getparam(int pid, void *param)
 {
-	struct sched_param_user lp = { 0 };
+	struct sched_param_user lp;
 	struct task *p;
 
 	if (!param || pid < 0)
@@ -322,57 +138,50 @@ long sys_sched_getparam(int pid, void *param)
 	p = find_process_by_pid(pid);
 	if (!p)
 		return -ESRCH;
-	if (rt_policy((int)p->policy))
-		lp.sched_priority = (int)p->rt_priority;
-	if (copy_to_user(param, &lp, sizeof(lp)))
-		return -EFAULT;
-	return 0;
+	lp.sched_priority = (int)p->rt_priority;
+	return copy_to_user(param, &lp, sizeof(lp)) ? -EFAULT : 0;
 }
 
-/* 99 for FIFO/RR, 0 for the others Linux knows, -EINVAL otherwise. */
+/* 99 for FIFO/RR, 0 for NORMAL/BATCH/IDLE, -EINVAL for anything else. */
 long sys_sched_get_priority_max(int policy)
 {
-	if (rt_policy(policy))
-		return MAX_RT_PRIO_LINUX - 1;
-	if (fair_policy(policy) || policy == SCHED_DEADLINE)
+	switch (policy) {
+	case SCHED_FIFO:
+	case SCHED_RR:
+		return MAX_USER_RT_PRIO - 1;
+	case SCHED_NORMAL:
+	case SCHED_BATCH:
+	case SCHED_IDLE:
 		return 0;
+	}
 	return -EINVAL;
 }
 
 long sys_sched_get_priority_min(int policy)
 {
-	if (rt_policy(policy))
+	switch (policy) {
+	case SCHED_FIFO:
+	case SCHED_RR:
 		return 1;
-	if (fair_policy(policy) || policy == SCHED_DEADLINE)
+	case SCHED_NORMAL:
+	case SCHED_BATCH:
+	case SCHED_IDLE:
 		return 0;
+	}
 	return -EINVAL;
 }
 
 /*
- * The task's round-robin interval in ns: SCHED_RR the RR slice (100 ms,
- * in ticks), SCHED_FIFO 0, a fair task its sched_slice() rounded to ticks
- * as get_rr_interval_fair() (EEVDF: its slice), the idle task 0.
+ * The class P runs in says (get_rr_interval, in ticks; jiffies_to_timespec):
+ * rt gives SCHED_RR the RR slice and anything else 0 (so a SCHED_OTHER task
+ * boosted into rt by PI gets 0), the fair class its slice if any fair task
+ * is queued, idle 0.  TIME64: struct __kernel_timespec (s64, s64), else the
+ * old one (s32, s32).
  */
-static u64 rr_interval_ns(struct task *p)
-{
-	u64 tick = 1000000000ULL / HZ, ns;
-
-	if (rt_policy((int)p->policy))
-		return p->policy == SCHED_RR ? sched_rr_timeslice() * tick : 0;
-	if (p == sched_idle_task())
-		return 0;
-	if (sched_eevdf_running)
-		ns = p->se.slice;
-	else if (runqueue.cfs.load.weight)
-		ns = sched_slice(&runqueue.cfs, &p->se);
-	else
-		return 0;
-	return ns / tick * tick;		/* NS_TO_JIFFIES, back to ns */
-}
-
-/* TIME64: struct __kernel_timespec (s64, s64), else old (s32, s32). */
 static long rr_get_interval(int pid, void *interval, int time64)
 {
+	struct rq *rq = this_rq();
+	unsigned long flags;
 	struct task *p;
 	u64 ns;
 
@@ -381,7 +190,9 @@ static long rr_get_interval(int pid, void *interval, int time64)
 	p = find_process_by_pid(pid);
 	if (!p)
 		return -ESRCH;
-	ns = rr_interval_ns(p);
+	local_irq_save(flags);
+	ns = (u64)p->sched_class->get_rr_interval(rq, p) * (1000000000ULL / HZ);
+	local_irq_restore(flags);
 	if (time64) {
 		s64 ts[2] = { (s64)(ns / 1000000000ULL), (s64)(ns % 1000000000ULL) };
 
@@ -403,17 +214,16 @@ long sys_sched_rr_get_interval_time64(int pid, void *interval)
 }
 
 /*
- * sched_getaffinity(2) and sched_setaffinity(2) (Linux 6.12) on Granule's
- * one CPU.  The mask is Linux i386's cpumask: cpumask_size() = 4 bytes
- * (NR_CPUS <= 32, one unsigned long); only CPU 0 exists.
+ * sched_getaffinity(2) and sched_setaffinity(2) on Granule's one CPU, as
+ * 2.6.35's without CONFIG_SMP.  The mask is Linux i386's cpumask:
+ * cpumask_size() = 4 bytes (NR_CPUS <= 32, one unsigned long).
  *   getaffinity: LEN * 8 must cover nr_cpu_ids (1) and LEN must be a
  *   multiple of sizeof(long), else -EINVAL; writes min(LEN, 4) bytes (CPU
  *   0's bit) and returns that count; -ESRCH, -EFAULT.
- *   setaffinity: a LEN below 4 reads nothing (an empty mask), above 4
- *   reads 4 bytes (get_user_cpu_mask); -EFAULT for an unreadable mask,
- *   -ESRCH for no such process, -EINVAL unless the mask includes CPU 0
- *   (__set_cpus_allowed_ptr: no active CPU in it).  Nothing else to do:
- *   every task may run on CPU 0, its only CPU.
+ *   setaffinity: get_user_cpu_mask() reads min(LEN, 4) bytes into a
+ *   cleared mask (-EFAULT), then -ESRCH for no such task, -EINVAL unless
+ *   the mask holds CPU 0 (set_cpus_allowed_ptr on UP).  Nothing else to
+ *   do: every task may run on CPU 0, its only CPU.
  */
 #define CPUMASK_SIZE	4U
 
@@ -436,7 +246,7 @@ long sys_sched_setaffinity(int pid, unsigned int len, const u32 *user_mask)
 {
 	u32 mask = 0;
 
-	if (len >= CPUMASK_SIZE && copy_from_user(&mask, user_mask, CPUMASK_SIZE))
+	if (len && copy_from_user(&mask, user_mask, min(len, CPUMASK_SIZE)))
 		return -EFAULT;
 	if (!find_process_by_pid(pid))
 		return -ESRCH;

@@ -46,6 +46,7 @@
 #include <kernel/uaccess.h>
 #include <kernel/jump_label.h>
 #include <kernel/proc.h>
+#include <kernel/rtmutex.h>
 #include <arch/irqflags.h>
 
 #define NSEC_PER_SEC_32		1000000000U
@@ -755,23 +756,28 @@ long sys_granule_sched_params(char *ubuf, int len)
 /* ---- The rt class's throttling and RR knobs (rt.c) ------------------------ */
 
 /*
- * sched_rt_period_us / sched_rt_runtime_us as Linux's sched_rt_handler():
- * period > 0 (1..INT_MAX), runtime -1 (no limit) or 0..period; a value
- * that breaks runtime <= period is refused whole, the old one kept.
+ * sched_rt_period_us / sched_rt_runtime_us as 2.6.35's sched_rt_handler()
+ * (proc_dointvec, then sched_rt_global_constraints()): any integer, but a
+ * period of 0 is EINVAL and a runtime of 0 EBUSY ("there's always some RT
+ * tasks in the root group").  A runtime at or above the period never
+ * throttles, and any negative one is RUNTIME_INF, as -1.
+ *
+ * Deliberate difference: the period is 1..INT_MAX.  2.6.35's is an
+ * unsigned int written through proc_dointvec, so -1 became a period of
+ * 4294967295 us (71 minutes); Linux refuses negative periods since LKML
+ * "sched/rt: Disallow writing invalid values to sched_rt_period_us" (2023).
  */
 static int rt_knob_set(const struct knob *k, const char *val)
 {
 	int is_period = k->ptr == &sysctl_sched_rt_period;
-	s32 v, period, runtime;
+	s32 v;
 
-	if (kstrtos32(val, 10, &v) || v < (is_period ? 1 : -1))
+	if (kstrtos32(val, 10, &v) || (is_period && v < 1))
 		return -1;			/* the registry's "expected" line */
-	period = is_period ? v : sysctl_sched_rt_period;
-	runtime = is_period ? sysctl_sched_rt_runtime : v;
-	if (runtime != -1 && runtime > period) {
-		printk("sysctl: %s=%s refused: sched_rt_runtime_us (%d) must be -1 or "
-		       "<= sched_rt_period_us (%d)\n", k->name, val, runtime, period);
-		return KNOB_REFUSED;
+	if (!is_period && !v) {
+		printk("sysctl: %s=%s refused (EBUSY): rt throttling cannot take all the time "
+		       "of rt tasks; -1 is no limit\n", k->name, val);
+		return KNOB_BUSY;
 	}
 	*(int *)k->ptr = v;
 	runqueue.rt.rt_runtime = sched_rt_runtime();
@@ -794,10 +800,15 @@ __KNOB(sched_rt_period_us) = {
 __KNOB(sched_rt_runtime_us) = {
 	.name = "sched_rt_runtime_us", .type = KNOB_CUSTOM,
 	.ptr = &sysctl_sched_rt_runtime, .def_str = "950000",
-	.expect = "-1 (no limit) or an integer 0..sched_rt_period_us (us)",
+	.expect = "an integer other than 0 (us; negative: no limit)",
 	.set = rt_knob_set, .show = rt_knob_show,
-	.help = "rt throttling: rt time allowed per sched_rt_period_us, us (-1 = no limit)",
+	.help = "rt throttling: rt time allowed per sched_rt_period_us, us (negative = no limit)",
 };
+
+/* kernel.max_lock_depth (2.6.35's proc_dointvec: any integer; at most that
+ * many locks in a PI chain walk, rtmutex.c). */
+DEFINE_KNOB_INT(max_lock_depth, max_lock_depth, MAX_LOCK_DEPTH, -2147483647 - 1, 2147483647,
+		"PI chain walk: at most this many locks deep (-EDEADLK beyond, for futexes)");
 
 /* Linux 3.9+ (and 6.12): a knob exists only under sched_preset=linux-6.12. */
 static int rr_knob_eevdf_only(const struct knob *k)

@@ -354,7 +354,7 @@ long trace_resize(u32 kib)
 	struct ring_buffer new, old;
 
 	if (kib < TRACE_BUF_MIN >> 10 || kib > TRACE_BUF_MAX >> 10) {
-		printk("tracing: buffer_size_kb=%u: out of range (expected %u..%u); keeping %u\n",
+		tracing_refused("tracing: buffer_size_kb=%u: out of range (expected %u..%u); keeping %u\n",
 		       kib, TRACE_BUF_MIN >> 10, TRACE_BUF_MAX >> 10, rb.size >> 10);
 		return -EINVAL;
 	}

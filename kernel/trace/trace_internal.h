@@ -6,6 +6,7 @@
 #define KERNEL_TRACE_INTERNAL_H
 
 #include <kernel/types.h>
+#include <kernel/printk.h>
 #include <kernel/task.h>
 #include "events.h"
 
@@ -37,6 +38,16 @@ u32 trace_parse_item(const char *item);
 /* trace.c: ftrace's trace-file header into BUF; snprintf's length. */
 #define TRACE_HEADER_MAX	768
 int trace_header(char *buf, int len, u32 entries, u64 written);
+
+/*
+ * The one line that says why a write to a tracefs file was refused.  Any
+ * user can write those files in a loop, so the line goes through Linux's
+ * printk_ratelimit() (10 lines in 5 s, shared with the user fault lines,
+ * then "FUNC: N callbacks suppressed"); the write's -EINVAL is returned
+ * every time.  Linux 2.6.35's trace files print nothing at all.
+ */
+#define tracing_refused(...) \
+	do { if (printk_ratelimit()) printk(__VA_ARGS__); } while (0)
 
 /* trace.c, for tracefs.c: the run-time controls (see there). */
 void trace_set_on(int on);

@@ -18,6 +18,8 @@
  *                     recording is off
  *   tracing_on        "1"/"0": recording on/off, the buffer kept (a number,
  *                     non-zero is on; anything else -EINVAL)
+ * A refused write is -EINVAL with one line saying why, rate-limited
+ * (tracing_refused(): a loop of bad writes cannot flood the console).
  *   set_event         read: the enabled events, "sched:sched_switch" one per
  *                     line; write: items separated by blanks, each
  *                     SYSTEM:EVENT, SYSTEM:*, SYSTEM:, SYSTEM, EVENT or *,
@@ -84,7 +86,7 @@ static int on_store(const char *val)
 	u32 v;
 
 	if (parse_u32(val, &v)) {
-		printk("tracing: tracing_on=%s: invalid (expected a decimal number: 0 off, any other on); "
+		tracing_refused("tracing: tracing_on=%s: invalid (expected a decimal number: 0 off, any other on); "
 		       "keeping %d\n", val,
 		       trace_is_on());
 		return -EINVAL;
@@ -103,7 +105,7 @@ static int size_store(const char *val)
 	u32 kib;
 
 	if (parse_u32(val, &kib)) {
-		printk("tracing: buffer_size_kb=%s: invalid (expected a size in KiB, 4..65536); keeping %u\n",
+		tracing_refused("tracing: buffer_size_kb=%s: invalid (expected a size in KiB, 4..65536); keeping %u\n",
 		       val, trace_buffer_kib());
 		return -EINVAL;
 	}
@@ -166,7 +168,7 @@ static int set_event_store(const char *val)
 			m = trace_parse_item(item);
 		}
 		if (len - neg == 0 || len - neg >= sizeof(item) || !m) {
-			printk("tracing: set_event: '%.*s' names no event (expected SYSTEM:EVENT, "
+			tracing_refused("tracing: set_event: '%.*s' names no event (expected SYSTEM:EVENT, "
 			       "SYSTEM:*, EVENT or *, ! to disable: see available_events)\n",
 			       (int)min(len, (size_t)64), val);
 			err = -EINVAL;

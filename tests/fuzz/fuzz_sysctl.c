@@ -11,7 +11,8 @@
  * bit 6 sched_features, else bits 0-5 an entry of the /proc/sys/kernel
  * listing (modulo its length); bit 7 takes the rest of the input (past the
  * 256 bytes a write may bring).  After every write:
- *   - it returned its length or -EINVAL, nothing else;
+ *   - it returned its length or -EINVAL (-EBUSY: sched_rt_runtime_us=0,
+ *     as Linux's sched_rt_handler), nothing else;
  *   - a refused write changed no knob (every knob's shown value compared);
  *   - every knob is within its range (a bool 0/1, a number within
  *     [min, max], an enum a choice, a string terminated), whatever the
@@ -127,10 +128,10 @@ static void check_ranges(void)
 			abort();
 	if (sched_schedstats_key.enabled != sysctl_sched_schedstats)
 		abort();
-	/* rt throttling (Linux's sched_rt_handler): period > 0, runtime -1
-	 * or <= period, and the rt_rq follows the knob */
-	if (sysctl_sched_rt_period <= 0 || sysctl_sched_rt_runtime < -1 ||
-	    (sysctl_sched_rt_runtime != -1 && sysctl_sched_rt_runtime > sysctl_sched_rt_period) ||
+	/* rt throttling (2.6.35's sched_rt_handler): period > 0, runtime
+	 * not 0 (any other value: above the period, or negative for no
+	 * limit), and the rt_rq follows the knob */
+	if (sysctl_sched_rt_period <= 0 || !sysctl_sched_rt_runtime ||
 	    runqueue.rt.rt_runtime != sched_rt_runtime())
 		abort();
 }
@@ -180,7 +181,7 @@ static void one_write(const char *path, const uint8_t *data, size_t len)
 
 	snapshot(before);
 	r = pseudo_write(path, O_WRONLY, data, len);
-	if (r != (long)len && r != -EINVAL)
+	if (r != (long)len && r != -EINVAL && r != -EBUSY)
 		abort();
 	if (r < 0)
 		check_unchanged();

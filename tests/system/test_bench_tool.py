@@ -27,6 +27,7 @@ TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "tools")
 sys.path.insert(0, TOOLS)
 import bench_report as br  # noqa: E402
 from bench_stats import Spread, seeds_for_stable_verdict, verdict  # noqa: E402
+import qemufetch  # noqa: E402
 
 PRESET = "commit-0bf377bbb0be"
 MATRIX = ["--presets", PRESET, "--modes", "signal", "--loads", "kbuild:10", "--duration", "1",
@@ -82,6 +83,9 @@ def test_report_rows_come_from_the_runs(bench_out):
     assert timing["run_wall_s"] == round(sum(timing["per_job"].values()), 1) > 0
     # the commit the measured image was built from, for the docs' first lines
     assert re.fullmatch(r"[0-9a-f]{12}(-dirty)?", timing["commit"])
+    # and the QEMU it ran on: the pinned one, as it names itself
+    assert timing["qemu"] == qemufetch.version().replace("QEMU emulator version ", "QEMU ")
+    assert re.fullmatch(r"QEMU \d+\.\d+\.\d+ \(Debian [^)]+\)", timing["qemu"]), timing["qemu"]
 
 
 def assert_j2_same_bytes(matrix, ref_out, out):

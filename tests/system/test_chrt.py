@@ -15,6 +15,7 @@ def test_chrt_max_set_and_refusals():
     check_clean(r, status=1)
     assert "SCHED_FIFO min/max priority\t: 1/99" in r.lines
     assert "SCHED_OTHER min/max priority\t: 0/0" in r.lines
+    assert "SCHED_DEADLINE not supported?" in r.lines      # no such class in 2.6.35: EINVAL
     assert "chrt: unsupported priority value for the policy: 5 (see --max for valid range)" in r.lines
     assert "pid 1's current scheduling policy: SCHED_RR|SCHED_RESET_ON_FORK" in r.lines
     assert "pid 1's current scheduling priority: 10" in r.lines
@@ -22,11 +23,12 @@ def test_chrt_max_set_and_refusals():
 
 
 def test_rt_knob_refusals():
-    r = boot('sched_rt_runtime_us=2000000 sched_rt_period_us=0 sched_rr_timeslice_ms=5 run="true"')
+    # 2.6.35's sched_rt_handler: a runtime of 0 is EBUSY, a period of 0 EINVAL
+    r = boot('sched_rt_runtime_us=0 sched_rt_period_us=0 sched_rr_timeslice_ms=5 run="true"')
     check_clean(r)
     out = r.output
-    assert ("sched_rt_runtime_us=2000000 refused: sched_rt_runtime_us (2000000) must be -1 or "
-            "<= sched_rt_period_us (1000000)") in out
+    assert ("sched_rt_runtime_us=0 refused (EBUSY): rt throttling cannot take all the time "
+            "of rt tasks; -1 is no limit") in out
     assert "sched_rt_period_us=0" in out and "1..2147483647" in out
     assert "sched_rr_timeslice_ms does not exist in Linux 2.6.35" in out
 
@@ -42,6 +44,15 @@ def test_sched_debug_shows_the_rt_runqueue():
     # the running FIFO 50 task is listed with Linux's prio 99 - 50 = 49
     task = [l for l in r.lines if l.startswith("R") and " busybox " in l]
     assert len(task) == 1 and task[0].split()[5] == "49", task
+
+
+def test_sched_debug_lists_rt_tasks_under_eevdf():
+    # Linux 6.12 lists every task of the CPU, the rt ones too (prio column 49)
+    r = boot('''sched_preset=linux-6.12 run="chrt -f 50 busybox sh -c 'busybox cat /proc/sched_debug'"''')
+    check_clean(r)
+    assert "rt_rq[0]:" in r.lines
+    task = [l for l in r.lines if l.startswith(">R") and " busybox " in l]
+    assert len(task) == 1 and task[0].split()[9] == "49", r.output[-3000:]
 
 
 def _latency(run):

@@ -21,6 +21,7 @@ import pytest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import debfetch as df  # noqa: E402
+import qemufetch  # noqa: E402
 
 PIN = df.want("busybox-i386")
 INDEX = b"\xfd7zXZ\0" + bytes(range(256)) * 4      # not what Release promises
@@ -135,19 +136,47 @@ def test_cached_deb_is_used_offline_and_a_corrupt_one_detected(tmp_path, mirror)
     assert p.returncode != 0 and not os.path.exists(deb), p.stderr
 
 
+def deps_run_offline(tmp_path, mirror, with_qemu):
+    """tools/deps run from a copy of tools/ with no source at all and an empty cache,
+    but for the pinned QEMU's .debs (WITH_QEMU: as make test's own deps left them)."""
+    conf = apt_config(tmp_path, mirror, keep_system=False)
+    env = dict(os.environ, APT_CONFIG=str(conf), GRANULE_CACHE=str(tmp_path / "cache"), LINUX="1")
+    if with_qemu:
+        (tmp_path / "cache" / "debs").mkdir(parents=True)
+        for w in qemufetch.wants():
+            deb = df.cached(w.spec, w.version, w.sha)
+            assert deb, f"{w.spec} is not cached: run tools/fetch-qemu"
+            for f in (deb, deb + ".json"):
+                shutil.copy(f, tmp_path / "cache" / "debs")
+    scratch = tmp_path / "tree" / "tools"
+    shutil.copytree(os.path.join(ROOT, "tools"), scratch)
+    return subprocess.run([str(scratch / "deps"), "run"], env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
 def test_make_run_goes_on_without_busybox(tmp_path, mirror):
     """tools/deps run with no source at all: one line, status 0, and make run then
     builds with BUSYBOX=auto (without busybox when it is not there)."""
-    conf = apt_config(tmp_path, mirror, keep_system=False)
-    env = dict(os.environ, APT_CONFIG=str(conf), GRANULE_CACHE=str(tmp_path / "cache"), LINUX="1")
-    # The packages are installed (make test's own deps ran); only busybox is missing.
-    scratch = tmp_path / "tree" / "tools"
-    shutil.copytree(os.path.join(ROOT, "tools"), scratch)
-    p = subprocess.run([str(scratch / "deps"), "run"], env=env, capture_output=True, text=True,
-                       timeout=600)
+    # The packages are installed and QEMU cached (make test's own deps ran); only busybox is missing.
+    p = deps_run_offline(tmp_path, mirror, with_qemu=True)
     assert p.returncode == 0, p.stderr
     lines = [l for l in p.stderr.splitlines() if l.startswith("tools/deps:")]
     assert len(lines) == 1 and "no busybox" in lines[0] and "make deps" in lines[0], p.stderr
     assert not (tmp_path / "tree" / "build" / "busybox").exists()
     dry = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True).stdout
     assert "BUSYBOX=auto" in dry
+    shutil.rmtree(tmp_path / "cache" / "qemu")     # the unpacked QEMU: 100 MB
+
+
+def test_make_run_stops_without_its_qemu(tmp_path, mirror):
+    """No QEMU to be had (no source, nothing cached): make run cannot go on, and says so
+    in a line naming the package and version, and one saying how to retry."""
+    p = deps_run_offline(tmp_path, mirror, with_qemu=False)
+    assert p.returncode != 0
+    qemu = qemufetch.wants()[0]
+    errors = [l for l in p.stderr.splitlines() if "error:" in l]
+    assert len(errors) == 2, p.stderr
+    assert errors[0].startswith("tools/fetch-qemu: error: cannot fetch") and qemu.spec in errors[0] \
+        and qemu.version in errors[0], errors[0]
+    assert errors[1].startswith("tools/deps: error: make run needs the pinned QEMU") \
+        and "make deps" in errors[1], errors[1]

@@ -91,7 +91,9 @@ def test_make_usb_as_typed_builds_checks_and_boots_both_ways():
     # make usb boots what it built, both ways, and says so (with the QEMU commands).
     assert "mkusb: booted by BIOS (SeaBIOS) from USB (xHCI): yes, to 'Boot complete'" in out.stdout
     assert "mkusb: booted by UEFI (OVMF, x86_64) from USB (xHCI): yes, to 'Boot complete'" in out.stdout
-    assert "mkusb: UEFI (OVMF, x86_64): qemu-system-x86_64 " in out.stdout and "-bios " in out.stdout
+    # The commands are the pinned QEMU's and firmware's (tools/fetch-qemu), to be run as printed.
+    assert f"mkusb: UEFI (OVMF, x86_64): {gq.qemufetch.binary('qemu-system-x86_64')} " in out.stdout
+    assert f" -bios {gq.qemufetch.ovmf()} " in out.stdout
     assert "mkusb: OK build/granule-usb.img" in out.stdout
 
 

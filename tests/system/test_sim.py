@@ -25,7 +25,12 @@ def rows(out):
 
 def test_help_per_subcommand():
     r = sim("--help")
-    assert r.returncode == 0 and "tasks" in r.stdout
+    assert r.returncode == 0
+    listed = [l.split()[0] for l in r.stdout.splitlines() if l.startswith("  ")]
+    assert listed == ["tasks", "experiment", "sweep", "replay", "calibrate"], r.stdout
+    for sub in listed[1:]:      # each one's own --help works
+        h = sim(sub, "--help")
+        assert h.returncode == 0 and h.stdout.startswith(("usage:", "Usage:")), (sub, h.stdout[:80])
     r = sim("tasks", "--help")
     assert r.returncode == 0 and "usage: tools/sim tasks" in r.stdout
 

@@ -8,12 +8,17 @@ come to QEMU's is tests/system/test_sim_validate.py's job.
   - the same arguments give the same bytes; another seed other jobs;
   - the scheduler decides: NO_START_DEBIT lowers thread mode's average,
     a 2010 knob moves it, EEVDF runs;
-  - the RESULT line is one JSON object with the image's keys.
+  - the RESULT line is one JSON object with the image's keys;
+  - a *_ns knob takes a time (750us, 0.75ms) as tools/sim sweep does, and a
+    refused value stops the run with one line naming the knob, the value
+    and the accepted range.
 """
 import json
 import os
 import re
 import subprocess
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SIM = os.path.join(ROOT, "tools", "sim")
@@ -99,3 +104,38 @@ def test_jobs_are_the_images():
         _, r = experiment("--preset", run["preset"], "--hz", str(run["hz"]),
                           "--duration", str(ref["duration_s"]))
         assert abs(r["work_frac"] / run["work_frac"] - 1) <= 0.02, (run["cmdline"], r["work_frac"])
+
+
+def settings(*args):
+    r = subprocess.run([SIM, "experiment", "--settings", *args], cwd="/", capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    return dict(l.split(" ", 1) for l in r.stdout.splitlines())
+
+
+def test_times_as_the_sweep():
+    """The sweep's units in the experiment's knobs: the same ns, the same run."""
+    for text in ("750us", "0.75ms", "750000", "750000ns", ".00075s"):
+        assert settings(f"sched_min_granularity_ns={text}")["sched_min_granularity_ns"] == "750000"
+    a = experiment("--duration", "2", "sched_min_granularity_ns=0.75ms")[1]
+    b = experiment("--duration", "2", "sched_min_granularity_ns=750000")[1]
+    assert a["avg_us"] == b["avg_us"] and a["max_us"] == b["max_us"]
+    assert settings("--preset", "linux-6.12", "sched_base_slice_ns=3ms")["sched_base_slice_ns"] == "3000000"
+
+
+@pytest.mark.parametrize("knob,shown", [
+    ("sched_min_granularity_ns=50us", "sched_min_granularity_ns=50us (50000 ns): out of range "
+     "(expected an integer 100000..1000000000); nothing was run"),
+    ("sched_min_granularity_ns=50", "sched_min_granularity_ns=50: out of range "
+     "(expected an integer 100000..1000000000); nothing was run"),
+    ("sched_min_granularity_ns=4x", "sched_min_granularity_ns=4x: invalid "
+     "(expected an integer 100000..1000000000); nothing was run"),
+    ("sched_latency_ns=99999999999999999999ms", "sched_latency_ns=99999999999999999999ms: not a time"),
+    ("nope_ns=1ms", "unknown parameter 'nope_ns'; nothing was run"),
+])
+def test_refused_value_stops_the_run(knob, shown):
+    r = subprocess.run([SIM, "experiment", "--duration", "1", knob], cwd="/", capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"sim: {shown}"), r.stderr
+    assert r.stderr.count("\n") == 1 and "keeping" not in r.stderr

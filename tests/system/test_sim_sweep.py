@@ -158,14 +158,18 @@ def test_experiment_argv_order(tmp_path):
     (["a_ns=1..3:2", "-j", "0"], "-j 0: expected a number"),
     (["a_ns=1..3:2", "--out"], "--out: missing value"),
     # the engine's own refusals, passed through as it printed them
-    (["nope_ns=1ms..2ms:2"], "sim: cmdline: unknown parameter 'nope_ns'"),
+    (["nope_ns=1ms..2ms:2"], "sim: unknown parameter 'nope_ns'; nothing was run"),
     (["sched_latency_ns=0.5ms..2ms:4", "sched_min_granularity_ns=50"],
-     "sim: cmdline: sched_min_granularity_ns=50: out of range (expected 100000..1000000000)"),
+     "sim: sched_min_granularity_ns=50: out of range (expected an integer 100000..1000000000); "
+     "nothing was run"),
+    (["sched_latency_ns=0.5ms..2ms:4", "sched_min_granularity_ns=50us"],     # units as the axes
+     "sim: sched_min_granularity_ns=50us (50000 ns): out of range"),
     (["sched_latency_ns=0.5s..1.1s:3"], "sched_latency_ns=1100000000: out of range"),   # the last point
 ])
 def test_bad_input_one_line(tmp_path, args, needle):
     out = str(tmp_path / "o")
-    r = sweep(*args, "--out", out) if "--out" not in args else sweep(*args)
+    engine = None if "(50000 ns)" in needle else STUB         # the real engine's units
+    r = sweep(*args, "--out", out, engine=engine) if "--out" not in args else sweep(*args)
     assert r.returncode == 2 and r.stdout == "", (r.stdout, r.stderr)
     assert r.stderr.count("\n") == 1 and needle in r.stderr, r.stderr
     assert not os.path.exists(out)
@@ -235,3 +239,18 @@ def test_real_engine_3x2(tmp_path):
     for name in PICTURES:
         svg_root(os.path.join(a, name + ".svg"))
         png_size(os.path.join(a, name + ".png"))
+
+
+def test_real_engine_units_options_and_warning(tmp_path):
+    """The experiment's own values pass through the sweep: a fixed *_ns knob with a unit (the
+    engine reads it as the axes are read), --period-ms; configurations outside what was
+    cross-validated get one line that counts them and names the first one's setting."""
+    out = str(tmp_path / "o")
+    r = sweep("sched_latency_ns=26ms..30ms:2", "sched_wakeup_granularity_ns=1ms", "--period-ms", "5",
+              "--preset", "linux-2.6.35", "--duration", "1", "-j", "2", "--out", out, engine=None)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith("sim sweep: warning: 2 of 2 configurations lie outside what was "
+                               "validated against QEMU") and "sched_latency_ns=26000000 (validated: " in r.stderr
+    rows = json.loads("[" + ",".join(open(os.path.join(out, "sweep.jsonl"))) + "]")
+    assert [r_["period_us"] for r_ in rows] == [5000, 5000] and all("_warning" not in r_ for r_ in rows)

@@ -386,6 +386,26 @@ def test_buffer_size_kb_refuses_a_bad_value(sh):
 
 
 @pytest.mark.skipif(not have_busybox(), reason="built with BUSYBOX=0")
+def test_refused_writes_are_rate_limited():
+    # A loop of bad writes is refused every time (EINVAL), but its lines go through
+    # printk_ratelimit(): 10 in 5 s of kernel time, then, after the interval,
+    # "FUNC: N callbacks suppressed" before the next one (Linux's own trace files
+    # print nothing at all).
+    loop = ("for i in 0 1 2 3 4 5 6 7 8 9; do echo on > tracing_on; echo 64k > buffer_size_kb; "
+            "echo nope > set_event; done")
+    r = boot(f'trace_event=sched:sched_switch run="busybox sh -c \'cd {TRACING}; {loop}; sleep 6; '
+             f'echo again > tracing_on; echo status $?\'"')
+    check_clean(r)
+    refused = [l for l in r.lines if re.search(r"tracing: (tracing_on|buffer_size_kb|set_event)", l)]
+    errors = [l for l in r.lines if l.endswith("write error: Invalid argument")]
+    assert len(errors) == 31 and r.has_line("status 1"), r.output[-3000:]
+    assert len(refused) == 11, "\n".join(refused)
+    assert re.search(r"\] \w+: 20 callbacks suppressed$", r.output, re.M), r.output[-2000:]
+    assert refused[-1].endswith("tracing: tracing_on=again: invalid (expected a decimal number: 0 off, "
+                                "any other on); keeping 1"), refused[-1]
+
+
+@pytest.mark.skipif(not have_busybox(), reason="built with BUSYBOX=0")
 def test_timer_events_turned_on_at_run_time_see_the_tick():
     # Booted with sched events only: the tick's callback was found at boot,
     # so timer:* from set_event records its expiries.

@@ -30,11 +30,11 @@ ALL_TESTS = [
     "timer_1ns_hog", "timer_1ns_overrun", "timer_1ns_ignored", "sigpending_limit", "tty_bigwrite",
     "auxv", "thread_startup", "prctl_name", "rlimits", "getrandom", "mmap", "writev", "tty_ioctl",
     "stat", "paths", "time64", "sysinfo",
-    "open", "dev_files", "getdents64", "dup", "chdir", "proc_sys", "proc_sys_schedstats",
+    "open", "dev_files", "getdents64", "dup", "chdir", "proc_sys", "proc_sys_schedstats", "proc_sys_rt",
     "sched_attr_einval", "sched_attr_e2big", "sched_attr_efault", "sched_attr_roundtrip",
     # user/tests/ut_rt.c: the sched_setscheduler family on the rt class
     "rt_setscheduler_errnos", "rt_getparam_errnos", "rt_roundtrip", "rt_priority_range",
-    "rt_rr_interval", "rt_setattr",
+    "rt_rr_interval", "rt_setattr", "rt_setscheduler_requeues", "rt_zombie",
     # user/tests/ut_poll.c
     "poll", "ppoll", "select", "pselect6", "rt_sigsuspend",
     # user/tests/ut_job.c
@@ -59,7 +59,7 @@ ALL_TESTS = [
     "hostile_sig_args", "hostile_sigwait_ignored", "hostile_thread_exit_pending", "hostile_timer_edges",
     "hostile_sleep_edges", "hostile_prio_edges", "hostile_small_calls",
     # user/tests/ut_dyn.c: what dynamic glibc programs need
-    "mmap_file", "mmap_file_fork", "pread64", "mlock", "futex_bitset", "fd_table_grow",
+    "mmap_file", "mmap_file_fork", "pread64", "mlock", "futex_bitset", "futex_wake_pi", "fd_table_grow",
     # user/tests/ut_cmds.c: the calls behind everyday commands
     "reboot_calls", "syslog_calls", "vfork_calls", "times_calls", "affinity_calls",
     "statfs_calls", "proc_create", "file_times",
@@ -68,8 +68,12 @@ ALL_TESTS = [
     "itimer_ignored_stops", "itimer_getitimer", "itimer_errors", "itimer_default_kills", "itimer_fork", "itimer_exec",
     "itimer_exit",
     # user/tests/ut_futex_pi.c: PI futexes and the robust list
-    "futex_pi_errnos", "futex_pi_contended", "futex_pi_signal", "futex_pi_boost", "futex_pi_owner_died",
+    "futex_pi_errnos", "futex_pi_contended", "futex_pi_signal", "futex_pi_boost", "futex_pi_chain",
+    "futex_pi_rr_interval", "futex_pi_expired", "futex_pi_owner_died",
     "robust_list_hostile",
+    # user/tests/ut_mm.c: mappings and the ELF loader against 2.6.35
+    "mprotect_none", "mprotect_lower", "mmap_file_offsets", "exec_shared_page", "exec_big_bss",
+    "exec_interp_exec",
     # user/tests/ut_acct.c: every accounted figure moves with the work that must move it
     "acct_proc_stat", "acct_pid_stat", "acct_ctxt_switches", "acct_getrusage", "acct_times",
     "acct_memory_and_tasks", "acct_interval_reread",

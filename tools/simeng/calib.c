@@ -22,7 +22,8 @@ static const struct { const char *name; size_t off; } fields[] = {
 	F(fork_child), F(clone_parent), F(clone_child), F(exit), F(wait), F(sleep),
 	F(helper), F(notify_pre), F(notify_post), F(sig_pre), F(sig_post), F(exec),
 	F(burn_chunk), F(preempt), F(tick_preempt), F(start_phase_100), F(start_phase_250), F(start_phase_300),
-	F(start_phase_1000),
+	F(start_phase_1000), F(tick_period_100), F(tick_period_250), F(tick_period_300),
+	F(tick_period_1000),
 };
 #define NFIELDS	(sizeof(fields) / sizeof(fields[0]))
 
@@ -79,4 +80,14 @@ void calib_load(const char *path, struct sim_costs *c, int eevdf)
 	for (unsigned i = 0; i < NFIELDS; i++)
 		if (!(seen & (1u << i)))
 			die("%s: no value for '%s'", path, fields[i].name);
+}
+
+void calib_hz(const struct sim_costs *c, unsigned hz, u64 *phase, u64 *period)
+{
+	*phase = hz == 100 ? c->start_phase_100 : hz == 250 ? c->start_phase_250 :
+		 hz == 300 ? c->start_phase_300 : c->start_phase_1000;
+	*period = hz == 100 ? c->tick_period_100 : hz == 250 ? c->tick_period_250 :
+		  hz == 300 ? c->tick_period_300 : c->tick_period_1000;
+	if (!*period)
+		*period = 1000000000ULL / hz;
 }

@@ -41,20 +41,94 @@ long long parse_time(const char *v)
 	return -1;
 }
 
-/* The kernel's own validation: knob_apply(), as the boot line; a refusal is
- * the kernel's one line, then exit 2. */
+/*
+ * A *_ns knob's value with a time unit, as tools/sim sweep's ranges take it:
+ * "750us", "0.75ms", "2ms", "1s", "1500ns" -> ns, rounded to the nearest ns,
+ * into OUT.  0 when V has no unit and no decimal point (the kernel parses it
+ * as it is), -1 when it is not a time.
+ */
+static int knob_time(const char *name, const char *v, char *out, size_t n)
+{
+	static const struct { const char *unit; unsigned long long ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	unsigned long long mant = 0, scale = 1, mul = 1;
+	size_t l = strlen(name), digits = 0;
+	const char *p = v;
+	int dot = 0;
+
+	if (l < 3 || strcmp(name + l - 3, "_ns"))
+		return 0;
+	for (; (*p >= '0' && *p <= '9') || (*p == '.' && !dot); p++) {
+		if (*p == '.') {
+			dot = 1;
+			continue;
+		}
+		if (++digits > 18)		/* 10^18 ns: past every knob's range */
+			return -1;
+		mant = mant * 10 + (unsigned long long)(*p - '0');
+		if (dot)
+			scale *= 10;
+	}
+	if (!digits)
+		return *p || !*v ? 0 : -1;	/* not a number: the kernel's message */
+	if (*p) {
+		unsigned i;
+
+		for (i = 0; i < sizeof(units) / sizeof(units[0]) && strcmp(p, units[i].unit); i++)
+			;
+		if (i == sizeof(units) / sizeof(units[0]))
+			return 0;		/* "4x": the kernel's "invalid" */
+		mul = units[i].ns;
+	} else if (!dot) {
+		return 0;
+	}
+	if (mant > ~0ULL / mul)
+		return -1;
+	snprintf(out, n, "%llu", (mant * mul + scale / 2) / scale);
+	return 1;
+}
+
+/*
+ * The kernel's own validation: knob_apply(), as the boot line.  A refusal
+ * stops the run: one line, the kernel's reason and range without its
+ * "; keeping OLD" (nothing runs with the old value), then exit 2.
+ */
 void apply_knob(const char *name, const char *value)
 {
-	capture_reset();
-	if (knob_apply(name, value)) {
-		size_t l = strlen(capture_buf);
+	char ns[32], shown[128];
+	int t = knob_time(name, value, ns, sizeof(ns));
 
-		while (l && capture_buf[l - 1] == '\n')
-			capture_buf[--l] = '\0';
-		const char *msg = strstr(capture_buf, "] ");	/* after printk's time */
+	if (t < 0) {
+		fprintf(stderr, "sim: %s=%s: not a time (expected ns, or a number with ns, us, "
+			"ms or s, e.g. 750us); nothing was run\n", name, value);
+		exit(2);
+	}
+	capture_reset();
+	if (knob_apply(name, t ? ns : value)) {
+		char *msg = strstr(capture_buf, "] "), *cut;	/* after printk's time */
+		size_t l;
 
 		msg = msg ? msg + 2 : capture_buf;
-		fprintf(stderr, "sim: %s\n", l ? msg : "knob refused");
+		if (!strncmp(msg, "cmdline: ", 9))
+			msg += 9;
+		cut = strstr(msg, "; keeping ");
+		if (!cut)
+			cut = strstr(msg, "; passed to init");
+		if (cut)
+			*cut = '\0';
+		l = strlen(msg);
+		while (l && msg[l - 1] == '\n')
+			msg[--l] = '\0';
+		if (t && !strncmp(msg, name, strlen(name))) {	/* name the value as given */
+			snprintf(shown, sizeof(shown), "%s=%s", name, ns);
+			if (!strncmp(msg, shown, strlen(shown))) {
+				fprintf(stderr, "sim: %s=%s (%s ns)%s; nothing was run\n", name, value,
+					ns, msg + strlen(shown));
+				exit(2);
+			}
+		}
+		fprintf(stderr, "sim: %s; nothing was run\n", l ? msg : "knob refused");
 		exit(2);
 	}
 }

@@ -15,6 +15,7 @@
 
 #include "common.h"
 #include "calib.h"
+#include "validated.h"
 #include "workload.h"
 #include "../../tests/host/sched/fake.h"
 #include "../../kernel/sched/sched.h"
@@ -36,12 +37,16 @@ static const char experiment_help[] =
 "  --pad US       notify_pad_us: CPU the SIGEV_THREAD helper burns per expiry (0..1000)\n"
 "  --slice-us US  slice_us: the notifying threads' EEVDF slice (0: the base slice)\n"
 "  --calib FILE   the costs (default: $SIM_CALIB, else tools/simeng/calibration)\n"
-"  KNOB=VALUE     any boot-line knob (sched_latency_ns=..., sched_features=...)\n";
+"  --settings     print the run's settings (NAME VALUE lines, the knobs as set) and stop\n"
+"  KNOB=VALUE     any boot-line knob (sched_latency_ns=..., sched_features=...); a *_ns\n"
+"                 knob also takes a time (750us, 2ms), as tools/sim sweep does\n"
+"  A run whose settings lie outside what was cross-validated against QEMU\n"
+"  ($SIM_VALIDATED, else tools/simeng/validated) gets one line of warning on stderr.\n";
 
 struct exp_opts {
 	const char *preset, *load, *calib;
 	long duration, seed, period_ms, pad_us, slice_us;
-	int thread_mode, hz;
+	int thread_mode, hz, settings;
 };
 
 static long number_opt(const char *name, const char *v, long lo, long hi)
@@ -91,6 +96,10 @@ static int exp_args(int argc, char **argv, struct exp_opts *o)
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(experiment_help, stdout);
 			return 1;
+		}
+		if (!strcmp(a, "--settings")) {
+			o->settings = 1;
+			continue;
 		}
 		if (strncmp(a, "--", 2)) {		/* KNOB=VALUE */
 			char name[64];
@@ -233,8 +242,10 @@ int cmd_experiment(int argc, char **argv)
 {
 	struct exp_opts o = { .preset = "linux-2.6.35", .load = "kbuild:10", .duration = 15,
 			      .seed = 1, .period_ms = 10, .thread_mode = 1 };
-	const char *env = getenv("SIM_CALIB");
+	const char *env = getenv("SIM_CALIB"), *valid = getenv("SIM_VALIDATED");
 	struct sim_costs costs;
+	struct run_settings rs;
+	u64 phase, period;
 	struct timespec a, b;
 
 	sched_test_reset();
@@ -249,6 +260,14 @@ int cmd_experiment(int argc, char **argv)
 	apply_knob("sched_preset", o.preset);
 	if (exp_args(argc, argv, &o))
 		return 0;
+	rs = (struct run_settings){ .load = o.load, .period_ms = o.period_ms, .pad_us = o.pad_us,
+				    .slice_us = o.slice_us, .thread_mode = o.thread_mode };
+	settings_collect(&rs);
+	if (o.settings) {
+		settings_print();
+		return 0;
+	}
+	validated_check(valid && *valid ? valid : "tools/simeng/validated");
 	calib_load(o.calib, &costs, sched_eevdf());
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	wl.thread_mode = o.thread_mode;
@@ -259,8 +278,8 @@ int cmd_experiment(int argc, char **argv)
 	wl.slice = (u64)o.slice_us * 1000;
 	printf("experiment: preset %s, mode %s, load %s, duration %ld s, period %ld ms (simulated)\n",
 	       o.preset, o.thread_mode ? "thread" : "signal", o.load, o.duration, o.period_ms);
-	m_init(&mach, &costs, HZ == 100 ? costs.start_phase_100 : HZ == 250 ? costs.start_phase_250 :
-	       HZ == 300 ? costs.start_phase_300 : costs.start_phase_1000);
+	calib_hz(&costs, HZ, &phase, &period);
+	m_init(&mach, &costs, phase, period);
 	wl_start(&mach);
 	wl_finish(&mach);
 	clock_gettime(CLOCK_MONOTONIC, &b);

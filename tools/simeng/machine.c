@@ -28,12 +28,12 @@ struct mproc *m_current(void)
 	return proc_of(current);
 }
 
-void m_init(struct machine *m, const struct sim_costs *c, u64 start_phase)
+void m_init(struct machine *m, const struct sim_costs *c, u64 start_phase, u64 tick_period)
 {
 	memset(m, 0, sizeof(*m));
 	m->cost = *c;
 	m->start = fake_clock_ns;
-	m->tick_ns = 1000000000ULL / HZ;
+	m->tick_ns = tick_period;
 	m->next_tick = fake_clock_ns + m->tick_ns - start_phase % m->tick_ns;
 	m->last_current = current;
 }

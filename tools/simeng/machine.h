@@ -82,6 +82,8 @@ struct sim_costs {
 	u64 burn_chunk;			/* burn_cpu_ns(): one loop chunk + its clock read */
 	/* where in a tick period the experiment starts, by HZ (boot timing) */
 	u64 start_phase_100, start_phase_250, start_phase_300, start_phase_1000;
+	/* the image's tick period at each HZ, ns (its boot line) */
+	u64 tick_period_100, tick_period_250, tick_period_300, tick_period_1000;
 	char commit[64];		/* the image commit they were measured on */
 };
 
@@ -101,9 +103,9 @@ struct machine {
 	int tick_preempted;		/* this switch is a tick's preemption */
 };
 
-/* Start the machine START_PHASE ns past a tick (the first tick comes
- * 1/HZ - START_PHASE later). */
-void m_init(struct machine *m, const struct sim_costs *c, u64 start_phase);
+/* Start the machine START_PHASE ns past a tick, with a tick every
+ * TICK_PERIOD ns (the first comes TICK_PERIOD - START_PHASE later). */
+void m_init(struct machine *m, const struct sim_costs *c, u64 start_phase, u64 tick_period);
 u64 m_now(const struct machine *m);		/* ns since m_init */
 struct mproc *m_current(void);
 /* A thread started by the "boot": forked from idle, runs PROG. */

@@ -5,7 +5,7 @@
  *
  *   tasks       an OSTEP-style problem (tasks.c, on tests/host/sched/sim.c)
  *   experiment  the 2010 experiment (experiment.c, on machine.c + workload.c)
- * tools/sim itself runs sweep and calibrate (Python front ends) and passes
+ * tools/sim itself runs sweep, replay and calibrate (Python front ends) and passes
  * the rest here.
  */
 #include <stdio.h>
@@ -18,7 +18,10 @@ static const char main_help[] =
 "  tasks        an OSTEP-style scheduling problem on the real kernel/sched code\n"
 "  experiment   the 2010 experiment simulated: seed lines, percentiles, RESULT\n"
 "  sweep        a grid of experiments (tools/sim's front end)\n"
-"  calibrate    measure the kernel's costs on the QEMU image (tools/sim's front end)\n";
+"  replay       a traced run rebuilt and run under the same or other knobs (tools/sim's front end)\n"
+"  calibrate    measure the kernel's costs on the QEMU image (tools/sim's front end)\n"
+"Each takes --help.  A *_ns knob takes ns or a time (750us, 2ms); a refused value stops\n"
+"the run with one line.  An experiment outside what was checked against QEMU warns.\n";
 
 int main(int argc, char **argv)
 {
@@ -33,7 +36,7 @@ int main(int argc, char **argv)
 		return cmd_experiment(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "replay-script"))
 		return cmd_replay(argc - 2, argv + 2);
-	fprintf(stderr, "sim: unknown subcommand '%s' (expected: tasks, experiment, sweep, calibrate)\n",
+	fprintf(stderr, "sim: unknown subcommand '%s' (expected: tasks, experiment, sweep, replay, calibrate)\n",
 		argv[1]);
 	return 2;
 }

@@ -231,7 +231,7 @@ static void run(void)
 	u64 tick = 1000000000ULL / HZ;
 	struct rtask *target;
 
-	m_init(&mach, &costs, (R.start - R.first_tick % tick + tick) % tick);
+	m_init(&mach, &costs, (R.start - R.first_tick % tick + tick) % tick, tick);
 	mach.on_switch_in = on_switch_in;
 	for (int i = 0; i < R.ntask; i++)		/* the boot's tasks, from idle */
 		if (!R.task[i].parent) {

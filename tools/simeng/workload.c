@@ -244,18 +244,44 @@ static void helper_prog(struct machine *m, struct mproc *p)
 	}
 }
 
-/* The experiment's own thread: start the test after LEAD_NS; in signal mode
- * it takes the signals itself (its handler runs notified()). */
+/* The experiment's own thread: fork the loads (start_loads()), sleep LEAD_NS
+ * from then, start the test; in signal mode it takes the signals itself (its
+ * handler runs notified()).  The machine starts at its first fork, which is
+ * where the calibration's start phase is measured. */
 static void main_prog(struct machine *m, struct mproc *p)
 {
-	int ov;
+	struct mproc *c;
+	int ov, i;
 
 	switch (p->pc) {
-	case 0:
+	case 0:					/* spawn(load i): fork, exec; reg[1]: i */
+		i = (int)p->reg[1]++;
+		if (i == 2) {
+			p->pc = 4;
+			m_next(p);
+			return;
+		}
+		if (!(i ? wl.video_burst_ms : wl.kbuild_j)) {
+			m_next(p);
+			return;
+		}
+		c = m_fork(m, p, i ? "video-load" : "kbuild-load", i ? video_prog : make_prog, 0);
+		c->stall += m->cost.exec;
+		if (!i) {
+			wl.kb_start = m_now(m) + c->stall;
+			wl.kb_end = wl.kb_start + wl.duration + 2 * LEAD_NS;
+		}
 		p->pc = 1;
+		return;
+	case 1:					/* the rest of the parent's fork() */
+		p->pc = 0;
+		m_kernel(p, m->cost.fork_parent);
+		return;
+	case 4:					/* sleep_until(now + LEAD_S) */
+		p->pc = 5;
 		m_sleep(m, p, LEAD_NS);
 		return;
-	case 1:					/* timer_create: the helper (thread mode) */
+	case 5:					/* timer_create: the helper (thread mode) */
 		if (wl.slice && sched_eevdf_running)	/* wl_set_slice(slice_us) */
 			eevdf_change_slice(&p->t, wl.slice);
 		if (wl.thread_mode) {
@@ -264,36 +290,36 @@ static void main_prog(struct machine *m, struct mproc *p)
 			if (wl.slice && sched_eevdf_running)	/* wl_set_slice(0) */
 				eevdf_change_slice(&p->t, 0);
 		}
-		p->pc = 2;
+		p->pc = 6;
 		return;
-	case 2:					/* t0 = now + period, timer_settime */
+	case 6:					/* t0 = now + period, timer_settime */
 		wl.t0 = m_now(m) + wl.period;
 		m_timer_arm(m, wl.thread_mode ? wl.helper : p, wl.t0, wl.period);
 		p->fixed = 1;
-		p->pc = 3;
+		p->pc = 7;
 		m_next(p);
 		return;
-	case 3:					/* sleep_until(end): signals interrupt it */
-		p->pc = 4;
+	case 7:					/* sleep_until(end): signals interrupt it */
+		p->pc = 8;
 		if (wl.thread_mode)
 			m_sleep_until(m, p, wl.t0 + (u64)wl.n * wl.period + END_GRACE_NS);
 		else
 			m_sigwait(m, p);
 		return;
-	case 4:
+	case 8:
 		ov = m_sigtake(p);
 		if (ov < 0) {
-			p->pc = 3;
+			p->pc = 7;
 			m_next(p);
 			return;
 		}
-		p->pc = 5;
+		p->pc = 9;
 		p->reg[0] = ov;
 		m_kernel(p, m->cost.sig_pre);
 		return;
-	case 5:
+	case 9:
 		notified(m, (int)p->reg[0]);
-		p->pc = 3;
+		p->pc = 7;
 		m_kernel(p, m->cost.sig_post);
 		return;
 	}
@@ -301,8 +327,6 @@ static void main_prog(struct machine *m, struct mproc *p)
 
 void wl_start(struct machine *m)
 {
-	struct mproc *p;
-
 	wl.n = (int)(wl.duration / wl.period);
 	if (wl.n < 1)
 		wl.n = 1;
@@ -313,16 +337,6 @@ void wl_start(struct machine *m)
 	}
 	for (int k = 0; k < wl.n; k++)
 		wl.lat[k] = INT64_MIN;
-	if (wl.kbuild_j) {
-		p = m_spawn(m, "kbuild-load", make_prog);
-		p->stall = m->cost.exec;
-		wl.kb_start = m_now(m) + m->cost.exec;
-		wl.kb_end = wl.kb_start + wl.duration + 2 * LEAD_NS;
-	}
-	if (wl.video_burst_ms) {
-		p = m_spawn(m, "video-load", video_prog);
-		p->stall = m->cost.exec;
-	}
 	m_spawn(m, "experiment", main_prog);
 }
 

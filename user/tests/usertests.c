@@ -95,19 +95,6 @@ void ut_sleep_ns(long long ns)
 		;
 }
 
-long ut_slurp(const char *path, char *buf, long size)
-{
-	long fd = sys_open((long)path, 0 /* O_RDONLY */, 0), n, len = 0;
-
-	if (fd < 0)
-		return fd;
-	while (len < size - 1 && (n = sys_read(fd, (long)buf + len, size - 1 - len)) > 0)
-		len += n;
-	buf[len] = '\0';
-	sys_close(fd);
-	return len;
-}
-
 int ut_has(const char *hay, const char *needle)
 {
 	for (size_t n = strlen(needle); *hay; hay++)
@@ -299,6 +286,7 @@ static const struct ut_test *const tables[] = {
 	ut_cmds_tests,
 	ut_itimer_tests,
 	ut_futex_pi_tests,
+	ut_mm_tests,
 	ut_acct_tests,
 };
 

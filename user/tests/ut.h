@@ -63,8 +63,6 @@ int ut_wait(pid_t pid);
 void ut_sleep_ns(long long ns);
 /* Clock CLOCK (e.g. CLOCK_PROCESS_CPUTIME_ID) in nanoseconds. */
 long long ut_cpu_ns(int clock);
-/* The whole of PATH into BUF (NUL-terminated); its length, or -errno. */
-long ut_slurp(const char *path, char *buf, long size);
 /* HAY contains NEEDLE. */
 int ut_has(const char *hay, const char *needle);
 /*
@@ -76,6 +74,10 @@ int ut_has(const char *hay, const char *needle);
  */
 long ut_clone(unsigned long flags, void *stack, unsigned long size, volatile int *ptid,
 	      volatile int *ctid, void (*fn)(void));
+/* Raw vfork (ut_cmds.c): we run again once the child exits or execs. */
+long ut_vfork(void);
+/* The whole of PATH into BUF (NUL-terminated); its length, or -errno. */
+long ut_slurp(const char *path, char *buf, long size);
 /* Free frames now (granule_frames), or -1 off Granule. */
 long ut_frames(void);
 /* Poll (sleeping) until the free frame count is WANT; returns the last one. */
@@ -116,6 +118,8 @@ extern const struct ut_test ut_cmds_tests[];
 extern const struct ut_test ut_itimer_tests[];
 /* ut_futex_pi.c: PI futexes (LOCK_PI, UNLOCK_PI, TRYLOCK_PI) and the robust list */
 extern const struct ut_test ut_futex_pi_tests[];
+/* ut_mm.c: mprotect of present pages, file offsets, the ELF loader's layouts */
+extern const struct ut_test ut_mm_tests[];
 /* ut_acct.c: the accounted figures (/proc/stat, /proc/PID/stat, getrusage, times, meminfo ...) move */
 extern const struct ut_test ut_acct_tests[];
 

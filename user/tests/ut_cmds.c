@@ -68,7 +68,6 @@ static void syslog_calls(void)
 
 /* vfork without the libc: the return address leaves the shared stack
  * before the call (the child would overwrite it), as glibc's vfork. */
-long ut_vfork(void);
 __asm__(".text\n.globl ut_vfork\n.type ut_vfork, @function\nut_vfork:\n"
 	"	popl %ecx\n	movl $190, %eax\n	int $0x80\n	pushl %ecx\n	ret\n"
 	".size ut_vfork, . - ut_vfork\n");
@@ -147,7 +146,10 @@ static void affinity_calls(void)
 	EXPECT_RET(sys_sched_setaffinity(1, 8, (long)m), 0);
 	m[0] = 2;						/* no CPU 0 */
 	EXPECT_RET(sys_sched_setaffinity(0, 4, (long)m), -EINVAL);
-	EXPECT_RET(sys_sched_setaffinity(0, 2, (long)m), -EINVAL);	/* too short: empty */
+	EXPECT_RET(sys_sched_setaffinity(0, 2, (long)m), -EINVAL);	/* its 2 bytes: no CPU 0 */
+	m[0] = 1;
+	EXPECT_RET(sys_sched_setaffinity(0, 1, (long)m), 0);		/* 1 byte names CPU 0 */
+	EXPECT_RET(sys_sched_setaffinity(0, 0, (long)m), -EINVAL);	/* nothing read: empty */
 	EXPECT_RET(sys_sched_setaffinity(99999, 4, (long)m), -ESRCH);
 	EXPECT_RET(sys_sched_setaffinity(0, 4, BAD_PTR), -EFAULT);
 }

@@ -2,9 +2,11 @@
  * user/tests/ut_dyn.c - what a dynamically linked glibc program asks of the
  * kernel beyond a static one (ld-linux.so.2 and NPTL; Debian's rt-tests):
  * private mappings of files, pread64, the mlock family, the _BITSET
- * futex operations, and an fd table past 64.  The programs themselves run in
+ * futex operations (and FUTEX_WAKE's EINVAL on a PI futex's word), and an
+ * fd table past 64.  The programs themselves run in
  * tests/system/test_rttests.py.
  */
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "ut.h"
@@ -39,8 +41,14 @@ static long file_size(const char *path)
 	return n;
 }
 
+static void read_byte(uintptr_t a)
+{
+	(void)*(volatile char *)a;
+}
+
 /* A private mapping of an initrd file shows the file's bytes (read() agrees),
- * at an offset too; the page past the end is zero; a write stays private. */
+ * at an offset too; the last page is zero past the end, and the page after
+ * it is SIGBUS, as Linux's filemap_fault; a write stays private. */
 static void mmap_file(void)
 {
 	static char want[2 * PAGE_SIZE];
@@ -52,9 +60,11 @@ static void mmap_file(void)
 	EXPECT_RET(sys_pread64(fd, (long)want, sizeof(want), 0, 0), sizeof(want));
 	for (unsigned i = 0; i < sizeof(want); i++)
 		CHECK(((char *)p)[i] == want[i], "byte %u differs from read()", i);
-	const char *end = (const char *)p + size;	/* the last page's tail, then a whole page */
-	for (long i = 0; i < (long)PAGE_SIZE; i++)
+	const char *end = (const char *)p + size;	/* the last page's tail */
+	for (long i = 0; i < (long)(-size & (PAGE_SIZE - 1)); i++)
 		CHECK(end[i] == 0, "byte %ld past the end is %d", i, end[i]);
+	long past = (p + size + PAGE_SIZE - 1) & -(long)PAGE_SIZE;	/* a page wholly past the end */
+	ut_expect_killed(read_byte, (uintptr_t)past, SIGBUS, "a read of a page past the file's end");
 	long q = sys_mmap2(0, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 1);	/* pgoff 1 */
 	CHECK(MAPPED(q), "mmap2 at page 1: %ld", q);
 	CHECK(*(char *)q == want[PAGE_SIZE], "page 1 differs");
@@ -69,7 +79,7 @@ static void mmap_file(void)
 	EXPECT_RET(sys_munmap(q, PAGE_SIZE), 0);
 	EXPECT_RET(sys_munmap(again, PAGE_SIZE), 0);
 	EXPECT_RET(sys_mmap2(0, PAGE_SIZE, PROT_READ, MAP_SHARED, fd, 0), -EINVAL);
-	EXPECT_RET(sys_mmap2(0, PAGE_SIZE, PROT_READ, MAP_PRIVATE, fd, 0x100000), -EOVERFLOW);
+	EXPECT_RET(sys_mmap2(0, PAGE_SIZE, PROT_READ, MAP_PRIVATE, fd, 0xffffffffu), -EOVERFLOW);
 	sys_close(fd);
 	EXPECT_RET(sys_mmap2(0, PAGE_SIZE, PROT_READ, MAP_PRIVATE, fd, 0), -EBADF);
 	fd = sys_open((long)"/tmp/ut-dyn", O_WRONLY | O_CREAT, 0644);
@@ -185,6 +195,40 @@ static void futex_bitset(void)
 	ut_wait((pid_t)tid);
 }
 
+#define FUTEX_LOCK_PI	6
+#define FUTEX_UNLOCK_PI	7
+#define FUTEX_WAITERS	0x80000000u
+
+static volatile uint32_t pi_word;
+
+/* Waits for pi_word in FUTEX_LOCK_PI, then lets it go: 0 if both went well. */
+static void pi_waiter(void)
+{
+	long r = sys_futex((long)&pi_word, FUTEX_LOCK_PI, 0, 0, 0, 0);
+
+	_exit(r == 0 && sys_futex((long)&pi_word, FUTEX_UNLOCK_PI, 0, 0, 0, 0) == 0 ? 0 : 1);
+}
+
+/* FUTEX_WAKE on a word a PI waiter waits on is EINVAL (2.6.35 futex_wake:
+ * a queued futex_q with a pi_state), the waiter left waiting for the lock. */
+static void futex_wake_pi(void)
+{
+	static char stack[16384] __attribute__((aligned(16)));
+
+	pi_word = (uint32_t)sys_gettid();	/* ours, uncontended */
+	long tid = ut_clone(CLONE_VM | 17 /* SIGCHLD */, stack, sizeof(stack), 0, 0, pi_waiter);
+	CHECK(tid > 0, "clone: %ld", tid);
+	for (int i = 0; i < 100 && !(pi_word & FUTEX_WAITERS); i++)
+		ut_sleep_ns(1000000);
+	CHECK(pi_word & FUTEX_WAITERS, "the waiter never blocked: word %#x", pi_word);
+	EXPECT_RET(sys_futex((long)&pi_word, FUTEX_WAKE, 1, 0, 0, 0), -EINVAL);
+	EXPECT_RET(sys_futex((long)&pi_word, FUTEX_WAKE_BITSET, 1, 0, 0, ~0u), -EINVAL);
+	EXPECT_RET(sys_futex((long)&pi_word, FUTEX_UNLOCK_PI, 0, 0, 0, 0), 0);
+	int st = ut_wait((pid_t)tid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the PI waiter: status %#x", st);
+	EXPECT_RET(sys_futex((long)&pi_word, FUTEX_WAKE, 1, 0, 0, 0), 0);	/* nobody left */
+}
+
 /* The fd table grows past 64 (a thread-mode hackbench holds 400 fds): a pipe
  * at fd 700 works, select and poll see it, fork copies the large table,
  * F_SETFD reaches its close-on-exec bit. */
@@ -227,6 +271,7 @@ const struct ut_test ut_dyn_tests[] = {
 	{ pread64, "pread64" },
 	{ mlock, "mlock" },
 	{ futex_bitset, "futex_bitset" },
+	{ futex_wake_pi, "futex_wake_pi" },
 	{ fd_table_grow, "fd_table_grow" },
 	{ NULL, NULL },
 };

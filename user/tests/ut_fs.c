@@ -290,6 +290,31 @@ static void proc_sys_schedstats(void)
 	EXPECT_RET(open_ro("/proc/sys/kernel/schedstats"), -ENOENT);	/* boot line only */
 }
 
+/*
+ * kernel.sched_rt_runtime_us takes 2.6.35's values: 0 is EBUSY, a runtime
+ * above the period (no throttling) and any negative one (no limit) are
+ * taken; a period of 0 is EINVAL.  kernel.max_lock_depth is there (1024).
+ */
+static void proc_sys_rt(void)
+{
+	static const char *const rt = "/proc/sys/kernel/sched_rt_runtime_us";
+	static const char *const period = "/proc/sys/kernel/sched_rt_period_us";
+	char old[16], now[16];
+
+	read_knob(rt, old, sizeof(old));
+	EXPECT_RET(write_knob(rt, "0"), -EBUSY);
+	read_knob(rt, now, sizeof(now));
+	CHECK(!strcmp(now, old), "a refused write changed it: %s", now);
+	EXPECT_RET(write_knob(rt, "2000000"), 7);		/* above the period */
+	EXPECT_RET(write_knob(rt, "-5"), 2);			/* no limit */
+	read_knob(rt, now, sizeof(now));
+	CHECK(!strcmp(now, "-5\n"), "after writing -5: %s", now);
+	EXPECT_RET(write_knob(period, "0"), -EINVAL);
+	EXPECT_RET(write_knob(rt, old), (long)strlen(old));
+	read_knob("/proc/sys/kernel/max_lock_depth", now, sizeof(now));
+	CHECK(!strcmp(now, "1024\n"), "max_lock_depth: %s", now);
+}
+
 const struct ut_test ut_fs_tests[] = {
 	{ open_calls, "open" },
 	{ dev_files, "dev_files" },
@@ -298,5 +323,6 @@ const struct ut_test ut_fs_tests[] = {
 	{ chdir_calls, "chdir" },
 	{ proc_sys, "proc_sys" },
 	{ proc_sys_schedstats, "proc_sys_schedstats" },
+	{ proc_sys_rt, "proc_sys_rt" },
 	{ NULL, NULL },
 };

@@ -6,7 +6,8 @@
  *   futex_pi_errnos     uncontended lock/unlock, -EDEADLK, -EPERM, -EFAULT,
  *                       -EINVAL, -ESRCH, -ENOSYS for a clock on LOCK_PI,
  *                       glibc's start-up probe (UNLOCK_PI of 0: not ENOSYS)
- *   futex_pi_contended  TRYLOCK_PI of a held lock -> EAGAIN; LOCK_PI's
+ *   futex_pi_contended  TRYLOCK_PI of a held lock -> EAGAIN (FUTEX_WAITERS
+ *                       set, as 2.6.35); LOCK_PI's
  *                       absolute CLOCK_REALTIME timeout -> ETIMEDOUT, and
  *                       the word keeps its owner with FUTEX_WAITERS
  *   futex_pi_signal     a handled signal interrupts a blocked LOCK_PI, which
@@ -15,6 +16,13 @@
  *                       spinner by a FIFO 30 waiter, so the waiter gets the
  *                       lock before the spinner finishes (the order is
  *                       recorded, not timed)
+ *   futex_pi_chain      T1 drops below C while both wait for T2's lock and
+ *                       T2 waits for T3's: the walk goes on past the
+ *                       deboost to T3 (the prios /proc/PID/sched shows)
+ *   futex_pi_expired    a LOCK_PI whose timeout has passed fails before it
+ *                       boosts the owner (which keeps its place)
+ *   futex_pi_rr_interval sched_rr_get_interval of a SCHED_OTHER owner boosted
+ *                       into rt: 0, as the rt class answers for SCHED_RR only
  *   futex_pi_owner_died the owner dies holding a robust PI lock: its
  *                       waiter gets it with FUTEX_OWNER_DIED; a plain
  *                       robust futex's waiter is woken with it too
@@ -23,6 +31,8 @@
  * The helpers are CLONE_VM children (ut_clone): raw calls only.
  */
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "ut.h"
@@ -39,7 +49,7 @@
 #define SIGCHLD_			17
 #define NO_TID			99999
 
-static char stack[3][16384] __attribute__((aligned(16)));
+static char stack[4][16384] __attribute__((aligned(16)));
 
 static long pi_op(volatile uint32_t *w, int op)
 {
@@ -121,8 +131,12 @@ static void futex_pi_errnos(void)
 
 	w = tid + 1;				/* someone else's */
 	EXPECT_RET(pi_op(&w, FUTEX_UNLOCK_PI), -EPERM);
+	w = tid | FUTEX_OWNER_DIED;		/* ours, after its owner died: freed */
+	EXPECT_RET(pi_op(&w, FUTEX_UNLOCK_PI), 0);
+	CHECK(w == 0, "word %#x after UNLOCK_PI of an OWNER_DIED word", w);
 	w = NO_TID;				/* nobody's */
 	EXPECT_RET(pi_op(&w, FUTEX_LOCK_PI), -ESRCH);
+	EXPECT_RET(pi_op(&w, FUTEX_TRYLOCK_PI), -ESRCH);	/* 2.6.35: looked up too */
 	child = (pid_t)sys_fork();		/* a task, but of another address space */
 	if (!child) {
 		static volatile int never;
@@ -157,7 +171,9 @@ static void futex_pi_contended(void)
 
 	w = (uint32_t)other;			/* as if it had taken it */
 	EXPECT_RET(pi_op(&w, FUTEX_TRYLOCK_PI), -EAGAIN);
-	CHECK(w == (uint32_t)other, "TRYLOCK_PI changed the word: %#x", w);
+	/* 2.6.35 sets FUTEX_WAITERS before it tries: the owner's unlock comes in */
+	CHECK(w == ((uint32_t)other | FUTEX_WAITERS), "word %#x after TRYLOCK_PI", w);
+	w = (uint32_t)other;
 
 	realtime_in(&ts, 2000000);		/* 2 ms from now, absolute */
 	EXPECT_RET(sys_futex((long)&w, FUTEX_LOCK_PI, 0, (long)&ts, 0, 0), -ETIMEDOUT);
@@ -235,7 +251,8 @@ static void high(void)
 {
 	h_waiting = 1;
 	EXPECT_RET(pi_op(&inv_lock, FUTEX_LOCK_PI), 0);
-	CHECK((inv_lock & ~FUTEX_WAITERS) == (uint32_t)sys_gettid(), "word %#x", inv_lock);
+	/* handed on with FUTEX_WAITERS, though no one else waits (2.6.35) */
+	CHECK(inv_lock == ((uint32_t)sys_gettid() | FUTEX_WAITERS), "word %#x", inv_lock);
 	order[order_n++] = 'H';
 	EXPECT_RET(pi_op(&inv_lock, FUTEX_UNLOCK_PI), 0);
 }
@@ -260,6 +277,162 @@ static void futex_pi_boost(void)
 	      "order %.2s: the waiter did not get the lock before the spinner ended",
 	      (const char *)order);
 	CHECK(inv_lock == 0, "word %#x at the end", inv_lock);
+}
+
+/* ---- the chain walk past a deboost (2.6.35's rt_mutex_adjust_prio_chain) -- */
+
+static volatile uint32_t ch_m1, ch_m2;
+static volatile int ch_go[4], ch_release;
+
+/* TID's prio as /proc/TID/sched shows it (the boosted one), or -1. */
+static int sched_prio(long tid)
+{
+	char path[32], buf[2048], *l;
+
+	snprintf(path, sizeof(path), "/proc/%ld/sched", tid);
+	if (ut_slurp(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	l = strstr(buf, "\nprio ");
+	return l ? atoi(strchr(l, ':') + 1) : -1;
+}
+
+static void ch_t3(void)		/* FIFO 1: holds M2, sleeps */
+{
+	wait_flag(&ch_go[3]);
+	EXPECT_RET(pi_op(&ch_m2, FUTEX_LOCK_PI), 0);
+	wait_flag(&ch_release);
+	EXPECT_RET(pi_op(&ch_m2, FUTEX_UNLOCK_PI), 0);
+}
+
+static void ch_t2(void)		/* FIFO 2: holds M1, waits for M2 */
+{
+	wait_flag(&ch_go[2]);
+	EXPECT_RET(pi_op(&ch_m1, FUTEX_LOCK_PI), 0);
+	EXPECT_RET(pi_op(&ch_m2, FUTEX_LOCK_PI), 0);
+	EXPECT_RET(pi_op(&ch_m2, FUTEX_UNLOCK_PI), 0);
+	EXPECT_RET(pi_op(&ch_m1, FUTEX_UNLOCK_PI), 0);
+}
+
+static void ch_waiter(int i)	/* C (FIFO 20) and T1 (FIFO 30): wait for M1 */
+{
+	wait_flag(&ch_go[i]);
+	EXPECT_RET(pi_op(&ch_m1, FUTEX_LOCK_PI), 0);
+	EXPECT_RET(pi_op(&ch_m1, FUTEX_UNLOCK_PI), 0);
+}
+
+static void ch_c(void) { ch_waiter(0); }
+static void ch_t1(void) { ch_waiter(1); }
+
+/*
+ * T3 (FIFO 1) holds M2; T2 (FIFO 2) holds M1 and waits for M2; C (FIFO 20)
+ * then T1 (FIFO 30) wait for M1: T2 and T3 run at 30.  T1 drops to FIFO 10
+ * (pthread_setschedparam): C becomes M1's top waiter, and the walk goes on
+ * past T2 (now 20) to T3, which must drop to 20 too.  We run as SCHED_OTHER,
+ * so each step happens when we raise a flag, and is done when we run again.
+ */
+static void futex_pi_chain(void)
+{
+	void (*fn[4])(void) = { ch_c, ch_t1, ch_t2, ch_t3 };
+	static const int rtprio[4] = { 20, 30, 2, 1 };
+	long tid[4];
+
+	for (int i = 0; i < 4; i++) {
+		tid[i] = start(fn[i], i);
+		setfifo(tid[i], rtprio[i]);		/* it runs, and waits for its flag */
+	}
+	set_flag(&ch_go[3]);			/* T3 takes M2 */
+	set_flag(&ch_go[2]);			/* T2 takes M1, blocks on M2 */
+	set_flag(&ch_go[0]);			/* C blocks on M1 */
+	set_flag(&ch_go[1]);			/* T1 blocks on M1 */
+	CHECK(sched_prio(tid[2]) == 99 - 30 && sched_prio(tid[3]) == 99 - 30,
+	      "before: T2 at prio %d, T3 at %d, want %d", sched_prio(tid[2]),
+	      sched_prio(tid[3]), 99 - 30);
+	setfifo(tid[1], 10);
+	CHECK(sched_prio(tid[2]) == 99 - 20, "T2 at prio %d, want %d", sched_prio(tid[2]), 99 - 20);
+	CHECK(sched_prio(tid[3]) == 99 - 20, "T3 at prio %d after T1 dropped to FIFO 10, want %d",
+	      sched_prio(tid[3]), 99 - 20);
+	set_flag(&ch_release);
+	for (int i = 0; i < 4; i++)
+		CHECK(ut_wait((pid_t)tid[i]) == 0, "a chain task failed");
+	CHECK(ch_m1 == 0 && ch_m2 == 0, "words %#x %#x at the end", ch_m1, ch_m2);
+}
+
+/* ---- sched_rr_get_interval of a boosted SCHED_OTHER task ------------------- */
+
+static volatile uint32_t rr_lock;
+static volatile int spin_stop;
+
+static void spinner(void)
+{
+	while (!spin_stop)
+		;
+}
+
+static void rr_waiter(void)
+{
+	EXPECT_RET(pi_op(&rr_lock, FUTEX_LOCK_PI), 0);
+	EXPECT_RET(pi_op(&rr_lock, FUTEX_UNLOCK_PI), 0);
+}
+
+/*
+ * We are SCHED_OTHER beside a fair spinner: our interval is our slice.  A
+ * FIFO 30 waiter boosts us into the rt class, which answers for us by our
+ * policy (2.6.35's get_rr_interval_rt): not SCHED_RR, so 0.
+ */
+static void futex_pi_rr_interval(void)
+{
+	int32_t ts[2] = { -1, -1 };
+	long s, w;
+
+	EXPECT_RET(pi_op(&rr_lock, FUTEX_LOCK_PI), 0);
+	s = start(spinner, 0);
+	EXPECT_RET(sys_sched_rr_get_interval(0, (long)ts), 0);
+	CHECK(ts[0] == 0 && ts[1] > 0, "our fair interval %d.%09d", ts[0], ts[1]);
+	w = start(rr_waiter, 1);
+	setfifo(w, 30);				/* it blocks on our lock at once */
+	CHECK(sched_prio(sys_getpid()) == 99 - 30, "not boosted: prio %d",
+	      sched_prio(sys_getpid()));
+	EXPECT_RET(sys_sched_rr_get_interval(0, (long)ts), 0);
+	CHECK(ts[0] == 0 && ts[1] == 0, "a boosted SCHED_OTHER task's interval %d.%09d",
+	      ts[0], ts[1]);
+	EXPECT_RET(pi_op(&rr_lock, FUTEX_UNLOCK_PI), 0);
+	CHECK(ut_wait((pid_t)w) == 0, "the waiter failed");
+	spin_stop = 1;
+	ut_wait((pid_t)s);
+}
+
+/* ---- a past timeout fails LOCK_PI before any boost ------------------------ */
+
+static volatile char ex_order[3];
+static volatile int ex_n;
+
+static void ex_x(void) { ex_order[ex_n++] = 'X'; }
+static void ex_o(void) { ex_order[ex_n++] = 'O'; }
+
+/*
+ * X and then O wait at FIFO 10; the word names O.  Our LOCK_PI (FIFO 30)
+ * with a timeout long past fails -ETIMEDOUT before it queues a waiter, as
+ * 2.6.35's __rt_mutex_slowlock checks first: O is never boosted, and so not
+ * deboosted either, which would put it back at the head of its list
+ * (rt_mutex_setprio's ENQUEUE_HEAD), ahead of X.
+ */
+static void futex_pi_expired(void)
+{
+	static volatile uint32_t w;
+	struct ts32 ts = { 1, 0 };		/* 1970: long past */
+	long x, o;
+
+	setfifo(0, 30);
+	x = start(ex_x, 0);
+	setfifo(x, 10);
+	o = start(ex_o, 1);
+	setfifo(o, 10);
+	w = (uint32_t)o;			/* as if O had taken it */
+	EXPECT_RET(sys_futex((long)&w, FUTEX_LOCK_PI, 0, (long)&ts, 0, 0), -ETIMEDOUT);
+	ut_wait((pid_t)x);
+	ut_wait((pid_t)o);
+	CHECK(ex_n == 2 && ex_order[0] == 'X' && ex_order[1] == 'O',
+	      "order %.2s: the owner was boosted and deboosted", (const char *)ex_order);
 }
 
 /* ---- robust lists ---------------------------------------------------------- */
@@ -317,8 +490,8 @@ static void futex_pi_owner_died(void)
 	setfifo(p, 35);				/* it runs now and waits */
 	/* we block on the PI lock: D is boosted, exits, and hands it to us */
 	EXPECT_RET(pi_op(&rpi.word, FUTEX_LOCK_PI), 0);
-	CHECK(rpi.word == (tid | FUTEX_OWNER_DIED), "PI word %#x, want %#x", rpi.word,
-	      tid | FUTEX_OWNER_DIED);
+	CHECK(rpi.word == (tid | FUTEX_OWNER_DIED | FUTEX_WAITERS), "PI word %#x, want %#x",
+	      rpi.word, tid | FUTEX_OWNER_DIED | FUTEX_WAITERS);
 	ut_wait((pid_t)d);
 	ut_wait((pid_t)p);
 	CHECK(plain_woken, "the plain robust futex's waiter was not woken");
@@ -369,6 +542,9 @@ const struct ut_test ut_futex_pi_tests[] = {
 	{ futex_pi_contended, "futex_pi_contended" },
 	{ futex_pi_signal, "futex_pi_signal" },
 	{ futex_pi_boost, "futex_pi_boost" },
+	{ futex_pi_chain, "futex_pi_chain" },
+	{ futex_pi_rr_interval, "futex_pi_rr_interval" },
+	{ futex_pi_expired, "futex_pi_expired" },
 	{ futex_pi_owner_died, "futex_pi_owner_died" },
 	{ robust_list_hostile, "robust_list_hostile" },
 	{ NULL, NULL },

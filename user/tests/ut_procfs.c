@@ -23,6 +23,20 @@ static unsigned long meminfo_field(const char *buf, const char *name)
 	return ~0ul;
 }
 
+/* The whole of PATH into BUF (NUL-terminated); its length, or -errno (ut.h). */
+long ut_slurp(const char *path, char *buf, long size)
+{
+	long fd = sys_open((long)path, O_RDONLY, 0), n, len = 0;
+
+	if (fd < 0)
+		return fd;
+	while (len < size - 1 && (n = sys_read(fd, (long)buf + len, size - 1 - len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	sys_close(fd);
+	return len;
+}
+
 /* 1 if directory DIR lists NAME. */
 static int lists(const char *dir, const char *name)
 {

@@ -1,13 +1,16 @@
 /*
  * user/tests/ut_rt.c - usertests: the sched_setscheduler(2) family on the
- * rt class (kernel/sched/syscalls.c, rt.c) with Linux 6.12's errnos:
+ * rt class (kernel/sched/syscalls.c, rt.c) with Linux 2.6.35's errnos:
  * EINVAL for a bad pid, policy or priority, ESRCH for no such process,
  * EFAULT for a bad pointer; round trips of SCHED_FIFO/RR through
  * setscheduler, setparam, getparam, getscheduler, sched_setattr and
- * sched_getattr; SCHED_RESET_ON_FORK; the priority range; the RR
- * interval.  Every task runs as root (CAP_SYS_NICE): no EPERM arises.
+ * sched_getattr; SCHED_RESET_ON_FORK; the priority range (no
+ * SCHED_DEADLINE in 2.6.35); the RR interval; an unchanged
+ * sched_setscheduler still requeues; the calls on an unreaped zombie.
+ * Every task runs as root (CAP_SYS_NICE): no EPERM arises.
  * Each test runs in its own child, so the rt policy set here dies with it.
  */
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include "ut.h"
@@ -106,7 +109,9 @@ static void rt_priority_range(void)
 	EXPECT_RET(sys_sched_get_priority_min(SCHED_FIFO), 1);
 	EXPECT_RET(sys_sched_get_priority_min(SCHED_RR), 1);
 	EXPECT_RET(sys_sched_get_priority_max(SCHED_OTHER), 0);
-	EXPECT_RET(sys_sched_get_priority_min(SCHED_DEADLINE), 0);
+	EXPECT_RET(sys_sched_get_priority_min(5), 0);			/* SCHED_IDLE */
+	EXPECT_RET(sys_sched_get_priority_max(SCHED_DEADLINE), -EINVAL);	/* 2.6.35 */
+	EXPECT_RET(sys_sched_get_priority_min(SCHED_DEADLINE), -EINVAL);
 	EXPECT_RET(sys_sched_get_priority_max(7), -EINVAL);
 	EXPECT_RET(sys_sched_get_priority_min(-1), -EINVAL);
 }
@@ -149,6 +154,63 @@ static void rt_setattr(void)
 	CHECK(getprio(0) == 42, "getparam after setattr: %d", getprio(0));
 }
 
+/* ---- an unchanged sched_setscheduler requeues (2.6.35) --------------------- */
+
+static char rq_stack[2][16384] __attribute__((aligned(16)));
+static volatile char rq_order[3];
+static volatile int rq_n;
+
+static void rq_a(void) { rq_order[rq_n++] = 'A'; }
+static void rq_b(void) { rq_order[rq_n++] = 'B'; }
+
+/*
+ * A and B wait at FIFO 10, A ahead, while we run at FIFO 20.  Setting A to
+ * FIFO 10 again changes nothing but its place: 2.6.35's
+ * __sched_setscheduler() dequeues and enqueues it, at the tail.  So B runs
+ * first when we sleep.
+ */
+static void rt_setscheduler_requeues(void)
+{
+	long a, b;
+
+	EXPECT_RET(setsched(0, SCHED_FIFO, 20), 0);
+	a = ut_clone(CLONE_VM | SIGCHLD, rq_stack[0], sizeof(rq_stack[0]), 0, 0, rq_a);
+	b = ut_clone(CLONE_VM | SIGCHLD, rq_stack[1], sizeof(rq_stack[1]), 0, 0, rq_b);
+	CHECK(a > 0 && b > 0, "clone: %ld %ld", a, b);
+	EXPECT_RET(setsched(a, SCHED_FIFO, 10), 0);
+	EXPECT_RET(setsched(b, SCHED_FIFO, 10), 0);
+	EXPECT_RET(setsched(a, SCHED_FIFO, 10), 0);	/* unchanged: to the tail */
+	CHECK(rq_n == 0, "a FIFO 10 task ran before a FIFO 20 one slept");
+	ut_wait((pid_t)a);
+	ut_wait((pid_t)b);
+	CHECK(rq_n == 2 && rq_order[0] == 'B' && rq_order[1] == 'A',
+	      "order %.2s: the unchanged setscheduler did not requeue A", (const char *)rq_order);
+}
+
+/*
+ * An exited child that is not reaped yet (a zombie) is still found by the
+ * sched_* calls, as 2.6.35's find_process_by_pid() finds it in the pid
+ * hash; once reaped it is ESRCH.
+ */
+static void rt_zombie(void)
+{
+	int32_t ts[2] = { -1, -1 };
+	long pid = ut_vfork();			/* we run again once it has exited */
+
+	if (pid == 0)
+		sys_exit(0);
+	CHECK(pid > 0, "vfork: %ld", pid);
+	EXPECT_RET(sys_sched_getscheduler(pid), SCHED_OTHER);
+	CHECK(getprio(pid) == 0, "a zombie's priority %d", getprio(pid));
+	EXPECT_RET(setsched(pid, SCHED_FIFO, 7), 0);
+	EXPECT_RET(sys_sched_getscheduler(pid), SCHED_FIFO);
+	CHECK(getprio(pid) == 7, "a zombie's priority %d after setscheduler", getprio(pid));
+	EXPECT_RET(sys_sched_rr_get_interval(pid, (long)ts), 0);
+	CHECK(ut_wait((pid_t)pid) == 0, "the zombie's status");
+	EXPECT_RET(sys_sched_getscheduler(pid), -ESRCH);
+	EXPECT_RET(setsched(pid, SCHED_FIFO, 7), -ESRCH);
+}
+
 const struct ut_test ut_rt_tests[] = {
 	{ rt_setscheduler_errnos, "rt_setscheduler_errnos" },
 	{ rt_getparam_errnos, "rt_getparam_errnos" },
@@ -156,5 +218,7 @@ const struct ut_test ut_rt_tests[] = {
 	{ rt_priority_range, "rt_priority_range" },
 	{ rt_rr_interval, "rt_rr_interval" },
 	{ rt_setattr, "rt_setattr" },
+	{ rt_setscheduler_requeues, "rt_setscheduler_requeues" },
+	{ rt_zombie, "rt_zombie" },
 	{ NULL, NULL },
 };

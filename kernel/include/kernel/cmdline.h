@@ -40,9 +40,12 @@ struct knob;
 
 /* Parse VAL into the knob.  Return 0, or -1 and leave the value unchanged
  * (the registry prints the "invalid (expected ...)" line), or KNOB_REFUSED
- * after printing a line of its own (a value the knob takes only at boot). */
+ * after printing a line of its own (a value the knob takes only at boot),
+ * or KNOB_BUSY after printing one: a value Linux's sysctl refuses with
+ * EBUSY, not EINVAL (sched_rt_runtime_us=0). */
 typedef int (*knob_set_fn)(const struct knob *k, const char *val);
 #define KNOB_REFUSED	(-2)
+#define KNOB_BUSY	(-16)	/* -EBUSY */
 /* Write the current value as text (no newline). */
 typedef void (*knob_show_fn)(const struct knob *k, char *buf, size_t len);
 /* Called after every successful write (Linux's sysctl proc_handler role). */
@@ -107,7 +110,7 @@ const struct knob *knob_find(const char *name);
 /*
  * Apply one "NAME=VALUE" setting (VALUE may be NULL for a bare flag).
  * Prints the one-line error on failure.  Returns 0 on success, -1 if the
- * knob is unknown or the value was refused.
+ * knob is unknown or the value was refused (KNOB_BUSY if refused so).
  */
 int knob_apply(const char *name, const char *value);
 /* The knob whose name NAME most likely misspells, or NULL (kernel/cmdline_suggest.c). */
@@ -116,7 +119,7 @@ const struct knob *knob_suggest(const char *name);
 /*
  * The same for a run-time write (a /proc/sys file): SRC starts the error
  * line ("sysctl: sched_latency_ns=5: out of range (expected ...); keeping
- * 6000000").  0, or -1 with nothing changed.
+ * 6000000").  0, or -1 (KNOB_BUSY: Linux's EBUSY) with nothing changed.
  */
 int knob_write(const struct knob *k, const char *value, const char *src);
 

@@ -4,13 +4,13 @@
  *
  * elf_load() knows nothing about paging: it validates an in-memory image
  * completely and only then calls ops->map_segment() once per PT_LOAD, in
- * program-header order.  The caller's map_segment must make
- * [vaddr, vaddr + memsz) present in the new address space with FLAGS
- * (PF_R/PF_W/PF_X), copy FILESZ bytes from DATA to vaddr and zero the rest
- * (the .bss tail).  Segments never overlap, but two consecutive segments
- * may share one page when their boundary is not page-aligned (Granule's
- * user.ld page-aligns them; other linkers may not): map_segment must then
- * reuse the page already mapped and widen its permissions.
+ * program-header order.  The caller's map_segment must give
+ * [vaddr, vaddr + memsz) FLAGS (PF_R/PF_W/PF_X), FILESZ bytes from DATA at
+ * vaddr and zeros after them (the .bss tail).  Segments never overlap, but
+ * two consecutive segments may share one page when their boundary is not
+ * page-aligned (Granule's user.ld page-aligns them; ld -N, and scripts
+ * that pack segments, do not): the page must then hold both segments'
+ * bytes, as Linux's load_elf_binary gives it (kernel/proc/exec_elf.c).
  *
  * What is accepted (everything else is refused before any callback):
  *   -ENOEXEC  not an executable this kernel runs: bad magic, not ELFCLASS32,

@@ -18,8 +18,9 @@
 
 struct trap_frame;
 
-/* Resolve a ring-3 page fault at ADDR; 0 = retry the instruction,
- * -EFAULT = bad access (SIGSEGV), -ENOMEM = out of memory (SIGKILL). */
+/* Resolve a ring-3 page fault at ADDR; 0 = retry the instruction (or die of
+ * the SIGKILL or SIGBUS sent: out of memory, a page past a mapped file's
+ * end), -EFAULT = bad access (SIGSEGV). */
 int user_page_fault(u32 addr, int write);
 
 /*

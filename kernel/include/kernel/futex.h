@@ -30,10 +30,16 @@ struct kernel_timespec;
 #define FUTEX_OWNER_DIED	0x40000000u	/* the owner died holding it */
 #define FUTEX_TID_MASK		0x3fffffffu
 
-/* Wake up to NR waiters on (MM, UADDR); returns how many were woken. */
+/* Wake up to NR waiters on (MM, UADDR); returns how many were woken, or
+ * -EINVAL if a PI waiter waits on the word (2.6.35's futex_wake). */
 int futex_wake(struct mm *mm, u32 uaddr, int nr);
+/* futex_pi.c: 1 if a FUTEX_LOCK_PI waiter is queued on (MM, UADDR). */
+int futex_pi_waiters(struct mm *mm, u32 uaddr);
 /* FUTEX_WAIT (an optional relative timeout), FUTEX_WAKE, FUTEX_WAIT_BITSET (an
  * optional absolute one) and FUTEX_WAKE_BITSET; VAL3 is the bitset. */
+/* An absolute timeout (KIND 0: timespec32, 1: 64-bit) on CLOCK_REALTIME or
+ * CLOCK_MONOTONIC as the sched_clock() ns it expires at: 0, -EFAULT, -EINVAL */
+long futex_get_expiry(const void *utimeout, int kind, int realtime, u64 *expires);
 /* futex_pi.c: the PI ops (KIND 0: timespec32, 1: 64-bit), exit's hand-on */
 long futex_lock_pi(u32 uaddr, const void *utimeout, int kind, int realtime, int trylock);
 long futex_unlock_pi(u32 uaddr);

@@ -45,7 +45,12 @@ struct rt_mutex_waiter {
 };
 
 #define MAX_LOCK_DEPTH		1024	/* 2.6.35's max_lock_depth default */
-extern int max_lock_depth;
+extern int max_lock_depth;		/* kernel.max_lock_depth */
+/* a PI change is under way: the invariant checker leaves the chains alone */
+extern int rt_mutex_pi_busy;
+/* sched_verify=1: every blocked task's waiter, lock and owner agree (the
+ * chain invariant); returns the number of violations, printed */
+int rt_mutex_verify_chains(void);
 
 void rt_mutex_init(struct rt_mutex *lock);
 /* fork: an empty pi_waiters, not blocked (2.6.35's rt_mutex_init_task) */
@@ -76,8 +81,8 @@ int task_blocks_on_rt_mutex(struct rt_mutex *lock, struct rt_mutex_waiter *waite
 			    struct task *task, int detect_deadlock);
 /* Take LOCK for TASK if it is free; 1 if TASK owns it now. */
 int try_to_take_rt_mutex(struct rt_mutex *lock, struct task *task);
-/* Hand LOCK to its top waiter and wake it; returns the new owner. */
-struct task *wakeup_next_waiter(struct rt_mutex *lock);
+/* Hand LOCK to its top waiter and wake it. */
+void wakeup_next_waiter(struct rt_mutex *lock);
 void remove_waiter(struct rt_mutex *lock, struct rt_mutex_waiter *waiter);
 /* the owner lets go: to the top waiter, or free; then deboost */
 void rt_mutex_unlock(struct rt_mutex *lock);

@@ -95,9 +95,7 @@ struct sched_statistics {
 /* The rt class's part of a task (2.6.35 struct sched_rt_entity, UP). */
 struct sched_rt_entity {
 	struct list_head run_list;	/* in rt_rq->active.queue[prio] */
-	unsigned long timeout;		/* ticks run (RLIMIT_RTTIME: unused) */
 	unsigned int time_slice;	/* SCHED_RR: ticks left, DEF_TIMESLICE */
-	int nr_cpus_allowed;		/* always 1 */
 };
 
 struct sched_entity {

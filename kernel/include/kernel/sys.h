@@ -28,7 +28,7 @@ long sys_uname(struct new_utsname *u);
 struct sysinfo32;
 long sys_sysinfo(struct sysinfo32 *u);
 long sys_getgroups(int size, u32 *list);
-struct sched_attr;			/* kernel/sched/syscalls.c */
+struct sched_attr;			/* kernel/sched/setattr.c (Linux 6.12) */
 long sys_sched_setattr(int pid, struct sched_attr *uattr, unsigned int flags);
 long sys_sched_getattr(int pid, struct sched_attr *uattr, unsigned int usize,
 		       unsigned int flags);

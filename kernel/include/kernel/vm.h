@@ -37,9 +37,11 @@ struct vm_area {
 	u32 flags;		/* VM_* */
 	/* A private file mapping (mmap2 of an initrd file, whose bytes stay in
 	 * the kernel image): page P of the area faults in a copy of the file's
-	 * bytes from file_off + (P - start), zero past file_size.  NULL: anonymous. */
+	 * page pgoff + (P - start) / PAGE_SIZE (Linux's vm_pgoff, in pages, so
+	 * that no offset wraps), zero-filled past file_size; a page wholly past
+	 * file_size is SIGBUS, as Linux's filemap_fault.  NULL: anonymous. */
 	const u8 *file;
-	u32 file_off, file_size;
+	u32 pgoff, file_size;
 };
 
 #define MM_CMDLINE_MAX	128
@@ -74,13 +76,29 @@ void mm_put(struct mm *mm);		/* last user frees every frame */
  * MM_MAX_AREAS), zeroed; NULL when full or out of memory (-ENOMEM). */
 struct vm_area *mm_new_area(struct mm *mm);
 
-/* Map [vaddr, vaddr+memsz) with FLAGS, copying FILESZ bytes of DATA. */
-int mm_map_segment(struct mm *mm, u32 vaddr, u32 memsz, const void *data, u32 filesz, u32 flags);
+/*
+ * The loader's three steps (kernel/proc/exec_elf.c, after Linux's
+ * fs/binfmt_elf.c), each replacing what [start, end) held, as MAP_FIXED:
+ *   mm_elf_map  Linux's elf_map(), copied now: the pages of [start, end)
+ *               become one area of VMFLAGS, each holding what a private
+ *               mapping of FILE at OFF would show there: byte x is
+ *               FILE[OFF + (x - start)], zero before the file's start or
+ *               past its end (SIZE bytes);
+ *   mm_brk_area Linux's do_brk(): [start, end) anonymous, readable and
+ *               writable, each page zeroed at its first touch (a bss);
+ *   mm_padzero  Linux's padzero()/clear_user(): LEN bytes at ADDR zeroed,
+ *               as a user write would (-EFAULT where it would fault).
+ * 0, or -ENOMEM (-EFAULT for mm_padzero).
+ */
+int mm_elf_map(struct mm *mm, u32 start, u32 end, const u8 *file, u32 size, s64 off, u32 vmflags);
+int mm_brk_area(struct mm *mm, u32 start, u32 end);
+int mm_padzero(struct mm *mm, u32 addr, u32 len);
 
 /*
  * Resolve a fault at ADDR (write if WRITE): demand-zero, stack growth,
  * copy-on-write.  0 = mapped now; -EFAULT = no such mapping or access
- * not allowed (SIGSEGV); -ENOMEM = out of frames.
+ * not allowed (SIGSEGV); -EIO = a file mapping's page wholly past the
+ * file's end (SIGBUS, Linux's VM_FAULT_SIGBUS); -ENOMEM = out of frames.
  */
 int mm_fault(struct mm *mm, u32 addr, int write);
 /* Faults handled since boot, all CPUs (/proc/vmstat's pgfault). */
@@ -92,6 +110,11 @@ long sys_brk(u32 brk);
 #define MMAP_TOP	(STACK_TOP - STACK_LIMIT - STACK_GAP)	/* mmap_base */
 void mm_unmap_pages(struct mm *mm, u32 start, u32 end);	/* drop the frames, keep the areas */
 int mm_range_used(struct mm *mm, u32 start, u32 end);
+/* Linux's mmap_region() at a fixed place: whatever [start, end) (page aligned)
+ * held goes, and one area of VMFLAGS takes its place (FILE, SIZE and PGOFF as
+ * in struct vm_area; FILE NULL: anonymous); its new area, or NULL (-ENOMEM). */
+struct vm_area *mm_map_fixed(struct mm *mm, u32 start, u32 end, u32 vmflags, const u8 *file,
+			     u32 size, u32 pgoff);
 /* Where mmap would put LEN bytes (page multiple) now: the highest free range
  * below MMAP_TOP and above the heap (Linux's top-down get_unmapped_area); 0: none. */
 u32 mm_get_unmapped_area(struct mm *mm, u32 len);

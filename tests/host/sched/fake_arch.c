@@ -35,7 +35,8 @@ u64 sched_clock(void)
 	return now;
 }
 
-/* ---- processes: an empty task_list (debug.c walks it), user copies ---- */
+/* ---- processes: task_list holds the pool's tasks (debug.c and the PI
+ * chain check walk it), user copies ---- */
 LIST_HEAD(task_list);
 
 int copy_to_user(void *udst, const void *src, size_t n)
@@ -153,6 +154,7 @@ struct task *task_alloc(const char *name)
 	t = &pool[pool_used++];
 	memset(t, 0, sizeof(*t));
 	t->pid = t->tgid = next_pid++;
+	list_add_tail(&t->tasks, &task_list);
 	snprintf(t->comm, sizeof(t->comm), "%s", name);
 	return t;
 }
@@ -214,6 +216,7 @@ void sched_test_reset(void)
 {
 	pool_used = 0;
 	next_pid = 1;
+	INIT_LIST_HEAD(&task_list);
 	knobs_init();
 	sysctl_sched_verify = 1;
 	fake_clock_set(FAKE_CLOCK_START);

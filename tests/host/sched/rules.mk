@@ -85,11 +85,13 @@ $(BUILD)/host/sched_eevdf_setattr: \
 
 # build/sim: tools/sim's engine, the same sources as the host tests but built
 # for speed (-O2, no sanitizers); cmocka only for fake_arch.c's helpers.
+# Linked under a private name and renamed: tools/sim rebuilds it on demand, and
+# two tests running at once must never exec a half-written binary.
 SIM_CFLAGS := $(filter-out -O1 -fsanitize=% -fno-sanitize-recover=%,$(HOST_CFLAGS)) -O2 -I$(BUILD)
 SIM_SRC := tests/host/sched/sim.c $(wildcard tools/simeng/*.c) user/bench/kjob.c
 $(BUILD)/sim: $(SCHED_HOST_SRC) $(SIM_SRC) $(wildcard tools/simeng/*.h) user/bench/kjob.h \
 		$(SCHED_HOST_HDRS) $(SCHED_PRESETS_H) | $(BUILD)/host
 	@echo "  HOSTCC  $@"
-	$(Q)$(HOSTCC) $(SIM_CFLAGS) -o $@ $(SCHED_HOST_SRC) $(SIM_SRC) $(HOST_LIBS)
+	$(Q)$(HOSTCC) $(SIM_CFLAGS) -o $@.$$$$ $(SCHED_HOST_SRC) $(SIM_SRC) $(HOST_LIBS) && mv -f $@.$$$$ $@
 .PHONY: sim
 sim: $(BUILD)/sim

@@ -1,9 +1,11 @@
 /*
  * tests/host/sched/test_rt.c - the rt class (Linux 2.6.35's sched_rt.c on
  * one CPU, kernel/sched/rt.c): the priority bitmap, FIFO order within and
- * across priorities, RR rotation after DEF_TIMESLICE ticks, wakeup
- * preemption of fair tasks by rt ones (and never the reverse), throttling
- * at sched_rt_runtime_us per sched_rt_period_us, SCHED_RESET_ON_FORK and
+ * across priorities, RR rotation (the inherited first slice, then
+ * DEF_TIMESLICE ticks), wakeup preemption of fair tasks by rt ones (and
+ * never the reverse; CFS's last buddy), get_rr_interval per class,
+ * throttling at sched_rt_runtime_us per sched_rt_period_us and the values
+ * those knobs take, SCHED_RESET_ON_FORK, /proc/sched_debug's rt tasks and
  * the invariant checker's rt part.
  */
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 #include "fake.h"
 #include "../../../kernel/sched/sched.h"
 #include <kernel/errno.h>
+#include <kernel/cmdline.h>
 
 #define RQ	(&runqueue)
 #define RT	(&runqueue.rt)
@@ -73,19 +76,34 @@ static void test_fifo_order(void **state)
 	assert_ptr_equal(current, c);
 }
 
+/*
+ * RR rotation.  The first slice is what the task inherited: 2.6.35's
+ * init_task starts with HZ ticks (1 s) and a fork copies the parent's
+ * remainder (dup_task_struct); every refill is DEF_TIMESLICE (100 ms).
+ */
 static void test_rr_rotation(void **state)
 {
-	struct task *a = spawn_rt("a", SCHED_RR, 10);
-	struct task *b = spawn_rt("b", SCHED_RR, 10);
+	struct task *a, *b;
 	unsigned int slice = sched_rr_timeslice();
 
+	knob_set_ok("sched_rt_runtime_us", "-1");	/* 1 s unthrottled */
+	a = spawn_rt("a", SCHED_RR, 10);
+	b = spawn_rt("b", SCHED_RR, 10);
 	assert_int_equal(slice, RR_TIMESLICE_MS * HZ / 1000);
+	assert_int_equal(a->rt.time_slice, HZ);		/* init_task's */
 	resched_if_needed();
 	assert_ptr_equal(current, a);
-	ticks((int)slice - 1);
-	assert_ptr_equal(current, a);			/* one tick short */
+	ticks((int)HZ - 1);
+	assert_ptr_equal(current, a);			/* one tick short of 1 s */
 	tick();
-	assert_ptr_equal(current, b);			/* to the tail after 100 ms */
+	assert_ptr_equal(current, b);			/* to the tail after its 1 s */
+	assert_int_equal(a->rt.time_slice, slice);	/* refilled: 100 ms */
+	ticks((int)HZ);
+	assert_ptr_equal(current, a);
+	ticks((int)slice - 1);
+	assert_ptr_equal(current, a);
+	tick();
+	assert_ptr_equal(current, b);			/* 100 ms from now on */
 	ticks((int)slice);
 	assert_ptr_equal(current, a);
 	/* FIFO at the same prio never rotates */
@@ -93,6 +111,30 @@ static void test_rr_rotation(void **state)
 	resched_if_needed();
 	ticks(3 * (int)slice);
 	assert_ptr_equal(current, a);
+}
+
+/* A fork copies the parent's slice remainder (2.6.35); 6.12 starts afresh. */
+static void test_rr_fork_slice(void **state)
+{
+	struct task *a = spawn_rt("a", SCHED_RR, 10), *c;
+
+	resched_if_needed();
+	assert_ptr_equal(current, a);
+	ticks(30);
+	assert_int_equal(a->rt.time_slice, HZ - 30);
+	c = spawn_rt("child", SCHED_RR, 10);
+	assert_int_equal(c->rt.time_slice, HZ - 30);
+	c = spawn("fair", 0);				/* any policy: it is the copy */
+	assert_int_equal(c->rt.time_slice, HZ - 30);
+
+	sched_test_reset();
+	knob_set_ok("sched_preset", "linux-6.12");
+	a = spawn_rt("a", SCHED_RR, 10);
+	assert_int_equal(a->rt.time_slice, sched_rr_timeslice());
+	resched_if_needed();
+	ticks(30);
+	c = spawn_rt("child", SCHED_RR, 10);
+	assert_int_equal(c->rt.time_slice, sched_rr_timeslice());
 }
 
 static void test_rt_preempts_fair(void **state)
@@ -114,6 +156,66 @@ static void test_rt_preempts_fair(void **state)
 	assert_int_equal(sched_setscheduler_prio(r, SCHED_NORMAL, 0), 0);
 	assert_ptr_equal(r->sched_class, &fair_sched_class);
 	assert_int_equal(r->prio, DEFAULT_PRIO);
+}
+
+/*
+ * 2.6.35 asks the running task's class about a wakeup: CFS's
+ * check_preempt_wakeup lets the rt waker preempt and, with
+ * cfs.nr_running >= sched_nr_latency, makes the preempted task the last
+ * buddy, so that it runs next when the rt task is done.
+ */
+static void test_rt_wakeup_sets_last_buddy(void **state)
+{
+	struct task *f, *r;
+
+	for (int i = 0; i < (int)sched_nr_latency; i++)
+		spawn("hog", 0);
+	resched_if_needed();
+	f = current;
+	assert_null(RQ->cfs.last);
+	r = spawn_rt("rt", SCHED_FIFO, 1);
+	assert_true(f->need_resched);
+	assert_ptr_equal(RQ->cfs.last, &f->se);
+	resched_if_needed();
+	assert_ptr_equal(current, r);
+	block_current(TASK_INTERRUPTIBLE);
+	assert_ptr_equal(current, f);			/* the last buddy */
+
+	/* under EEVDF (6.12's wakeup_preempt): preempted, no buddy */
+	sched_test_reset();
+	knob_set_ok("sched_preset", "linux-6.12");
+	for (int i = 0; i < 8; i++)
+		spawn("hog", 0);
+	resched_if_needed();
+	f = current;
+	r = spawn_rt("rt", SCHED_FIFO, 1);
+	assert_true(f->need_resched);
+	assert_null(RQ->cfs.last);
+	resched_if_needed();
+	assert_ptr_equal(current, r);
+}
+
+/*
+ * sched_rr_get_interval(2) asks the class P runs in (2.6.35's
+ * get_rr_interval): SCHED_RR its slice, FIFO 0, a SCHED_OTHER task boosted
+ * into rt 0 too (rt asks the policy), a fair task its slice in whole ticks
+ * while fair tasks are queued, the idle task 0.
+ */
+static void test_rr_interval_by_class(void **state)
+{
+	struct task *f = spawn("fair", 0), *r = spawn_rt("rr", SCHED_RR, 5);
+
+	assert_int_equal(r->sched_class->get_rr_interval(RQ, r), sched_rr_timeslice());
+	assert_int_equal(f->sched_class->get_rr_interval(RQ, f),
+			 (unsigned int)(sched_slice(&RQ->cfs, &f->se) / (1000000000ULL / HZ)));
+	assert_true(f->sched_class->get_rr_interval(RQ, f) > 0);
+	assert_int_equal(sched_setscheduler_prio(r, SCHED_FIFO, 5), 0);
+	assert_int_equal(r->sched_class->get_rr_interval(RQ, r), 0);
+	rt_mutex_setprio(f, MAX_RT_PRIO - 1 - 30);	/* as a PI boost would */
+	assert_ptr_equal(f->sched_class, &rt_sched_class);
+	assert_int_equal(f->sched_class->get_rr_interval(RQ, f), 0);
+	rt_mutex_setprio(f, f->normal_prio);
+	assert_int_equal(RQ->idle->sched_class->get_rr_interval(RQ, RQ->idle), 0);
 }
 
 static void test_throttling(void **state)
@@ -143,6 +245,34 @@ static void test_throttling(void **state)
 	ticks(2 * HZ);
 	assert_ptr_equal(current, r);
 	assert_int_equal(RT->rt_throttled, 0);
+}
+
+/*
+ * 2.6.35's sched_rt_handler: any runtime but 0 (EBUSY); one above the
+ * period never throttles, any negative one is no limit.  A period must be
+ * positive.
+ */
+static void test_rt_runtime_values(void **state)
+{
+	struct task *r;
+
+	spawn("fair", 0);
+	resched_if_needed();
+	assert_int_equal(knob_apply("sched_rt_runtime_us", "0"), KNOB_BUSY);
+	assert_true(capture_contains("sched_rt_runtime_us=0 refused (EBUSY)"));
+	assert_int_equal(sysctl_sched_rt_runtime, 950000);
+	assert_int_equal(knob_apply("sched_rt_period_us", "0"), -1);
+	assert_int_equal(knob_apply("sched_rt_period_us", "-5"), -1);
+	knob_set_ok("sched_rt_runtime_us", "2000000");	/* above the period */
+	r = spawn_rt("hog", SCHED_FIFO, 99);
+	resched_if_needed();
+	ticks(3 * HZ);
+	assert_ptr_equal(current, r);
+	assert_int_equal(RT->rt_throttled, 0);
+	knob_set_ok("sched_rt_runtime_us", "-5");	/* any negative: RUNTIME_INF */
+	assert_true(sched_rt_runtime() == RUNTIME_INF);
+	ticks(2 * HZ);
+	assert_ptr_equal(current, r);
 }
 
 static void test_reset_on_fork(void **state)
@@ -190,6 +320,26 @@ static void test_class_change_ignores_eevdf_bytes_under_cfs(void **state)
 	assert_int_equal(RQ->nr_running, RQ->cfs.nr_running);
 }
 
+/* /proc/sched_debug's runnable tasks list the queued rt tasks, under
+ * linux-6.12 as under 2.6.35 (6.12 lists every task of the CPU). */
+static void test_sched_debug_lists_rt_tasks(void **state)
+{
+	static const char *const presets[] = { "linux-2.6.35", "linux-6.12" };
+
+	for (int i = 0; i < 2; i++) {
+		sched_test_reset();
+		knob_set_ok("sched_preset", presets[i]);
+		spawn("fairtask", 0);
+		spawn_rt("rttask", SCHED_FIFO, 50);
+		resched_if_needed();
+		capture_reset();
+		sched_debug_show();
+		assert_true(capture_contains("runnable tasks:"));
+		assert_true(capture_contains(" fairtask "));
+		assert_true(capture_contains(" rttask "));
+	}
+}
+
 static void test_bad_args(void **state)
 {
 	struct task *a = spawn("a", 0);
@@ -209,10 +359,15 @@ int main(void)
 		T(test_bitmap),
 		T(test_fifo_order),
 		T(test_rr_rotation),
+		T(test_rr_fork_slice),
+		T(test_rt_wakeup_sets_last_buddy),
+		T(test_rr_interval_by_class),
 		T(test_rt_preempts_fair),
 		T(test_throttling),
+		T(test_rt_runtime_values),
 		T(test_reset_on_fork),
 		T(test_class_change_ignores_eevdf_bytes_under_cfs),
+		T(test_sched_debug_lists_rt_tasks),
 		T(test_bad_args),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 #include "../../../kernel/sched/sched.h"
 #include <kernel/errno.h>
 #include <kernel/rtmutex.h>
+#include <kernel/proc.h>
 
 #define PRIO(rtp)	(MAX_RT_PRIO - 1 - (rtp))	/* prio of rt_priority RTP */
 
@@ -172,6 +173,43 @@ static void test_chain_boosts_far_owner(void **state)
 	assert_ptr_equal(current, h);
 	assert_ptr_equal(rt_mutex_owner(&l1), h);
 	assert_int_equal(sched_verify(), 0);
+}
+
+/*
+ * The requeued waiter stops being its lock's top waiter, and the walk goes
+ * on with the lock's new top waiter (2.6.35's "Deboost the owner" branch
+ * sets waiter = rt_mutex_top_waiter(lock)): T3 (FIFO 1) holds M2; T2
+ * (FIFO 2) holds M1 and blocks on M2; C (FIFO 20) then T1 (FIFO 30) block
+ * on M1, so T2 and T3 run at 30.  T1 drops to FIFO 10: C is M1's top
+ * waiter now, T2 runs at 20, and so must T3 beyond it (it stayed at 30).
+ */
+static void test_chain_walks_on_past_a_deboost(void **state)
+{
+	struct rt_mutex m1, m2;
+	struct rt_mutex_waiter w2, wc, w1;
+	struct task *t3, *t2, *c, *t1;
+
+	rt_mutex_init(&m1);
+	rt_mutex_init(&m2);
+	t3 = spawn_at("t3", 1);
+	try_to_take_rt_mutex(&m2, t3);
+	t2 = spawn_at("t2", 2);
+	try_to_take_rt_mutex(&m1, t2);
+	assert_int_equal(block_on(&m2, &w2, t2), 0);
+	c = spawn_at("c", 20);
+	assert_int_equal(block_on(&m1, &wc, c), 0);
+	t1 = spawn_at("t1", 30);
+	assert_int_equal(block_on(&m1, &w1, t1), 0);
+	assert_pi(t2, PRIO(30));
+	assert_pi(t3, PRIO(30));
+	assert_int_equal(sched_verify(), 0);
+
+	assert_int_equal(sched_setscheduler_prio(t1, SCHED_FIFO, 10), 0);
+	assert_int_equal(sched_verify(), 0);		/* the chain invariant */
+	assert_ptr_equal(rt_mutex_top_waiter(&m1), &wc);
+	assert_pi(t2, PRIO(20));
+	assert_int_equal(w2.list_entry.prio, PRIO(20));	/* T2's waiter on M2 */
+	assert_pi(t3, PRIO(20));
 }
 
 /* A owns LA, B owns LB and waits for LA: A blocking on LB closes a cycle. */
@@ -332,25 +370,41 @@ static void test_max_lock_depth(void **state)
 		try_to_take_rt_mutex(&l[i - 1], t[i]);
 		assert_int_equal(block_on(&l[i], &w[i], t[i]), 0);
 	}
-	max_lock_depth = 1;
+	knob_set_ok("max_lock_depth", "1");		/* kernel.max_lock_depth */
 	t[0] = spawn_at("h", 50);
 	assert_int_equal(task_blocks_on_rt_mutex(&l[0], &w[0], t[0], 0), 0);
 	assert_pi(t[1], PRIO(50));		/* the direct owner */
 	assert_pi(t[2], PRIO(50));		/* depth 1 */
 	assert_pi(t[3], PRIO(30));		/* beyond: not reached */
+	assert_true(capture_contains("Maximum lock depth 1 reached task: h ("));
 	max_lock_depth = saved;
 	remove_waiter(&l[0], &w[0]);
 	assert_pi(t[3], PRIO(30));
 	assert_int_equal(sched_verify(), 0);
 }
 
+/*
+ * The tests leave tasks blocked on locks and waiters of their own stack
+ * frames (each test checks sched_verify() while they live); before the
+ * common teardown checks the runqueue, forget them.
+ */
+static int rtmutex_teardown(void **state)
+{
+	struct task *p;
+
+	list_for_each_entry(p, &task_list, tasks)
+		p->pi_blocked_on = NULL;
+	return sched_test_teardown(state);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, sched_test_setup, sched_test_teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, sched_test_setup, rtmutex_teardown)
 		T(test_boost_on_block_deboost_on_unlock),
 		T(test_boost_under_eevdf),
 		T(test_chain_boosts_far_owner),
+		T(test_chain_walks_on_past_a_deboost),
 		T(test_deadlock_cycle),
 		T(test_deadlock_cycle_not_top_waiter),
 		T(test_timeout_removes_waiter_and_deboosts),
