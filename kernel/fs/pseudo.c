@@ -247,18 +247,20 @@ static void text_release(struct file *f)
 }
 
 /*
- * read() of a generated file.  Linux's seq_file makes the text again for a
- * read from offset 0 - the first, or one after lseek(fd, 0) or a pread at
- * 0 - which is how procps' libproc2 and sysstat re-read /proc/stat,
- * meminfo and vmstat every interval on one open file.  Reads further on
- * continue that snapshot.  A knob's text is made once, at open.
+ * read() of a generated file.  Linux's seq_file makes the text at a read
+ * from offset 0 - the first, or one after lseek(fd, 0) or a pread at 0 -
+ * which is how procps' libproc2 and sysstat re-read /proc/stat, meminfo
+ * and vmstat every interval on one open file.  Reads further on continue
+ * that snapshot.  A knob's text is made once, at open.
  */
 static long show_read(struct file *f, char *ubuf, u32 count)
 {
 	const struct pseudo_file *pf = ((const struct fs_node *)f->node)->pf;
 
-	if (f->pos == 0 && pf && pf->show)
-		f->len = min(pf->show(f->buf, pf->size), (size_t)pf->size);
+	if (f->pos == 0 && pf && pf->show) {
+		size_t len = pf->show(f->buf, pf->size);	/* once: min() evaluates twice */
+		f->len = min(len, (size_t)pf->size);
+	}
 	return snapshot_read(f, ubuf, count);
 }
 
@@ -297,7 +299,7 @@ int pseudo_open(const struct fs_node *n, u32 flags, struct file **out)
 			return -ENOMEM;
 		}
 		if (pf) {
-			f->len = pf->show(f->buf, size);
+			f->len = 0;		/* made by the first read: show_read() */
 		} else {
 			knob_show(n->knob, f->buf, size - 1);
 			f->len = strlen(f->buf);
