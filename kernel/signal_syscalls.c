@@ -59,6 +59,21 @@ long sys_rt_sigsuspend(const u64 *umask, u32 size)
 	return -ERESTARTNOHAND;
 }
 
+/* pause(): the same wait under the mask in force (Linux's sys_pause,
+ * which loops while no signal is pending since 3.x). */
+long sys_pause(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	while (!signal_pending(current)) {
+		current->state = TASK_INTERRUPTIBLE;
+		schedule();
+	}
+	local_irq_restore(flags);
+	return -ERESTARTNOHAND;
+}
+
 long sys_rt_sigaction(int sig, const struct k_sigaction *uact, struct k_sigaction *uoact, u32 size)
 {
 	struct k_sigaction act, old;

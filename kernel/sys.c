@@ -4,6 +4,8 @@
  */
 #include <kernel/cmdline.h>
 #include <kernel/errno.h>
+#include <kernel/loadavg.h>
+#include <kernel/tmpfs.h>
 #include <kernel/kmalloc.h>
 #include <kernel/math64.h>
 #include <kernel/machine.h>
@@ -105,16 +107,22 @@ struct sysinfo32 {
 };
 
 /*
- * sysinfo(info): uptime in s, memory in frames, procs = tasks alive.  No
- * load average is kept yet (Linux's calc_load), so loads[] are 0.
+ * sysinfo(info) (2.6.35's do_sysinfo): uptime in s, the load averages
+ * (kernel/sched/loadavg.c) with 16 fraction bits, memory in frames (shared:
+ * tmpfs's data, rounded up to frames), procs = tasks alive.
  */
 long sys_sysinfo(struct sysinfo32 *u)
 {
+	u32 tmp_bytes, tmp_nodes;
 	struct sysinfo32 si = {
 		.uptime = (s32)div_u64(sched_clock(), NSEC_PER_SEC),
 		.totalram = nr_total_frames(), .freeram = nr_free_frames(),
 		.procs = (u16)nr_tasks(), .mem_unit = PAGE_SIZE,
 	};
+
+	get_avenrun(si.loads, 0, SI_LOAD_SHIFT - FSHIFT);
+	tmpfs_usage(&tmp_bytes, &tmp_nodes);
+	si.sharedram = (tmp_bytes + PAGE_SIZE - 1) / PAGE_SIZE;
 	return copy_to_user(u, &si, sizeof(si)) ? -EFAULT : 0;
 }
 

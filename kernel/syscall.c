@@ -150,10 +150,11 @@ SYSCALL(clock_gettime64, sys_clock_gettime64((int)a1, P(struct kernel_timespec *
 SYSCALL(clock_getres_time64, sys_clock_getres_time64((int)a1, P(struct kernel_timespec *, a2)))
 SYSCALL(clock_nanosleep_time64, sys_clock_nanosleep_time64((int)a1, (int)a2,
 				P(const struct kernel_timespec *, a3), P(struct kernel_timespec *, a4)))
-/* poll/select (kernel/fs/select.c) and rt_sigsuspend */
+/* poll/select (kernel/fs/select.c), rt_sigsuspend and pause */
 SYSCALL(_newselect,   sys_select((int)a1, P(u32 *, a2), P(u32 *, a3), P(u32 *, a4), P(void *, a5)))
 SYSCALL(poll,         sys_poll(P(struct pollfd *, a1), a2, (int)a3))
 SYSCALL(rt_sigsuspend, sys_rt_sigsuspend(P(const u64 *, a1), a2))
+SYSCALL(pause,        sys_pause())
 SYSCALL(pselect6,     sys_pselect6((int)a1, P(u32 *, a2), P(u32 *, a3), P(u32 *, a4),
 				   P(struct timespec32 *, a5), P(const void *, a6)))
 SYSCALL(ppoll,        sys_ppoll(P(struct pollfd *, a1), a2, P(const struct timespec32 *, a3),
@@ -328,6 +329,7 @@ static const syscall_fn syscall_table[] = {
 	[__NR__newselect] = sc__newselect,
 	[__NR_poll] = sc_poll,
 	[__NR_rt_sigsuspend] = sc_rt_sigsuspend,
+	[__NR_pause] = sc_pause,
 	[__NR_pselect6] = sc_pselect6,
 	[__NR_ppoll] = sc_ppoll,
 	[__NR_pselect6_time64] = sc_pselect6_time64,

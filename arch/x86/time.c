@@ -19,6 +19,7 @@
 #include <kernel/math64.h>
 #include <arch/cpu.h>
 #include <arch/irq.h>
+#include <arch/irq_regs.h>
 #include <arch/irqflags.h>
 #include <arch/timer.h>
 #include <arch/tsc.h>
@@ -69,11 +70,18 @@ u64 sched_clock_pit(void)
 
 static void pit_tick_irq(struct trap_frame *tf)
 {
+	set_irq_regs(tf);	/* the tick asks whether it interrupted user mode */
 	timer_tick();
 }
 
+/* Local APIC timer interrupts, /proc/stat's intr total (Linux's
+ * irq_stat.apic_timer_irqs, "LOC" in /proc/interrupts). */
+u32 apic_timer_irqs;
+
 static void apic_tick_irq(struct trap_frame *tf)
 {
+	set_irq_regs(tf);
+	apic_timer_irqs++;
 	apic_eoi();
 	if (apic_oneshot)
 		hrtimer_interrupt();

@@ -13,6 +13,7 @@
  */
 #include <kernel/printk.h>
 #include <kernel/entry.h>
+#include <kernel/kernel_stat.h>
 #include <kernel/signal_nr.h>
 #include <kernel/string.h>
 #include <kernel/task.h>
@@ -29,7 +30,17 @@ __attribute__((noreturn)) void ret_from_bad_user_frame(struct trap_frame *utf);
 
 static irq_handler_t irq_handlers[16];
 static irq_handler_t vector_handlers[256];
-static u64 spurious_count;
+static u32 spurious_count;
+struct trap_frame *irq_regs;		/* <arch/irq_regs.h> */
+extern u32 apic_timer_irqs;		/* arch/x86/time.c */
+
+/* Interrupts with no IRQ line: local APIC timer and spurious ones (Linux's
+ * arch_irq_stat_cpu: LOC, SPU ...), for /proc/stat's intr total. */
+u64 arch_irq_stat_cpu(int cpu)
+{
+	(void)cpu;
+	return (u64)apic_timer_irqs + spurious_count;
+}
 
 void request_irq(int irq, irq_handler_t handler)
 {
@@ -192,10 +203,9 @@ void trap_dispatch(struct trap_frame *tf)
 		do_exception(tf);
 	} else if (v >= IRQ0_VECTOR && v < IRQ0_VECTOR + 16) {
 		int irq = v - IRQ0_VECTOR;
+		kstat_incr_irqs_this_cpu(irq);	/* handled or not, as handle_bad_irq */
 		if (irq_handlers[irq])
 			irq_handlers[irq](tf);
-		else
-			spurious_count++;
 		pic_eoi(irq);
 	} else if (vector_handlers[v]) {
 		vector_handlers[v](tf);

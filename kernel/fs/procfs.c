@@ -2,30 +2,27 @@
  * kernel/fs/procfs.c - the process and system files of /proc, in Linux's
  * layouts so that busybox's ps, top, uptime and free read them unchanged:
  *
- *	/proc/PID/stat, status, cmdline, comm, sched	one per process (thread
- *				group leader), as fs/proc/array.c and
- *				proc_sched_show_task (Linux 2.6.35)
+ *	/proc/PID/{stat,status,statm,cmdline,comm,sched}
+ *				one per process (thread group leader), as
+ *				fs/proc/array.c and proc_sched_show_task (2.6.35)
+ *	/proc/PID/task/TID/...	the same per thread (pidstat -t, ps -L, top -H)
  *	/proc/self		a symbolic link to the caller's PID
- *	/proc/stat, uptime, loadavg, meminfo, schedstat, cpuinfo
  *
  * Every file is generated whole when it is opened and read from that
  * snapshot (f->buf), so a process that exits while its file is open
  * leaves nothing dangling: no pointer to a task outlives the open.
  *
- * Differences from Linux, on purpose: CPU time is not split into user
- * and system time (all of it shows as user time, the idle task's as idle);
- * page faults, signal dispositions, process groups and sessions (until job
- * control) and code/stack addresses print as 0; no load average is kept
- * (0.00, as sysinfo's loads); cmdline is the first 128 bytes of argv.
- * Times in clock ticks use USER_HZ = 100, as Linux on i386.
+ * Differences from Linux, on purpose: signal dispositions and code/stack
+ * addresses print as 0; cmdline is the first 128 bytes of argv.  Times in
+ * clock ticks use USER_HZ = 100, as Linux on i386.  The system-wide files
+ * (/proc/stat, loadavg, ...) are kernel/fs/procfs_stat.c's.
  */
 #include <kernel/errno.h>
 #include <kernel/file.h>
 #include <kernel/fs.h>
-#include <kernel/hrtimer.h>
+#include <kernel/kernel_stat.h>
 #include <kernel/kmalloc.h>
 #include <kernel/math64.h>
-#include <kernel/pmm.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/procfs.h>
@@ -37,22 +34,35 @@
 #include <kernel/vm.h>
 
 #define PROC_SIZE	4096		/* a file's snapshot */
-#define USER_HZ		100
-#define NS_PER_TICK	(1000000000ull / USER_HZ)
-#define PROC_PID_INO	0x40000		/* /proc/PID: PROC_PID_INO + PID * 8 (+ entry) */
+#define NS_PER_TICK	(NSEC_PER_SEC / USER_HZ)
+#define PROC_PID_INO	0x40000		/* /proc/PID: PROC_PID_INO + PID * 16 (+ entry) */
+#define PROC_TID_INO	0x200000	/* /proc/PID/task/TID: PROC_TID_INO + TID * 16 (+ entry) */
 #define PROC_SELF_INO	0x3ffff
 
-enum { PE_NONE, PE_SELF, PE_DIR, PE_STAT, PE_STATUS, PE_CMDLINE, PE_COMM, PE_SCHED, PE_NR };
+/* What a /proc node is: PE_DIR is /proc/PID or /proc/PID/task/TID, PE_TASK
+ * /proc/PID/task; the files are the same in both directories. */
+enum { PE_NONE, PE_SELF, PE_DIR, PE_TASK, PE_STAT, PE_STATUS, PE_CMDLINE, PE_COMM, PE_SCHED,
+       PE_STATM, PE_NR };
 
 static const char *const pid_files[PE_NR] = {
 	[PE_STAT] = "stat", [PE_STATUS] = "status", [PE_CMDLINE] = "cmdline",
-	[PE_COMM] = "comm", [PE_SCHED] = "sched",
+	[PE_COMM] = "comm", [PE_SCHED] = "sched", [PE_STATM] = "statm",
 };
 
 /* The process PID (a live or zombie thread group leader), or NULL. */
 static struct task *find_process(int pid)
 {
 	struct task *t = pid > 0 ? find_task_by_pid(pid) : NULL;
+
+	if (!t || t->tgid != pid || t->exit_state == EXIT_DEAD)
+		return NULL;
+	return t;
+}
+
+/* Thread TID of process PID (TID 0: the process itself), or NULL. */
+static struct task *find_thread(int pid, int tid)
+{
+	struct task *t = find_task_by_pid(tid ? tid : pid);
 
 	if (!t || t->tgid != pid || t->exit_state == EXIT_DEAD)
 		return NULL;
@@ -73,7 +83,50 @@ static int parse_pid(const char *s, size_t len)
 	return pid;
 }
 
-/* REST is what follows "proc/": "self", "PID", "PID/stat" ... */
+static u32 entry_ino(int pid, int tid, int e)
+{
+	return tid ? PROC_TID_INO + (u32)tid * 16 + e : PROC_PID_INO + (u32)pid * 16 + e;
+}
+
+/* NAME (what follows "proc/PID/" or "proc/PID/task/TID/") in process PID,
+ * thread TID (0: the process): a file, "task" (the process only), or a
+ * path through task/TID. */
+static int lookup_in(const char *name, int pid, int tid, struct fs_node *n)
+{
+	n->proc_pid = pid;
+	n->proc_tid = tid;
+	for (int e = PE_STAT; e < PE_NR; e++)
+		if (!strcmp(name, pid_files[e])) {
+			n->proc_entry = e;
+			n->mode = S_IFREG | 0444;
+			n->ino = entry_ino(pid, tid, e);
+			return 0;
+		}
+	if (tid || strncmp(name, "task", 4) || (name[4] && name[4] != '/'))
+		return strchr(name, '/') ? -ENOTDIR : -ENOENT;
+	if (!name[4] || !name[5]) {			/* task, task/ */
+		n->proc_entry = PE_TASK;
+		snprintf(n->path, sizeof(n->path), "proc/%d/task", pid);
+		n->mode = S_IFDIR | 0555;
+		n->ino = entry_ino(pid, 0, PE_TASK);
+		return 0;
+	}
+	const char *t = name + 5, *slash = strchr(t, '/');
+	size_t len = slash ? (size_t)(slash - t) : strlen(t);
+	if ((tid = parse_pid(t, len)) < 0 || !find_thread(pid, tid))
+		return -ENOENT;
+	if (!slash || !slash[1]) {
+		n->proc_entry = PE_DIR;
+		n->proc_tid = tid;
+		snprintf(n->path, sizeof(n->path), "proc/%d/task/%d", pid, tid);
+		n->mode = S_IFDIR | 0555;
+		n->ino = entry_ino(pid, tid, 0);
+		return 0;
+	}
+	return lookup_in(slash + 1, pid, tid, n);
+}
+
+/* REST is what follows "proc/": "self", "PID", "PID/stat", "PID/task/TID/stat" ... */
 int procfs_lookup(const char *rest, int follow, struct fs_node *n)
 {
 	const char *slash = strchr(rest, '/');
@@ -99,17 +152,10 @@ int procfs_lookup(const char *rest, int follow, struct fs_node *n)
 		n->proc_entry = PE_DIR;
 		snprintf(n->path, sizeof(n->path), "proc/%d", pid);	/* self: its target */
 		n->mode = S_IFDIR | 0555;
-		n->ino = PROC_PID_INO + pid * 8;
+		n->ino = entry_ino(pid, 0, 0);
 		return 0;
 	}
-	for (int e = PE_STAT; e < PE_NR; e++)
-		if (!strcmp(slash + 1, pid_files[e])) {
-			n->proc_entry = e;
-			n->mode = S_IFREG | 0444;
-			n->ino = PROC_PID_INO + pid * 8 + e;
-			return 0;
-		}
-	return strchr(slash + 1, '/') && find_process(pid) ? -ENOTDIR : -ENOENT;
+	return lookup_in(slash + 1, pid, 0, n);
 }
 
 /* readlink of /proc/self: the caller's pid. */
@@ -124,7 +170,30 @@ long procfs_readlink(const struct fs_node *n, char *ubuf, int size)
 	return copy_to_user(ubuf, s, len) ? -EFAULT : (long)len;
 }
 
-/* Entry INDEX of "proc" (DIR "": self, then every process) or of "proc/PID". */
+/* Entry INDEX of "proc/PID/task": its threads, leader first. */
+static int task_dir_entry(int pid, int index, char *name, size_t size, u32 *mode, u32 *ino)
+{
+	struct task *leader = find_process(pid), *t;
+
+	if (!leader || index < 0)
+		return 0;
+	t = leader;
+	if (index > 0) {
+		t = NULL;
+		list_for_each_entry(t, &leader->thread_group, thread_group)
+			if (--index == 0)
+				break;
+		if (index)
+			return 0;
+	}
+	snprintf(name, size, "%d", t->pid);
+	*mode = S_IFDIR | 0555;
+	*ino = entry_ino(pid, t->pid, 0);
+	return 1;
+}
+
+/* Entry INDEX of "proc" (DIR "": self, then every process), "proc/PID"
+ * (its files, then task), "proc/PID/task" or "proc/PID/task/TID". */
 int procfs_dir_entry(const char *dir, int index, char *name, size_t size, u32 *mode, u32 *ino)
 {
 	struct task *t;
@@ -142,17 +211,28 @@ int procfs_dir_entry(const char *dir, int index, char *name, size_t size, u32 *m
 			    index-- == 0) {
 				snprintf(name, size, "%d", t->pid);
 				*mode = S_IFDIR | 0555;
-				*ino = PROC_PID_INO + t->pid * 8;
+				*ino = entry_ino(t->pid, 0, 0);
 				return 1;
 			}
 		return 0;
 	}
-	int pid = parse_pid(dir, strlen(dir));
-	if (!find_process(pid) || index < 0 || index >= PE_NR - PE_STAT)
+	const char *slash = strchr(dir, '/');
+	int pid = parse_pid(dir, slash ? (size_t)(slash - dir) : strlen(dir)), tid = 0;
+	if (slash && !strcmp(slash, "/task"))
+		return task_dir_entry(pid, index, name, size, mode, ino);
+	if (slash && (strncmp(slash, "/task/", 6) || (tid = parse_pid(slash + 6, strlen(slash + 6))) < 0))
 		return 0;
+	if (!find_thread(pid, tid) || index < 0 || index > PE_NR - PE_STAT - (tid ? 1 : 0))
+		return 0;
+	if (index == PE_NR - PE_STAT) {			/* the process's task/ */
+		strlcpy(name, "task", size);
+		*mode = S_IFDIR | 0555;
+		*ino = entry_ino(pid, 0, PE_TASK);
+		return 1;
+	}
 	strlcpy(name, pid_files[PE_STAT + index], size);
 	*mode = S_IFREG | 0444;
-	*ino = PROC_PID_INO + pid * 8 + PE_STAT + index;
+	*ino = entry_ino(pid, tid, PE_STAT + index);
 	return 1;
 }
 
@@ -185,27 +265,6 @@ static const char *task_state_name(char c)
 	return "S (sleeping)";
 }
 
-/* What a process's threads add up to. */
-struct proc_sum {
-	int threads;
-	u64 runtime;			/* ns, exited threads included */
-	u64 nvcsw, nivcsw;
-};
-
-static void proc_sum(const struct task *leader, struct proc_sum *s)
-{
-	struct task *t;
-
-	*s = (struct proc_sum){ .runtime = leader->dead_runtime };
-	list_for_each_entry(t, &task_list, tasks)
-		if (t->tgid == leader->tgid && t->exit_state != EXIT_DEAD) {
-			s->threads++;
-			s->runtime += task_sched_runtime(t);
-			s->nvcsw += t->nvcsw;
-			s->nivcsw += t->nivcsw;
-		}
-}
-
 static u32 mm_vsize(const struct mm *mm)
 {
 	u32 bytes = 0;
@@ -217,17 +276,30 @@ static u32 mm_vsize(const struct mm *mm)
 	return bytes + (mm->brk - mm->start_brk);
 }
 
-static unsigned long ticks(u64 ns)
+/* ns as clock_t (USER_HZ). */
+static unsigned long clock_t_of(u64 ns)
 {
 	return (unsigned long)div_u64(ns, NS_PER_TICK);
 }
 
-static size_t show_stat(struct task *t, char *buf, size_t size)
+/* 2.6.35's do_task_stat(): WHOLE (/proc/PID/stat) the process's faults
+ * and times, else (/proc/PID/task/TID/stat) the thread's own; either way
+ * the reaped children's, and the thread's state and scheduling fields. */
+static size_t show_stat(struct task *t, int whole, char *buf, size_t size)
 {
-	struct proc_sum s;
+	const struct signal_acct *sig = &t->group_leader->sig_acct;
+	struct thread_group_acct a;
 	char state = task_state_char(t);
+	u64 ut, st;
 
-	proc_sum(t, &s);
+	thread_group_acct(t, &a);
+	if (whole) {
+		thread_group_times(t, &ut, &st);
+	} else {
+		task_times(t, &ut, &st);
+		a.min_flt = t->min_flt;
+		a.maj_flt = t->maj_flt;
+	}
 	/* pid (comm) state ppid pgrp session tty_nr tpgid flags minflt
 	 * cminflt majflt cmajflt utime stime cutime cstime priority nice
 	 * num_threads itrealvalue starttime vsize rss rsslim startcode
@@ -239,21 +311,27 @@ static size_t show_stat(struct task *t, char *buf, size_t size)
 			"%llu %lu %ld %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %d %d %u %u "
 			"%llu %lu %ld\n",
 			t->pid, t->comm, state, t->parent ? t->parent->tgid : 0, 0, 0, 0, -1, 0u,
-			0ul, 0ul, 0ul, 0ul, ticks(s.runtime), 0ul, (long)ticks(t->children_runtime), 0l,
-			(long)(t->prio - MAX_RT_PRIO), (long)task_nice(t), s.threads,
-			(unsigned long long)ticks(t->start_time), (unsigned long)mm_vsize(t->mm),
+			(unsigned long)a.min_flt, (unsigned long)sig->cmin_flt,
+			(unsigned long)a.maj_flt, (unsigned long)sig->cmaj_flt,
+			clock_t_of(ut), clock_t_of(st), (long)clock_t_of(sig->cutime),
+			(long)clock_t_of(sig->cstime),
+			(long)(t->prio - MAX_RT_PRIO), (long)task_nice(t), a.threads,
+			(unsigned long long)clock_t_of(t->start_time), (unsigned long)mm_vsize(t->mm),
 			(long)(t->mm ? t->mm->nr_pages : 0), 0xfffffffful, 0ul, 0ul, 0ul, 0ul, 0ul,
 			(unsigned long)(t->sig_pending & 0x7fffffff),
 			(unsigned long)(t->sig_blocked & 0x7fffffff), 0ul, 0ul, 0ul, 0ul, 0ul,
 			t->exit_signal, 0, 0u, t->policy, 0ull, 0ul, 0l);
 }
 
+/* 2.6.35's proc_pid_status(); the context switches are the thread's own
+ * (task_context_switch_counts: for /proc/PID, the leader's). */
 static size_t show_status(struct task *t, char *buf, size_t size)
 {
-	struct proc_sum s;
+	struct thread_group_acct a;
 	u32 vm_kb = mm_vsize(t->mm) >> 10, rss_kb = (t->mm ? t->mm->nr_pages : 0) * (PAGE_SIZE >> 10);
+	u32 hwm_kb = t->mm ? max(t->mm->hiwater_rss, t->mm->nr_pages) * (PAGE_SIZE >> 10) : 0;
 
-	proc_sum(t, &s);
+	thread_group_acct(t, &a);
 	return snprintf(buf, size,
 			"Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 			"Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t\n"
@@ -265,20 +343,23 @@ static size_t show_status(struct task *t, char *buf, size_t size)
 			"CapEff:\t%016llx\nCapBnd:\t%016llx\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n"
 			"voluntary_ctxt_switches:\t%llu\nnonvoluntary_ctxt_switches:\t%llu\n",
 			t->comm, task_state_name(task_state_char(t)), t->tgid, t->pid,
-			t->parent ? t->parent->tgid : 0, NR_OPEN, vm_kb, vm_kb, 0u, rss_kb, rss_kb,
-			0u, 0u, 0u, 0u, 0u, 0u, s.threads, TASK_MAX,
+			t->parent ? t->parent->tgid : 0, NR_OPEN, vm_kb, vm_kb, 0u, hwm_kb, rss_kb,
+			0u, 0u, 0u, 0u, 0u, 0u, a.threads, TASK_MAX,
 			(unsigned long long)t->sig_pending, 0ull, (unsigned long long)t->sig_blocked,
 			0ull, 0ull, 0ull, ~0ull, ~0ull, ~0ull,
-			(unsigned long long)s.nvcsw, (unsigned long long)s.nivcsw);
+			(unsigned long long)t->nvcsw, (unsigned long long)t->nivcsw);
 }
 
-static size_t show_file(int entry, struct task *t, char *buf, size_t size)
+static size_t show_file(int entry, struct task *t, int whole, char *buf, size_t size)
 {
 	switch (entry) {
-	case PE_STAT: return show_stat(t, buf, size);
+	case PE_STAT: return show_stat(t, whole, buf, size);
 	case PE_STATUS: return show_status(t, buf, size);
 	case PE_COMM: return snprintf(buf, size, "%s\n", t->comm);
 	case PE_SCHED: return proc_sched_task_snprint(t, buf, size);
+	case PE_STATM:		/* pages: size resident shared text lib data dt (top's VIRT, RES) */
+		return snprintf(buf, size, "%u %u 0 0 0 0 0\n", mm_vsize(t->mm) / PAGE_SIZE,
+				t->mm ? t->mm->nr_pages : 0);
 	case PE_CMDLINE:
 		if (!t->mm)
 			return 0;
@@ -292,7 +373,7 @@ static const struct file_ops proc_ops = { .read = snapshot_read };
 
 int procfs_open(const struct fs_node *n, u32 flags, struct file **out)
 {
-	struct task *t = find_process(n->proc_pid);
+	struct task *t = find_thread(n->proc_pid, n->proc_tid);
 	struct file *f;
 
 	if ((flags & O_ACCMODE) != O_RDONLY)
@@ -305,89 +386,7 @@ int procfs_open(const struct fs_node *n, u32 flags, struct file **out)
 		fput(f);
 		return -ENOMEM;
 	}
-	f->len = min((u32)show_file(n->proc_entry, t, f->buf, PROC_SIZE), PROC_SIZE - 1);
+	f->len = min((u32)show_file(n->proc_entry, t, !n->proc_tid, f->buf, PROC_SIZE), PROC_SIZE - 1);
 	*out = f;
 	return 0;
-}
-
-/* ---- the system files ---- */
-
-/* CPU time the tasks used so far: the live ones (idle excluded) plus what
- * exited threads and reaped children left with their process and parent. */
-static u64 busy_ns(void)
-{
-	struct task *t;
-	u64 sum = 0;
-
-	list_for_each_entry(t, &task_list, tasks) {
-		if (!t->pid || t->exit_state == EXIT_DEAD)
-			continue;
-		sum += task_sched_runtime(t);
-		if (t->pid == t->tgid)
-			sum += t->dead_runtime + t->children_runtime;
-	}
-	return sum;
-}
-
-static void cpu_times(u64 *busy, u64 *idle)
-{
-	u64 now = sched_clock();
-
-	*busy = min(busy_ns(), now);
-	*idle = now - *busy;
-}
-
-size_t procfs_uptime_show(char *buf, size_t size)
-{
-	u64 busy, idle, now = sched_clock();
-
-	cpu_times(&busy, &idle);
-	unsigned long up = ticks(now), id = ticks(idle);
-	return snprintf(buf, size, "%lu.%02lu %lu.%02lu\n", up / USER_HZ, up % USER_HZ,
-			id / USER_HZ, id % USER_HZ);
-}
-
-static int count_tasks(int running)
-{
-	struct task *t;
-	int n = 0;
-
-	list_for_each_entry(t, &task_list, tasks)
-		if (t->pid && !t->exit_state && (!running || t->on_rq))
-			n++;
-	return n;
-}
-
-size_t procfs_loadavg_show(char *buf, size_t size)
-{
-	return snprintf(buf, size, "0.00 0.00 0.00 %d/%d %d\n", count_tasks(1), count_tasks(0),
-			last_pid());
-}
-
-size_t procfs_stat_show(char *buf, size_t size)
-{
-	u64 busy, idle;
-
-	cpu_times(&busy, &idle);
-	unsigned long long u = ticks(busy), i = ticks(idle);
-	return snprintf(buf, size,
-			"cpu  %llu 0 0 %llu 0 0 0 0 0 0\ncpu0 %llu 0 0 %llu 0 0 0 0 0 0\n"
-			"intr 0\nctxt %llu\nbtime %u\nprocesses %d\nprocs_running %d\n"
-			"procs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0\n",
-			u, i, u, i, (unsigned long long)sched_nr_switches(),
-			(u32)div_u64(boot_realtime_ns, 1000000000),
-			last_pid(), count_tasks(1));
-}
-
-size_t procfs_meminfo_show(char *buf, size_t size)
-{
-	unsigned long total = nr_total_frames() * (PAGE_SIZE >> 10);
-	unsigned long free = nr_free_frames() * (PAGE_SIZE >> 10);
-
-	return snprintf(buf, size,
-			"MemTotal:       %8lu kB\nMemFree:        %8lu kB\nBuffers:        %8lu kB\n"
-			"Cached:         %8lu kB\nSwapCached:     %8lu kB\nSwapTotal:      %8lu kB\n"
-			"SwapFree:       %8lu kB\nShmem:          %8lu kB\nSlab:           %8lu kB\n"
-			"SReclaimable:   %8lu kB\n",
-			total, free, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul);
 }

@@ -19,7 +19,7 @@
  *				the console names the knob, the value and the range)
  *	/proc/sched_debug	sched_debug_show()'s dump
  *	/proc/mounts		the fixed mount table (kernel/fs/statfs.c)
- *	/proc/{cpuinfo,loadavg,meminfo,schedstat,stat,uptime}
+ *	/proc/{cpuinfo,loadavg,meminfo,schedstat,stat,uptime,vmstat}
  *				Linux's layouts (kernel/fs/procfs.c, with
  *				/proc/PID/... and /proc/self)
  *	/proc/version		one line, as Linux's
@@ -115,6 +115,8 @@ static const struct pseudo_file files[] = {
 	{ .path = "proc/uptime", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
 	  .show = procfs_uptime_show },
 	{ .path = "proc/version", .mode = S_IFREG | 0444, .size = SHOW_SIZE, .show = version_show },
+	{ .path = "proc/vmstat", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
+	  .show = procfs_vmstat_show },
 	{ .path = "sys", .mode = S_IFDIR | 0755 },
 	{ .path = "tmp", .mode = S_IFDIR | 01777 },	/* listed here, served by tmpfs.c */
 	{ .path = "sys/kernel", .mode = S_IFDIR | 0755 },
@@ -244,8 +246,26 @@ static void text_release(struct file *f)
 	kfree((void *)f->node);
 }
 
+/*
+ * read() of a generated file.  Linux's seq_file makes the text at a read
+ * from offset 0 - the first, or one after lseek(fd, 0) or a pread at 0 -
+ * which is how procps' libproc2 and sysstat re-read /proc/stat, meminfo
+ * and vmstat every interval on one open file.  Reads further on continue
+ * that snapshot.  A knob's text is made once, at open.
+ */
+static long show_read(struct file *f, char *ubuf, u32 count)
+{
+	const struct pseudo_file *pf = ((const struct fs_node *)f->node)->pf;
+
+	if (f->pos == 0 && pf && pf->show) {
+		size_t len = pf->show(f->buf, pf->size);	/* once: min() evaluates twice */
+		f->len = min(len, (size_t)pf->size);
+	}
+	return snapshot_read(f, ubuf, count);
+}
+
 static const struct file_ops text_ops = {
-	.read = snapshot_read, .write = text_write, .release = text_release,
+	.read = show_read, .write = text_write, .release = text_release,
 };
 
 /* Open N with FLAGS: a device's own file, or a snapshot of the text. */
@@ -279,7 +299,7 @@ int pseudo_open(const struct fs_node *n, u32 flags, struct file **out)
 			return -ENOMEM;
 		}
 		if (pf) {
-			f->len = pf->show(f->buf, size);
+			f->len = 0;		/* made by the first read: show_read() */
 		} else {
 			knob_show(n->knob, f->buf, size - 1);
 			f->len = strlen(f->buf);

@@ -341,7 +341,7 @@ void kmalloc_shrink(void)
 	local_irq_restore(flags);
 }
 
-__host_test_only void kmalloc_get_stats(struct kmalloc_stats *st)
+void kmalloc_get_stats(struct kmalloc_stats *st)
 {
 	unsigned long flags;
 	unsigned int i;

@@ -10,6 +10,7 @@
 #include <kernel/kmalloc.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
+#include <kernel/smp.h>
 #include <kernel/string.h>
 #include <kernel/task.h>
 #include <kernel/vm.h>
@@ -328,7 +329,7 @@ static u32 addr_flags(struct mm *mm, u32 addr)
 	return 0;
 }
 
-int mm_fault(struct mm *mm, u32 addr, int write)
+static int handle_mm_fault(struct mm *mm, u32 addr, int write)
 {
 	u32 va = addr & PAGE_MASK, fl;
 	pte_t *pte;
@@ -361,9 +362,41 @@ int mm_fault(struct mm *mm, u32 addr, int write)
 	return 0;	/* already there (another thread faulted it in) */
 }
 
+/*
+ * A fault handled is counted to the task that took it, as 2.6.35's
+ * do_page_fault (or get_user_pages, for the kernel's own accesses to user
+ * memory) does: a major fault if it waited for I/O (VM_FAULT_MAJOR), a
+ * minor one otherwise.  Every page here comes from memory - zeroed, copied
+ * or the initrd's bytes - so every fault is minor.
+ */
+static u64 pgfault[NR_CPUS];	/* faults handled, per CPU (Linux's PGFAULT event) */
+
+int mm_fault(struct mm *mm, u32 addr, int write)
+{
+	int err = handle_mm_fault(mm, addr, write);
+
+	if (!err) {
+		current->min_flt++;
+		pgfault[smp_processor_id()]++;
+	}
+	return err;
+}
+
+u64 vm_events_pgfault(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += pgfault[cpu];
+	return sum;
+}
+
 /* Unmap user pages in [start, end). */
 void mm_unmap_pages(struct mm *mm, u32 start, u32 end)
 {
+	if (mm->hiwater_rss < mm->nr_pages)	/* update_hiwater_rss(): RSS is about to drop */
+		mm->hiwater_rss = mm->nr_pages;
 	for (u32 va = start; va < end; va += PAGE_SIZE) {
 		pte_t *pte = pte_lookup(mm->pgdir, va, 0);
 		if (pte && (*pte & PTE_P)) {

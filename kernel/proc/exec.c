@@ -312,8 +312,7 @@ static void take_leadership(struct task *me, struct task *leader)
 	me->ctty = leader->ctty;
 	forget_original_parent(leader, me);
 	me->start_time = leader->start_time;
-	me->dead_runtime += leader->dead_runtime + leader->se.sum_exec_runtime;
-	me->children_runtime += leader->children_runtime;
+	rusage_take_leadership(me, leader);		/* its CPU time and counts */
 	itimer_real_move(leader, me);			/* the alarm survives exec */
 	list_add(&me->sibling, &leader->sibling);	/* into LEADER's place ... */
 	list_del(&leader->sibling);			/* ... among the parent's children */
@@ -460,8 +459,10 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 	 * while it is still current, if the old mm lives on (a CLONE_VM
 	 * child that is not a thread: its parent may wait on the word). */
 	old = current->mm;
-	if (old)
+	if (old) {
+		rusage_mm_gone(current, old);	/* exec_mmap: ru_maxrss keeps its peak */
 		mm_release(current, old);
+	}
 	mm->cmdline_len = min(argv_bytes, (u32)MM_CMDLINE_MAX);
 	memcpy(mm->cmdline, a.buf, mm->cmdline_len);
 	current->mm = mm;

@@ -153,6 +153,7 @@ __attribute__((noreturn)) void do_exit(int code)
 		panic("Attempted to kill init! exitcode=0x%08x", code);
 	if (t->mm) {
 		struct mm *mm = t->mm;
+		rusage_mm_gone(t, mm);	/* the process's ru_maxrss */
 		mm_release(t, mm);	/* pthread_join's wakeup */
 		arch_set_pgdir(t, 0);
 		t->mm = NULL;
@@ -187,9 +188,10 @@ __attribute__((noreturn)) void do_exit(int code)
 	}
 	t->exit_code = code;
 	if (t != leader) {
-		/* Its CPU time stays with the process (wait4's rusage); the
-		 * little it runs from here to its last switch is not counted. */
-		leader->dead_runtime += task_sched_runtime(t);
+		/* Its CPU time and counts stay with the process (wait4's
+		 * rusage); the little it runs from here to its last switch,
+		 * and that switch, are not counted. */
+		rusage_thread_exit(leader, t);
 		list_del(&t->thread_group);
 		t->exit_state = EXIT_DEAD;
 		task_autoreap(t);
@@ -304,11 +306,12 @@ long do_wait4(int pid, int *status_user, int options, struct rusage32 *ru)
 			if (c->exit_state != EXIT_ZOMBIE || !list_empty(&c->thread_group) || c->on_rq)
 				continue;
 			int cpid = c->pid, status = c->exit_code;
-			u64 cputime = rusage_reap(self, c);
+			struct rusage32 r;
+			rusage_reap(self, c, &r);
 			list_del(&c->sibling);
 			local_irq_restore(flags);
 			free_task(c);
-			if (ru && put_rusage(ru, cputime))
+			if (ru && copy_to_user(ru, &r, sizeof(r)))
 				return -EFAULT;
 			if (status_user && copy_to_user(status_user, &status, sizeof(status)))
 				return -EFAULT;

@@ -25,6 +25,8 @@
 #include <arch/irqflags.h>
 #include <arch/process.h>
 
+u32 total_forks;
+
 long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_tidptr,
 	     struct trap_frame *tf)
 {
@@ -103,6 +105,7 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_t
 	if (clone_flags & CLONE_CHILD_SETTID)
 		p->set_child_tid = child_tidptr;	/* the child writes it: fork_child_tail */
 
+	total_forks++;		/* copy_process() succeeded */
 	if (clone_flags & CLONE_VFORK)
 		return vfork_wait(p);
 	wake_up_new_task(p);	/* enqueue + check_preempt_curr(WF_FORK) */
@@ -157,6 +160,7 @@ int kernel_thread(const char *name, void (*fn)(void *), void *arg)
 		return -ENOMEM;
 	}
 	arch_thread_init(p, fn, arg);
+	total_forks++;
 	wake_up_new_task(p);
 	return p->pid;
 }

@@ -158,6 +158,8 @@ static void update_cpu_load(struct rq *this_rq)
 
 		this_rq->cpu_load[i] = (old_load * (scale - 1) + new_load) >> i;
 	}
+
+	calc_load_account_active(this_rq);	/* the load average (loadavg.c) */
 }
 
 /* ---- HRTICK glue (the fair class decides, <kernel/hrtick.h> does) -------- */
@@ -808,6 +810,7 @@ void sched_init(void)
 
 	/* the scaled tunables = factor * normalized (factor 1 on UP) */
 	update_sysctl();
+	calc_load_init(rq);
 
 	memset(&init_task, 0, sizeof(init_task));
 	init_task.policy = SCHED_NORMAL;

@@ -2,6 +2,8 @@
 KERNEL_C += kernel/sched/core.c		# rq, schedule(), wakeups, fork, tick, nice, yield
 KERNEL_C += kernel/sched/fair.c		# the fair class (CFS): vruntime tree, slices, preemption
 KERNEL_C += kernel/sched/idle.c		# the idle class: runs rq->idle, never returns NULL
+KERNEL_C += kernel/sched/loadavg.c	# the load average (2.6.35 calc_load): per-CPU fold, avenrun
+KERNEL_C += kernel/sched/cputime.c	# tick sampling of user/system/idle time, task_times()
 KERNEL_C += kernel/sched/rtmutex.c	# priority inheritance (2.6.35 rtmutex.c): boosts, the chain walk
 KERNEL_C += kernel/sched/rt.c		# the rt class (2.6.35 sched_rt.c): SCHED_FIFO, SCHED_RR, throttling
 KERNEL_C += kernel/sched/deadline.c	# DEADLINE feature (our reconstruction): unrun-fork deadlines

@@ -146,6 +146,10 @@ struct rq {
 	} eevdf;
 
 	struct rt_rq rt;		/* the rt class (rt.c), after CFS's fields */
+
+	/* the load average's per-CPU half (loadavg.c) */
+	s32 calc_load_active;		/* nr_running + nr_uninterruptible at the last fold */
+	u32 calc_load_update;		/* jiffies of the next fold */
 };
 
 extern struct rq runqueue;
@@ -292,6 +296,20 @@ const char *sched_preset_name(void);
 /* "key=value\n" lines of the effective knobs (granule_sched_params(2)) */
 int sched_params_snprint(char *buf, size_t len);
 long sys_granule_sched_params(char *ubuf, int len);
+
+/* ---- loadavg.c (2.6.35's calc_load, the per-CPU half) -------------------- */
+
+void calc_load_init(struct rq *rq);
+void __calc_load_account_active(struct rq *this_rq);
+/* From update_cpu_load() every tick: fold this CPU's active count into the
+ * global one every LOAD_FREQ (inline: one comparison when not due). */
+static inline void calc_load_account_active(struct rq *this_rq)
+{
+	/* time_before(jiffies, this_rq->calc_load_update), 32-bit as on i686 */
+	if ((s32)((u32)jiffies - this_rq->calc_load_update) < 0)
+		return;
+	__calc_load_account_active(this_rq);
+}
 
 /* ---- core.c ------------------------------------------------------------- */
 

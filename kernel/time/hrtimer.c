@@ -14,6 +14,7 @@
 #include <kernel/clockevent.h>
 #include <kernel/cmdline.h>
 #include <kernel/hrtimer.h>
+#include <kernel/kernel_stat.h>
 #include <kernel/printk.h>
 #include <kernel/tick.h>
 #include <kernel/time.h>
@@ -194,6 +195,7 @@ static enum hrtimer_restart tick_sched_timer(struct hrtimer *t)
 void hrtimers_init(void)
 {
 	tick_ns = clockevent_tick_ns();
+	tick_nsec = (u32)tick_ns;	/* what a tick of CPU time is worth (kernel_stat.h) */
 	if (highres_choice == 0 && clockevent_can_oneshot()) {
 		highres_active = 1;
 		clockevent_set_oneshot();

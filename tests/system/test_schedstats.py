@@ -62,7 +62,8 @@ def test_microbench_schedstats_disable_bounds():
     """The issue's targets with schedstats off (virtual ns under -icount;
     docs/FASTPATHS.md): the yield switch <= 600 and the timer wake <= 1,500,
     both ways of the switch, and regression guards a little above today's
-    figures (590.7, 588.3 off, 688.0 on, 1,471.5), so that nothing creeps
+    figures (593.1, 590.0 off, 692.3 on, 1,453.1, with the tick's accounting:
+    FASTPATHS.md, "The accounting on the tick"), so that nothing creeps
     back unnoticed: schedstats off still saves most of the 99 instructions
     FASTPATHS.md itemises."""
     m = microbench_off()

@@ -74,6 +74,9 @@ ALL_TESTS = [
     # user/tests/ut_mm.c: mappings and the ELF loader against 2.6.35
     "mprotect_none", "mprotect_lower", "mmap_file_offsets", "exec_shared_page", "exec_big_bss",
     "exec_interp_exec",
+    # user/tests/ut_acct.c: every accounted figure moves with the work that must move it
+    "acct_proc_stat", "acct_pid_stat", "acct_ctxt_switches", "acct_getrusage", "acct_times",
+    "acct_memory_and_tasks", "acct_interval_reread",
 ]
 
 

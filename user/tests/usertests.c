@@ -95,6 +95,14 @@ void ut_sleep_ns(long long ns)
 		;
 }
 
+int ut_has(const char *hay, const char *needle)
+{
+	for (size_t n = strlen(needle); *hay; hay++)
+		if (!strncmp(hay, needle, n))
+			return 1;
+	return 0;
+}
+
 long long ut_cpu_ns(int clock)
 {
 	struct timespec ts;
@@ -279,6 +287,7 @@ static const struct ut_test *const tables[] = {
 	ut_itimer_tests,
 	ut_futex_pi_tests,
 	ut_mm_tests,
+	ut_acct_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

@@ -63,6 +63,8 @@ int ut_wait(pid_t pid);
 void ut_sleep_ns(long long ns);
 /* Clock CLOCK (e.g. CLOCK_PROCESS_CPUTIME_ID) in nanoseconds. */
 long long ut_cpu_ns(int clock);
+/* HAY contains NEEDLE. */
+int ut_has(const char *hay, const char *needle);
 /*
  * Raw clone(FLAGS, ...) of a child sharing our memory (CLONE_VM) that runs
  * FN on STACK (SIZE bytes, ours to give) and, if FN returns, exit(0) (this
@@ -118,5 +120,7 @@ extern const struct ut_test ut_itimer_tests[];
 extern const struct ut_test ut_futex_pi_tests[];
 /* ut_mm.c: mprotect of present pages, file offsets, the ELF loader's layouts */
 extern const struct ut_test ut_mm_tests[];
+/* ut_acct.c: the accounted figures (/proc/stat, /proc/PID/stat, getrusage, times, meminfo ...) move */
+extern const struct ut_test ut_acct_tests[];
 
 #endif

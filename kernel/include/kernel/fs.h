@@ -63,6 +63,7 @@ struct fs_node {
 	const struct knob *knob;	/* /proc/sys/kernel/NAME */
 	struct tmpfs_node *tn;		/* a /tmp file or directory (kernel/fs/tmpfs.c) */
 	int proc_entry, proc_pid;	/* /proc/PID/... and /proc/self (kernel/fs/procfs.c) */
+	int proc_tid;			/* /proc/PID/task/TID/...; 0: the process's own */
 	char path[INITRD_PATH_MAX];	/* canonical, no leading '/' ("" = the root) */
 	u32 mode, ino, rdev;
 	u64 size;

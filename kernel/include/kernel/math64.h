@@ -74,4 +74,22 @@ static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
 	return 0;
 }
 
+/*
+ * (a * mul) / divisor, exact on the 96-bit product (Linux's
+ * mul_u64_u32_div), truncated to 64 bits.  With hi and lo as above,
+ *	q_hi = hi / divisor, r = hi % divisor,
+ *	q_lo = (r * 2^32 + lo) / divisor		(r < divisor: fits in 64 bits)
+ * and the quotient is q_hi * 2^32 + q_lo.  divisor != 0.
+ */
+static inline u64 mul_u64_u32_div(u64 a, u32 mul, u32 divisor)
+{
+	u64 lo_prod = (u64)(u32)a * mul;
+	u64 hi = (u64)(u32)(a >> 32) * mul + (lo_prod >> 32);
+	u32 r;
+	u64 q_hi = div_u64_rem(hi, divisor, &r);
+	u64 q_lo = div_u64(((u64)r << 32) | (u32)lo_prod, divisor);
+
+	return (q_hi << 32) + q_lo;
+}
+
 #endif

@@ -36,6 +36,9 @@ int nr_tasks(void);
 
 struct task *find_task_by_pid(int pid);
 int last_pid(void);			/* the pid handed out last */
+/* Tasks forked since boot, threads and kernel threads included (Linux's
+ * total_forks, /proc/stat's processes). */
+extern u32 total_forks;
 
 /* Start a kernel thread running fn(arg), which must end in do_exit();
  * returns its pid or -errno. */
@@ -85,17 +88,32 @@ _Static_assert(sizeof(struct rusage32) == 72, "struct rusage is 72 bytes on i386
 /* wait4(2); RU (user pointer, may be NULL) gets the reaped child's rusage. */
 long do_wait4(int pid, int *status_user, int options, struct rusage32 *ru);
 
-/* kernel/proc/rusage.c: CPU time of processes (see there). */
+/* kernel/proc/rusage.c: what processes used (see there). */
 #define RUSAGE_SELF	0
 #define RUSAGE_CHILDREN	(-1)
+#define RUSAGE_BOTH	(-2)	/* kernel only: wait4's, the child and its children */
 #define RUSAGE_THREAD	1
 /* CPU ns of T's whole process: live threads and exited ones. */
 u64 thread_group_runtime(struct task *t);
-/* wait4 reaps C (a zombie leader, off the CPU) for PARENT: returns C's total
- * CPU ns (its threads and reaped children) and adds it to PARENT's children. */
-u64 rusage_reap(struct task *parent, struct task *c);
-/* Write a struct rusage with NS of CPU time to user RU: 0 or -EFAULT. */
-long put_rusage(struct rusage32 *ru, u64 ns);
+/* The sums over T's process, its exited threads included. */
+struct thread_group_acct {
+	int threads;			/* live ones */
+	u64 utime, stime;		/* ticks */
+	u64 nvcsw, nivcsw, min_flt, maj_flt;
+};
+void thread_group_acct(struct task *t, struct thread_group_acct *a);
+/* T's process's user and system time, ns: its runtime split by the ticks. */
+void thread_group_times(struct task *t, u64 *ut, u64 *st);
+void k_getrusage(struct task *p, int who, struct rusage32 *r);
+/* wait4 reaps C (a zombie leader, off the CPU) for PARENT: C's usage with
+ * its children's (RUSAGE_BOTH) into R, and into PARENT's children sums. */
+void rusage_reap(struct task *parent, struct task *c, struct rusage32 *r);
+/* exit: thread T's counts stay with LEADER's process; T leaves MM (exit,
+ * exec) and its process keeps MM's peak RSS; exec's de_thread moves what
+ * OLD kept to the new leader ME. */
+void rusage_thread_exit(struct task *leader, struct task *t);
+void rusage_mm_gone(struct task *t, const struct mm *mm);
+void rusage_take_leadership(struct task *me, struct task *old);
 long sys_getrusage(int who, struct rusage32 *ru);
 struct tms32;
 long sys_times(struct tms32 *buf);

@@ -15,11 +15,12 @@ long procfs_readlink(const struct fs_node *n, char *ubuf, int size);
 int procfs_dir_entry(const char *dir, int index, char *name, size_t size, u32 *mode, u32 *ino);
 int procfs_open(const struct fs_node *n, u32 flags, struct file **out);
 
-/* The system files' text (pseudo.c's show methods). */
+/* The system files' text (pseudo.c's show methods; kernel/fs/procfs_stat.c). */
 size_t procfs_uptime_show(char *buf, size_t size);
 size_t procfs_loadavg_show(char *buf, size_t size);
 size_t procfs_stat_show(char *buf, size_t size);
 size_t procfs_meminfo_show(char *buf, size_t size);
+size_t procfs_vmstat_show(char *buf, size_t size);
 size_t procfs_mounts_show(char *buf, size_t size);	/* kernel/fs/statfs.c */
 size_t arch_cpuinfo_show(char *buf, size_t size);	/* arch/x86/cpuid.c */
 

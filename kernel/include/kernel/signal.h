@@ -155,6 +155,8 @@ long sys_kill(int pid, int sig);
 int kill_pgrp_info(int pgrp, int sig, const struct ksiginfo *info);
 int kill_pgrp(int pgrp, int sig);
 long sys_rt_sigsuspend(const u64 *mask, u32 size);
+/* pause(): wait for a signal; -EINTR once a handler ran (as rt_sigsuspend). */
+long sys_pause(void);
 /* Drop pending SIG of thread T (its queue entries too). */
 void discard_pending(struct task *t, int sig);
 /* kernel/signal.c for kernel/signal_syscalls.c: SIG's default action is to

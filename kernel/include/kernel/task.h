@@ -35,6 +35,21 @@ struct signal_state;
 struct vfork_done;
 struct rt_mutex_waiter;
 
+/*
+ * What a process's accounting keeps beyond its live threads (Linux 2.6.35's
+ * signal_struct fields of these names), held by the group leader: the sums
+ * of its exited threads, and of its reaped children with their own reaped
+ * children (wait4 adds them: kernel/proc/rusage.c).
+ */
+struct signal_acct {
+	u64 utime, stime;		/* exited threads' ticks (cputime) */
+	u64 nvcsw, nivcsw, min_flt, maj_flt;	/* exited threads' counts */
+	u64 prev_utime, prev_stime;	/* thread_group_times()'s floor, ns */
+	u64 cutime, cstime;		/* reaped children's user / system time, ns */
+	u64 cnvcsw, cnivcsw, cmin_flt, cmaj_flt;
+	u32 maxrss, cmaxrss;		/* pages: largest RSS of its address spaces / children's */
+};
+
 struct task {
 	/* --- scheduling (kernel/sched/) --- */
 	volatile long state;		/* TASK_* */
@@ -47,6 +62,11 @@ struct task {
 	struct sched_rt_entity rt;	/* rt class (kernel/sched/rt.c) */
 	unsigned int rt_priority;	/* 1..99 for SCHED_FIFO/RR, else 0 */
 	u64 nvcsw, nivcsw;		/* voluntary / involuntary switches */
+	/* the tick's samples (kernel/sched/cputime.c): ticks in user / kernel
+	 * mode (2.6.35's cputime_t, jiffies), and what task_times() reported
+	 * last (ns), which it never goes below */
+	u32 utime, stime;
+	u64 prev_utime, prev_stime;
 	struct sched_info sched_info;	/* run_delay, pcount (schedstats) */
 	/* priority inheritance (kernel/sched/rtmutex.c, 2.6.35's names) */
 	struct plist_head pi_waiters;	/* top waiter of each rt_mutex we own */
@@ -91,10 +111,11 @@ struct task {
 					 * ppoll/pselect6/rt_sigsuspend (Linux's saved_sigmask) */
 	int restore_sigmask;		/* saved_sigmask is set (TIF_RESTORE_SIGMASK) */
 	u64 start_time;			/* sched_clock() at creation */
+	u32 min_flt, maj_flt;		/* page faults: minor (no I/O; all of them here), major */
 	/* CPU time kept by the group leader for wait4/getrusage (kernel/proc/rusage.c);
 	 * Linux keeps these in signal_struct, which here dies with the last thread. */
 	u64 dead_runtime;		/* ns run by the group's exited threads (sum_sched_runtime) */
-	u64 children_runtime;		/* ns of reaped children, their own children included (cutime) */
+	struct signal_acct sig_acct;	/* the rest of it: exited threads, reaped children */
 	/* exit_group() of the process under way (Linux's SIGNAL_GROUP_EXIT and
 	 * group_exit_code), kept by the group leader: signal_state is not per
 	 * process here (CLONE_SIGHAND without CLONE_THREAD shares it). */

@@ -55,6 +55,7 @@ struct mm {
 	struct vm_area area_inline[MM_INLINE_AREAS];
 	u32 start_brk, brk;		/* heap [start_brk, brk) */
 	u32 nr_pages;			/* user pages mapped (RSS) */
+	u32 hiwater_rss;		/* nr_pages before its last drop, if higher (Linux's) */
 	u32 nosys_seen[NOSYS_WORDS];	/* unknown syscalls logged (kernel/syscall.c) */
 	/* Bit i: user PDE i may have a page table.  Every user page table is
 	 * made by kernel/mm/vm.c's mm_pte_alloc(), which sets it; fork, exit
@@ -100,6 +101,8 @@ int mm_padzero(struct mm *mm, u32 addr, u32 len);
  * file's end (SIGBUS, Linux's VM_FAULT_SIGBUS); -ENOMEM = out of frames.
  */
 int mm_fault(struct mm *mm, u32 addr, int write);
+/* Faults handled since boot, all CPUs (/proc/vmstat's pgfault). */
+u64 vm_events_pgfault(void);
 
 long sys_brk(u32 brk);
 

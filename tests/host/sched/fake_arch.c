@@ -24,6 +24,7 @@ u64 fake_clock_step;
 unsigned long fake_clock_reads;
 unsigned int HZ = 1000;
 volatile u64 jiffies;
+u32 tick_nsec = 1000000;	/* kernel_stat.h: a tick at HZ=1000 */
 
 u64 sched_clock(void)
 {

@@ -6,6 +6,8 @@ SCHED_HOST_SRC := \
 	kernel/sched/core.c \
 	kernel/sched/fair.c \
 	kernel/sched/idle.c \
+	kernel/sched/loadavg.c \
+	kernel/sched/cputime.c \
 	kernel/sched/rt.c \
 	kernel/sched/rtmutex.c \
 	kernel/sched/deadline.c \
@@ -49,17 +51,19 @@ $(eval $(call host_test,sched_worked,$(SCHED_HOST_SRC) tests/host/sched/test_wor
 $(eval $(call host_test,sched_rt,$(SCHED_HOST_SRC) tests/host/sched/test_rt.c))
 # priority inheritance: boost, deboost, the chain walk, -EDEADLK, rt_mutex_setprio
 $(eval $(call host_test,sched_rtmutex,$(SCHED_HOST_SRC) tests/host/sched/test_rtmutex.c))
+# the load average against hand-computed fixed point, the tick's CPU-time split, task_times
+$(eval $(call host_test,sched_acct,$(SCHED_HOST_SRC) tests/host/sched/test_acct.c))
 # the red-black tree against a sorted reference
 $(eval $(call host_test,sched_rbtree,kernel/lib/rbtree.c tests/host/sched/test_rbtree.c))
 
 $(BUILD)/host/sched_fair $(BUILD)/host/sched_preempt $(BUILD)/host/sched_knobs $(BUILD)/host/sched_sim \
 $(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree $(BUILD)/host/sched_fork \
-$(BUILD)/host/sched_worked $(BUILD)/host/sched_rt $(BUILD)/host/sched_rtmutex: $(SCHED_HOST_HDRS)
+$(BUILD)/host/sched_worked $(BUILD)/host/sched_rt $(BUILD)/host/sched_rtmutex $(BUILD)/host/sched_acct: $(SCHED_HOST_HDRS)
 
 # tunables.c includes the presets generated from tools/presets (kernel/sched/rules.mk).
 SCHED_HOST_BINS := $(addprefix $(BUILD)/host/,sched_fair sched_preempt sched_knobs sched_sim \
 			     sched_variants sched_fork sched_worked sched_eevdf sched_eevdf_class \
-			     sched_eevdf_setattr sched_rt sched_rtmutex)
+			     sched_eevdf_setattr sched_rt sched_rtmutex sched_acct)
 $(SCHED_HOST_BINS): $(SCHED_PRESETS_H)
 $(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)
 

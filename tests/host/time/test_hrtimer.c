@@ -27,6 +27,7 @@
 #define TICK_NS	1000000ull
 
 unsigned int HZ = 1000;
+u32 tick_nsec;		/* kernel/tick.c's; hrtimers_init() sets it */
 static u64 now_ns = 1000, clock_step;
 static u64 programmed;		/* last clockevent_program() delta */
 static int nr_programs, nr_ticks;

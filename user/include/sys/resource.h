@@ -26,10 +26,10 @@ struct rusage {
 #define RUSAGE_THREAD	1
 
 /*
- * CPU time of the process (SELF: every thread, exited ones too), of its
- * reaped children (CHILDREN) or of the calling thread (THREAD).  Granule
- * does not split user from system time: it is all in ru_utime; ru_stime
- * and the other fields are 0.
+ * What the process used (SELF: every thread, exited ones too), its reaped
+ * children (CHILDREN) or the calling thread (THREAD): user and system time,
+ * the largest RSS in KiB, page faults, voluntary and involuntary context
+ * switches, as Linux 2.6.35's.  The other fields are 0, as on Linux.
  */
 int getrusage(int who, struct rusage *ru);
 
