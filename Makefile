@@ -139,7 +139,7 @@ deps:
 
 # make run [CMDLINE='...'] [ICOUNT=0] [BOOT=iso|kernel]
 # The headline experiment: SIGEV_THREAD wakeup latency under a make -j10-like
-# load with the default preset (commit-0bf377bbb0be), ~1 minute of wall time.
+# load with the default preset (commit-0bf377bbb0be), ~20 s of wall time once built (2 cores).
 DEFAULT_CMDLINE := run=experiment mode=thread load=kbuild:10 duration=10
 run:
 	tools/deps run
