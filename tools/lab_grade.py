@@ -55,13 +55,17 @@ def build(root, lab):
     return ""
 
 
-SANITIZER = re.compile(r"runtime error|ERROR: AddressSanitizer|^SUMMARY:|^\s+#\d+ 0x\w+ in "
-                       r"(?!__)(?!_cmocka)(?!cmocka)(?!main )")
+SANITIZER = re.compile(r"runtime error|ERROR: AddressSanitizer|^SUMMARY:|^\s+#\d+ 0x")
+# a frame of the tree's own code (kernel/, tests/), not of a library
+OWN_FRAME = re.compile(r"^\s+#\d+ 0x\w+ in \S+ (kernel|tests)/")
 
 
 def died(out):
-    """The lines of a sanitizer report in OUT worth showing (at most 8)."""
-    return [l.rstrip() for l in out.splitlines() if SANITIZER.search(l)][:8]
+    """The lines of a sanitizer report in OUT worth showing: what it found and
+    up to six frames of the tree's own code."""
+    lines = [l.strip() for l in out.splitlines() if SANITIZER.search(l)]
+    said = [l for l in lines if not l.startswith("#")]
+    return said[:2] + [l for l in lines if OWN_FRAME.match("    " + l)][:6]
 
 
 def check_text(out, name, check):
@@ -88,7 +92,8 @@ def run_check(root, name, check, timeout):
         return True, [], False
     text = check_text(out, name, check)
     if not re.search(r"^\[  FAILED  \] %s$" % check, out, re.M):
-        text += ["  the check died:"] + ["    " + l.strip() for l in died(out)]
+        said = [l for l in text if l.startswith("  ") and not SANITIZER.search(l)]
+        text = said + ["  the check died:"] + ["    " + l.strip() for l in died(out)]
     return False, text + ["  run it alone: make %s && %s %s %s" % (LABS_BIN, LABS_BIN, name,
                                                                    check)], False
 

@@ -11,6 +11,14 @@
 #include <string.h>
 #include "lab.h"
 
+/* UndefinedBehaviorSanitizer: abort (so that property.c can say which case
+ * was running) and show where, as AddressSanitizer does */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void)
+{
+	return "abort_on_error=1:print_stacktrace=1";
+}
+
 #define DECLARE(lab)	extern const struct lab_group lab_group_##lab;
 LAB_NAMES(DECLARE)
 #define ENTRY(lab)	&lab_group_##lab,

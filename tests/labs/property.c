@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sanitizer/common_interface_defs.h>
 #include "property.h"
+#include "watch.h"
 
 #define MAX_CASE	4096	/* bytes of one lab's case */
 #define MAX_SHRINKS	400	/* accepted simplifications, at most */
@@ -111,7 +112,7 @@ static void died(void)
 	if (!running || !running_case)
 		return;
 	running->describe(running_case, &t);
-	printf("  property: the binary died while running this case (see the report above):\n"
+	printf("  property: the binary died while running this case:\n"
 	       "            %s\n", t.buf);
 	fflush(stdout);
 }
@@ -171,7 +172,8 @@ void prop_check_at(const struct prop_lab *p, const char *file, int line)
 
 	assert_true(p->size <= MAX_CASE);
 	running = p;
-	__sanitizer_set_death_callback(died);
+	__sanitizer_set_death_callback(died);	/* AddressSanitizer */
+	watch_on_abort(died);			/* UndefinedBehaviorSanitizer */
 	for (int i = 0; i < p->cases; i++) {
 		int at, steps;
 

@@ -69,6 +69,22 @@ int watch_stop(void)
 	return nr_touched;
 }
 
+static void (*on_abort)(void);
+
+static void aborting(int sig)
+{
+	if (on_abort)
+		on_abort();
+	signal(SIGABRT, SIG_DFL);
+	raise(SIGABRT);
+}
+
+void watch_on_abort(void (*fn)(void))
+{
+	on_abort = fn;
+	signal(SIGABRT, aborting);
+}
+
 void watch_free(void)
 {
 	munmap(arena, count * stride);

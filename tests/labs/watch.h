@@ -6,7 +6,7 @@
  * SIGSEGV handler counts it and opens the object's pages, and the access
  * is retried.  Any other fault goes to the handler that was there before
  * (the sanitizers' report).  Kept apart from the kernel's headers, whose
- * signal names clash with the C library's.
+ * signal names clash with the C library's (so watch_on_abort() is here too).
  */
 #ifndef TESTS_LABS_WATCH_H
 #define TESTS_LABS_WATCH_H
@@ -20,5 +20,10 @@ void watch_start(void);
 /* the number of objects touched since watch_start() */
 int watch_stop(void);
 void watch_free(void);
+
+/* Call FN when the binary aborts (a sanitizer's report, with main.c's
+ * __ubsan_default_options abort_on_error=1), before it dies: the property
+ * tests say which case was running. */
+void watch_on_abort(void (*fn)(void));
 
 #endif

@@ -139,6 +139,11 @@ def test_cut_tree_scores_0_rest_passes(name, tmp_path):
         run = lab("record", "start_nice", cwd=str(dest))
         assert run.returncode == 2 and run.stderr.strip() == (
             "lab: record runs the reference: use it in the repository, not in a cut tree")
+        for cmd, what in ((["wrong"], "wrong"), (["grade", "all"], "grade all"),
+                          (["cut", "place_entity"], "cut")):
+            run = lab(*cmd, cwd=str(dest))
+            assert run.returncode == 2 and run.stderr.strip() == (
+                "lab: %s runs in the repository, not in a cut tree" % what), run.stderr
 
 
 @pytest.mark.parametrize("name", labs())
@@ -218,6 +223,10 @@ def test_errors_are_one_line(tmp_path):
     run = lab("record", "update_curr")
     assert run.returncode == 2 and run.stderr.strip() == (
         "lab: lab update_curr has no experiment; those with one: start_nice")
+    run = lab("grade", "update_curr", "--json")
+    assert run.returncode == 2 and run.stderr.strip() == "lab: --json needs a value"
+    run = lab("wrong", "nope")
+    assert run.returncode == 2 and run.stderr.startswith("lab: no lab 'nope'")
     other = os.path.join(ROOT, "tests", "labs", "wrong", "place_entity", "no_shield.patch")
     run = lab("cut", "update_curr", str(tmp_path / "y"), "--answer", other)
     assert run.returncode == 2 and run.stderr.strip().endswith(
@@ -253,6 +262,17 @@ def test_student_code_that_does_not_build_or_never_returns(tmp_path):
     run = lab("grade", cwd=str(dest))
     assert "lab: the checks do not build (above); every check fails" in run.stdout
     assert "nonsense" in run.stdout and score(run) == 0 and run.returncode == 1
+    # a NULL dereference: the sanitizer stops the binary; each check runs alone,
+    # so the report shows under the checks it broke, with the tree's frames
+    fair.write_text(stubbed.replace("\t(void)delta_exec;",
+                                    "\tif (delta_exec > 5000000)\n\t\tcfs_rq = NULL;\n"
+                                    "\tcfs_rq->exec_clock += delta_exec;", 1))
+    run = lab("grade", cwd=str(dest))
+    block = run.stdout[run.stdout.index("FAIL test_long_delta"):]
+    block = block[:block.index("\n\n")]
+    assert "  the check died:\n    kernel/sched/fair.c:" in block and "runtime error" in block, block
+    assert "in __update_curr kernel/sched/fair.c:" in block, block
+    assert "property: the binary died while running this case:" in run.stdout
     fair.write_text(stubbed.replace("\t(void)delta_exec;", "\tfor (;;)\n\t\t(void)delta_exec;", 1))
     run = subprocess.run([str(dest / "tools" / "lab"), "grade"], cwd=str(dest), text=True,
                          capture_output=True, env=dict(os.environ, LAB_CHECK_TIMEOUT="5"))
