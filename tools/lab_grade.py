@@ -186,13 +186,13 @@ def grade_experiment(root, name, exp, row, host_ok, host_only):
     if host_only:
         row.word, row.text = "SKIP", "experiment left out (--host)"
         return
-    if not host_ok:
-        row.text = "experiment not run: the other rows must all pass first"
-        return
     want = expected_figure(root, name)
     if not want or want.get("cmdline") != exp["cmdline"]:
         row.text = "no stored figure for %r in %s: run tools/lab record %s in the " \
             "repository" % (exp["cmdline"], EXPECTED, name)
+        return
+    if not host_ok:
+        row.text = "experiment not run: the other rows must all pass first"
         return
     got, why = run_experiment(root, exp)
     if got is None:
