@@ -7,7 +7,8 @@
 # build/granule-debug.elf (the same kernel with DWARF debug info, for gdb) and
 # build/granule.asm (objdump -S: the kernel's disassembly interleaved with its source).
 #
-# Targets: all iso run gdb asm test bench trace fuzz fuzz-host soak clean deps help (make help).
+# Targets: all iso run gdb asm test bench trace lab grade fuzz fuzz-host soak clean deps help
+# (make help).
 # A plain `make` is `make all` (the fragments define object rules first).
 .DEFAULT_GOAL := all
 
@@ -138,7 +139,7 @@ deps:
 
 # make run [CMDLINE='...'] [ICOUNT=0] [BOOT=iso|kernel]
 # The headline experiment: SIGEV_THREAD wakeup latency under a make -j10-like
-# load with the default preset (commit-0bf377bbb0be), ~1 minute of wall time.
+# load with the default preset (commit-0bf377bbb0be), ~20 s of wall time once built (2 cores).
 DEFAULT_CMDLINE := run=experiment mode=thread load=kbuild:10 duration=10
 run:
 	tools/deps run
@@ -197,7 +198,7 @@ bench: deps all
 lab:
 	@tools/lab $(if $(NAME),cut $(NAME) $(DIR),list)
 grade:
-	@tools/lab grade $(LAB)
+	@tools/lab grade $(if $(JSON),--json $(JSON)) $(LAB)
 
 # Robustness (docs/ROBUSTNESS.md): the in-image fuzzer for a long run, and
 # the experiment under every preset back to back; tests/fuzz/rules.mk has
@@ -219,9 +220,13 @@ help:
 	  "Granule - the two commands (README.md; docs/START.md to begin):" \
 	  "  make run      build, boot QEMU, run the headline experiment  [CMDLINE='...' ICOUNT=0 BOOT=kernel]" \
 	  "  make test     the whole suite: host tests, then QEMU system tests (~15 min on 2 cores)" \
+	  "To learn (docs/START.md gives the order):" \
+	  "  make lab      the graded labs; make lab NAME=x cuts lab x into ../granule-lab-x (docs/LABS.md)" \
+	  "  make grade    grade the lab of this tree (LAB=x: the reference; LAB=all; JSON=file: results)" \
+	  "  tools/sim     the real scheduler on the host, a run in seconds (docs/EXPLORE.md; tools/sim --help)" \
+	  "  make trace    the run traced: build/trace/ for trace-cmd and Perfetto (docs/TRACING.md)  [CMDLINE='...']" \
 	  "Also:" \
 	  "  make shell    busybox's login shell in real time (ICOUNT=1: deterministic)  [CMDLINE='...']" \
-	  "  make trace    the run traced: build/trace/ (docs/TRACING.md)  [CMDLINE='...']" \
 	  "  make gdb      the boot paused under gdb with tools/granule.gdb  [CMDLINE='...'] [GDB_CMDS=file]" \
 	  "  make bench    every preset x 5 load seeds, Linux beside (~2 h)  [QUICK=1 LINUX=0]" \
 	  "  make usb      a BIOS/UEFI USB-stick image, booted in QEMU both ways (docs/HARDWARE.md)" \

@@ -1,5 +1,6 @@
 """The start-here path: docs/EXERCISES.md indexes every exercise of docs/,
 and README.md's first screen is about the scheduler and points to START.md."""
+import json
 import os
 import re
 import subprocess
@@ -98,3 +99,74 @@ def test_debate_figures_rejects_an_argument():
                        stderr=subprocess.PIPE)
     assert p.returncode != 0 and p.stderr.decode().strip() == \
         "tools/debate-figures: unknown argument '--nope' (expected none or --check)"
+
+
+def sim(*args):
+    p = subprocess.run([os.path.join(ROOT, "tools", "sim")] + list(args), capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return p.stdout
+
+
+def sim_result(*args):
+    line = [l for l in sim("experiment", *args).splitlines() if l.startswith("RESULT ")][-1]
+    return json.loads(line[len("RESULT "):])
+
+
+def wakeups(out):
+    return re.findall(r"^ +(\d+\.\d+)  s2 +h0 +(-?\d+\.\d) +(yes|no)$", out, re.M)
+
+
+def test_explore_answers_quote_the_simulator():
+    """docs/answers/EXPLORE.md: the figures of answers 1, 2 and 4 as tools/sim prints
+    them, and the claims of 6 and 8 (which depend on the calibration)."""
+    ans = " ".join(read("docs", "answers", "EXPLORE.md").split())
+    runs = re.findall(r"^ +\d+\.\d+  (h\d) ", sim("tasks", "hog,hog:nice=5", "--until", "400ms", "-c"),
+                      re.M)
+    assert "`h0` runs after %d of them and `h1` after %d" % (runs.count("h0"), runs.count("h1")) in ans
+    spec = ["tasks", "hog,hog:nice=5,sleeper:run=1ms:sleep=3ms", "--until", "8ms", "-c"]
+    assert wakeups(sim(*spec)) == [("4.000", "-3000.0", "yes"), ("8.000", "-3000.0", "yes")]
+    gentle_off = wakeups(sim(*spec, "sched_features=NO_GENTLE_FAIR_SLEEPERS"))
+    assert [w[1] for w in gentle_off] == ["-3417.0", "-4534.8"]
+    assert "-3417.0 at 4 ms, -4534.8 at the second wakeup at 8 ms" in ans
+    for gran, want in (("2000000", ["yes", "yes"]), ("3000000", ["no", "yes"]),
+                       ("3500000", ["no", "yes"]), ("4000000", ["no", "no"])):
+        assert [w[2] for w in wakeups(sim(*spec, "sched_wakeup_granularity_ns=" + gran))] == want, gran
+    assert "from `sched_wakeup_granularity_ns=4000000` neither does" in ans
+    # 6: HZ=250 raises the average; the percentiles sit on the tick's grid
+    hz1000, hz250 = sim_result("--preset", "linux-2.6.35"), sim_result("--preset", "linux-2.6.35", "--hz", "250")
+    assert round(hz1000["avg_us"] / 1000) == 21 and round(hz250["avg_us"] / 1000) == 22
+    assert "from about 21 ms at HZ=1000 to about 22 ms" in ans
+    for a, b in (("p90_us", "p99_us"), ("p99_us", "p999_us")):
+        off = (hz1000[b] - hz1000[a]) % 1000          # the upper percentiles on the tick's grid
+        assert min(off, 1000 - off) < 2, (hz1000, a, b)
+    # 8: the minima without load are the sums of the calibration's costs
+    with open(os.path.join(ROOT, "tools", "simeng", "calibration")) as f:
+        cost = {k: int(v) for k, v in (l.split() for l in f if re.match(r"^[a-z_]+ \d+$", l))}
+    thread = sim_result("--load", "none", "--mode", "thread")["min_us"] * 1000
+    signal = sim_result("--load", "none", "--mode", "signal")["min_us"] * 1000
+    assert abs(thread - (cost["timer_signal"] + 2 * cost["switch_in"] + cost["helper"] + cost["clone_parent"]
+                         + cost["notify_pre"])) < 100, thread
+    assert abs(signal - (cost["timer_signal"] + cost["switch_in"] + cost["sig_pre"])) < 100, signal
+    assert round(thread / 1000) == 6 and round(signal / 100) == 34
+    assert "about 6 µs in thread mode and about 3.4 µs in signal mode" in ans
+
+
+def test_readme_and_start_explain_before_they_name():
+    """README's first screen names no seed, feature or commit id before a sentence says
+    what it is; START.md defines slice and sched_latency before vslice and
+    sched_latency / 2, and the labs are a step of its reading order."""
+    first = "\n".join(read("README.md").splitlines()[:50])
+    assert "seed" not in first.lower()
+    defined = first.index("*presets*")
+    for term in ("START_DEBIT", "START_NICE", "DEADLINE", "0bf377bbb0be"):
+        at = first.find(term)
+        assert at < 0 or at > defined, term
+    for term in ("START_DEBIT", "START_NICE", "DEADLINE"):
+        at = first.find(term)
+        assert at < 0 or "(" in first[at:at + 24], term        # said what it is, in brackets
+    start = read("docs", "START.md")
+    assert start.index("**slice**") < start.index("vslice")
+    assert start.index("`sched_latency` (6 ms)") < start.index("sched_latency / 2")
+    order = start[start.index("## The reading order"):start.index("## Labs and exercises")]
+    assert re.search(r"^\d+\. \[LABS\.md\]\(LABS\.md\)", order, re.M), order

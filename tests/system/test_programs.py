@@ -9,6 +9,7 @@ setting by its own name.
 """
 import glob
 import os
+import sys
 
 from conftest import boot, check_clean
 
@@ -64,10 +65,33 @@ def test_summary_explains_itself():
     summary = r.output[r.output.index("======== experiment summary"):]
     assert "(a timer fires every 10 ms for 1 s; wakeup latency = how late the woken thread runs)" in summary
     marked = [l for l in summary.splitlines() if l.endswith("<- this preset")]
-    assert len(marked) == 2 and all("[0bf]" in l or "[SN]" in l for l in marked), marked
+    assert len(marked) == 1 and marked[0].startswith("  min_gran 0.75 ms only, make -j10 [0bf]"), \
+        marked
     assert "2.6.35.2 mainline, make -j10 [0bf]        45762.1 /  7348.6  x1.00 / x1.00" in summary
     assert "NO_START_DEBIT, make -j10 [SN]            10001.8 /  1618.7  x0.22 / x0.22" in summary
     assert "Compare ratios, not us" in summary and "tags: [0bf]" in summary
+
+
+def test_make_run_gives_this_runs_ratio_to_the_mainline():
+    """tools/run_summary.py: make run's closing line divides this run by the
+    linux-2.6.35 run with the same settings in tools/simeng/reference.json."""
+    import json
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import run_summary
+    with open(run_summary.REFERENCE) as fh:
+        base = [r for r in json.load(fh)["runs"] if r["cmdline"] == (
+            "sched_preset=linux-2.6.35 hz=1000 run=experiment mode=thread load=kbuild:10 "
+            "duration=10 seed=1")][0]
+    out = ('RESULT {"bench":"wakeup-latency","preset":"commit-0bf377bbb0be","hz":1000,'
+           '"mode":"thread","load":"kbuild:10","duration_s":10,"period_us":10000,"samples":1000,'
+           '"max_us":%.1f,"avg_us":%.1f}\nRESULT {"bench":"kbuild-load","seed":1}\n'
+           % (base["max_us"] / 2, base["avg_us"] / 4))
+    line = run_summary.ratio_line(out)
+    assert line.startswith("make run: this run (preset commit-0bf377bbb0be) is x0.50 / x0.25 of "
+                           "Granule's mainline row (linux-2.6.35 with the same settings"), line
+    other = out.replace('"duration_s":10', '"duration_s":3')
+    assert "none is in tools/simeng/reference.json" in run_summary.ratio_line(other)
+    assert run_summary.ratio_line("no experiment here") is None
 
 
 def test_unknown_program_lists_the_programs():
@@ -101,5 +125,9 @@ def test_make_help_lists_the_targets():
     out = subprocess.run(["make", "-s", "help"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     targets = [l.split()[1] for l in out.stdout.splitlines() if l.startswith("  make ")]
-    for t in ("run", "test", "shell", "trace", "gdb", "bench", "usb", "deps"):
+    for t in ("run", "test", "shell", "trace", "gdb", "bench", "usb", "deps", "lab", "grade"):
         assert t in targets, (t, targets)
+    # the student's tools: the labs, the simulator and the tracer, under "To learn"
+    learn = out.stdout[out.stdout.index("To learn"):out.stdout.index("Also:")]
+    for tool in ("make lab", "make grade", "tools/sim", "make trace"):
+        assert "\n  %s " % tool in learn, (tool, learn)

@@ -464,3 +464,18 @@ def test_trace_of_the_default_experiment_loses_nothing(tmp_path):
     assert m and int(m.group(1)) > 50000 and m.group(2) == "0", text[-2000:]
     assert "tools/trace: 1000 samples, all traced. " in text
     assert "The trace lost no event" in text
+
+
+def test_trace_run_without_a_kernel_builds_it_or_says_so(tmp_path):
+    """In a tree with no build/granule.elf, `tools/trace run` first runs make all,
+    and says so; when that fails it stops with one line, not a parse error."""
+    shutil.copytree(os.path.join(ROOT, "tools"), tmp_path / "tools",
+                    ignore=shutil.ignore_patterns("__pycache__", "simeng"))
+    (tmp_path / "Makefile").write_text("all:\n\t@echo no toolchain here; false\n")
+    run = subprocess.run([str(tmp_path / "tools" / "trace"), "run", "-o", str(tmp_path / "out"),
+                          "--", "run=hello"], capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    assert "tools/trace: no kernel at build/granule.elf yet: building it (make all)" in run.stdout
+    assert run.stderr.strip().endswith(
+        "tools/trace: make all failed (above): the kernel must build before it is traced"), run.stderr
+    assert "trace_event=?" not in run.stdout + run.stderr

@@ -97,11 +97,9 @@ static __attribute__((unused)) struct task *ahead_of_V(struct task **other)
 	return x;
 }
 
-/* A nice-NICE task at v - v0 = VKEY, deadline v0 + DKEY, not queued (hand-built trees). */
-static __attribute__((unused)) struct task *mk(const char *name, int nice, s64 vkey, s64 dkey)
+/* Make the zeroed task T a nice-NICE one at v - v0 = VKEY, deadline v0 + DKEY, not queued. */
+static __attribute__((unused)) struct task *mk_at(struct task *t, int nice, s64 vkey, s64 dkey)
 {
-	struct task *t = task_alloc(name);
-
 	t->policy = SCHED_NORMAL;
 	t->static_prio = t->normal_prio = t->prio = NICE_TO_PRIO(nice);
 	set_load_weight(t);
@@ -110,6 +108,12 @@ static __attribute__((unused)) struct task *mk(const char *name, int nice, s64 v
 	t->se.deadline = eevdf_rq(cfs)->zero_vruntime + (u64)dkey;
 	t->se.slice = sysctl_sched_base_slice;
 	return t;
+}
+
+/* A nice-NICE task at v - v0 = VKEY, deadline v0 + DKEY, not queued (hand-built trees). */
+static __attribute__((unused)) struct task *mk(const char *name, int nice, s64 vkey, s64 dkey)
+{
+	return mk_at(task_alloc(name), nice, vkey, dkey);
 }
 
 /* Queue T in the tree by hand (no accounting beyond nr_running). */

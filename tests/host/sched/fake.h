@@ -70,6 +70,15 @@ struct task *spawn(const char *name, int nice);
  * fake hrtick expiring before that fires first (hrtick_fire()). */
 void tick(void);
 void ticks(int n);
+/* Tick while COND holds, for at most 10 s of ticks; the test fails if it
+ * still holds then (a broken scheduler, as a lab's stub, then fails the test
+ * instead of hanging it).  For files that include <cmocka.h>. */
+#define TICK_WHILE(cond) do {						\
+	for (unsigned int tick_while_ = 0; tick_while_ < 10 * HZ && (cond);	\
+	     tick_while_++)						\
+		tick();							\
+	assert_false(cond);						\
+} while (0)
 /* The syscall-exit path: schedule() if current->need_resched. */
 void resched_if_needed(void);
 /* current blocks: state = STATE, schedule(). */

@@ -373,8 +373,7 @@ static void check_sleeper_credit(int gentle, u64 credit)
 	s = spawn("sleeper", 0);
 	start_hogs(hogs, 2, 0);
 	/* run until the sleeper is current, then it blocks */
-	while (current != s)
-		tick();
+	TICK_WHILE(current != s);
 	block_current(TASK_INTERRUPTIBLE);
 	assert_false(s->se.on_rq);
 	ticks(200);				/* 200 ms: far behind now */
@@ -406,8 +405,7 @@ static void test_short_sleeper_keeps_vruntime(void **state)
 
 	s = spawn("sleeper", 0);
 	start_hogs(hogs, 2, 0);
-	while (current != s)
-		tick();
+	TICK_WHILE(current != s);
 	block_current(TASK_INTERRUPTIBLE);
 	v = s->se.vruntime;
 	tick();					/* 1 ms only */

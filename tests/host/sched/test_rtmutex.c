@@ -101,8 +101,7 @@ static void test_boost_under_eevdf(void **state)
 	knob_set_ok("sched_preset", "linux-6.12");
 	l = spawn_at("low", 0);
 	other = spawn_at("other", 0);
-	while (current != l)
-		tick();
+	TICK_WHILE(current != l);
 	rt_mutex_init(&lock);
 	try_to_take_rt_mutex(&lock, l);
 	h = spawn_at("high", 50);

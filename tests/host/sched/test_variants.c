@@ -112,8 +112,7 @@ static void test_dyn_gran_buddy_threshold(void **state)
 		wake_up_new_task(s);			/* a fork: not a buddy */
 		assert_null(CFS->next);
 		resched_if_needed();
-		while (current != s)
-			tick();
+		TICK_WHILE(current != s);
 		block_current(TASK_INTERRUPTIBLE);
 		s->se.vruntime = current->se.vruntime;	/* no preemption */
 		wake_up_process(s);			/* 3 >= 3 */
@@ -139,8 +138,7 @@ static struct task *woken_sleeper(void)
 	struct task *s = spawn("sleeper", 0);
 
 	hogs(1);
-	while (current != s)
-		tick();
+	TICK_WHILE(current != s);
 	assert_int_equal(s->se.sleeper_wakeup_slice, 0);	/* zero at fork */
 	block_current(TASK_INTERRUPTIBLE);
 	return s;
@@ -166,8 +164,7 @@ static void test_sleeper_slice_shield(void **state)
 	knob_set_ok("sched_preset", "dyn-gran-sleeper");
 	s = woken_sleeper();
 	wake_up_process(s);
-	while (current != s)
-		tick();
+	TICK_WHILE(current != s);
 	/* shielded from the vruntime-lead test for its first 2 ms of run */
 	assert_false(tick_check(1999999, 50000000));
 	assert_int_equal(s->se.sleeper_wakeup_slice, 2000000);
@@ -187,8 +184,7 @@ static void test_sleeper_slice_stale(void **state)
 	knob_set_ok("sched_preset", "dyn-gran-sleeper");
 	s = woken_sleeper();
 	wake_up_process(s);
-	while (current != s)
-		tick();
+	TICK_WHILE(current != s);
 	block_current(TASK_INTERRUPTIBLE);
 	assert_int_equal(s->se.sleeper_wakeup_slice, 2000000);
 	knob_set_ok("sched_sleeper_wakeup_slice_ns", "3000000");
@@ -365,8 +361,7 @@ static struct task *deadline_fork(u64 *deadline)
 
 	knob_set_ok("sched_preset", "deadline");
 	hogs(3);
-	while (earliest_deadline_entity(RQ))	/* the hogs were forks too */
-		tick();
+	TICK_WHILE(earliest_deadline_entity(RQ));	/* the hogs were forks too */
 	nr = CFS->nr_running;
 	c = task_alloc("c");
 	sched_fork(c);
@@ -431,8 +426,7 @@ static void test_deadline_list(void **state)
 
 	knob_set_ok("sched_preset", "deadline");
 	hogs(2);
-	while (earliest_deadline_entity(RQ))
-		tick();
+	TICK_WHILE(earliest_deadline_entity(RQ));
 	c1 = spawn("c1", 0);
 	push_right(c1);
 	tick();
@@ -445,12 +439,10 @@ static void test_deadline_list(void **state)
 	set_user_nice(c2, -3);
 	assert_ptr_equal(earliest_deadline_entity(RQ), &c1->se);
 	/* both run, in deadline order, once expired */
-	while (c1->se.deadline)
-		tick();
+	TICK_WHILE(c1->se.deadline);
 	assert_ptr_equal(current, c1);
 	assert_ptr_equal(earliest_deadline_entity(RQ), &c2->se);
-	while (c2->se.deadline)
-		tick();
+	TICK_WHILE(c2->se.deadline);
 	assert_null(earliest_deadline_entity(RQ));
 }
 

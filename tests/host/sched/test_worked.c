@@ -433,8 +433,7 @@ static void table_answer_startnice(struct buf *b)
 		spawn("p", nice);
 		spawn("q", 0);
 		resched_if_needed();
-		while (task_nice(current) != nice)
-			tick();
+		TICK_WHILE(task_nice(current) != nice);
 		c = task_alloc("c");
 		sched_fork(c);
 		gran = wakeup_gran(&current->se, &c->se);
