@@ -15,7 +15,6 @@ control port and the DSDT's _S5 values can make QEMU exit.
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
@@ -23,9 +22,8 @@ from conftest import BANNER_RE, boot, check_clean
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 TOOLS = os.path.join(ROOT, "tools")
-sys.path.insert(0, TOOLS)
-import fontgen  # noqa: E402
-import granule_qemu as gq  # noqa: E402
+from granule.image import fontgen
+from granule import qemu as gq
 
 EXPERIMENT = "run=experiment load=none duration=1"
 HALTED = r"init finished with status (\d+); system halted \(poweroff=0\)"
