@@ -14,6 +14,7 @@
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
+#include <kernel/smp.h>
 #include <kernel/string.h>
 #include <kernel/tick.h>
 #include <kernel/trace.h>
@@ -83,6 +84,7 @@ static u32 memory_init(void)
 
 void kmain(u32 magic, u32 info_phys)
 {
+	boot_cpu_init();		/* CPU 0 online: the masks' first bit */
 	int bad_magic = arch_early_init(magic, info_phys); /* serial, GDT, IDT, PIC, boot info */
 
 	printk("Granule %s (i686) booting\n", GRANULE_VERSION);
@@ -103,6 +105,8 @@ void kmain(u32 magic, u32 info_phys)
 	rtc_init();			/* CLOCK_REALTIME from the CMOS clock */
 	paging_init(memory_init());	/* frame allocator; map all lowmem at 3 GiB */
 	kmalloc_init();			/* kernel heap (size classes) */
+	setup_per_cpu_areas();		/* a copy of the per-CPU template for each CPU */
+	smp_prepare_boot_cpu();		/* this CPU onto its own area, GDT and TSS */
 	trace_init();			/* trace_event=: the ring buffer */
 	sched_init();			/* runqueue; this context becomes the idle task */
 	proc_init();			/* task table, pid 0's kernel stack */

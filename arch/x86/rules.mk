@@ -1,7 +1,8 @@
 # arch/x86 - everything that touches i686 registers, ports and tables.
 KERNEL_ASM += arch/x86/entry.asm          # 256 trap stubs -> struct trap_frame -> trap_dispatch
 KERNEL_C   += arch/x86/setup.c            # arch bring-up order for kmain
-KERNEL_C   += arch/x86/gdt.c              # GDT (flat ring 0/3 segments) + TSS esp0
+KERNEL_C   += arch/x86/gdt.c              # per-CPU GDT (flat ring 0/3, TLS, per-CPU segment) + TSS esp0
+KERNEL_C   += arch/x86/setup_percpu.c     # every CPU's per-CPU area, reached through %fs
 KERNEL_C   += arch/x86/idt.c              # IDT gates (0x80 callable from ring 3)
 KERNEL_C   += arch/x86/traps.c            # exception titles, register dump, IRQ dispatch
 KERNEL_C   += arch/x86/pic.c              # 8259A pair, remap, EOI, spurious IRQ 7/15

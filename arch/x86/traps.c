@@ -16,6 +16,7 @@
 #include <kernel/kernel_stat.h>
 #include <kernel/signal_nr.h>
 #include <kernel/string.h>
+#include <kernel/smp.h>
 #include <kernel/task.h>
 #include <arch/cpu.h>
 #include <arch/irq.h>
@@ -80,7 +81,8 @@ void show_regs(const struct trap_frame *tf)
 	u32 esp = user_mode(tf) ? tf->useresp : (u32)&tf->useresp;
 	u32 ss = user_mode(tf) ? tf->ss : __KERNEL_DS;
 
-	printk("EIP: %04x:[<%08x>] EFLAGS: %08x CPU: 0\n", tf->cs & 0xffff, tf->eip, tf->eflags);
+	printk("EIP: %04x:[<%08x>] EFLAGS: %08x CPU: %d\n", tf->cs & 0xffff, tf->eip, tf->eflags,
+	       smp_processor_id());
 	printk("EAX: %08x EBX: %08x ECX: %08x EDX: %08x\n", tf->eax, tf->ebx, tf->ecx, tf->edx);
 	printk("ESI: %08x EDI: %08x EBP: %08x ESP: %08x\n", tf->esi, tf->edi, tf->ebp, esp);
 	printk(" DS: %04x ES: %04x FS: %04x GS: %04x SS: %04x\n",
