@@ -105,7 +105,8 @@ void kmain(u32 magic, u32 info_phys)
 	rtc_init();			/* CLOCK_REALTIME from the CMOS clock */
 	paging_init(memory_init());	/* frame allocator; map all lowmem at 3 GiB */
 	kmalloc_init();			/* kernel heap (size classes) */
-	setup_per_cpu_areas();		/* a copy of the per-CPU template for each CPU */
+	arch_find_cpus();		/* MADT or MP table: present and possible CPUs */
+	setup_per_cpu_areas();		/* a copy of the per-CPU template for each */
 	smp_prepare_boot_cpu();		/* this CPU onto its own area, GDT and TSS */
 	trace_init();			/* trace_event=: the ring buffer */
 	sched_init();			/* runqueue; this context becomes the idle task */
@@ -117,8 +118,9 @@ void kmain(u32 magic, u32 info_phys)
 
 	arch_devices_init();		/* UART receive interrupt */
 	local_irq_enable();
-	tick_report();			/* prove the tick runs */
-	ktest_run();			/* ktest=NAME fault tests */
+	smp_init();			/* start the other CPUs; they idle */
+	tick_report();			/* prove the tick runs (from a tick edge) */
+	ktest_run();			/* ktest=NAME fault and SMP tests */
 
 	printk("Boot complete\n");
 	start_init();			/* pid 1 execs init= with run= */

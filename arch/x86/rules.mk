@@ -12,6 +12,12 @@ KERNEL_C   += arch/x86/cpuid.c            # CPU identification and feature flags
 KERNEL_C   += arch/x86/pit.c              # 8254: periodic tick, channel-2 calibration gate
 KERNEL_C   += arch/x86/tsc.c              # TSC calibration, sched_clock in ns
 KERNEL_C   += arch/x86/apic.c             # local APIC + its timer
+KERNEL_C   += arch/x86/ipi.c              # IPIs through the ICR: reschedule, call-function
+KERNEL_C   += arch/x86/madt.c             # ACPI MADT -> the CPUs (pure; host-tested)
+KERNEL_C   += arch/x86/mptable.c          # Intel MP table -> the CPUs (pure; host-tested)
+KERNEL_C   += arch/x86/mpparse.c          # find the CPUs: MADT, else MP table; possible/present masks
+KERNEL_C   += arch/x86/smpboot.c          # start the APs: trampoline, INIT-SIPI-SIPI, start_secondary
+KERNEL_ASM += arch/x86/trampoline.asm     # an AP's first instructions: real mode -> paging -> C
 KERNEL_C   += arch/x86/ioremap.c          # uncached device mappings (fixmap PDE 1023)
 KERNEL_C   += arch/x86/time.c             # clock source / clock event choice, hz= knob
 KERNEL_C   += arch/x86/multiboot.c        # multiboot1/2 info -> struct boot_info

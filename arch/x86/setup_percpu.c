@@ -22,12 +22,14 @@
 #include <kernel/smp.h>
 #include <kernel/string.h>
 #include <arch/desc.h>
+#include <arch/tlbflush.h>
 
 extern char __per_cpu_start[], __per_cpu_end[];
 
 unsigned long __per_cpu_offset[NR_CPUS];
 DEFINE_PER_CPU(unsigned long, this_cpu_off);
 DEFINE_PER_CPU(int, cpu_number);
+DEFINE_PER_CPU(struct tlb_state, cpu_tlbstate);
 
 void setup_per_cpu_areas(void)
 {
