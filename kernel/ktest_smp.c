@@ -23,6 +23,7 @@
 #include <kernel/tlbflush.h>
 #include <kernel/vm.h>
 #include <arch/barrier.h>
+#include <arch/hardirq.h>
 #include <arch/pgtable.h>
 #include <arch/tlbflush.h>
 

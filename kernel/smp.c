@@ -51,7 +51,6 @@ static struct {
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(call_function.lock),
 };
 
-DEFINE_PER_CPU(struct irq_cpustat, irq_stat);
 static DEFINE_PER_CPU(struct call_function_data, cfd_data);
 static DEFINE_PER_CPU(struct call_single_queue, call_single_queue);
 static DEFINE_PER_CPU(struct call_single_data, csd_data);	/* the no-wait single call's */

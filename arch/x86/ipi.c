@@ -23,6 +23,7 @@
 #include <kernel/smp.h>
 #include <arch/apic.h>
 #include <arch/barrier.h>
+#include <arch/hardirq.h>
 #include <arch/irq.h>
 #include <arch/irqflags.h>
 #include <arch/smp.h>

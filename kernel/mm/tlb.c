@@ -17,6 +17,7 @@
 #include <kernel/tlbflush.h>
 #include <kernel/vm.h>
 #include <arch/barrier.h>
+#include <arch/hardirq.h>
 #include <arch/tlbflush.h>
 
 #define TLB_FLUSH_ALL		0xffffffffu

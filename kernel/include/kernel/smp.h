@@ -66,18 +66,6 @@ void call_function_init(void);
 void generic_smp_call_function_interrupt(void);
 void generic_smp_call_function_single_interrupt(void);
 
-/*
- * Interrupts each CPU took, by kind (Linux's irq_cpustat_t, the RES, CAL
- * and TLB rows of /proc/interrupts).
- */
-struct irq_cpustat {
-	unsigned int irq_resched_count;	/* reschedule IPIs */
-	unsigned int irq_call_count;	/* call-function IPIs (single and many) */
-	unsigned int irq_tlb_count;	/* TLB shootdowns run here */
-};
-DECLARE_PER_CPU(struct irq_cpustat, irq_stat);
-#define inc_irq_stat(member)	this_cpu_inc(irq_stat.member)
-
 /* ---- what the architecture provides (arch/x86/smpboot.c, ipi.c) ---- */
 
 /* Find the CPUs (MADT or MP table) and fill cpu_possible/present_mask. */
