@@ -13,9 +13,9 @@
  * A CPU that does not answer is reported by the architecture and left out;
  * the boot goes on with the others.
  *
- * maxcpus=0 is nosmp, as in 2.6.35 (init/main.c: "maxcpus=0 ... disables
- * SMP"): only the boot CPU runs and the boot log says so; it is not an
- * error.
+ * maxcpus=0 is nosmp, as in 2.6.35 (init/main.c's comment: "nosmp" or
+ * "maxcpus=0" will disable SMP activation entirely): only the boot CPU
+ * runs and the boot log says so; it is not an error.
  */
 #include <kernel/cmdline.h>
 #include <kernel/printk.h>
