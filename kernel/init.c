@@ -25,6 +25,7 @@
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
+#include <kernel/smp.h>
 #include <kernel/string.h>
 #include <arch/irqflags.h>
 #include <arch/process.h>
@@ -96,6 +97,18 @@ void start_init(void)
 }
 
 /* The idle task: sleep until an interrupt, run whatever became runnable. */
+/*
+ * The idle loop of a CPU other than the boot CPU, while only the boot CPU
+ * has a runqueue: halt with interrupts on, forever.  IPIs wake it and their
+ * handlers run (kernel/smp.c); no task is ever scheduled here, so it never
+ * calls schedule().
+ */
+__attribute__((noreturn)) void cpu_idle_parked(void)
+{
+	for (;;)
+		arch_idle();		/* sti; hlt */
+}
+
 __attribute__((noreturn)) void cpu_idle(void)
 {
 	for (;;) {

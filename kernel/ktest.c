@@ -9,6 +9,8 @@
  *	div0      integer divide by zero    -> divide error
  *	bug       BUG_ON(1)                 -> kernel BUG at file:line!
  *	panic     panic("ktest")
+ * and one that returns and lets the boot go on:
+ *	smp       cross calls, IPIs and TLB shootdown on every CPU (kernel/ktest_smp.c)
  */
 #include <kernel/cmdline.h>
 #include <kernel/printk.h>
@@ -16,7 +18,7 @@
 #include <kernel/ktest.h>
 
 static char ktest_name[32];
-DEFINE_KNOB_STRING(ktest, ktest_name, "", "in-kernel fault test to run at boot (ud2, nullderef, gpf, div0, bug, panic)");
+DEFINE_KNOB_STRING(ktest, ktest_name, "", "in-kernel test to run at boot (ud2, nullderef, gpf, div0, bug, panic, smp)");
 
 static volatile int zero;
 
@@ -31,9 +33,10 @@ static void t_div0(void)
 static void t_bug(void)      { BUG_ON(zero == 0); }
 static void t_panic(void)    { panic("ktest"); }
 
-static const struct { const char *name; void (*fn)(void); } ktests[] = {
-	{ "ud2", t_ud2 }, { "nullderef", t_nullderef }, { "gpf", t_gpf },
-	{ "div0", t_div0 }, { "bug", t_bug }, { "panic", t_panic },
+static const struct { const char *name; void (*fn)(void); int returns; } ktests[] = {
+	{ "ud2", t_ud2, 0 }, { "nullderef", t_nullderef, 0 }, { "gpf", t_gpf, 0 },
+	{ "div0", t_div0, 0 }, { "bug", t_bug, 0 }, { "panic", t_panic, 0 },
+	{ "smp", ktest_smp, 1 },
 };
 
 void ktest_run(void)
@@ -44,7 +47,8 @@ void ktest_run(void)
 		if (!strcmp(ktest_name, ktests[i].name)) {
 			printk("ktest: running %s\n", ktests[i].name);
 			ktests[i].fn();
-			printk("ktest: %s returned (unexpected)\n", ktests[i].name);
+			if (!ktests[i].returns)
+				printk("ktest: %s returned (unexpected)\n", ktests[i].name);
 			return;
 		}
 	}

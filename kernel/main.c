@@ -14,6 +14,7 @@
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
+#include <kernel/smp.h>
 #include <kernel/string.h>
 #include <kernel/tick.h>
 #include <kernel/trace.h>
@@ -83,6 +84,7 @@ static u32 memory_init(void)
 
 void kmain(u32 magic, u32 info_phys)
 {
+	boot_cpu_init();		/* CPU 0 online: the masks' first bit */
 	int bad_magic = arch_early_init(magic, info_phys); /* serial, GDT, IDT, PIC, boot info */
 
 	printk("Granule %s (i686) booting\n", GRANULE_VERSION);
@@ -103,6 +105,9 @@ void kmain(u32 magic, u32 info_phys)
 	rtc_init();			/* CLOCK_REALTIME from the CMOS clock */
 	paging_init(memory_init());	/* frame allocator; map all lowmem at 3 GiB */
 	kmalloc_init();			/* kernel heap (size classes) */
+	arch_find_cpus();		/* MADT or MP table: present and possible CPUs */
+	setup_per_cpu_areas();		/* a copy of the per-CPU template for each */
+	smp_prepare_boot_cpu();		/* this CPU onto its own area, GDT and TSS */
 	trace_init();			/* trace_event=: the ring buffer */
 	sched_init();			/* runqueue; this context becomes the idle task */
 	proc_init();			/* task table, pid 0's kernel stack */
@@ -113,8 +118,9 @@ void kmain(u32 magic, u32 info_phys)
 
 	arch_devices_init();		/* UART receive interrupt */
 	local_irq_enable();
-	tick_report();			/* prove the tick runs */
-	ktest_run();			/* ktest=NAME fault tests */
+	smp_init();			/* start the other CPUs; they idle */
+	tick_report();			/* prove the tick runs (from a tick edge) */
+	ktest_run();			/* ktest=NAME fault and SMP tests */
 
 	printk("Boot complete\n");
 	start_init();			/* pid 1 execs init= with run= */

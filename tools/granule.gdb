@@ -71,6 +71,16 @@ def _rb_next(node):
     return parent
 
 
+def _current():
+    """`current` of the CPU gdb stopped on: its per-CPU current_task
+    (kernel/include/kernel/task.h), at the template's address plus that
+    CPU's __per_cpu_offset (0 until the areas exist).  QEMU's gdb stub
+    shows each vCPU as a thread, numbered from 1 in CPU order."""
+    thread = gdb.selected_thread()
+    cpu = thread.num - 1 if thread else 0
+    return gdb.parse_and_eval(f"*(struct task **)((char *)&current_task + __per_cpu_offset[{cpu}])")
+
+
 class GrCurrent(gdb.Command):
     """gr-current: the running task (current): pid, tgid, comm, state, need_resched, vruntime."""
 
@@ -78,7 +88,7 @@ class GrCurrent(gdb.Command):
         super().__init__("gr-current", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
-        cur = gdb.parse_and_eval("current")
+        cur = _current()
         if not int(cur):
             print("current: NULL (before sched_init)")
             return

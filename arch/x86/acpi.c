@@ -9,7 +9,8 @@
  * 0xE0000..0xFFFFF.  It points to the RSDT (32-bit entries) or, revision
  * >= 2, the XSDT (64-bit entries; used when the RSDT address is 0).  Each
  * table has a 36-byte header {signature[4], length, revision, checksum,
- * ...}; its bytes sum to 0 mod 256.
+ * ...}; its bytes sum to 0 mod 256.  acpi_find_table() hands any listed
+ * table out by signature (the MADT, "APIC", to arch/x86/mpparse.c).
  *
  * FADT ("FACP") fields used (byte offsets; ports are I/O port numbers):
  *	40  DSDT	u32	physical address of the DSDT
@@ -74,6 +75,7 @@ struct acpi_header {
 
 static int acpi_done, acpi_result = -1;
 static u32 rsdp_phys;
+static const u8 *acpi_rsdp;	/* once acpi_init() found it */
 static struct acpi_pm_timer pm_timer;
 static u32 pm_mask;
 
@@ -178,7 +180,8 @@ static const struct acpi_header *map_table(u32 phys, const char *sig)
 static u32 rd32(const void *base, u32 off) { u32 v; memcpy(&v, (const u8 *)base + off, 4); return v; }
 static u64 rd64(const void *base, u32 off) { u64 v; memcpy(&v, (const u8 *)base + off, 8); return v; }
 
-static const struct acpi_header *find_fadt(const u8 *rsdp)
+/* The table with signature SIG listed in the RSDT (or XSDT), checked; NULL if none. */
+static const struct acpi_header *find_table(const u8 *rsdp, const char *sig)
 {
 	u32 rsdt = rd32(rsdp, 16);
 	u64 xsdt = rsdp[15] >= 2 ? rd64(rsdp, 24) : 0;
@@ -201,8 +204,8 @@ static const struct acpi_header *find_fadt(const u8 *rsdp)
 		if (a >= 0x100000000ull)
 			continue;
 		const struct acpi_header *h = map_phys((u32)a, sizeof(*h));
-		if (h && !memcmp(h->signature, "FACP", 4))
-			return map_table((u32)a, "FACP");
+		if (h && !memcmp(h->signature, sig, 4))
+			return map_table((u32)a, sig);
 	}
 	return NULL;
 }
@@ -302,11 +305,12 @@ int acpi_init(void)
 		printk("ACPI: no RSDP found (multiboot2 tag, EBDA, 0xE0000-0xFFFFF)\n");
 		return -1;
 	}
-	if (!(fadt = find_fadt(rsdp))) {
+	if (!(fadt = find_table(rsdp, "FACP"))) {
 		printk("ACPI: RSDP at 0x%08x (%s, revision %u), but no valid FADT\n",
 		       rsdp_phys, where, rsdp[15]);
 		return -1;
 	}
+	acpi_rsdp = rsdp;
 	read_pm_timer(fadt);
 	read_pm1_control(fadt);
 	if (pm_timer.port && !pm_timer_ticks()) {
@@ -319,6 +323,16 @@ int acpi_init(void)
 		printk("at port 0x%x (%u-bit)\n", pm_timer.port, pm_timer.bits);
 	acpi_result = 0;
 	return 0;
+}
+
+const void *acpi_find_table(const char *sig, u32 *len)
+{
+	const struct acpi_header *h;
+
+	if (acpi_init() < 0 || !(h = find_table(acpi_rsdp, sig)))
+		return NULL;
+	*len = h->length;
+	return h;
 }
 
 /* SLP_TYPa/b from the DSDT's \_S5 package; 0, or -1 if none usable. */

@@ -13,6 +13,7 @@
  */
 #include <kernel/printk.h>
 #include <kernel/math64.h>
+#include <arch/apic.h>
 #include <arch/cpu.h>
 #include <arch/segment.h>
 #include <arch/timer.h>
@@ -20,26 +21,23 @@
 
 #define MSR_APIC_BASE		0x1b
 #define APIC_BASE_ENABLE	(1u << 11)
-#define APIC_ID			0x020
-#define APIC_VERSION		0x030
-#define APIC_EOI		0x0b0
-#define APIC_SVR		0x0f0
-#define APIC_LVT_TIMER		0x320
-#define APIC_LVT_LINT0		0x350
-#define APIC_LVT_LINT1		0x360
+#define APIC_VERSION		APIC_LVR
+#define APIC_SVR		APIC_SPIV
+#define APIC_LVT_TIMER		APIC_LVTT
+#define APIC_LVT_LINT0		APIC_LVT0
+#define APIC_LVT_LINT1		APIC_LVT1
 #define APIC_TIMER_INIT		0x380
 #define APIC_TIMER_CUR		0x390
-#define APIC_TIMER_DIV		0x3e0
-#define LVT_MASKED		(1u << 16)
+#define APIC_TIMER_DIV		APIC_TDCR
+#define LVT_MASKED		APIC_LVT_MASKED
 #define LVT_PERIODIC		(1u << 17)
-#define DELIVERY_EXTINT		0x700
-#define DELIVERY_NMI		0x400
+#define DELIVERY_EXTINT		APIC_DM_EXTINT
+#define DELIVERY_NMI		APIC_DM_NMI
 #define CALIBRATE_MS		20
 
-static volatile u32 *apic_regs;
-
-static inline u32 apic_read(u32 reg) { return apic_regs[reg / 4]; }
-static inline void apic_write(u32 reg, u32 v) { apic_regs[reg / 4] = v; }
+volatile u32 *apic_regs;
+static int apic_setup_done;
+static u32 timer_div = 0x3;	/* the boot CPU's divider: /16, or /1 one-shot */
 
 int apic_probe(const char **why_not)
 {
@@ -54,20 +52,75 @@ int apic_probe(const char **why_not)
 	return 1;
 }
 
-void apic_init(void)
+int apic_map(void)
 {
-	u64 base = rdmsr(MSR_APIC_BASE);
-	u32 phys = (u32)base & 0xfffff000u;
+	const char *why;
+	u64 base;
 
+	if (apic_regs)
+		return 0;
+	if (!apic_probe(&why))
+		return -1;
+	base = rdmsr(MSR_APIC_BASE);
 	if (!(base & APIC_BASE_ENABLE))
 		wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE);
-	apic_regs = ioremap(phys, 4096);
+	apic_regs = ioremap((u32)base & 0xfffff000u, 4096);
+	return 0;
+}
+
+u32 read_apic_id(void)
+{
+	u32 a, b, c, d;
+
+	if (apic_regs)
+		return apic_read(APIC_ID) >> 24;
+	cpuid(1, &a, &b, &c, &d);
+	return b >> 24;		/* the initial APIC id */
+}
+
+int apic_is_setup(void)
+{
+	return apic_setup_done;
+}
+
+/* The boot CPU's local APIC (Linux's setup_local_APIC() for CPU 0): the
+ * 8259 through LINT0 (virtual wire), NMIs through LINT1. */
+void apic_init(void)
+{
+	u32 phys = (u32)rdmsr(MSR_APIC_BASE) & 0xfffff000u;
+
+	apic_map();
+	apic_setup_done = 1;
 	apic_write(APIC_LVT_LINT0, DELIVERY_EXTINT);	/* 8259 through LINT0 */
 	apic_write(APIC_LVT_LINT1, DELIVERY_NMI);
 	apic_write(APIC_LVT_TIMER, LVT_MASKED | LOCAL_TIMER_VECTOR);
 	apic_write(APIC_SVR, 0x100 | SPURIOUS_APIC_VECTOR);
 	printk("APIC: local APIC id %u version 0x%08x at 0x%08x\n",
 	       apic_read(APIC_ID) >> 24, apic_read(APIC_VERSION), phys);
+}
+
+/*
+ * A non-boot CPU's local APIC (setup_local_APIC() for cpu != 0): LINT0 and
+ * LINT1 masked, as Linux masks them on every CPU but the boot CPU, so the
+ * 8259's interrupts and NMIs stay on CPU 0.  The timer gets its vector and
+ * the boot CPU's divider but stays masked: no tick here until this CPU
+ * schedules (the boot CPU's calibration holds for every CPU's timer, which
+ * all run from the same bus clock).
+ */
+void setup_secondary_APIC(void)
+{
+	u64 base = rdmsr(MSR_APIC_BASE);
+
+	if (!(base & APIC_BASE_ENABLE))
+		wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE);
+	apic_write(APIC_LVT_LINT0, LVT_MASKED | DELIVERY_EXTINT);
+	apic_write(APIC_LVT_LINT1, LVT_MASKED | DELIVERY_NMI);
+	apic_write(APIC_TIMER_DIV, timer_div);
+	apic_write(APIC_LVT_TIMER, LVT_MASKED | LOCAL_TIMER_VECTOR);
+	apic_write(APIC_TASKPRI, 0);
+	apic_write(APIC_SVR, 0x100 | SPURIOUS_APIC_VECTOR);
+	apic_write(APIC_ESR, 0);
+	apic_write(APIC_ESR, 0);
 }
 
 static void apic_gate_fn(int start, void *arg)
@@ -94,6 +147,7 @@ u32 apic_timer_calibrate(void)
 
 void apic_timer_start_periodic(u32 counts_per_tick)
 {
+	timer_div = 0x3;
 	apic_write(APIC_TIMER_DIV, 0x3);
 	apic_write(APIC_LVT_TIMER, LVT_PERIODIC | LOCAL_TIMER_VECTOR);
 	apic_write(APIC_TIMER_INIT, counts_per_tick);
@@ -103,6 +157,7 @@ void apic_timer_start_periodic(u32 counts_per_tick)
 void apic_timer_set_oneshot(void)
 {
 	apic_write(APIC_TIMER_INIT, 0);
+	timer_div = 0xb;
 	apic_write(APIC_TIMER_DIV, 0xb);		/* divide by 1 */
 	apic_write(APIC_LVT_TIMER, LOCAL_TIMER_VECTOR);	/* one-shot, unmasked */
 }

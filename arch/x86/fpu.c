@@ -43,18 +43,25 @@ static void fpu_restore(const u8 *area)
 		__asm__ __volatile__("frstor (%0)" :: "r"(area) : "memory");
 }
 
-/* Enable the x87 (and SSE where FXSR exists) and record a clean state. */
-void fpu_init(void)
+/* This CPU's x87 (and SSE where FXSR exists) on, in its initial state:
+ * every CPU runs this; the boot CPU first (fpu_init). */
+void fpu_cpu_init(void)
 {
 	u32 cr0 = read_cr0();
 
 	cr0 &= ~CR0_EM;
 	cr0 |= CR0_MP | CR0_NE;
 	write_cr0(cr0);
-	fpu_have_fxsr = cpu_has(X86_FEATURE_FXSR);
-	if (fpu_have_fxsr)
+	if (cpu_has(X86_FEATURE_FXSR))
 		write_cr4(read_cr4() | CR4_OSFXSR | (cpu_has(X86_FEATURE_SSE) ? CR4_OSXMMEXCPT : 0));
 	__asm__ __volatile__("fninit");
+}
+
+/* Enable the x87 on the boot CPU and record a clean state. */
+void fpu_init(void)
+{
+	fpu_have_fxsr = cpu_has(X86_FEATURE_FXSR);
+	fpu_cpu_init();
 	fpu_save(fpu_clean);		/* fpu_clean was zero: MXCSR_MASK 0 if unsupported */
 	fpu_restore(fpu_clean);		/* fnsave re-initialises: reload */
 	if (fpu_have_fxsr) {

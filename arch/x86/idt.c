@@ -39,15 +39,19 @@ static int user_gate(int v)
 	return v == SYSCALL_VECTOR || v == 3 || v == 4;
 }
 
+/* Load the one IDT (every CPU shares it, as on Linux). */
+void idt_load(void)
+{
+	struct { u16 limit; u32 base; } __attribute__((packed)) idtr = { sizeof(idt) - 1, (u32)idt };
+
+	__asm__ __volatile__("lidt %0" :: "m"(idtr));
+}
+
 void idt_init(void)
 {
-	struct { u16 limit; u32 base; } __attribute__((packed)) idtr;
-
 	for (int v = 0; v < 256; v++)
 		set_gate(v, vector_stubs[v], user_gate(v) ? 3 : 0);
-	idtr.limit = sizeof(idt) - 1;
-	idtr.base = (u32)idt;
-	__asm__ __volatile__("lidt %0" :: "m"(idtr));
+	idt_load();
 }
 
 /* Vector 3 to HANDLER (kprobes, arch/x86/kprobes.c), still callable from ring 3. */

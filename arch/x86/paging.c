@@ -15,6 +15,7 @@
 #include <arch/cpu.h>
 #include <arch/ioremap.h>
 #include <arch/pgtable.h>
+#include <arch/tlbflush.h>
 
 #define KERNEL_PDE	(PAGE_OFFSET >> 22)	/* 768 */
 
@@ -58,7 +59,7 @@ void paging_init(u32 lowmem_end)
 	for (u32 va = KSTACK_AREA; va < KSTACK_AREA_END; va += 0x400000)
 		pd[va >> 22] = alloc_table() | PTE_P | PTE_W;
 	fixmap_install(pd);		/* the ioremap area (APIC, ACPI, framebuffer) */
-	write_cr3(kernel_pgdir);
+	load_pgdir(kernel_pgdir);
 	printk("paging: kernel maps %u MiB of lowmem with %s pages%s\n", lowmem_end >> 20,
 	       pse ? "4 MiB" : "4 KiB", global ? ", global" : "");
 }

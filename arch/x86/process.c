@@ -10,6 +10,7 @@
 #include <arch/process.h>
 #include <arch/segment.h>
 #include <arch/thread.h>
+#include <arch/tlbflush.h>
 #include <arch/tls.h>
 
 void __switch_stacks(u32 *prev_esp, u32 next_esp);
@@ -26,11 +27,12 @@ struct trap_frame *task_pt_regs(struct task *t)
 	return (struct trap_frame *)(t->thread.esp0 - sizeof(struct trap_frame));
 }
 
-/* Load PGDIR into CR3 (if it is not already there). */
+/* Load PGDIR into CR3 (if it is not already there), noting it for the
+ * TLB shootdown (arch/tlbflush.h): one %fs read in place of reading CR3. */
 static inline void switch_pgdir(u32 pgdir)
 {
-	if (read_cr3() != pgdir)
-		write_cr3(pgdir);
+	if (this_cpu_read(cpu_tlbstate.loaded_pgdir) != pgdir)
+		load_pgdir(pgdir);
 }
 
 void arch_set_kstack(struct task *t, void *base, u32 size)

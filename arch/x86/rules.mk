@@ -1,7 +1,8 @@
 # arch/x86 - everything that touches i686 registers, ports and tables.
 KERNEL_ASM += arch/x86/entry.asm          # 256 trap stubs -> struct trap_frame -> trap_dispatch
 KERNEL_C   += arch/x86/setup.c            # arch bring-up order for kmain
-KERNEL_C   += arch/x86/gdt.c              # GDT (flat ring 0/3 segments) + TSS esp0
+KERNEL_C   += arch/x86/gdt.c              # per-CPU GDT (flat ring 0/3, TLS, per-CPU segment) + TSS esp0
+KERNEL_C   += arch/x86/setup_percpu.c     # every CPU's per-CPU area, reached through %fs
 KERNEL_C   += arch/x86/idt.c              # IDT gates (0x80 callable from ring 3)
 KERNEL_C   += arch/x86/traps.c            # exception titles, register dump, IRQ dispatch
 KERNEL_C   += arch/x86/pic.c              # 8259A pair, remap, EOI, spurious IRQ 7/15
@@ -11,6 +12,12 @@ KERNEL_C   += arch/x86/cpuid.c            # CPU identification and feature flags
 KERNEL_C   += arch/x86/pit.c              # 8254: periodic tick, channel-2 calibration gate
 KERNEL_C   += arch/x86/tsc.c              # TSC calibration, sched_clock in ns
 KERNEL_C   += arch/x86/apic.c             # local APIC + its timer
+KERNEL_C   += arch/x86/ipi.c              # IPIs through the ICR: reschedule, call-function
+KERNEL_C   += arch/x86/madt.c             # ACPI MADT -> the CPUs (pure; host-tested)
+KERNEL_C   += arch/x86/mptable.c          # Intel MP table -> the CPUs (pure; host-tested)
+KERNEL_C   += arch/x86/mpparse.c          # find the CPUs: MADT, else MP table; possible/present masks
+KERNEL_C   += arch/x86/smpboot.c          # start the APs: trampoline, INIT-SIPI-SIPI, start_secondary
+KERNEL_ASM += arch/x86/trampoline.asm     # an AP's first instructions: real mode -> paging -> C
 KERNEL_C   += arch/x86/ioremap.c          # uncached device mappings (fixmap PDE 1023)
 KERNEL_C   += arch/x86/time.c             # clock source / clock event choice, hz= knob
 KERNEL_C   += arch/x86/multiboot.c        # multiboot1/2 info -> struct boot_info

@@ -18,6 +18,7 @@
 #include <kernel/tick.h>
 #include <kernel/math64.h>
 #include <arch/cpu.h>
+#include <arch/hardirq.h>
 #include <arch/irq.h>
 #include <arch/irq_regs.h>
 #include <arch/irqflags.h>
@@ -74,14 +75,10 @@ static void pit_tick_irq(struct trap_frame *tf)
 	timer_tick();
 }
 
-/* Local APIC timer interrupts, /proc/stat's intr total (Linux's
- * irq_stat.apic_timer_irqs, "LOC" in /proc/interrupts). */
-u32 apic_timer_irqs;
-
 static void apic_tick_irq(struct trap_frame *tf)
 {
 	set_irq_regs(tf);
-	apic_timer_irqs++;
+	inc_irq_stat(apic_timer_irqs);	/* LOC, /proc/stat's intr total */
 	apic_eoi();
 	if (apic_oneshot)
 		hrtimer_interrupt();

@@ -16,8 +16,10 @@
 #include <kernel/kernel_stat.h>
 #include <kernel/signal_nr.h>
 #include <kernel/string.h>
+#include <kernel/smp.h>
 #include <kernel/task.h>
 #include <arch/cpu.h>
+#include <arch/hardirq.h>
 #include <arch/irq.h>
 #include <arch/irqflags.h>
 #include <arch/process.h>
@@ -30,16 +32,17 @@ __attribute__((noreturn)) void ret_from_bad_user_frame(struct trap_frame *utf);
 
 static irq_handler_t irq_handlers[16];
 static irq_handler_t vector_handlers[256];
-static u32 spurious_count;
-struct trap_frame *irq_regs;		/* <arch/irq_regs.h> */
-extern u32 apic_timer_irqs;		/* arch/x86/time.c */
+DEFINE_PER_CPU(struct irq_cpustat, irq_stat);	/* <arch/hardirq.h> */
+DEFINE_PER_CPU(struct trap_frame *, irq_regs);	/* <arch/irq_regs.h> */
 
-/* Interrupts with no IRQ line: local APIC timer and spurious ones (Linux's
- * arch_irq_stat_cpu: LOC, SPU ...), for /proc/stat's intr total. */
+/* CPU's interrupts with no IRQ line, for /proc/stat's intr total (Linux
+ * 2.6.35's arch_irq_stat_cpu: LOC, SPU, and with SMP RES, CAL, TLB). */
 u64 arch_irq_stat_cpu(int cpu)
 {
-	(void)cpu;
-	return (u64)apic_timer_irqs + spurious_count;
+	const struct irq_cpustat *s = &per_cpu(irq_stat, cpu);
+
+	return (u64)s->apic_timer_irqs + s->irq_spurious_count + s->irq_resched_count +
+	       s->irq_call_count + s->irq_tlb_count;
 }
 
 void request_irq(int irq, irq_handler_t handler)
@@ -80,7 +83,8 @@ void show_regs(const struct trap_frame *tf)
 	u32 esp = user_mode(tf) ? tf->useresp : (u32)&tf->useresp;
 	u32 ss = user_mode(tf) ? tf->ss : __KERNEL_DS;
 
-	printk("EIP: %04x:[<%08x>] EFLAGS: %08x CPU: 0\n", tf->cs & 0xffff, tf->eip, tf->eflags);
+	printk("EIP: %04x:[<%08x>] EFLAGS: %08x CPU: %d\n", tf->cs & 0xffff, tf->eip, tf->eflags,
+	       smp_processor_id());
 	printk("EAX: %08x EBX: %08x ECX: %08x EDX: %08x\n", tf->eax, tf->ebx, tf->ecx, tf->edx);
 	printk("ESI: %08x EDI: %08x EBP: %08x ESP: %08x\n", tf->esi, tf->edi, tf->ebp, esp);
 	printk(" DS: %04x ES: %04x FS: %04x GS: %04x SS: %04x\n",
@@ -210,7 +214,7 @@ void trap_dispatch(struct trap_frame *tf)
 	} else if (vector_handlers[v]) {
 		vector_handlers[v](tf);
 	} else {
-		spurious_count++;
+		inc_irq_stat(irq_spurious_count);
 	}
 	exit_to_caller(tf, user_mode(tf));
 }

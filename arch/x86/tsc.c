@@ -28,6 +28,7 @@
  * (as mul_u64_u32_shr), so it never overflows: arch/x86/sched_clock.asm.
  */
 #include <kernel/cmdline.h>
+#include <kernel/delay.h>
 #include <kernel/printk.h>
 #include <kernel/math64.h>
 #include <kernel/string.h>
@@ -209,6 +210,22 @@ int tsc_vclock(u64 *base, u32 *mult)
 	*base = tsc_base;
 	*mult = cyc2ns_mult;
 	return 1;
+}
+
+/* kernel/delay.h: USECS of TSC time, or as many ~1 us port writes
+ * before the TSC is calibrated (or without one). */
+void udelay(u32 usecs)
+{
+	u64 end;
+
+	if (!tsc_khz) {
+		while (usecs--)
+			io_delay();
+		return;
+	}
+	end = rdtsc() + div_u64((u64)tsc_khz * usecs + 999, 1000);
+	while (rdtsc() < end)
+		__asm__ __volatile__("rep; nop");
 }
 
 int tsc_gate(unsigned ms, void (*fn)(int start, void *arg), void *arg)

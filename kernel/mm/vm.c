@@ -369,7 +369,7 @@ static int handle_mm_fault(struct mm *mm, u32 addr, int write)
  * minor one otherwise.  Every page here comes from memory - zeroed, copied
  * or the initrd's bytes - so every fault is minor.
  */
-static u64 pgfault[NR_CPUS];	/* faults handled, per CPU (Linux's PGFAULT event) */
+static DEFINE_PER_CPU(u64, pgfault);	/* faults handled, per CPU (Linux's PGFAULT event) */
 
 int mm_fault(struct mm *mm, u32 addr, int write)
 {
@@ -377,7 +377,7 @@ int mm_fault(struct mm *mm, u32 addr, int write)
 
 	if (!err) {
 		current->min_flt++;
-		pgfault[smp_processor_id()]++;
+		this_cpu_inc(pgfault);
 	}
 	return err;
 }
@@ -388,7 +388,7 @@ u64 vm_events_pgfault(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += pgfault[cpu];
+		sum += per_cpu(pgfault, cpu);
 	return sum;
 }
 

@@ -50,7 +50,7 @@ void proc_init(void)
 	list_add_tail(&idle->tasks, &task_list);
 }
 
-static void *kstack_alloc(void)
+static inline __attribute__((always_inline)) void *kstack_alloc(void)
 {
 	for (u32 slot = 0; slot < KSTACK_SLOTS; slot++) {
 		if (kstack_used[slot])
@@ -76,7 +76,7 @@ static void *kstack_alloc(void)
 	return NULL;
 }
 
-static void kstack_free(void *stack)
+static inline __attribute__((always_inline)) void kstack_free(void *stack)
 {
 	u32 base = (u32)stack;
 
@@ -117,6 +117,21 @@ static int alloc_pid(void)
 	return -EAGAIN;
 }
 
+/* A zeroed task's kernel stack, empty lists, own group, start time, and no
+ * alarm (copy_signal): what a new task and an idle task both start with. */
+static inline void task_init(struct task *t, void *stack)
+{
+	arch_set_kstack(t, stack, KSTACK_SIZE);
+	INIT_LIST_HEAD(&t->children);
+	INIT_LIST_HEAD(&t->sibling);
+	INIT_LIST_HEAD(&t->thread_group);
+	INIT_LIST_HEAD(&t->sig_queue);
+	INIT_LIST_HEAD(&t->pi_state_list);
+	t->group_leader = t;
+	t->start_time = sched_clock();
+	hrtimer_init(&t->real_timer, it_real_fn);
+}
+
 struct task *alloc_task(int *err)
 {
 	struct task *t;
@@ -138,15 +153,7 @@ struct task *alloc_task(int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	arch_set_kstack(t, stack, KSTACK_SIZE);
-	INIT_LIST_HEAD(&t->children);
-	INIT_LIST_HEAD(&t->sibling);
-	INIT_LIST_HEAD(&t->thread_group);
-	INIT_LIST_HEAD(&t->sig_queue);
-	INIT_LIST_HEAD(&t->pi_state_list);
-	t->group_leader = t;
-	t->start_time = sched_clock();
-	hrtimer_init(&t->real_timer, it_real_fn);	/* no alarm (copy_signal) */
+	task_init(t, stack);
 	local_irq_save(flags);
 	t->pid = t->tgid = alloc_pid();
 	list_add_tail(&t->tasks, &task_list);
@@ -164,6 +171,37 @@ void free_task(struct task *t)
 	nr_live--;
 	local_irq_restore(flags);
 	flush_sigqueue(t);	/* anything sent after it exited */
+	kstack_free(t->kstack);
+	kfree(t);
+}
+
+/*
+ * The idle task of CPU (Linux's fork_idle(): copy_process() with pid 0,
+ * then init_idle()): pid 0, "swapper", its own guarded kernel stack, the
+ * kernel's page directory.  Like Linux's idle tasks it is on no task list
+ * (/proc and kill() never see it) and never exits.  The boot CPU's idle
+ * task is the boot context itself (sched_init, proc_init).
+ */
+struct task *fork_idle(unsigned int cpu)
+{
+	struct task *t = kzalloc(sizeof(*t));
+	void *stack = t ? kstack_alloc() : NULL;
+
+	if (!stack) {
+		kfree(t);
+		return NULL;
+	}
+	task_init(t, stack);
+	INIT_LIST_HEAD(&t->tasks);
+	t->state = TASK_RUNNING;
+	t->prio = t->static_prio = t->normal_prio = DEFAULT_PRIO;
+	strlcpy(t->comm, "swapper", sizeof(t->comm));
+	return t;
+}
+
+/* Undo fork_idle() for a CPU that never came up. */
+void free_idle(struct task *t)
+{
 	kstack_free(t->kstack);
 	kfree(t);
 }

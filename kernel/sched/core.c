@@ -27,7 +27,7 @@
 #include <arch/thread.h>
 
 struct rq runqueue;		/* the one CPU's runqueue */
-struct task *current;		/* == runqueue.curr outside schedule() */
+DEFINE_PER_CPU(struct task *, current_task);	/* current: == rq->curr outside schedule() */
 static struct task init_task;	/* the boot context, later the idle task */
 
 /*
@@ -400,7 +400,7 @@ static void put_prev_task(struct rq *rq, struct task *prev)
  */
 static void context_switch(struct rq *rq, struct task *prev, struct task *next)
 {
-	current = next;
+	this_cpu_write(current_task, next);
 	arch_switch_to(prev, next);
 }
 
@@ -822,7 +822,7 @@ void sched_init(void)
 
 	init_idle(&init_task);
 	set_load_weight(&init_task);
-	current = &init_task;
+	this_cpu_write(current_task, &init_task);
 	update_rq_clock(rq);
 	sched_verify_reset();
 }

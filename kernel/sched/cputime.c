@@ -24,7 +24,9 @@
 #include <kernel/kernel_stat.h>
 #include <kernel/math64.h>
 
-struct kernel_stat kstat[NR_CPUS];
+/* Each CPU's own, as 2.6.35's; updated with this_cpu_add() (Linux 3.x's
+ * form), one add through %fs to this CPU's copy. */
+DEFINE_PER_CPU(struct kernel_stat, kstat);
 
 /*
  * CPUTIME ticks of user time to P: its utime, and this CPU's nice time if
@@ -32,13 +34,11 @@ struct kernel_stat kstat[NR_CPUS];
  */
 void account_user_time(struct task *p, u32 cputime)
 {
-	struct cpu_usage_stat *cpustat = &kstat_this_cpu.cpustat;
-
 	p->utime += cputime;
 	if (task_nice(p) > 0)
-		cpustat->nice += cputime;
+		this_cpu_add(kstat.cpustat.nice, cputime);
 	else
-		cpustat->user += cputime;
+		this_cpu_add(kstat.cpustat.user, cputime);
 }
 
 /*
@@ -50,7 +50,7 @@ void account_user_time(struct task *p, u32 cputime)
 void account_system_time(struct task *p, u32 cputime)
 {
 	p->stime += cputime;
-	kstat_this_cpu.cpustat.system += cputime;
+	this_cpu_add(kstat.cpustat.system, cputime);
 }
 
 /*
@@ -60,7 +60,7 @@ void account_system_time(struct task *p, u32 cputime)
  */
 void account_idle_time(u32 cputime)
 {
-	kstat_this_cpu.cpustat.idle += cputime;
+	this_cpu_add(kstat.cpustat.idle, cputime);
 }
 
 /*

@@ -35,6 +35,10 @@ BAD = [
     ("poweroff=maybe", "cmdline: poweroff=maybe: invalid (expected 0 or 1); keeping 1", "  poweroff = 1"),
     ("sysctl.kernel.hz=7", "cmdline: sysctl.kernel.hz=7: invalid (expected one of 100|250|300|1000); keeping 1000",
      "  hz = 1000"),
+    ("maxcpus=abc", "cmdline: maxcpus=abc: invalid (expected an integer 0..32); keeping 32", "  maxcpus = 32"),
+    ("maxcpus=33", "cmdline: maxcpus=33: out of range (expected an integer 0..32); keeping 32", "  maxcpus = 32"),
+    ("maxcpus=-1", "cmdline: maxcpus=-1: out of range (expected an integer 0..32); keeping 32", "  maxcpus = 32"),
+    ("nosmp=2", "cmdline: nosmp=2: invalid (expected 0 or 1); keeping 0", "  nosmp = 0"),
     ("ktest=" + "x" * 40, "cmdline: ktest=" + "x" * 40 + ": too long (expected a string of at most 31 characters); keeping \"\"",
      "  ktest = "),
 ]
@@ -47,6 +51,18 @@ def test_bad_knob_prints_one_line_and_keeps_default(word, error, kept):
     assert r.has_line(error), r.output
     assert r.has_line(kept), r.output
     assert r.has_line("Boot complete")
+
+
+def test_maxcpus_zero_is_nosmp_not_an_error():
+    # Linux 2.6.35 (init/main.c): "maxcpus=0" disables SMP like "nosmp".
+    # Taken, no cmdline error; the boot log says only the boot CPU runs.
+    r = boot("maxcpus=0", smp=2)
+    check_clean(r)
+    assert not r.find(r"^cmdline: maxcpus"), r.output
+    assert r.has_line("  maxcpus = 0")
+    assert r.has_line("2 Processors exceeds max_cpus limit of 0")
+    assert r.has_line("SMP mode deactivated.")
+    assert r.has_line("Brought up 1 CPUs")
 
 
 def test_many_bad_words_at_once_still_boot():

@@ -48,10 +48,11 @@ def read_ppm(path):
     return w, h, [[tuple(px[(y * w + x) * 3:(y * w + x) * 3 + 3]) for x in range(w)] for y in range(h)]
 
 
-def boot_halted(image, boot_kind, tmp_path, firmware="bios", cpu=None, cmds=()):
+def boot_halted(image, boot_kind, tmp_path, firmware="bios", cpu=None, cmds=(), machine="pc", smp=1):
     """Boot IMAGE until the poweroff=0 halt line, run monitor CMDS, quit."""
     r = gq.run("", boot=boot_kind, image=image, firmware=firmware, cpu=cpu, icount=False,
-               timeout=180, until=HALTED, monitor_cmds=list(cmds), workdir=str(tmp_path))
+               timeout=180, until=HALTED, monitor_cmds=list(cmds), workdir=str(tmp_path),
+               machine=machine, smp=smp)
     assert not r.timed_out, "timeout:\n" + r.output[-3000:]
     return r
 
@@ -211,6 +212,23 @@ def test_uefi_usb_framebuffer_console_draws_the_font(usb_image, tmp_path):
     # ... and the last row is blank.
     y0 = (rows - 1) * 16 * scale
     assert all(px[y][x] == BG for y in range(y0, y0 + 16 * scale) for x in range(cols * 8 * scale))
+
+
+def test_uefi_usb_q35_brings_up_four_cpus(usb_image, tmp_path):
+    # A PC of today: q35 chipset, UEFI, four cores.  OVMF's MADT lists them;
+    # every one is started by INIT-SIPI-SIPI and calls in, and the
+    # experiment still runs on the boot CPU.
+    r = boot_halted(usb_image, "usb-xhci", tmp_path, firmware="uefi", machine="q35", smp=4)
+    assert_experiment_ran(r)
+    lapics = [l for l in r.lines if re.match(r"^ACPI: LAPIC \(acpi_id\[0x[0-9a-f]{2}\] "
+                                                 r"lapic_id\[0x0[0-3]\] enabled\)$", l)]
+    assert len(lapics) == 4, r.output[:6000]
+    assert r.has_line("Using ACPI (MADT) for SMP configuration information")
+    assert r.has_line("SMP: Allowing 4 CPUs, 0 hotplug CPUs")
+    for cpu in (1, 2, 3):
+        assert r.has_line(f"smpboot: Booting Node 0 Processor {cpu} APIC 0x{cpu}"), r.output[:6000]
+    assert r.has_line("Brought up 4 CPUs"), r.output[:6000]
+    assert not r.find(r"^CPU\d: (Not responding\.|Stuck \?\?)$")
 
 
 # ---- TSC calibration (-kernel, -icount: the TSC runs at exactly 1 GHz) ---------

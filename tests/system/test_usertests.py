@@ -97,6 +97,19 @@ def test_usertests_all_pass(full_run):
     assert r.has_line("init: usertests (pid 2) exited with status 0"), r.output[-2000:]
 
 
+def test_usertests_pass_at_two_cpus():
+    # -smp 2: the second CPU is started and idles (hlt), its timer masked;
+    # every program still runs on CPU 0, and the whole suite passes with
+    # the free-frame count exact.
+    r = boot('run="usertests"', timeout=110, smp=2)
+    check_clean(r, status=0)
+    assert r.has_line("Brought up 2 CPUs"), r.output[:6000]
+    assert r.has_line("ALL TESTS PASSED"), r.output[-3000:]
+    ok = [m.group(1) for l in r.lines for m in [re.match(r"^test (\S+): OK$", l)] if m]
+    assert sorted(ok) == sorted(ALL_TESTS), (set(ALL_TESTS) ^ set(ok))
+    assert r.find(r"^usertests: free frames \d+ before and after$"), r.output[-2000:]
+
+
 def test_every_test_ran_once_and_passed(full_run):
     ok = [m.group(1) for l in full_run.lines for m in [re.match(r"^test (\S+): OK$", l)] if m]
     assert sorted(ok) == sorted(ALL_TESTS), (set(ALL_TESTS) ^ set(ok))

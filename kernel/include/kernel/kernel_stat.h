@@ -36,14 +36,16 @@ struct kernel_stat {
 	u32 softirqs[NR_SOFTIRQS];
 };
 
-extern struct kernel_stat kstat[NR_CPUS];
-#define kstat_cpu(cpu)		kstat[cpu]
-#define kstat_this_cpu		kstat[smp_processor_id()]
+/* A per-CPU variable, as 2.6.35's (kernel/sched.c). */
+DECLARE_PER_CPU(struct kernel_stat, kstat);
+#define kstat_cpu(cpu)		per_cpu(kstat, cpu)
+#define kstat_this_cpu		__get_cpu_var(kstat)
 
-/* Count an interrupt of line IRQ (Linux's kstat_incr_irqs_this_cpu). */
+/* Count an interrupt of line IRQ (Linux's kstat_incr_irqs_this_cpu): one
+ * "incl %fs:kstat+..." on this CPU's copy. */
 static inline void kstat_incr_irqs_this_cpu(unsigned int irq)
 {
-	kstat_this_cpu.irqs[irq]++;
+	this_cpu_inc(kstat.irqs[irq]);
 }
 
 /* arch: interrupts that have no IRQ line (the local APIC timer, spurious

@@ -3,5 +3,7 @@
 #define KERNEL_KTEST_H
 
 void ktest_run(void);
+/* ktest=smp (kernel/ktest_smp.c): cross calls, IPIs, TLB shootdown. */
+void ktest_smp(void);
 
 #endif

@@ -43,6 +43,21 @@ static inline void list_del(struct list_head *e)
 
 static inline int list_empty(const struct list_head *h) { return h->next == h; }
 
+/* NEW takes OLD's place in its list (OLD may be a list head); OLD is left
+ * empty. */
+static inline void list_replace_init(struct list_head *old, struct list_head *new)
+{
+	if (list_empty(old)) {
+		INIT_LIST_HEAD(new);
+		return;
+	}
+	new->next = old->next;
+	new->next->prev = new;
+	new->prev = old->prev;
+	new->prev->next = new;
+	INIT_LIST_HEAD(old);
+}
+
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(h, type, member) list_entry((h)->next, type, member)
 #define list_for_each(pos, head) \

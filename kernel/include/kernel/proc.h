@@ -27,6 +27,10 @@ void proc_init(void);
 struct task *alloc_task(int *err);
 /* Free what alloc_task() gave (the task must not be running or queued). */
 void free_task(struct task *t);
+/* CPU's idle task (pid 0, on no task list), or NULL if out of memory;
+ * free_idle() gives it back if the CPU never comes up. */
+struct task *fork_idle(unsigned int cpu);
+void free_idle(struct task *t);
 /* Free tasks that exited without anyone to reap them (threads). */
 void reap_dead_tasks(void);
 /* T (exited, EXIT_DEAD) is freed by reap_dead_tasks() once off the CPU. */

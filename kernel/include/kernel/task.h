@@ -17,6 +17,7 @@
 #include <kernel/signal.h>
 #include <kernel/hrtimer.h>
 #include <kernel/plist.h>
+#include <kernel/percpu.h>
 #include <arch/thread.h>
 
 struct mm;
@@ -149,8 +150,19 @@ struct task {
 /* Exit states. */
 #define EXIT_DEAD		16
 
-/* The running task.  Defined by kernel/sched/core.c. */
-extern struct task *current;
+/*
+ * The running task: each CPU's own, a per-CPU variable (Linux's
+ * current_task, asm/current.h), so `current` reads "%fs:current_task",
+ * one instruction as the uniprocessor's global was.  Defined by
+ * kernel/sched/core.c, written by its context_switch().
+ */
+DECLARE_PER_CPU(struct task *, current_task);
+
+static inline struct task *get_current(void)
+{
+	return this_cpu_read(current_task);
+}
+#define current get_current()
 
 /*
  * A signal to take, or a group stop to join (Linux sets TIF_SIGPENDING on

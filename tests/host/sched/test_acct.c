@@ -47,7 +47,7 @@ static void acct_ticks(int n, int user_tick)
 
 static void reset_acct(void)
 {
-	memset(kstat, 0, sizeof(kstat));
+	memset(&kstat, 0, sizeof(kstat));	/* CPU 0's: the host tests' one CPU */
 }
 
 /*

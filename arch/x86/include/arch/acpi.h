@@ -20,6 +20,10 @@ struct acpi_pm_timer {
 /* Find the tables once (idempotent); 0 if an FADT was found, -1 otherwise.
  * Prints one line saying what was found or what is missing. */
 int acpi_init(void);
+/* The table with signature SIG (4 characters, e.g. "APIC", the MADT),
+ * mapped and checksummed, header included, with its length in *LEN; NULL
+ * if ACPI or the table is missing or bad. */
+const void *acpi_find_table(const char *sig, u32 *len);
 /* The FADT's PM timer (port 0 if none, or if it never ticked in a bounded probe). */
 const struct acpi_pm_timer *acpi_pm_timer(void);
 /* Read the PM timer's counter (masked to its width). */

@@ -28,6 +28,7 @@ extern u32 mxcsr_feature_mask;
 
 /* CR0/CR4 set-up; records the clean state and the MXCSR mask. */
 void fpu_init(void);
+void fpu_cpu_init(void);	/* each further CPU's x87/SSE enable */
 /* Copy the live registers into AREA (16-byte aligned, FPU_AREA_SIZE bytes)
  * and leave them unchanged (fnsave re-initialises, so reload after it). */
 void fpu_save_live(u8 *area);

@@ -1,0 +1,178 @@
+/*
+ * kernel/ktest_smp.c - ktest=smp: the cross-CPU machinery checked at boot,
+ * on every online CPU (tests/system/test_smp.py reads the lines).
+ *
+ *  1. smp_call_function_single() to each online CPU, waiting: the function
+ *     reports the CPU it ran on; the round trip in ns (sched_clock);
+ *  2. on_each_cpu(): every online CPU, this one included, runs it once;
+ *  3. smp_call_function_many() without waiting, to every other CPU: each
+ *     runs it once (the caller polls a count, bounded);
+ *  4. smp_send_reschedule() to each other CPU: its reschedule count grows;
+ *  5. TLB shootdown: flush_tlb_mm() of a fresh mm that no other CPU has
+ *     loaded sends no IPI; with another CPU made to load it, that CPU
+ *     flushes (flush_tlb_mm, then flush_tlb_range); flush_tlb_all()
+ *     flushes every other CPU once.
+ * Ends with "ktest: smp: passed" or "ktest: smp: FAILED (N checks)".
+ * Waits are bounded (WAIT_NS of sched_clock), so a lost IPI fails a check
+ * instead of hanging the boot.
+ */
+#include <kernel/ktest.h>
+#include <kernel/printk.h>
+#include <kernel/smp.h>
+#include <kernel/time.h>
+#include <kernel/tlbflush.h>
+#include <kernel/vm.h>
+#include <arch/barrier.h>
+#include <arch/hardirq.h>
+#include <arch/pgtable.h>
+#include <arch/tlbflush.h>
+
+#define WAIT_NS		100000000ull	/* 100 ms */
+
+static unsigned int failed;
+
+static void check(int ok, const char *what)
+{
+	if (!ok) {
+		failed++;
+		printk("ktest: smp: check failed: %s\n", what);
+	}
+}
+
+static void whoami(void *info)
+{
+	*(volatile int *)info = smp_processor_id();
+}
+
+static void count_cpu(void *info)
+{
+	__atomic_fetch_or((u32 *)info, 1u << smp_processor_id(), __ATOMIC_SEQ_CST);
+}
+
+/* Wait (bounded) until *WORD == WANT. */
+static int wait_word(volatile u32 *word, u32 want)
+{
+	u64 end = sched_clock() + WAIT_NS;
+
+	while (*word != want)
+		if (sched_clock() > end)
+			return 0;
+		else
+			cpu_relax();
+	return 1;
+}
+
+static void call_single_each(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		volatile int ran = -1;
+		u64 t0 = sched_clock();
+		int err = smp_call_function_single((int)cpu, whoami, (void *)&ran, 1);
+		u64 ns = sched_clock() - t0;
+
+		printk("ktest: smp: call_function_single to CPU%u: ran on CPU%d, %llu ns round trip\n",
+		       cpu, ran, ns);
+		check(!err && ran == (int)cpu, "call_function_single ran on its CPU");
+	}
+}
+
+static void call_many(u32 online)
+{
+	u32 seen = 0, others = online & ~(1u << smp_processor_id());
+
+	on_each_cpu(count_cpu, &seen, 1);
+	printk("ktest: smp: on_each_cpu: ran on CPUs 0x%x of online 0x%x\n", seen, online);
+	check(seen == online, "on_each_cpu ran once on every online CPU");
+
+	seen = 0;
+	smp_call_function_many(cpu_online_mask, count_cpu, &seen, 0);
+	check(wait_word(&seen, others), "call_function_many (no wait) reached every other CPU");
+	printk("ktest: smp: call_function_many, no wait: ran on CPUs 0x%x, others 0x%x\n", seen, others);
+}
+
+static void resched_each(void)
+{
+	unsigned int cpu, taken = 0, others = num_online_cpus() - 1;
+
+	for_each_online_cpu(cpu) {
+		if (cpu == (unsigned int)smp_processor_id())
+			continue;
+		volatile unsigned int *n = &per_cpu(irq_stat, cpu).irq_resched_count;
+		unsigned int before = *n;
+
+		smp_send_reschedule((int)cpu);
+		taken += wait_word(n, before + 1);
+	}
+	printk("ktest: smp: reschedule IPI taken by %u of %u other CPUs\n", taken, others);
+	check(taken == others, "every other CPU took its reschedule IPI");
+}
+
+static unsigned int remote_flushes(void)
+{
+	unsigned int cpu, n = 0;
+
+	for_each_online_cpu(cpu)
+		if (cpu != (unsigned int)smp_processor_id())
+			n += per_cpu(irq_stat, cpu).irq_tlb_count;
+	return n;
+}
+
+static void load_mm_pgdir(void *pgdir)
+{
+	load_pgdir((u32)pgdir);
+}
+
+static void tlb_shootdown(void)
+{
+	struct mm *mm = mm_create();
+	unsigned int before, idle_mm, loaded = 0, range = 0, all, others = num_online_cpus() - 1;
+	int target = (int)cpumask_any_but(cpu_online_mask, smp_processor_id());
+
+	if (!mm) {
+		check(0, "mm_create for the TLB checks");
+		return;
+	}
+	before = remote_flushes();
+	flush_tlb_mm(mm);
+	idle_mm = remote_flushes() - before;
+	if ((unsigned int)target < nr_cpu_ids) {
+		smp_call_function_single(target, load_mm_pgdir, (void *)mm->pgdir, 1);
+		before = remote_flushes();
+		flush_tlb_mm(mm);
+		loaded = remote_flushes() - before;
+		flush_tlb_range(mm, 0x08048000u, 0x0804a000u);
+		range = remote_flushes() - before - loaded;
+		smp_call_function_single(target, load_mm_pgdir, (void *)kernel_pgdir, 1);
+		printk("ktest: smp: flush_tlb_mm: %u remote flushes with the mm loaded nowhere else, "
+		       "%u with it loaded on CPU%d; flush_tlb_range: %u\n", idle_mm, loaded, target, range);
+		check(loaded == 1 && range == 1, "the CPU with the mm loaded flushed it");
+	} else {
+		printk("ktest: smp: flush_tlb_mm: %u remote flushes, no other CPU\n", idle_mm);
+	}
+	check(idle_mm == 0, "no IPI for an mm loaded nowhere else");
+	before = remote_flushes();
+	flush_tlb_all();
+	all = remote_flushes() - before;
+	printk("ktest: smp: flush_tlb_all: %u remote flushes, %u other CPUs\n", all, others);
+	check(all == others, "flush_tlb_all flushed every other CPU once");
+	mm_put(mm);
+}
+
+void ktest_smp(void)
+{
+	u32 online = cpu_online_mask->bits;
+
+	failed = 0;
+	printk("ktest: smp: %u CPUs online (mask 0x%x), running on CPU%d\n",
+	       num_online_cpus(), online, smp_processor_id());
+	call_single_each();
+	call_many(online);
+	resched_each();
+	tlb_shootdown();
+	if (failed)
+		printk("ktest: smp: FAILED (%u checks)\n", failed);
+	else
+		printk("ktest: smp: passed\n");
+}

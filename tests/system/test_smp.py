@@ -1,0 +1,127 @@
+"""Several CPUs (docs/ARCHITECTURE.md, "SMP bring-up"): the firmware's CPU
+list (ACPI's MADT, or the MP table without ACPI), the boot log's account of
+how many were found and came up, maxcpus= and nosmp, and ktest=smp, the
+in-kernel check that a call-function IPI reaches every CPU and comes back
+(single, many, on_each_cpu), that reschedule IPIs arrive and that a TLB
+shootdown flushes exactly the CPUs that have the mm loaded.
+
+QEMU runs the vCPUs round-robin on one host thread under -icount, so a
+boot at -smp 4 is as deterministic as one at -smp 1: two boots print the
+same bytes.  At -smp 1 the log gains only the MADT line, "SMP: Allowing 1
+CPUs", the per-CPU area and "Brought up 1 CPUs".
+"""
+import re
+
+import pytest
+
+from conftest import boot, check_clean
+
+
+def booted(cmdline="ktest=smp", **kw):
+    r = boot(cmdline, **kw)
+    check_clean(r)
+    return r
+
+
+def booting_lines(r):
+    return [l for l in r.lines if l.startswith("smpboot: Booting Node")]
+
+
+def assert_ktest_passed(r, cpus):
+    mask = (1 << cpus) - 1
+    assert r.has_line(f"ktest: smp: {cpus} CPUs online (mask 0x{mask:x}), running on CPU0"), r.output[-3000:]
+    for cpu in range(cpus):
+        assert r.find(rf"^ktest: smp: call_function_single to CPU{cpu}: ran on CPU{cpu}, \d+ ns round trip$"), \
+            r.output[-3000:]
+    assert r.has_line(f"ktest: smp: on_each_cpu: ran on CPUs 0x{mask:x} of online 0x{mask:x}")
+    others = mask & ~1
+    assert r.has_line(f"ktest: smp: call_function_many, no wait: ran on CPUs 0x{others:x}, others 0x{others:x}")
+    assert r.has_line(f"ktest: smp: reschedule IPI taken by {cpus - 1} of {cpus - 1} other CPUs")
+    if cpus > 1:
+        assert r.has_line("ktest: smp: flush_tlb_mm: 0 remote flushes with the mm loaded nowhere else, "
+                          "1 with it loaded on CPU1; flush_tlb_range: 1")
+    assert r.has_line(f"ktest: smp: flush_tlb_all: {cpus - 1} remote flushes, {cpus - 1} other CPUs")
+    assert r.has_line("ktest: smp: passed"), r.output[-3000:]
+
+
+@pytest.mark.parametrize("cpus", [1, 2, 4])
+def test_every_cpu_comes_up_and_answers_ipis(cpus):
+    r = booted(smp=cpus)
+    lapics = [l for l in r.lines if l.startswith("ACPI: LAPIC ")]
+    assert lapics == [f"ACPI: LAPIC (acpi_id[0x{c:02x}] lapic_id[0x{c:02x}] enabled)" for c in range(cpus)]
+    assert r.has_line("Using ACPI (MADT) for SMP configuration information")
+    assert r.has_line(f"SMP: Allowing {cpus} CPUs, 0 hotplug CPUs")
+    assert r.has_line(f"PERCPU: 1 pages/cpu for {cpus} CPUs, "
+                      + r.find(r"^PERCPU: .*, (\d+ bytes of per-CPU variables)$").group(1))
+    assert booting_lines(r) == [f"smpboot: Booting Node 0 Processor {c} APIC 0x{c:x}" for c in range(1, cpus)]
+    assert r.has_line(f"Brought up {cpus} CPUs")
+    lines = r.lines
+    assert lines.index(f"Brought up {cpus} CPUs") < lines.index("Boot complete")
+    assert_ktest_passed(r, cpus)
+
+
+def test_two_boots_at_four_cpus_print_the_same_bytes():
+    a = booted(smp=4)
+    b = booted(smp=4)
+    assert a.output == b.output
+
+
+def test_maxcpus_caps_the_cpus_started():
+    r = booted("maxcpus=2 ktest=smp", smp=4)
+    assert len([l for l in r.lines if l.startswith("ACPI: LAPIC ")]) == 4
+    assert r.has_line("4 Processors exceeds max_cpus limit of 2")
+    assert r.has_line("SMP: Allowing 2 CPUs, 0 hotplug CPUs")
+    assert booting_lines(r) == ["smpboot: Booting Node 0 Processor 1 APIC 0x1"]
+    assert r.has_line("Brought up 2 CPUs")
+    assert r.has_line("  maxcpus = 2")
+    assert_ktest_passed(r, 2)
+
+
+# maxcpus=0 is nosmp, as in Linux 2.6.35 (init/main.c): accepted, and the
+# boot log says why only the boot CPU runs.
+@pytest.mark.parametrize("word", ["nosmp", "maxcpus=0", "maxcpus=3 nosmp"])
+def test_nosmp_runs_the_boot_cpu_alone(word):
+    r = booted(word + " ktest=smp", smp=4)
+    assert r.has_line("4 Processors exceeds max_cpus limit of 0"), r.output
+    assert r.has_line("SMP: Allowing 1 CPUs, 0 hotplug CPUs")
+    assert r.has_line("SMP mode deactivated.")
+    assert booting_lines(r) == []
+    assert r.has_line("Brought up 1 CPUs")
+    assert r.has_line("  maxcpus = 0")
+    assert_ktest_passed(r, 1)
+
+
+def test_nosmp_then_maxcpus_the_later_word_wins():
+    r = booted("nosmp maxcpus=3", smp=4)
+    assert r.has_line("4 Processors exceeds max_cpus limit of 3")
+    assert r.has_line("Brought up 3 CPUs")
+
+
+def test_mp_table_when_there_is_no_acpi():
+    # SeaBIOS lists one CPU per package in its MP table: four sockets.
+    r = booted(machine="pc,acpi=off", smp="4,sockets=4,cores=1")
+    assert r.find(r"^found SMP MP-table at \[0x[0-9a-f]+\] [0-9a-f]+$"), r.output
+    assert r.has_line("Intel MultiProcessor Specification v1.4")
+    assert r.has_line("MPTABLE: OEM ID: BOCHSCPU")
+    assert r.has_line("MPTABLE: APIC at: 0xFEE00000")
+    assert [l for l in r.lines if l.startswith("Processor #")] == \
+        ["Processor #0 (Bootup-CPU)", "Processor #1", "Processor #2", "Processor #3"]
+    assert not r.find(r"^ACPI: LAPIC")
+    assert r.has_line("Brought up 4 CPUs")
+    assert_ktest_passed(r, 4)
+
+
+def test_ipis_work_with_the_tick_on_the_pit():
+    # clockevent=pit leaves the local APIC to the bring-up, which sets it up.
+    r = booted("clockevent=pit ktest=smp", smp=2)
+    assert r.find(r"^clockevent: pit, periodic 1000 HZ")
+    assert r.has_line("Brought up 2 CPUs")
+    assert_ktest_passed(r, 2)
+
+
+def test_user_programs_run_beside_idle_cpus():
+    # The APs idle in hlt; the boot CPU runs everything, as at -smp 1.
+    r = booted('run="hello"', smp=4)
+    assert r.has_line("Brought up 4 CPUs")
+    assert r.has_line("init: hello (pid 2) exited with status 0"), r.output[-2000:]
+    assert not re.search(r"CPU\d: (Not responding|Stuck)", r.output)
