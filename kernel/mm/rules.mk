@@ -5,3 +5,4 @@ KERNEL_C += kernel/mm/kmalloc.c           # kmalloc/kfree: 16..2048-byte slab cl
 KERNEL_C += kernel/mm/vm.c                # user address spaces: COW fork, demand faults, brk
 KERNEL_C += kernel/mm/uaccess.c           # checked user copies (-EFAULT)
 KERNEL_C += kernel/mm/mmap.c              # mmap2 (anonymous), munmap, mprotect: area splits
+KERNEL_C += kernel/mm/madvise.c           # madvise: DONTNEED drops pages (glibc's thread stacks)
