@@ -243,3 +243,67 @@ def test_deadline_refused(bad):
     assert "[rt-app] <crit> [0] sched_setattr returned -1" in bad.output
     assert "sched_setattr: Invalid argument" in bad.output
     assert "hello from user space" in bad.output
+
+
+# --- the simulator: the same file, cross-validated against the runs above ----------------------
+
+# The periodic task of each file: the thread whose wakeups the file is about.
+PERIODIC = {"duty-cycles.json": "duty40", "ramp.json": "ramp", "producer-consumer.json": "producer",
+            "mixed.json": "fair", "experiment-2010.json": "periodic"}
+# Where the simulator is known to miss, with the figures (docs/RTAPP.md, "In the simulator"):
+# a strict xfail, so that a fix shows as a pass to be recorded.
+KNOWN_OFF = {
+    "mixed.json": "fair thread behind rt: QEMU mean 3776 us, max 12735; sim 2450, 11997",
+    "experiment-2010.json": "QEMU mean 3.2 us, max 245; sim 5.8, 950 (us-scale, where a cost model "
+                            "of the switch path is all there is)",
+}
+
+
+def sim_logs(path, *args):
+    p = subprocess.run([os.path.join(ROOT, "tools", "sim"), "experiment", "--rt-app", path] + list(args),
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    return p
+
+
+@pytest.mark.parametrize("w", WORKLOADS)
+def test_sim_matches_qemu(runs, w, request):
+    """tools/sim experiment --rt-app FILE against the QEMU run of the same file: the periodic
+    task's mean wu_lat within 10 %, its maximum within 25 % (at least 2 us apart: the logs
+    count whole us)."""
+    if w in KNOWN_OFF:
+        request.node.add_marker(pytest.mark.xfail(reason=KNOWN_OFF[w], strict=True))
+    _, cfg, qlogs = runs[w]
+    p = sim_logs(os.path.join(ROOT, "workloads", w))
+    assert p.returncode == 0, p.stderr
+    slogs = rtapp.split_logs(p.stdout)
+    paths = rtapp.log_paths(cfg)
+    assert set(slogs) == set(paths.values()), sorted(slogs)
+    for i, name, task in rtapp.threads(cfg):
+        check_rows(f"sim {w}: {name}-{i}", task, slogs[paths[i]], cfg["global"]["duration"])
+    i = next(i for i, name, _ in rtapp.threads(cfg) if name == PERIODIC[w])
+    q, s = rtapp.summary(qlogs[paths[i]]), rtapp.summary(slogs[paths[i]])
+    assert abs(s["wu_lat_mean"] - q["wu_lat_mean"]) <= max(0.10 * q["wu_lat_mean"], 2), (q, s)
+    assert abs(s["wu_lat_max"] - q["wu_lat_max"]) <= max(0.25 * q["wu_lat_max"], 2), (q, s)
+
+
+@pytest.mark.parametrize("f,line", [
+    ("malformed.json", "not JSON rt-app can parse"),
+    ("unknown-key.json", 'task t, phase p: "snooze": unknown key (rt-app ignores it); expected cpus, loop'),
+    ("unknown-policy.json", "task t: policy SCHED_BATCH: not simulated (expected SCHED_OTHER, SCHED_FIFO or"),
+    ("deadline.json", "task dl: policy SCHED_DEADLINE: not simulated"),
+    ("features.json", '"pi_enabled" : true: not simulated'),
+])
+def test_sim_refuses_with_one_line(f, line):
+    """What the simulator cannot run gets one line naming the key and what is accepted, exit
+    status 2, and nothing on stdout."""
+    p = sim_logs(os.path.join(TESTDATA, f))
+    assert p.returncode == 2 and p.stdout == "", (p.returncode, p.stdout[-500:])
+    assert len(p.stderr.splitlines()) == 1 and line in p.stderr, p.stderr
+
+
+def test_sim_run_over_period():
+    """run 20 ms in a 10-ms period: simulated as rt-app runs it, every period overruns."""
+    p = sim_logs(os.path.join(TESTDATA, "run-over-period.json"))
+    assert p.returncode == 0, p.stderr
+    rows = rtapp.split_logs(p.stdout)["/tmp/o-t-0.log"]
+    assert len(rows) == 5 and all(r["slack"] < 0 and r["wu_lat"] == 0 for r in rows), rows
