@@ -281,9 +281,9 @@ static void event(struct machine *m, struct mproc *p, struct rt_thread *t, const
 		mutex_release(e->id);
 		m_next(p);
 		return;
-	case EV_SIGNAL:
+	case EV_SIGNAL:				/* the first waiter; broad: all of them */
 	case EV_BROAD:
-		for (int k = rt.cond[e->id].n; k > 0 && (k == rt.cond[e->id].n || e->kind == EV_BROAD); k--)
+		for (int k = e->kind == EV_BROAD ? rt.cond[e->id].n : rt.cond[e->id].n > 0; k > 0; k--)
 			cond_wake(q_pop(&rt.cond[e->id]));
 		m_next(p);
 		return;
