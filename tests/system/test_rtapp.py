@@ -307,3 +307,21 @@ def test_sim_run_over_period():
     assert p.returncode == 0, p.stderr
     rows = rtapp.split_logs(p.stdout)["/tmp/o-t-0.log"]
     assert len(rows) == 5 and all(r["slack"] < 0 and r["wu_lat"] == 0 for r in rows), rows
+
+
+def test_sim_signal_wakes_one_waiter(tmp_path):
+    """A producer signals a condition three consumers wait on: each item wakes one consumer
+    (pthread_cond_signal), so the consumers' passes add up to the producer's, +-1 each."""
+    f = tmp_path / "pc3.json"
+    f.write_text("""{ "tasks" : {
+      "prod" : { "loop" : -1, "run" : 1000, "lock" : "q", "signal" : "c", "unlock" : "q",
+                 "timer" : { "ref" : "unique", "period" : 10000 } },
+      "cons" : { "instance" : 3, "loop" : -1, "lock" : "q", "wait" : { "ref" : "c", "mutex" : "q" },
+                 "unlock" : "q", "run" : 500 } },
+      "global" : { "duration" : 1, "logdir" : "/tmp", "log_basename" : "pc3" } }""")
+    p = sim_logs(str(f))
+    assert p.returncode == 0, p.stderr
+    logs = rtapp.split_logs(p.stdout)
+    prod = len(logs["/tmp/pc3-prod-0.log"])
+    cons = [len(logs[f"/tmp/pc3-cons-{i}.log"]) for i in (1, 2, 3)]
+    assert prod >= 90 and abs(sum(cons) - prod) <= 3 and max(cons) - min(cons) <= 2, (prod, cons)
