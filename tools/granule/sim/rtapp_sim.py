@@ -151,7 +151,8 @@ def simulate(path, engine_args=()):
         p = subprocess.run([engine, "rtapp", f.name] + list(engine_args), capture_output=True, text=True,
                            cwd=ROOT)
     if p.returncode:
-        raise Refused(p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "the engine failed")
+        line = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "the engine failed"
+        raise Refused(line.removeprefix("sim: "))
     return p.stdout
 
 
