@@ -108,6 +108,16 @@ def test_write_docs_replaces_only_its_block(tmp_path, monkeypatch):
     assert (docs / "results" / "rtapp-pair-tick.svg").read_text() == "<svg/>"
 
 
+def test_committed_section_is_the_kept_block():
+    """docs/RESULTS.md holds docs/results/rtapp.md's block as it stands (tools/bench --docs keeps it)."""
+    block = open(os.path.join(ROOT, "docs", "results", "rtapp.md"), encoding="utf-8").read()
+    assert block.startswith(br.BEGIN) and block in open(os.path.join(ROOT, "docs", "RESULTS.md"),
+                                                        encoding="utf-8").read()
+    for w, task in br.PLOTS:
+        assert f"(results/{br.plot_name(w, task)}.svg)" in block
+        assert os.path.exists(os.path.join(ROOT, "docs", "results", br.plot_name(w, task) + ".svg"))
+
+
 def test_a_missing_log_fails_the_run(monkeypatch):
     """run_job keeps every log of the output; fewer logs than threads, or a non-zero status, is an error."""
     j = fixture_run()
