@@ -197,6 +197,7 @@ bench: deps all
 	tools/bench_cost.py $(if $(QUICK),--seeds 1 --no-sweep,--docs)
 	tools/sim_bench.py $(if $(QUICK),--runs 3 --grid 10)
 	tools/bench_rt.py $(if $(QUICK),--quick,--docs)
+	tools/bench_rtapp.py $(if $(QUICK),--quick,--docs)
 
 # Graded labs (docs/LABS.md): make lab lists them; make lab NAME=x [DIR=path]
 # cuts a tree with lab x's code replaced by a stub; make grade [LAB=x] grades

@@ -11,12 +11,13 @@ parallel over ssh on many machines (docs/EXPERIMENT.md):
              (Granule) or run (Linux), image (sha256 of build/granule.elf, or
              of the Linux initramfs inputs), bench ("experiment"/"microbench"/
              "trace": an experiment with the tracer on, tools/granule/bench/trace.py;
-             "measure": experiment measure=..., tools/bench_rt.py)
+             "measure": experiment measure=..., tools/bench_rt.py; "rtapp": rt-app's
+             per-thread logs, tools/bench_rtapp.py)
   optional   module (a boot module's path under the repository, e.g.
              build/rt-tests/rt-tests.tar), memory (QEMU's -m, "128M"), env
              (Linux: environment words for the programs), expect (the bench
              names whose RESULT lines make the run good; default
-             wakeup-latency)
+             wakeup-latency), threads (rtapp: the logs the run must print)
 
   run_job(job)          boots it; returns the run dict (job + results, hist, ...)
   run_all(jobs, n)      N at a time, a progress line with an ETA per finished run
@@ -34,6 +35,7 @@ import sys
 import time
 
 from .. import qemu as gq
+from .. import rtapp
 from ..peer import linux as lp
 from ..trace import worst
 
@@ -107,7 +109,11 @@ def run_job(job, timeout=900, check_image=True):
     out.update(results=res, hist=hist, bucket_us=bucket, timed_out=timed_out, status=status)
     if job.get("bench") == "trace":     # a traced run: keep the worst sample's attribution
         out["trace"] = worst.analyse(lines)
-    if job.get("expect"):
+    if job.get("bench") == "rtapp":     # rt-app-logs' output: every thread's period rows
+        out["logs"] = rtapp.split_logs("\n".join(lines))
+        if timed_out or status != 0 or len(out["logs"]) < job.get("threads", 1):
+            out["error"] = "\n".join(lines[-15:])
+    elif job.get("expect"):
         if any(bench not in res for bench in job["expect"]):
             out["error"] = "\n".join(lines[-15:])
     elif "wakeup-latency" not in res and job.get("bench") != "microbench" or \
@@ -118,6 +124,8 @@ def run_job(job, timeout=900, check_image=True):
 
 def summary(run):
     wl, mb = run["results"].get("wakeup-latency"), run["results"].get("microbench")
+    if run.get("bench") == "rtapp" and "error" not in run:
+        return f"{len(run['logs'])} logs, {sum(map(len, run['logs'].values()))} periods"
     if run.get("expect") and "error" not in run:
         return " ".join(f"{b} {run['results'][b].get('max_us', run['results'][b].get('time_s'))}"
                         for b in run["expect"])
