@@ -20,7 +20,8 @@ parallel over ssh on many machines (docs/EXPERIMENT.md):
              wakeup-latency), threads (rtapp: the logs the run must print)
 
   run_job(job)          boots it; returns the run dict (job + results, hist, ...)
-  run_all(jobs, n)      N at a time, a progress line with an ETA per finished run
+  run_all(jobs, n)      N at a time, a progress line with an ETA per finished run;
+                        resume=DIR reuses the runs an interrupted bench saved there
   write_plan / read_plan, save_result / load_results (DIR/jobs/ID.json)
 
 A run dict never holds wall-clock figures: those go to DIR/timing.json, so
@@ -146,21 +147,49 @@ def hms(seconds):
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
-def run_all(jobs, parallel, timeout=900, sink=None):
+def reusable(out_dir, job):
+    """The run of JOB that an earlier, interrupted bench saved in OUT_DIR/jobs, if it is this
+    very job (every key of the job the same: the image's sha256, the command line, the seed,
+    the module) and it did not fail; else None.  A run of another image never matches."""
+    path = os.path.join(out_dir, "jobs", f"{job['id']}.json")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        run = json.load(f)
+    if "error" in run or any(run.get(k) != v for k, v in job.items()):
+        return None
+    return run
+
+
+def run_all(jobs, parallel, timeout=900, sink=None, resume=None):
     """Run JOBS, PARALLEL at a time.  SINK(run, wall) is called as each lands
     (to save it at once, so an interrupted matrix keeps what it measured).
-    Returns (runs in plan order, {id: wall seconds})."""
+    RESUME (a bench's output directory): the jobs whose run is saved there
+    (reusable()) are not booted again.  Returns (runs in plan order, {id: wall
+    seconds}; a reused run's wall time is the one saved with it)."""
     done, walls, t0 = {}, {}, time.time()
-    print(f"bench: {len(jobs)} runs, {parallel} at a time", flush=True)
+    for j in jobs if resume else ():
+        run = reusable(resume, j)
+        if run:
+            done[j["id"]] = run
+            wall = os.path.join(resume, "jobs", f"{j['id']}.wall")
+            if os.path.exists(wall):
+                with open(wall, encoding="utf-8") as f:
+                    walls[j["id"]] = float(f.read())
+    if done:
+        print(f"bench: {len(done)} of {len(jobs)} runs reused from {resume}/jobs (the same jobs, "
+              "the same image)", flush=True)
+    todo = [j for j in jobs if j["id"] not in done]
+    print(f"bench: {len(todo)} runs, {parallel} at a time", flush=True)
     with cf.ThreadPoolExecutor(max_workers=parallel) as ex:
-        futs = {ex.submit(run_job, j, timeout): j for j in jobs}
+        futs = {ex.submit(run_job, j, timeout): j for j in todo}
         for f in cf.as_completed(futs):
             run, wall = f.result()
             done[run["id"]], walls[run["id"]] = run, wall
             if sink:
                 sink(run, wall)
-            elapsed = time.time() - t0
-            eta = elapsed / len(done) * (len(jobs) - len(done))
+            elapsed, ran = time.time() - t0, len(done) - (len(jobs) - len(todo))
+            eta = elapsed / ran * (len(jobs) - len(done))
             print(f"[{len(done):4d}/{len(jobs)}] {hms(elapsed)} ETA {hms(eta)}  "
                   f"{run['label']:<58s} {summary(run)}", flush=True)
     return [done[j["id"]] for j in jobs], walls

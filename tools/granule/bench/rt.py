@@ -256,21 +256,21 @@ def write_docs(lines, runs):
 
 
 def shown_args(words):
-    """The options that change a figure: without -j N, --out DIR and --docs."""
+    """The options that change a figure: without -j N, --out DIR, --docs and --resume."""
     out, skip = [], False
     for w in words:
         if skip:
             skip = False
         elif w in ("-j", "--parallel", "--out"):
             skip = True
-        elif not w.startswith(("-j", "--parallel=", "--out=")) and w != "--docs":
+        elif not w.startswith(("-j", "--parallel=", "--out=")) and w not in ("--docs", "--resume"):
             out.append(w)
     return out
 
 
 def options(ap, quick_presets, timeout, out):
     """The options every Debian-program bench shares: --presets, --linux/--no-linux, --quick,
-    -j N, --timeout S, --out DIR (results/OUT), --docs, --report-only."""
+    -j N, --timeout S, --out DIR (results/OUT), --docs, --report-only, --resume."""
     ap.add_argument("--presets", help="comma list (default: all of tools/presets; quick: "
                                       + ",".join(quick_presets) + ")")
     ap.add_argument("--linux", dest="linux", action="store_true", default=None)
@@ -281,6 +281,7 @@ def options(ap, quick_presets, timeout, out):
     ap.add_argument("--out", default=os.path.join(ROOT, "results", out))
     ap.add_argument("--docs", action="store_true")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--resume", action="store_true", help="reuse the runs saved in DIR/jobs (same job, same image)")
 
 
 def measured(tool, args, argv, jobs, **extra):
@@ -293,7 +294,8 @@ def measured(tool, args, argv, jobs, **extra):
         with open(command, "w", encoding="utf-8") as f:
             json.dump(dict(argv=[f"tools/{tool}.py"] + shown_args(sys.argv[1:] if argv is None else argv),
                            commit=bj.source_commit() or "unknown", **extra), f)
-        bj.run_all(jobs(), args.parallel, args.timeout, sink=lambda run, wall: bj.save_result(args.out, run, wall))
+        bj.run_all(jobs(), args.parallel, args.timeout, sink=lambda run, wall: bj.save_result(args.out, run, wall),
+                   resume=args.out if args.resume else None)
     if not os.path.exists(command):
         raise SystemExit(f"{tool}: --report-only: no {command} (nothing measured into {args.out})")
     with open(command, encoding="utf-8") as f:
