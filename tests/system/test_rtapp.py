@@ -309,6 +309,23 @@ def test_sim_run_over_period():
     assert len(rows) == 5 and all(r["slack"] < 0 and r["wu_lat"] == 0 for r in rows), rows
 
 
+def test_sim_trace(tmp_path):
+    """--trace FILE: the simulated run's sched_wakeup and sched_switch events in ftrace's text,
+    the lines tools/trace reads from the image: every wakeup of the periodic thread is
+    followed by a switch to it, one per period (and its creation, sched_wakeup_new)."""
+    from granule.trace import text as trace_text
+    out = tmp_path / "trace.txt"
+    p = sim_logs(os.path.join(ROOT, "workloads", "mixed.json"), "--trace", str(out))
+    assert p.returncode == 0, p.stderr
+    rows = rtapp.split_logs(p.stdout)["/tmp/mixed-fifo-0.log"]
+    events = [trace_text.parse_line(l) for l in out.read_text().splitlines()]
+    assert events and None not in events
+    woken = [e for e in events if e["name"].startswith("sched_wakeup") and e["fields"]["comm"] == "fifo"]
+    runs = [e for e in events if e["name"] == "sched_switch" and e["fields"]["next_comm"] == "fifo"]
+    assert len(woken) == len(runs) and len(rows) <= len(woken) <= len(rows) + 2, (len(woken), len(runs))
+    assert all(r["ts"] - w["ts"] < 20_000 for w, r in zip(woken, runs))
+
+
 def test_sim_signal_wakes_one_waiter(tmp_path):
     """A producer signals a condition three consumers wait on: each item wakes one consumer
     (pthread_cond_signal), so the consumers' passes add up to the producer's, +-1 each."""

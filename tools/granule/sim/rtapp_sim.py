@@ -1,8 +1,10 @@
 """tools/sim experiment --rt-app FILE, tools/sim tasks --rt-app FILE: an rt-app workload simulated.
 
-  tools/sim experiment --rt-app FILE [--preset P] [--hz H] [KNOB=VALUE...]
+  tools/sim experiment --rt-app FILE [--preset P] [--hz H] [--trace OUT] [KNOB=VALUE...]
         every thread's log as rt-app writes it (each after "==> PATH <==", as rt-app-logs
-        prints them on the image), then one summary line per thread
+        prints them on the image), then one summary line per thread; --trace OUT writes
+        the run's sched_wakeup and sched_switch events to OUT in ftrace's text, as
+        tools/trace writes a traced boot's trace.txt, to read the two side by side
   tools/sim tasks --rt-app FILE [...]
         the summary lines alone
 

@@ -1,6 +1,6 @@
 /*
  * tools/granule/sim/engine/rtapp.c - `build/sim rtapp SPEC [--preset P] [--hz H]
- * [KNOB=VALUE...]`: an rt-app workload on the simulated machine (machine.c)
+ * [--trace FILE] [KNOB=VALUE...]`: an rt-app workload on the simulated machine (machine.c)
  * with the kernel's measured costs (calib.c).  tools/sim experiment --rt-app
  * FILE and tools/sim tasks --rt-app FILE reach it through
  * tools/granule/sim/rtapp_sim.py, which reads rt-app's JSON (granule.rtapp),
@@ -432,9 +432,10 @@ int cmd_rtapp(int argc, char **argv)
 	const char *preset = "commit-0bf377bbb0be";
 	struct sim_costs costs;
 	u64 phase, period;
+	FILE *trace = NULL;
 
 	if (argc < 1)
-		die("usage: build/sim rtapp SPEC [--preset P] [--hz H] [KNOB=VALUE...]%s%s", "", "");
+		die("usage: build/sim rtapp SPEC [--preset P] [--hz H] [--trace FILE] [KNOB=VALUE...]%s%s", "", "");
 	sched_test_reset();
 	sysctl_sched_verify = 0;
 	for (int i = 1; i + 1 < argc; i++)
@@ -449,12 +450,15 @@ int cmd_rtapp(int argc, char **argv)
 			i++;
 		} else if (!strcmp(argv[i], "--hz") && i + 1 < argc) {
 			apply_hz(argv[++i]);
+		} else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
+			if (!(trace = fopen(argv[++i], "w")))
+				die("--trace %s: cannot write it%s", argv[i], "");
 		} else if (eq && eq != argv[i] && (size_t)(eq - argv[i]) < sizeof(name)) {
 			memcpy(name, argv[i], (size_t)(eq - argv[i]));
 			name[eq - argv[i]] = '\0';
 			apply_knob(name, eq + 1);
 		} else {
-			die("%s: expected --preset P, --hz H or KNOB=VALUE%s", argv[i], "");
+			die("%s: expected --preset P, --hz H, --trace FILE or KNOB=VALUE%s", argv[i], "");
 		}
 	}
 	spec_load(argv[0]);
@@ -463,8 +467,11 @@ int cmd_rtapp(int argc, char **argv)
 	calib_load(calib, &costs, sched_eevdf());
 	calib_hz(&costs, HZ, &phase, &period);
 	m_init(&mach, &costs, phase, period);
+	mach.trace = trace;
 	m_spawn(&mach, "rt-app", main_prog);
 	m_run(&mach, rt.duration + 100 * MSEC);
+	if (trace)
+		fclose(trace);
 	print_logs();
 	return 0;
 }
