@@ -309,6 +309,33 @@ def test_sim_run_over_period():
     assert len(rows) == 5 and all(r["slack"] < 0 and r["wu_lat"] == 0 for r in rows), rows
 
 
+def test_sim_run_is_a_count_of_rt_app_loops(tmp_path):
+    """A run event is rt-app's loadwait(): RUN * 1000 / pLoad loops of its busy function, a
+    fixed count whatever the interrupts cost.  On the image a loop takes 225 ns and rt-app's
+    calibration reports 221 (its running average stops short, rtapp_sim.rt_app_calibration),
+    so a 2-ms run is 9049 loops, 2036 us of CPU, plus the ticks it sits through (the image's
+    fifo thread of mixed.json logs 9049 and 2038)."""
+    from granule.sim import rtapp_sim
+    assert rtapp_sim.rt_app_calibration(rtapp_sim.IMAGE_LOOP_NS) == 221
+    f = tmp_path / "one.json"
+    f.write_text("""{ "tasks" : { "f" : { "policy" : "SCHED_FIFO", "priority" : 50, "loop" : -1,
+        "run" : 2000, "timer" : { "ref" : "unique", "period" : 10000 } } },
+      "global" : { "duration" : 1, "logdir" : "/tmp", "log_basename" : "one" } }""")
+    p = sim_logs(str(f))
+    assert p.returncode == 0, p.stderr
+    rows = rtapp.split_logs(p.stdout)["/tmp/one-f-0.log"]
+    assert {r["perf"] for r in rows} == {2000 * 1000 // 221}, rows[:3]
+    assert all(2036 <= r["run"] <= 2038 for r in rows), sorted({r["run"] for r in rows})
+
+
+def test_sim_calibration_is_the_images(runs):
+    """The pLoad rt-app printed on the image ("calibration" : "CPU0") is the one the
+    simulator derives from the image's loop cost."""
+    from granule.sim import rtapp_sim
+    r, _, _ = runs["mixed.json"]
+    assert f"pLoad = {rtapp_sim.rt_app_calibration(rtapp_sim.IMAGE_LOOP_NS)}ns" in r.output
+
+
 def test_sim_trace(tmp_path):
     """--trace FILE: the simulated run's sched_wakeup and sched_switch events in ftrace's text,
     the lines tools/trace reads from the image: every wakeup of the periodic thread is

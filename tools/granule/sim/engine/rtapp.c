@@ -7,7 +7,8 @@
  * refuses what this engine cannot do with one line, and writes SPEC:
  *
  *   duration NS
- *   pload NS                              rt-app's ns per loop (its "perf" column)
+ *   pload NS                              rt-app's ns per loop, as it calibrated them
+ *   loop NS                               what one of its loops costs on the image
  *   thread NAME POLICY PRIO DELAY_NS LOOP LOGPATH
  *   phase LOOP
  *   run NS | sleep NS | timer ID PERIOD_NS | lock ID | unlock ID
@@ -16,11 +17,13 @@
  * (POLICY 0 SCHED_OTHER with PRIO the nice value, 1 SCHED_FIFO, 2 SCHED_RR;
  * timers, mutexes, conditions and barriers numbered by the front end, a
  * "unique" timer one per thread.)  Each thread follows rt-app 1.0's
- * run_event() and its thread loop step by step: a run event burns NS of its
- * own CPU time (a fixed count of rt-app's loops), a timer sleeps with
- * clock_nanosleep(TIMER_ABSTIME) to the timer's next expiry, or, when that
- * has passed, takes the present as the new reference (rt-app's default
- * "relative" mode); the log line of a pass is rt-app's: run (wall time in
+ * run_event() and its thread loop step by step: a run event of NS is
+ * rt-app's loadwait(), NS / pload loops of its busy function, each of them
+ * LOOP ns of CPU, a fixed count that the interrupts and switches it sits
+ * through make longer (every step of a thread is: it is a "fixed" mproc); a
+ * timer sleeps with clock_nanosleep(TIMER_ABSTIME) to the timer's next
+ * expiry, or, when that has passed, takes the present as the new reference
+ * (rt-app's default "relative" mode); the log line of a pass is rt-app's: run (wall time in
  * the run events), period, slack, c_duration, c_period, wu_lat.  Locks
  * hand over in FIFO order, as glibc's futex mutex wakes one waiter; a
  * condition's waiter takes the mutex back before it runs on.
@@ -67,7 +70,7 @@ struct rt_mutex { int owner; struct rt_queue q; };	/* owner -1: free */
 struct rt_barrier { int users; struct rt_queue q; };
 
 static struct {
-	u64 duration, pload;
+	u64 duration, pload, loop_ns;
 	struct rt_thread th[RT_MAX_THREADS];
 	struct rt_phase ph[RT_MAX_PHASES];
 	struct rt_event ev[RT_MAX_EVENTS];
@@ -135,6 +138,8 @@ static void spec_load(const char *path)
 			rt.duration = strtoull(w[1], NULL, 10);
 		else if (!strcmp(w[0], "pload"))
 			rt.pload = strtoull(w[1], NULL, 10);
+		else if (!strcmp(w[0], "loop"))
+			rt.loop_ns = strtoull(w[1], NULL, 10);
 		else if (!strcmp(w[0], "thread") && n == 7 && rt.nth < RT_MAX_THREADS) {
 			struct rt_thread *t = &rt.th[rt.nth++];
 
@@ -154,8 +159,8 @@ static void spec_load(const char *path)
 		}
 	}
 	fclose(f);
-	if (!rt.nth || !rt.duration)
-		die("rtapp spec %s: no thread or no duration%s", path, "");
+	if (!rt.nth || !rt.duration || !rt.pload || !rt.loop_ns)
+		die("rtapp spec %s: no thread, duration, pload or loop%s", path, "");
 }
 
 /* ---- the threads -------------------------------------------------------------- */
@@ -235,6 +240,15 @@ next:
 	return 1;
 }
 
+/* rt-app's loadwait(): the loops of a run of NS at pload ns per loop, counted in
+ * whole microseconds, one second's worth at a time (its unsigned long is 32 bits). */
+static u64 run_loops(u64 ns)
+{
+	u64 us = ns / 1000;
+
+	return us / 1000000 * (1000000000 / rt.pload) + us % 1000000 * 1000 / rt.pload;
+}
+
 /* One event of thread T (its step resumes at pc 2 unless the event says otherwise). */
 static void event(struct machine *m, struct mproc *p, struct rt_thread *t, const struct rt_event *e)
 {
@@ -245,8 +259,9 @@ static void event(struct machine *m, struct mproc *p, struct rt_thread *t, const
 	switch (e->kind) {
 	case EV_RUN:
 		t->mark = now;
+		t->cur.perf += run_loops(e->ns);
 		p->pc = 3;
-		m_burn(p, e->ns);
+		m_burn(p, run_loops(e->ns) * rt.loop_ns);
 		return;
 	case EV_SLEEP:
 		m_sleep(m, p, e->ns);
@@ -339,6 +354,7 @@ static void rt_prog(struct machine *m, struct mproc *p)
 
 	switch (p->pc) {
 	case 0:					/* its own sched_setattr, then the start barrier */
+		p->fixed = 1;
 		if (t->policy)
 			sched_setscheduler_prio(&p->t, t->policy == 1 ? SCHED_FIFO : SCHED_RR, t->prio);
 		else
@@ -416,7 +432,7 @@ static void print_logs(void)
 			const struct rt_row *r = &t->rows[k];
 
 			printf("%4d %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n", i,
-			       (unsigned long long)(r->c_dur / (rt.pload ? rt.pload : 1)),
+			       (unsigned long long)r->perf,
 			       (unsigned long long)(r->run / 1000), (unsigned long long)(r->period / 1000),
 			       (unsigned long long)(r->start / 1000), (unsigned long long)(r->end / 1000),
 			       (unsigned long long)(r->start / 1000), (long long)(r->slack / 1000),
