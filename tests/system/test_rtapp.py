@@ -309,6 +309,17 @@ def test_sim_run_over_period():
     assert len(rows) == 5 and all(r["slack"] < 0 and r["wu_lat"] == 0 for r in rows), rows
 
 
+def sim_one_fifo(tmp_path):
+    """The simulated log of one SCHED_FIFO thread, 2 ms every 10 ms for a second."""
+    f = tmp_path / "one.json"
+    f.write_text("""{ "tasks" : { "f" : { "policy" : "SCHED_FIFO", "priority" : 50, "loop" : -1,
+        "run" : 2000, "timer" : { "ref" : "unique", "period" : 10000 } } },
+      "global" : { "duration" : 1, "logdir" : "/tmp", "log_basename" : "one" } }""")
+    p = sim_logs(str(f))
+    assert p.returncode == 0, p.stderr
+    return rtapp.split_logs(p.stdout)["/tmp/one-f-0.log"]
+
+
 def test_sim_run_is_a_count_of_rt_app_loops(tmp_path):
     """A run event is rt-app's loadwait(): RUN * 1000 / pLoad loops of its busy function, a
     fixed count whatever the interrupts cost.  On the image a loop takes 225 ns and rt-app's
@@ -317,15 +328,37 @@ def test_sim_run_is_a_count_of_rt_app_loops(tmp_path):
     fifo thread of mixed.json logs 9049 and 2038)."""
     from granule.sim import rtapp_sim
     assert rtapp_sim.rt_app_calibration(rtapp_sim.IMAGE_LOOP_NS) == 221
-    f = tmp_path / "one.json"
-    f.write_text("""{ "tasks" : { "f" : { "policy" : "SCHED_FIFO", "priority" : 50, "loop" : -1,
-        "run" : 2000, "timer" : { "ref" : "unique", "period" : 10000 } } },
-      "global" : { "duration" : 1, "logdir" : "/tmp", "log_basename" : "one" } }""")
-    p = sim_logs(str(f))
-    assert p.returncode == 0, p.stderr
-    rows = rtapp.split_logs(p.stdout)["/tmp/one-f-0.log"]
+    rows = sim_one_fifo(tmp_path)
     assert {r["perf"] for r in rows} == {2000 * 1000 // 221}, rows[:3]
     assert all(2036 <= r["run"] <= 2038 for r in rows), sorted({r["run"] for r in rows})
+
+
+def test_sim_rt_app_own_costs(tmp_path):
+    """rt-app's own code between two passes, as the image's logs show it: 8-9 us from a
+    pass's end to the next one's start (the log line into the FILE buffer), more when the
+    4096-byte buffer is written out, after the 32nd line and every 33 from there; and the
+    start barrier's console line before the first pass (60-75 us on the image)."""
+    rows = sim_one_fifo(tmp_path)
+    gaps = [b["start"] - a["end"] for a, b in zip(rows, rows[1:])]
+    flushes = [i for i, g in enumerate(gaps) if g > 9]
+    assert flushes == [31, 64, 97] and all(g in (8, 9) for i, g in enumerate(gaps) if i not in flushes), gaps
+    t_zero = rows[0]["end"] - rows[0]["wu_lat"] - rows[0]["c_period"]
+    assert 60 <= rows[0]["start"] - t_zero <= 80, rows[0]
+
+
+def test_sim_delay_moves_the_timers(tmp_path):
+    """rt-app 1.0 starts a thread with "delay" D at t_zero + D and counts its timers from
+    there: two 10-ms periodic threads, one delayed 5 ms, wake 5 ms apart."""
+    f = tmp_path / "delay.json"
+    f.write_text("""{ "tasks" : {
+        "a" : { "loop" : -1, "run" : 500, "timer" : { "ref" : "unique", "period" : 10000 } },
+        "b" : { "loop" : -1, "delay" : 5000, "run" : 500, "timer" : { "ref" : "unique", "period" : 10000 } } },
+      "global" : { "duration" : 1, "logdir" : "/tmp", "log_basename" : "d" } }""")
+    p = sim_logs(str(f))
+    assert p.returncode == 0, p.stderr
+    logs = rtapp.split_logs(p.stdout)
+    expiry = [[r["end"] - r["wu_lat"] for r in logs[f"/tmp/d-{n}-{i}.log"][:5]] for i, n in enumerate("ab")]
+    assert all(abs((b - a) % 10000 - 5000) <= 2 for a, b in zip(*expiry)), expiry
 
 
 def test_sim_calibration_is_the_images(runs):
@@ -350,7 +383,7 @@ def test_sim_trace(tmp_path):
     woken = [e for e in events if e["name"].startswith("sched_wakeup") and e["fields"]["comm"] == "fifo"]
     runs = [e for e in events if e["name"] == "sched_switch" and e["fields"]["next_comm"] == "fifo"]
     assert len(woken) == len(runs) and len(rows) <= len(woken) <= len(rows) + 2, (len(woken), len(runs))
-    assert all(r["ts"] - w["ts"] < 20_000 for w, r in zip(woken, runs))
+    assert all(r["ts"] - w["ts"] < 20_000 for w, r in zip(woken[1:], runs[1:]))   # after its creation
 
 
 def test_sim_signal_wakes_one_waiter(tmp_path):

@@ -33,6 +33,24 @@ from ..paths import ROOT
 # runs 9049 loops in 2038 us with two ticks (729 ns each) in them, (2038 - 1.5) / 9049 = 225.05,
 # and its rr threads 13574 loops in 3056-3057 us with three.
 IMAGE_LOOP_NS = 225
+# What rt-app's own code costs on the image, ns, from the logs of mixed.json's run (tools/run-qemu
+# --module build/rt-app/rt-app.tar -- 'run="sh /usr/share/granule/rt-app-logs workloads/mixed.json"')
+# and, for CREATE and PRE, the same run traced (trace_event=sched:*,timer:*; tools/trace reads it):
+#   CREATE: one pthread_create() in main (its stack's mmap and guard, then clone): the forks
+#     come 75-80 us apart;
+#   PRE: a thread's set-up before the start barrier ("Using ... policy" on the console, its
+#     log's first line, its policy): 44-46 us from its first switch-in to its block, for
+#     all but the first two or three threads to run, which take 64-77 (first touches);
+#   WAKE: the barrier's last arrival wakes each waiter (futex_wake): 2.5-2.8 us apart;
+#   START: from a thread's return from the barrier to its first pass (the console's
+#     "starting thread" line and the log's header): 60-63 us (rr and hog threads);
+#   LOG: from one pass's end to the next one's start (log_timing()'s fprintf into the
+#     FILE buffer): 8.34 us on average over the fifo thread's 98 gaps, 8.32 over rr's;
+#   WRITE: the write() of a full 4096-byte buffer (every 33 lines, as the gaps show), on
+#     top of LOG: 2.7 to 12.7 us (the tmpfs file's new page), 7.3 on average.
+IMAGE_RTAPP_COSTS = {"create": 75000, "pre": 44000, "wake": 2800, "start": 61000, "log": 8330,
+                     "write": 7300}
+
 POLICIES = {"SCHED_OTHER": 0, "SCHED_FIFO": 1, "SCHED_RR": 2}
 TASK_KEYS = {"instance", "loop", "policy", "priority", "cpus", "delay", "phases", "dl-runtime", "dl-period",
              "dl-deadline"}
@@ -157,7 +175,9 @@ class Spec:
             raise Refused(f"global: duration {duration!r}: expected 1..3600 s (a simulation needs an end)")
         cal = g.get("calibration", "CPU0")
         pload = cal if isinstance(cal, int) and cal > 0 else rt_app_calibration(IMAGE_LOOP_NS)
-        self.lines = [f"duration {duration * 1_000_000_000}", f"pload {pload}", f"loop {IMAGE_LOOP_NS}"]
+        c = IMAGE_RTAPP_COSTS
+        self.lines = [f"duration {duration * 1_000_000_000}", f"pload {pload}", f"loop {IMAGE_LOOP_NS}",
+                      "costs " + " ".join(str(c[k]) for k in ("create", "pre", "wake", "start", "log", "write"))]
         for index, name, task in rtapp.threads(self.cfg):
             self.thread(index, name, task, g.get("default_policy", "SCHED_OTHER"))
         return "\n".join(self.lines) + "\n"

@@ -9,6 +9,7 @@
  *   duration NS
  *   pload NS                              rt-app's ns per loop, as it calibrated them
  *   loop NS                               what one of its loops costs on the image
+ *   costs CREATE PRE WAKE START LOG WRITE  rt-app's own code on the image, ns (below)
  *   thread NAME POLICY PRIO DELAY_NS LOOP LOGPATH
  *   phase LOOP
  *   run NS | sleep NS | timer ID PERIOD_NS | lock ID | unlock ID
@@ -27,6 +28,15 @@
  * the run events), period, slack, c_duration, c_period, wu_lat.  Locks
  * hand over in FIFO order, as glibc's futex mutex wakes one waiter; a
  * condition's waiter takes the mutex back before it runs on.
+ *
+ * rt-app's own code costs what the image measured (tools/granule/sim/rtapp_sim.py
+ * has the figures): main's pthread_create() before each clone (CREATE); a
+ * thread's set-up before the start barrier (PRE: "Using ... policy" on the
+ * console); the barrier's last arrival wakes each waiter (WAKE); after the
+ * barrier, "starting thread" on the console and the log's header (START);
+ * between two passes, the log line formatted into the FILE buffer (LOG) and,
+ * when the 4096-byte buffer fills, its write() (WRITE).  The console writes
+ * and the system calls are kernel work, which nothing preempts.
  *
  * Output: each thread's log after "==> LOGPATH <==", as rt-app-logs prints
  * it on the image (tools/granule/rtapp.py reads both).
@@ -63,6 +73,8 @@ struct rt_thread {
 	struct rt_row cur;
 	struct rt_row *rows;
 	int nrows, maxrows;
+	size_t buffered;		/* bytes in its log's FILE buffer */
+	int flush;			/* this pass's line filled the buffer */
 };
 
 struct rt_queue { int w[RT_MAX_THREADS], n; };
@@ -71,6 +83,7 @@ struct rt_barrier { int users; struct rt_queue q; };
 
 static struct {
 	u64 duration, pload, loop_ns;
+	u64 create_ns, pre_ns, wake_ns, start_ns, log_ns, write_ns;	/* rt-app's own costs */
 	struct rt_thread th[RT_MAX_THREADS];
 	struct rt_phase ph[RT_MAX_PHASES];
 	struct rt_event ev[RT_MAX_EVENTS];
@@ -140,6 +153,13 @@ static void spec_load(const char *path)
 			rt.pload = strtoull(w[1], NULL, 10);
 		else if (!strcmp(w[0], "loop"))
 			rt.loop_ns = strtoull(w[1], NULL, 10);
+		else if (!strcmp(w[0], "costs") && n == 7) {
+			u64 *c[] = { &rt.create_ns, &rt.pre_ns, &rt.wake_ns, &rt.start_ns, &rt.log_ns,
+				     &rt.write_ns };
+
+			for (int k = 0; k < 6; k++)
+				*c[k] = strtoull(w[k + 1], NULL, 10);
+		}
 		else if (!strcmp(w[0], "thread") && n == 7 && rt.nth < RT_MAX_THREADS) {
 			struct rt_thread *t = &rt.th[rt.nth++];
 
@@ -204,8 +224,33 @@ static void cond_wake(int i)
 		q_push(&rt.mutex[e->id2].q, i);
 }
 
+#define RT_FILE_BUF	4096		/* glibc's FILE buffer: st_blksize of a tmpfs file */
+
+/* rt-app's log_timing() line for R of thread I, into BUF (its length). */
+static int row_text(char *buf, size_t n, int i, const struct rt_row *r)
+{
+	return snprintf(buf, n, "%4d %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n", i,
+			(unsigned long long)r->perf, (unsigned long long)(r->run / 1000),
+			(unsigned long long)(r->period / 1000), (unsigned long long)(r->start / 1000),
+			(unsigned long long)(r->end / 1000), (unsigned long long)(r->start / 1000),
+			(long long)(r->slack / 1000), (unsigned long long)(r->c_dur / 1000),
+			(unsigned long long)(r->c_per / 1000), (unsigned long long)(r->wu_lat / 1000));
+}
+
+/* The log's header lines (the policy, the columns), as rt-app writes them. */
+static int header_text(char *buf, size_t n, const struct rt_thread *t)
+{
+	static const char *const pol[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR" };
+
+	return snprintf(buf, n, "# Policy : %s priority : %d\n#idx     perf      run   period           start"
+			"             end          rel_st      slack c_duration   c_period     wu_lat\n",
+			pol[t->policy], t->prio);
+}
+
 static void row_end(struct rt_thread *t, u64 now)
 {
+	char line[256];
+
 	if (t->nrows == t->maxrows) {
 		t->maxrows = t->maxrows ? 2 * t->maxrows : 256;
 		t->rows = realloc(t->rows, sizeof(*t->rows) * (size_t)t->maxrows);
@@ -215,6 +260,10 @@ static void row_end(struct rt_thread *t, u64 now)
 	t->cur.end = now;
 	t->cur.period = now - t->cur.start;
 	t->rows[t->nrows++] = t->cur;
+	t->buffered += (size_t)row_text(line, sizeof(line), (int)(t - rt.th), &t->cur);
+	t->flush = t->buffered > RT_FILE_BUF;
+	if (t->flush)
+		t->buffered -= RT_FILE_BUF;
 }
 
 /* Past the last event of a pass: log it, then the next pass, phase or the end.
@@ -236,7 +285,6 @@ static int pass_end(struct rt_thread *t, u64 now)
 	t->ph_left = rt.ph[t->ph].loop;
 next:
 	memset(&t->cur, 0, sizeof(t->cur));
-	t->cur.start = now;
 	return 1;
 }
 
@@ -323,9 +371,10 @@ static void event(struct machine *m, struct mproc *p, struct rt_thread *t, const
 /*
  * rt-app's threads meet at a barrier (pthread_barrier_wait) before their
  * first event; thread 0 reads the clock just before it, t_zero, the
- * reference of every thread's timers.  The last to arrive runs on and wakes
- * the others, rt waiters first by priority (a futex's plist), then the rest
- * in the order they came.
+ * reference of every thread's timers.  The last to arrive wakes the others
+ * in the order they came, as the image's futex does (kernel/proc/futex.c: one
+ * list in arrival order; 2.6.35's hash bucket is a plist, rt waiters first),
+ * WAKE_NS each, then runs on.
  */
 static struct rt_queue start_q;
 static u64 t_zero;
@@ -339,12 +388,10 @@ static void start_barrier(struct machine *m, struct mproc *p, int i)
 		m_block(m, p);
 		return;
 	}
-	for (int prio = 0; prio < MAX_PRIO; prio++)	/* plist order: prio, then arrival */
-		for (int k = 0; k < start_q.n; k++)
-			if (rt.th[start_q.w[k]].p->t.prio == prio)
-				m_wake(rt.th[start_q.w[k]].p);
+	for (int k = 0; k < start_q.n; k++)
+		m_wake(rt.th[start_q.w[k]].p);
+	m_kernel(p, (u64)start_q.n * rt.wake_ns);	/* futex_wake, one waiter at a time */
 	start_q.n = 0;
-	m_next(p);
 }
 
 static void rt_prog(struct machine *m, struct mproc *p)
@@ -353,8 +400,12 @@ static void rt_prog(struct machine *m, struct mproc *p)
 	u64 now = m_now(m);
 
 	switch (p->pc) {
-	case 0:					/* its own sched_setattr, then the start barrier */
+	case 0:					/* "Using ... policy" on the console */
 		p->fixed = 1;
+		p->pc = 10;
+		m_kernel(p, rt.pre_ns);
+		return;
+	case 10:				/* its own sched_setattr, then the start barrier */
 		if (t->policy)
 			sched_setscheduler_prio(&p->t, t->policy == 1 ? SCHED_FIFO : SCHED_RR, t->prio);
 		else
@@ -362,15 +413,17 @@ static void rt_prog(struct machine *m, struct mproc *p)
 		p->pc = 6;
 		start_barrier(m, p, (int)(t - rt.th));
 		return;
-	case 6:					/* "delay" */
+	case 6:					/* "starting thread" on the console, the log's header */
+		t->buffered = (size_t)header_text(NULL, 0, t);
+		p->pc = 9;
+		m_kernel(p, rt.start_ns);
+		return;
+	case 9:					/* "delay": to t_zero + delay */
+		t->t_first = t_zero + t->delay;
 		p->pc = 1;
-		if (t->delay)
-			m_sleep(m, p, t->delay);
-		else
-			m_next(p);
+		m_sleep_until(m, p, t->t_first);
 		return;
 	case 1:					/* the thread's start */
-		t->t_first = t_zero;
 		t->ph = t->first_phase;
 		t->ph_left = rt.ph[t->ph].loop;
 		t->th_left = t->loop;
@@ -378,6 +431,16 @@ static void rt_prog(struct machine *m, struct mproc *p)
 		p->pc = 2;
 		m_next(p);
 		return;
+	case 7:					/* its log line formatted; the buffer written if full */
+		p->pc = 8;
+		if (t->flush)
+			m_kernel(p, rt.write_ns);
+		else
+			m_next(p);
+		return;
+	case 8:					/* the next pass starts */
+		t->cur.start = now;
+		break;
 	case 3:					/* a run event ended */
 		t->cur.run += now - t->mark;
 		t->cur.c_dur += rt.ev[rt.ph[t->ph].first + t->ev - 1].ns;
@@ -389,9 +452,14 @@ static void rt_prog(struct machine *m, struct mproc *p)
 		m_exit(m, p);
 		return;
 	}
-	if (t->ev == rt.ph[t->ph].n && !pass_end(t, now)) {
-		p->pc = 5;
-		m_kernel(p, m->cost.exit);
+	if (t->ev == rt.ph[t->ph].n) {
+		if (!pass_end(t, now)) {
+			p->pc = 5;
+			m_kernel(p, m->cost.exit);
+		} else {
+			p->pc = 7;
+			m_burn(p, rt.log_ns);
+		}
 		return;
 	}
 	event(m, p, t, &rt.ev[rt.ph[t->ph].first + t->ev++]);
@@ -404,8 +472,8 @@ static void main_prog(struct machine *m, struct mproc *p)
 {
 	int i = p->pc / 2;
 
-	if (i < rt.nth && p->pc++ % 2 == 0) {
-		m_kernel(p, m->cost.clone_parent);
+	if (i < rt.nth && p->pc++ % 2 == 0) {		/* pthread_create: its stack, then clone */
+		m_kernel(p, rt.create_ns > m->cost.clone_parent ? rt.create_ns : m->cost.clone_parent);
 	} else if (i < rt.nth) {
 		rt.th[i].p = m_fork(m, p, rt.th[i].name, rt_prog, 1);
 		rt.th[i].p->reg[0] = i;
@@ -420,24 +488,16 @@ static void main_prog(struct machine *m, struct mproc *p)
 
 static void print_logs(void)
 {
-	static const char *const pol[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR" };
+	char line[256];
 
 	for (int i = 0; i < rt.nth; i++) {
 		struct rt_thread *t = &rt.th[i];
 
-		printf("==> %s <==\n# Policy : %s priority : %d\n", t->log, pol[t->policy], t->prio);
-		printf("#idx     perf      run   period           start             end          rel_st"
-		       "      slack c_duration   c_period     wu_lat\n");
+		header_text(line, sizeof(line), t);
+		printf("==> %s <==\n%s", t->log, line);
 		for (int k = 0; k < t->nrows; k++) {
-			const struct rt_row *r = &t->rows[k];
-
-			printf("%4d %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n", i,
-			       (unsigned long long)r->perf,
-			       (unsigned long long)(r->run / 1000), (unsigned long long)(r->period / 1000),
-			       (unsigned long long)(r->start / 1000), (unsigned long long)(r->end / 1000),
-			       (unsigned long long)(r->start / 1000), (long long)(r->slack / 1000),
-			       (unsigned long long)(r->c_dur / 1000), (unsigned long long)(r->c_per / 1000),
-			       (unsigned long long)(r->wu_lat / 1000));
+			row_text(line, sizeof(line), i, &t->rows[k]);
+			fputs(line, stdout);
 		}
 	}
 }
