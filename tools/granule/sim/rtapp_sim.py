@@ -186,6 +186,10 @@ class Spec:
 def simulate(path, engine_args=()):
     """The engine's output (the logs) for the rt-app file PATH; Refused or WorkloadError."""
     spec = Spec(rtapp.load(path)).text()
+    engine_args = list(engine_args)
+    for i, a in enumerate(engine_args[:-1]):
+        if a == "--trace":              # the engine runs in ROOT: the caller's relative path
+            engine_args[i + 1] = os.path.abspath(engine_args[i + 1])
     engine = os.environ.get("SIM_ENGINE") or os.path.join(ROOT, "build", "sim")
     with tempfile.NamedTemporaryFile("w", suffix=".spec", prefix="rtapp-") as f:
         f.write(spec)
