@@ -1,10 +1,14 @@
 """tools/sim experiment --rt-app FILE, tools/sim tasks --rt-app FILE: an rt-app workload simulated.
 
-  tools/sim experiment --rt-app FILE [--preset P] [--hz H] [--trace OUT] [KNOB=VALUE...]
+  tools/sim experiment --rt-app FILE [--preset P] [--hz H] [--tick-phase US] [--trace OUT]
+                        [KNOB=VALUE...]
         every thread's log as rt-app writes it (each after "==> PATH <==", as rt-app-logs
-        prints them on the image), then one summary line per thread; --trace OUT writes
-        the run's sched_wakeup and sched_switch events to OUT in ftrace's text, as
-        tools/trace writes a traced boot's trace.txt, to read the two side by side
+        prints them on the image), then one summary line per thread; --tick-phase US puts
+        rt-app's start (t_zero) US microseconds past a tick, where a run on the image had it
+        (granule.rtapp.tick_phase reads it off the run's output; without it, where the
+        calibration put tools/sim experiment's start); --trace OUT writes the run's
+        sched_wakeup and sched_switch events to OUT in ftrace's text, as tools/trace writes
+        a traced boot's trace.txt, to read the two side by side
   tools/sim tasks --rt-app FILE [...]
         the summary lines alone
 

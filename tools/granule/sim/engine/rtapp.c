@@ -1,6 +1,6 @@
 /*
  * tools/granule/sim/engine/rtapp.c - `build/sim rtapp SPEC [--preset P] [--hz H]
- * [--trace FILE] [KNOB=VALUE...]`: an rt-app workload on the simulated machine (machine.c)
+ * [--tick-phase US] [--trace FILE] [KNOB=VALUE...]`: an rt-app workload on the simulated machine (machine.c)
  * with the kernel's measured costs (calib.c).  tools/sim experiment --rt-app
  * FILE and tools/sim tasks --rt-app FILE reach it through
  * tools/granule/sim/rtapp_sim.py, which reads rt-app's JSON (granule.rtapp),
@@ -378,11 +378,15 @@ static void event(struct machine *m, struct mproc *p, struct rt_thread *t, const
  */
 static struct rt_queue start_q;
 static u64 t_zero;
+static s64 tick_phase = -1;	/* --tick-phase: t_zero's place past a tick, ns (-1: as calibrated) */
 
 static void start_barrier(struct machine *m, struct mproc *p, int i)
 {
-	if (i == 0)
+	if (i == 0) {
 		t_zero = m_now(m);
+		if (tick_phase >= 0)		/* the next tick, TICK - PHASE from now */
+			m->next_tick = fake_clock_ns + m->tick_ns - (u64)tick_phase % m->tick_ns;
+	}
 	if (start_q.n + 1 < rt.nth) {
 		q_push(&start_q, i);
 		m_block(m, p);
@@ -511,7 +515,7 @@ int cmd_rtapp(int argc, char **argv)
 	FILE *trace = NULL;
 
 	if (argc < 1)
-		die("usage: build/sim rtapp SPEC [--preset P] [--hz H] [--trace FILE] [KNOB=VALUE...]%s%s", "", "");
+		die("usage: build/sim rtapp SPEC [--preset P] [--hz H] [--tick-phase US] [--trace FILE] [KNOB=VALUE...]%s%s", "", "");
 	sched_test_reset();
 	sysctl_sched_verify = 0;
 	for (int i = 1; i + 1 < argc; i++)
@@ -526,6 +530,13 @@ int cmd_rtapp(int argc, char **argv)
 			i++;
 		} else if (!strcmp(argv[i], "--hz") && i + 1 < argc) {
 			apply_hz(argv[++i]);
+		} else if (!strcmp(argv[i], "--tick-phase") && i + 1 < argc) {
+			char *end;
+
+			tick_phase = strtoll(argv[++i], &end, 10);
+			if (*end || tick_phase < 0 || tick_phase >= 1000000)
+				die("--tick-phase %s: expected 0..999999 (us past a tick)%s", argv[i], "");
+			tick_phase *= 1000;
 		} else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
 			if (!(trace = fopen(argv[++i], "w")))
 				die("--trace %s: cannot write it%s", argv[i], "");
@@ -534,7 +545,7 @@ int cmd_rtapp(int argc, char **argv)
 			name[eq - argv[i]] = '\0';
 			apply_knob(name, eq + 1);
 		} else {
-			die("%s: expected --preset P, --hz H, --trace FILE or KNOB=VALUE%s", argv[i], "");
+			die("%s: expected --preset P, --hz H, --tick-phase US, --trace FILE or KNOB=VALUE%s", argv[i], "");
 		}
 	}
 	spec_load(argv[0]);
