@@ -201,6 +201,23 @@ def test_same_file_on_linux_6_12():
         check_rows(f"linux-6.12: {name}-{i}", task, logs[paths[i]], cfg["global"]["duration"])
 
 
+def test_phase_policy_is_ignored(test_module):
+    """rt-app 1.0 reads "policy" and "priority" for a whole task; in a phase it ignores them
+    (a phase sets "loop" and "cpus"): the thread runs both phases as SCHED_OTHER, says so once,
+    and logs all six passes.  The simulator refuses the file with one line saying so, rather
+    than run a workload whose author meant something else."""
+    r = boot_rtapp(f"{LOGS} t/phase-policy.json", module=test_module)
+    assert exits(r)[-1] == ("sh", 0), r.output[-2000:]
+    notices = [l for l in r.lines if "policy with priority" in l]
+    assert len(notices) == 1 and "[0] Using SCHED_OTHER policy with priority 0" in notices[0], notices
+    rows = rtapp.split_logs(r.output)["/tmp/pp-t-0.log"]
+    assert len(rows) == 6, rows
+    p = sim_logs(os.path.join(TESTDATA, "phase-policy.json"))
+    assert p.returncode == 2 and p.stdout == "" and len(p.stderr.splitlines()) == 1, p.stderr
+    assert 'task t, phase q: "policy": a task\'s key, which rt-app 1.0 reads for the whole task and ' \
+           'ignores in a phase' in p.stderr, p.stderr
+
+
 # --- bad input: rt-app's own answer, and the system carries on ------------------------------
 
 @pytest.fixture(scope="module")

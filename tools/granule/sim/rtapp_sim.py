@@ -137,9 +137,12 @@ class Spec:
     @staticmethod
     def check_keys(where, obj, known):
         for k in obj:
+            if k in TASK_KEYS and k not in known:
+                raise Refused(f"{where}: \"{k}\": a task's key, which rt-app 1.0 reads for the whole "
+                              f"task and ignores in a phase (a phase sets only {', '.join(sorted(known))}); "
+                              f"move it to the task")
             if k not in known and _kind(k) not in EVENTS:
-                what = "not simulated" if _kind(k) in NOT_MODELLED | TASK_KEYS else \
-                    "unknown key (rt-app ignores it)"
+                what = "not simulated" if _kind(k) in NOT_MODELLED else "unknown key (rt-app ignores it)"
                 raise Refused(f"{where}: \"{k}\": {what}; expected {', '.join(sorted(known))} "
                               f"or the events {', '.join(EVENTS)}")
 
