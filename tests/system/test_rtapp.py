@@ -405,10 +405,16 @@ def test_tick_phase():
     assert rtapp.tick_phase("==> /tmp/m-f-0.log <==\n" + row % (6393397, 7885, 1), cfg) is None
 
 
-def test_sim_tick_phase_out_of_range():
-    p = sim_logs(os.path.join(ROOT, "workloads", "mixed.json"), "--tick-phase", "1000000")
+@pytest.mark.parametrize("args,line", [
+    (("--tick-phase", "1000000"), "--tick-phase 1000000: expected 0..999999 (us past a tick)"),
+    (("--tick-phase", "12x"), "--tick-phase 12x: expected 0..999999"),
+    (("--trace", "/nonexistent/t.txt"), "--trace /nonexistent/t.txt: cannot write it"),
+])
+def test_sim_bad_options(args, line):
+    """A bad --tick-phase or --trace: one line naming it, exit status 2, nothing on stdout."""
+    p = sim_logs(os.path.join(ROOT, "workloads", "mixed.json"), *args)
     assert p.returncode == 2 and p.stdout == "", p.stdout[-300:]
-    assert p.stderr.count("\n") == 1 and "--tick-phase 1000000: expected 0..999999" in p.stderr, p.stderr
+    assert p.stderr.count("\n") == 1 and line in p.stderr, p.stderr
 
 
 def test_sim_trace(tmp_path):

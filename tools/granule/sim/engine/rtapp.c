@@ -134,6 +134,15 @@ static void spec_event(const char *w, char **a, int n)
 	rt.ph[rt.nph - 1].n++;
 }
 
+/* "costs CREATE PRE WAKE START LOG WRITE": rt-app's own code, ns. */
+static void spec_costs(char **a)
+{
+	u64 *c[] = { &rt.create_ns, &rt.pre_ns, &rt.wake_ns, &rt.start_ns, &rt.log_ns, &rt.write_ns };
+
+	for (int k = 0; k < 6; k++)
+		*c[k] = strtoull(a[k], NULL, 10);
+}
+
 static void spec_load(const char *path)
 {
 	char line[512], *w[8], *save;
@@ -153,13 +162,8 @@ static void spec_load(const char *path)
 			rt.pload = strtoull(w[1], NULL, 10);
 		else if (!strcmp(w[0], "loop"))
 			rt.loop_ns = strtoull(w[1], NULL, 10);
-		else if (!strcmp(w[0], "costs") && n == 7) {
-			u64 *c[] = { &rt.create_ns, &rt.pre_ns, &rt.wake_ns, &rt.start_ns, &rt.log_ns,
-				     &rt.write_ns };
-
-			for (int k = 0; k < 6; k++)
-				*c[k] = strtoull(w[k + 1], NULL, 10);
-		}
+		else if (!strcmp(w[0], "costs") && n == 7)
+			spec_costs(w + 1);
 		else if (!strcmp(w[0], "thread") && n == 7 && rt.nth < RT_MAX_THREADS) {
 			struct rt_thread *t = &rt.th[rt.nth++];
 
