@@ -113,6 +113,31 @@ def split_logs(output):
     return logs
 
 
+HRES_RE = re.compile(r"^\[\s*(\d+)\.(\d{6})\] hrtimer: high-resolution mode .*tick emulated every (\d+) ns")
+
+
+def tick_phase(output, cfg):
+    """Where rt-app's start fell in the image's tick period: us from a tick to t_zero, thread
+    0's clock reading before the start barrier, the reference of every timer (tools/sim
+    --rt-app FILE --tick-phase US starts the simulation there).  None if OUTPUT lacks the
+    boot's "hrtimer: high-resolution mode" line or thread 0's log does not begin with a timer.
+    The tick is armed just before that line is printed, then comes every period; its
+    timestamp is a microsecond late (the traced ticks expire 26.2 us past a millisecond
+    when the line reads 20.027 ms).  t_zero (+ thread 0's "delay") is its first timer's
+    expiry less the period: the wakeup's end less wu_lat or, overrun, the present less
+    slack, as rt-app computes them, to a microsecond."""
+    m = next(filter(None, (HRES_RE.match(line.strip()) for line in output.splitlines())), None)
+    _, _, task0 = threads(cfg)[0]
+    rows = split_logs(output).get(log_paths(cfg)[0])
+    if not m or not rows or not rows[0]["c_period"]:
+        return None
+    r = rows[0]
+    expiry = r["end"] - r["wu_lat"] if r["slack"] >= 0 else r["end"] + r["slack"]
+    t_zero = expiry - r["c_period"] - int(task0.get("delay", 0))
+    armed = int(m[1]) * 1_000_000 + int(m[2]) - 1
+    return round((t_zero - armed) % (int(m[3]) / 1000)) % round(int(m[3]) / 1000)
+
+
 def summary(rows):
     """{n, wu_lat_mean, wu_lat_max, slack_min, slack_mean, run_mean, period_mean} in µs."""
     if not rows:

@@ -1,8 +1,14 @@
 """tools/sim experiment --rt-app FILE, tools/sim tasks --rt-app FILE: an rt-app workload simulated.
 
-  tools/sim experiment --rt-app FILE [--preset P] [--hz H] [KNOB=VALUE...]
+  tools/sim experiment --rt-app FILE [--preset P] [--hz H] [--tick-phase US] [--trace OUT]
+                        [KNOB=VALUE...]
         every thread's log as rt-app writes it (each after "==> PATH <==", as rt-app-logs
-        prints them on the image), then one summary line per thread
+        prints them on the image), then one summary line per thread; --tick-phase US puts
+        rt-app's start (t_zero) US microseconds past a tick, where a run on the image had it
+        (granule.rtapp.tick_phase reads it off the run's output; without it, where the
+        calibration put tools/sim experiment's start); --trace OUT writes the run's
+        sched_wakeup and sched_switch events to OUT in ftrace's text, as tools/trace writes
+        a traced boot's trace.txt, to read the two side by side
   tools/sim tasks --rt-app FILE [...]
         the summary lines alone
 
@@ -26,7 +32,29 @@ import tempfile
 from .. import rtapp
 from ..paths import ROOT
 
-IMAGE_PLOAD_NS = 221        # rt-app's calibration on the image under -icount: its "perf" column only
+# One pass of rt-app's busy loop (waste_cpu_cycles(): twelve ldexp() calls) on the image, ns:
+# under -icount, its instructions.  Measured from the image's logs: mixed.json's fifo thread
+# runs 9049 loops in 2038 us with two ticks (729 ns each) in them, (2038 - 1.5) / 9049 = 225.05,
+# and its rr threads 13574 loops in 3056-3057 us with three.
+IMAGE_LOOP_NS = 225
+# What rt-app's own code costs on the image, ns, from the logs of mixed.json's run (tools/run-qemu
+# --module build/rt-app/rt-app.tar -- 'run="sh /usr/share/granule/rt-app-logs workloads/mixed.json"')
+# and, for CREATE and PRE, the same run traced (trace_event=sched:*,timer:*; tools/trace reads it):
+#   CREATE: one pthread_create() in main (its stack's mmap and guard, then clone): the forks
+#     come 75-80 us apart;
+#   PRE: a thread's set-up before the start barrier ("Using ... policy" on the console, its
+#     log's first line, its policy): 44-46 us from its first switch-in to its block, for
+#     all but the first two or three threads to run, which take 64-77 (first touches);
+#   WAKE: the barrier's last arrival wakes each waiter (futex_wake): 2.5-2.8 us apart;
+#   START: from a thread's return from the barrier to its first pass (the console's
+#     "starting thread" line and the log's header): 60-63 us (rr and hog threads);
+#   LOG: from one pass's end to the next one's start (log_timing()'s fprintf into the
+#     FILE buffer): 8.34 us on average over the fifo thread's 98 gaps, 8.32 over rr's;
+#   WRITE: the write() of a full 4096-byte buffer (every 33 lines, as the gaps show), on
+#     top of LOG: 2.7 to 12.7 us (the tmpfs file's new page), 7.3 on average.
+IMAGE_RTAPP_COSTS = {"create": 75000, "pre": 44000, "wake": 2800, "start": 61000, "log": 8330,
+                     "write": 7300}
+
 POLICIES = {"SCHED_OTHER": 0, "SCHED_FIFO": 1, "SCHED_RR": 2}
 TASK_KEYS = {"instance", "loop", "policy", "priority", "cpus", "delay", "phases", "dl-runtime", "dl-period",
              "dl-deadline"}
@@ -35,6 +63,22 @@ EVENTS = ("run", "runtime", "sleep", "timer", "lock", "unlock", "signal", "broad
 NOT_MODELLED = {"suspend", "resume", "yield", "mem", "iorun", "sync"}
 GLOBAL_KEYS = {"duration", "calibration", "default_policy", "pi_enabled", "lock_pages", "logdir", "log_size",
                "log_basename", "ftrace", "gnuplot", "io_device", "mem_buffer_size", "cumulative_slack"}
+
+
+def rt_app_calibration(loop_ns):
+    """The ns per loop rt-app 1.0's calibrate_cpu_cycles() reports ("calibration" : "CPU0")
+    when each loop takes LOOP_NS: it times 10000 loops (more at each trial), takes the
+    integer ns per loop and keeps a running average, avg = (avg + ns) >> 1 from 0, and
+    returns the average as soon as it is within 2 % of the last trial, |ns - avg| * 50 <
+    avg.  Starting from 0, the average gets there after six trials at 63/64 of the truth:
+    221 for 225.  So rt-app asks for about 2 % more loops than the run's time, and a run
+    takes that much longer, on the image as on Linux."""
+    avg = 0
+    for _ in range(1000):
+        avg = (avg + loop_ns) >> 1
+        if abs(loop_ns - avg) * 50 < avg:
+            return avg
+    return 0
 
 
 class Refused(Exception):
@@ -93,9 +137,12 @@ class Spec:
     @staticmethod
     def check_keys(where, obj, known):
         for k in obj:
+            if k in TASK_KEYS and k not in known:
+                raise Refused(f"{where}: \"{k}\": a task's key, which rt-app 1.0 reads for the whole "
+                              f"task and ignores in a phase (a phase sets only {', '.join(sorted(known))}); "
+                              f"move it to the task")
             if k not in known and _kind(k) not in EVENTS:
-                what = "not simulated" if _kind(k) in NOT_MODELLED | TASK_KEYS else \
-                    "unknown key (rt-app ignores it)"
+                what = "not simulated" if _kind(k) in NOT_MODELLED else "unknown key (rt-app ignores it)"
                 raise Refused(f"{where}: \"{k}\": {what}; expected {', '.join(sorted(known))} "
                               f"or the events {', '.join(EVENTS)}")
 
@@ -134,8 +181,10 @@ class Spec:
         if not isinstance(duration, int) or not 1 <= duration <= 3600:
             raise Refused(f"global: duration {duration!r}: expected 1..3600 s (a simulation needs an end)")
         cal = g.get("calibration", "CPU0")
-        self.lines = [f"duration {duration * 1_000_000_000}",
-                      f"pload {cal if isinstance(cal, int) and cal > 0 else IMAGE_PLOAD_NS}"]
+        pload = cal if isinstance(cal, int) and cal > 0 else rt_app_calibration(IMAGE_LOOP_NS)
+        c = IMAGE_RTAPP_COSTS
+        self.lines = [f"duration {duration * 1_000_000_000}", f"pload {pload}", f"loop {IMAGE_LOOP_NS}",
+                      "costs " + " ".join(str(c[k]) for k in ("create", "pre", "wake", "start", "log", "write"))]
         for index, name, task in rtapp.threads(self.cfg):
             self.thread(index, name, task, g.get("default_policy", "SCHED_OTHER"))
         return "\n".join(self.lines) + "\n"
@@ -144,6 +193,10 @@ class Spec:
 def simulate(path, engine_args=()):
     """The engine's output (the logs) for the rt-app file PATH; Refused or WorkloadError."""
     spec = Spec(rtapp.load(path)).text()
+    engine_args = list(engine_args)
+    for i, a in enumerate(engine_args[:-1]):
+        if a == "--trace":              # the engine runs in ROOT: the caller's relative path
+            engine_args[i + 1] = os.path.abspath(engine_args[i + 1])
     engine = os.environ.get("SIM_ENGINE") or os.path.join(ROOT, "build", "sim")
     with tempfile.NamedTemporaryFile("w", suffix=".spec", prefix="rtapp-") as f:
         f.write(spec)

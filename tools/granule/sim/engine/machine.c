@@ -28,6 +28,52 @@ struct mproc *m_current(void)
 	return proc_of(current);
 }
 
+/* ---- the trace (m->trace): ftrace's text, as the image's dump prints it ---- */
+
+static struct machine *traced;		/* the machine m_init() set up last */
+
+static const char *trace_comm(const struct task *t)
+{
+	return t == sched_idle_task() ? "swapper" : t->comm;
+}
+
+/* The line's head: the running task, its CPU, flags and the time in us. */
+static void trace_head(const char *event)
+{
+	u64 us = (fake_clock_ns - traced->start) / 1000;
+	const char *comm = current == sched_idle_task() ? "<idle>" : current->comm;
+
+	fprintf(traced->trace, "%16s-%-7d [000] d.... %5llu.%06llu: %s: ", comm, current->pid,
+		(unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000), event);
+}
+
+/* sched_wakeup (sched_wakeup_new for a new thread): from the waker's context. */
+static void trace_wakeup(const struct task *t, const char *event)
+{
+	if (!traced || !traced->trace)
+		return;
+	trace_head(event);
+	fprintf(traced->trace, "comm=%s pid=%d prio=%d target_cpu=000\n", t->comm, t->pid, t->prio);
+}
+
+static void wake(struct mproc *p)
+{
+	try_to_wake_up(&p->t, TASK_NORMAL, 0);
+	trace_wakeup(&p->t, "sched_wakeup");
+}
+
+static void trace_switch(const struct task *prev, const struct task *next)
+{
+	char state = prev->state == TASK_RUNNING ? 'R' : prev->state == TASK_DEAD ? 'Z' : 'S';
+
+	if (!traced || !traced->trace)
+		return;
+	trace_head("sched_switch");
+	fprintf(traced->trace, "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%c ==> "
+		"next_comm=%s next_pid=%d next_prio=%d\n", trace_comm(prev), prev->pid, prev->prio,
+		state, trace_comm(next), next->pid, next->prio);
+}
+
 void m_init(struct machine *m, const struct sim_costs *c, u64 start_phase, u64 tick_period)
 {
 	memset(m, 0, sizeof(*m));
@@ -36,6 +82,7 @@ void m_init(struct machine *m, const struct sim_costs *c, u64 start_phase, u64 t
 	m->tick_ns = tick_period;
 	m->next_tick = fake_clock_ns + m->tick_ns - start_phase % m->tick_ns;
 	m->last_current = current;
+	traced = m;
 }
 
 u64 m_now(const struct machine *m)
@@ -72,6 +119,7 @@ static struct mproc *new_thread(struct machine *m, const char *comm, mprog_fn pr
 	c->prog = prog;
 	sched_fork(&c->t);
 	wake_up_new_task(&c->t);
+	trace_wakeup(&c->t, "sched_wakeup_new");
 	m->forks++;
 	return c;
 }
@@ -123,6 +171,7 @@ static void after_event(struct machine *m)
 
 	if (current == m->last_current)
 		return;
+	trace_switch(m->last_current, current);
 	cur = m_current();
 	preempted = prev && !prev->dead && prev->t.state == TASK_RUNNING;
 	if (prev && prev->dead)
@@ -247,7 +296,7 @@ void m_wake(struct mproc *p)
 {
 	if (p->in_block) {
 		p->in_block = 0;
-		try_to_wake_up(&p->t, TASK_NORMAL, 0);
+		wake(p);
 	} else {
 		p->wake_pending = 1;
 	}
@@ -294,7 +343,7 @@ void m_exit(struct machine *m, struct mproc *p)
 		if (parent->in_wait) {		/* wait() returns this child */
 			parent->in_wait = 0;
 			parent->children--;
-			try_to_wake_up(&parent->t, TASK_NORMAL, 0);
+			wake(parent);
 		} else {
 			parent->zombies++;
 		}
@@ -363,7 +412,7 @@ static void timer_expire(struct machine *m)
 		t->sig_overrun = 0;
 		if (t->in_sigwait) {
 			t->in_sigwait = 0;
-			try_to_wake_up(&t->t, TASK_NORMAL, 0);
+			wake(t);
 		}
 	}
 	irq_exit(m);
@@ -391,7 +440,7 @@ static void hrtimer_wakeups(struct machine *m, u64 t)
 			break;
 		first->wake_at = 0;
 		irq_cost(m, m->cost.hrtimer_wake);
-		try_to_wake_up(&first->t, TASK_NORMAL, 0);
+		wake(first);
 		woken++;
 	}
 	if (woken)

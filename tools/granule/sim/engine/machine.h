@@ -23,6 +23,8 @@
 #ifndef TOOLS_SIMENG_MACHINE_H
 #define TOOLS_SIMENG_MACHINE_H
 
+#include <stdio.h>
+
 #include <kernel/types.h>
 #include <kernel/task.h>
 
@@ -105,6 +107,10 @@ struct machine {
 	unsigned long switches, forks;
 	u64 hrtimer_seq;		/* hrtimers armed so far */
 	int tick_preempted;		/* this switch is a tick's preemption */
+	/* NULL, or where sched_wakeup and sched_switch go, in ftrace's text
+	 * (kernel/trace/trace.c's layout, the image's trace_event= events), so
+	 * that a simulated run and a traced boot read side by side */
+	FILE *trace;
 };
 
 /* Start the machine START_PHASE ns past a tick, with a tick every

@@ -1,13 +1,15 @@
 /*
  * tools/granule/sim/engine/rtapp.c - `build/sim rtapp SPEC [--preset P] [--hz H]
- * [KNOB=VALUE...]`: an rt-app workload on the simulated machine (machine.c)
+ * [--tick-phase US] [--trace FILE] [KNOB=VALUE...]`: an rt-app workload on the simulated machine (machine.c)
  * with the kernel's measured costs (calib.c).  tools/sim experiment --rt-app
  * FILE and tools/sim tasks --rt-app FILE reach it through
  * tools/granule/sim/rtapp_sim.py, which reads rt-app's JSON (granule.rtapp),
  * refuses what this engine cannot do with one line, and writes SPEC:
  *
  *   duration NS
- *   pload NS                              rt-app's ns per loop (its "perf" column)
+ *   pload NS                              rt-app's ns per loop, as it calibrated them
+ *   loop NS                               what one of its loops costs on the image
+ *   costs CREATE PRE WAKE START LOG WRITE  rt-app's own code on the image, ns (below)
  *   thread NAME POLICY PRIO DELAY_NS LOOP LOGPATH
  *   phase LOOP
  *   run NS | sleep NS | timer ID PERIOD_NS | lock ID | unlock ID
@@ -16,14 +18,25 @@
  * (POLICY 0 SCHED_OTHER with PRIO the nice value, 1 SCHED_FIFO, 2 SCHED_RR;
  * timers, mutexes, conditions and barriers numbered by the front end, a
  * "unique" timer one per thread.)  Each thread follows rt-app 1.0's
- * run_event() and its thread loop step by step: a run event burns NS of its
- * own CPU time (a fixed count of rt-app's loops), a timer sleeps with
- * clock_nanosleep(TIMER_ABSTIME) to the timer's next expiry, or, when that
- * has passed, takes the present as the new reference (rt-app's default
- * "relative" mode); the log line of a pass is rt-app's: run (wall time in
+ * run_event() and its thread loop step by step: a run event of NS is
+ * rt-app's loadwait(), NS / pload loops of its busy function, each of them
+ * LOOP ns of CPU, a fixed count that the interrupts and switches it sits
+ * through make longer (every step of a thread is: it is a "fixed" mproc); a
+ * timer sleeps with clock_nanosleep(TIMER_ABSTIME) to the timer's next
+ * expiry, or, when that has passed, takes the present as the new reference
+ * (rt-app's default "relative" mode); the log line of a pass is rt-app's: run (wall time in
  * the run events), period, slack, c_duration, c_period, wu_lat.  Locks
  * hand over in FIFO order, as glibc's futex mutex wakes one waiter; a
  * condition's waiter takes the mutex back before it runs on.
+ *
+ * rt-app's own code costs what the image measured (tools/granule/sim/rtapp_sim.py
+ * has the figures): main's pthread_create() before each clone (CREATE); a
+ * thread's set-up before the start barrier (PRE: "Using ... policy" on the
+ * console); the barrier's last arrival wakes each waiter (WAKE); after the
+ * barrier, "starting thread" on the console and the log's header (START);
+ * between two passes, the log line formatted into the FILE buffer (LOG) and,
+ * when the 4096-byte buffer fills, its write() (WRITE).  The console writes
+ * and the system calls are kernel work, which nothing preempts.
  *
  * Output: each thread's log after "==> LOGPATH <==", as rt-app-logs prints
  * it on the image (tools/granule/rtapp.py reads both).
@@ -60,6 +73,8 @@ struct rt_thread {
 	struct rt_row cur;
 	struct rt_row *rows;
 	int nrows, maxrows;
+	size_t buffered;		/* bytes in its log's FILE buffer */
+	int flush;			/* this pass's line filled the buffer */
 };
 
 struct rt_queue { int w[RT_MAX_THREADS], n; };
@@ -67,7 +82,8 @@ struct rt_mutex { int owner; struct rt_queue q; };	/* owner -1: free */
 struct rt_barrier { int users; struct rt_queue q; };
 
 static struct {
-	u64 duration, pload;
+	u64 duration, pload, loop_ns;
+	u64 create_ns, pre_ns, wake_ns, start_ns, log_ns, write_ns;	/* rt-app's own costs */
 	struct rt_thread th[RT_MAX_THREADS];
 	struct rt_phase ph[RT_MAX_PHASES];
 	struct rt_event ev[RT_MAX_EVENTS];
@@ -118,6 +134,15 @@ static void spec_event(const char *w, char **a, int n)
 	rt.ph[rt.nph - 1].n++;
 }
 
+/* "costs CREATE PRE WAKE START LOG WRITE": rt-app's own code, ns. */
+static void spec_costs(char **a)
+{
+	u64 *c[] = { &rt.create_ns, &rt.pre_ns, &rt.wake_ns, &rt.start_ns, &rt.log_ns, &rt.write_ns };
+
+	for (int k = 0; k < 6; k++)
+		*c[k] = strtoull(a[k], NULL, 10);
+}
+
 static void spec_load(const char *path)
 {
 	char line[512], *w[8], *save;
@@ -135,6 +160,10 @@ static void spec_load(const char *path)
 			rt.duration = strtoull(w[1], NULL, 10);
 		else if (!strcmp(w[0], "pload"))
 			rt.pload = strtoull(w[1], NULL, 10);
+		else if (!strcmp(w[0], "loop"))
+			rt.loop_ns = strtoull(w[1], NULL, 10);
+		else if (!strcmp(w[0], "costs") && n == 7)
+			spec_costs(w + 1);
 		else if (!strcmp(w[0], "thread") && n == 7 && rt.nth < RT_MAX_THREADS) {
 			struct rt_thread *t = &rt.th[rt.nth++];
 
@@ -154,8 +183,8 @@ static void spec_load(const char *path)
 		}
 	}
 	fclose(f);
-	if (!rt.nth || !rt.duration)
-		die("rtapp spec %s: no thread or no duration%s", path, "");
+	if (!rt.nth || !rt.duration || !rt.pload || !rt.loop_ns)
+		die("rtapp spec %s: no thread, duration, pload or loop%s", path, "");
 }
 
 /* ---- the threads -------------------------------------------------------------- */
@@ -199,8 +228,33 @@ static void cond_wake(int i)
 		q_push(&rt.mutex[e->id2].q, i);
 }
 
+#define RT_FILE_BUF	4096		/* glibc's FILE buffer: st_blksize of a tmpfs file */
+
+/* rt-app's log_timing() line for R of thread I, into BUF (its length). */
+static int row_text(char *buf, size_t n, int i, const struct rt_row *r)
+{
+	return snprintf(buf, n, "%4d %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n", i,
+			(unsigned long long)r->perf, (unsigned long long)(r->run / 1000),
+			(unsigned long long)(r->period / 1000), (unsigned long long)(r->start / 1000),
+			(unsigned long long)(r->end / 1000), (unsigned long long)(r->start / 1000),
+			(long long)(r->slack / 1000), (unsigned long long)(r->c_dur / 1000),
+			(unsigned long long)(r->c_per / 1000), (unsigned long long)(r->wu_lat / 1000));
+}
+
+/* The log's header lines (the policy, the columns), as rt-app writes them. */
+static int header_text(char *buf, size_t n, const struct rt_thread *t)
+{
+	static const char *const pol[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR" };
+
+	return snprintf(buf, n, "# Policy : %s priority : %d\n#idx     perf      run   period           start"
+			"             end          rel_st      slack c_duration   c_period     wu_lat\n",
+			pol[t->policy], t->prio);
+}
+
 static void row_end(struct rt_thread *t, u64 now)
 {
+	char line[256];
+
 	if (t->nrows == t->maxrows) {
 		t->maxrows = t->maxrows ? 2 * t->maxrows : 256;
 		t->rows = realloc(t->rows, sizeof(*t->rows) * (size_t)t->maxrows);
@@ -210,6 +264,10 @@ static void row_end(struct rt_thread *t, u64 now)
 	t->cur.end = now;
 	t->cur.period = now - t->cur.start;
 	t->rows[t->nrows++] = t->cur;
+	t->buffered += (size_t)row_text(line, sizeof(line), (int)(t - rt.th), &t->cur);
+	t->flush = t->buffered > RT_FILE_BUF;
+	if (t->flush)
+		t->buffered -= RT_FILE_BUF;
 }
 
 /* Past the last event of a pass: log it, then the next pass, phase or the end.
@@ -231,8 +289,16 @@ static int pass_end(struct rt_thread *t, u64 now)
 	t->ph_left = rt.ph[t->ph].loop;
 next:
 	memset(&t->cur, 0, sizeof(t->cur));
-	t->cur.start = now;
 	return 1;
+}
+
+/* rt-app's loadwait(): the loops of a run of NS at pload ns per loop, counted in
+ * whole microseconds, one second's worth at a time (its unsigned long is 32 bits). */
+static u64 run_loops(u64 ns)
+{
+	u64 us = ns / 1000;
+
+	return us / 1000000 * (1000000000 / rt.pload) + us % 1000000 * 1000 / rt.pload;
 }
 
 /* One event of thread T (its step resumes at pc 2 unless the event says otherwise). */
@@ -245,8 +311,9 @@ static void event(struct machine *m, struct mproc *p, struct rt_thread *t, const
 	switch (e->kind) {
 	case EV_RUN:
 		t->mark = now;
+		t->cur.perf += run_loops(e->ns);
 		p->pc = 3;
-		m_burn(p, e->ns);
+		m_burn(p, run_loops(e->ns) * rt.loop_ns);
 		return;
 	case EV_SLEEP:
 		m_sleep(m, p, e->ns);
@@ -308,28 +375,31 @@ static void event(struct machine *m, struct mproc *p, struct rt_thread *t, const
 /*
  * rt-app's threads meet at a barrier (pthread_barrier_wait) before their
  * first event; thread 0 reads the clock just before it, t_zero, the
- * reference of every thread's timers.  The last to arrive runs on and wakes
- * the others, rt waiters first by priority (a futex's plist), then the rest
- * in the order they came.
+ * reference of every thread's timers.  The last to arrive wakes the others
+ * in the order they came, as the image's futex does (kernel/proc/futex.c: one
+ * list in arrival order; 2.6.35's hash bucket is a plist, rt waiters first),
+ * WAKE_NS each, then runs on.
  */
 static struct rt_queue start_q;
 static u64 t_zero;
+static s64 tick_phase = -1;	/* --tick-phase: t_zero's place past a tick, ns (-1: as calibrated) */
 
 static void start_barrier(struct machine *m, struct mproc *p, int i)
 {
-	if (i == 0)
+	if (i == 0) {
 		t_zero = m_now(m);
+		if (tick_phase >= 0)		/* the next tick, TICK - PHASE from now */
+			m->next_tick = fake_clock_ns + m->tick_ns - (u64)tick_phase % m->tick_ns;
+	}
 	if (start_q.n + 1 < rt.nth) {
 		q_push(&start_q, i);
 		m_block(m, p);
 		return;
 	}
-	for (int prio = 0; prio < MAX_PRIO; prio++)	/* plist order: prio, then arrival */
-		for (int k = 0; k < start_q.n; k++)
-			if (rt.th[start_q.w[k]].p->t.prio == prio)
-				m_wake(rt.th[start_q.w[k]].p);
+	for (int k = 0; k < start_q.n; k++)
+		m_wake(rt.th[start_q.w[k]].p);
+	m_kernel(p, (u64)start_q.n * rt.wake_ns);	/* futex_wake, one waiter at a time */
 	start_q.n = 0;
-	m_next(p);
 }
 
 static void rt_prog(struct machine *m, struct mproc *p)
@@ -338,7 +408,12 @@ static void rt_prog(struct machine *m, struct mproc *p)
 	u64 now = m_now(m);
 
 	switch (p->pc) {
-	case 0:					/* its own sched_setattr, then the start barrier */
+	case 0:					/* "Using ... policy" on the console */
+		p->fixed = 1;
+		p->pc = 10;
+		m_kernel(p, rt.pre_ns);
+		return;
+	case 10:				/* its own sched_setattr, then the start barrier */
 		if (t->policy)
 			sched_setscheduler_prio(&p->t, t->policy == 1 ? SCHED_FIFO : SCHED_RR, t->prio);
 		else
@@ -346,15 +421,17 @@ static void rt_prog(struct machine *m, struct mproc *p)
 		p->pc = 6;
 		start_barrier(m, p, (int)(t - rt.th));
 		return;
-	case 6:					/* "delay" */
+	case 6:					/* "starting thread" on the console, the log's header */
+		t->buffered = (size_t)header_text(NULL, 0, t);
+		p->pc = 9;
+		m_kernel(p, rt.start_ns);
+		return;
+	case 9:					/* "delay": to t_zero + delay */
+		t->t_first = t_zero + t->delay;
 		p->pc = 1;
-		if (t->delay)
-			m_sleep(m, p, t->delay);
-		else
-			m_next(p);
+		m_sleep_until(m, p, t->t_first);
 		return;
 	case 1:					/* the thread's start */
-		t->t_first = t_zero;
 		t->ph = t->first_phase;
 		t->ph_left = rt.ph[t->ph].loop;
 		t->th_left = t->loop;
@@ -362,6 +439,16 @@ static void rt_prog(struct machine *m, struct mproc *p)
 		p->pc = 2;
 		m_next(p);
 		return;
+	case 7:					/* its log line formatted; the buffer written if full */
+		p->pc = 8;
+		if (t->flush)
+			m_kernel(p, rt.write_ns);
+		else
+			m_next(p);
+		return;
+	case 8:					/* the next pass starts */
+		t->cur.start = now;
+		break;
 	case 3:					/* a run event ended */
 		t->cur.run += now - t->mark;
 		t->cur.c_dur += rt.ev[rt.ph[t->ph].first + t->ev - 1].ns;
@@ -373,9 +460,14 @@ static void rt_prog(struct machine *m, struct mproc *p)
 		m_exit(m, p);
 		return;
 	}
-	if (t->ev == rt.ph[t->ph].n && !pass_end(t, now)) {
-		p->pc = 5;
-		m_kernel(p, m->cost.exit);
+	if (t->ev == rt.ph[t->ph].n) {
+		if (!pass_end(t, now)) {
+			p->pc = 5;
+			m_kernel(p, m->cost.exit);
+		} else {
+			p->pc = 7;
+			m_burn(p, rt.log_ns);
+		}
 		return;
 	}
 	event(m, p, t, &rt.ev[rt.ph[t->ph].first + t->ev++]);
@@ -388,8 +480,8 @@ static void main_prog(struct machine *m, struct mproc *p)
 {
 	int i = p->pc / 2;
 
-	if (i < rt.nth && p->pc++ % 2 == 0) {
-		m_kernel(p, m->cost.clone_parent);
+	if (i < rt.nth && p->pc++ % 2 == 0) {		/* pthread_create: its stack, then clone */
+		m_kernel(p, rt.create_ns > m->cost.clone_parent ? rt.create_ns : m->cost.clone_parent);
 	} else if (i < rt.nth) {
 		rt.th[i].p = m_fork(m, p, rt.th[i].name, rt_prog, 1);
 		rt.th[i].p->reg[0] = i;
@@ -404,24 +496,16 @@ static void main_prog(struct machine *m, struct mproc *p)
 
 static void print_logs(void)
 {
-	static const char *const pol[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR" };
+	char line[256];
 
 	for (int i = 0; i < rt.nth; i++) {
 		struct rt_thread *t = &rt.th[i];
 
-		printf("==> %s <==\n# Policy : %s priority : %d\n", t->log, pol[t->policy], t->prio);
-		printf("#idx     perf      run   period           start             end          rel_st"
-		       "      slack c_duration   c_period     wu_lat\n");
+		header_text(line, sizeof(line), t);
+		printf("==> %s <==\n%s", t->log, line);
 		for (int k = 0; k < t->nrows; k++) {
-			const struct rt_row *r = &t->rows[k];
-
-			printf("%4d %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n", i,
-			       (unsigned long long)(r->c_dur / (rt.pload ? rt.pload : 1)),
-			       (unsigned long long)(r->run / 1000), (unsigned long long)(r->period / 1000),
-			       (unsigned long long)(r->start / 1000), (unsigned long long)(r->end / 1000),
-			       (unsigned long long)(r->start / 1000), (long long)(r->slack / 1000),
-			       (unsigned long long)(r->c_dur / 1000), (unsigned long long)(r->c_per / 1000),
-			       (unsigned long long)(r->wu_lat / 1000));
+			row_text(line, sizeof(line), i, &t->rows[k]);
+			fputs(line, stdout);
 		}
 	}
 }
@@ -432,9 +516,10 @@ int cmd_rtapp(int argc, char **argv)
 	const char *preset = "commit-0bf377bbb0be";
 	struct sim_costs costs;
 	u64 phase, period;
+	FILE *trace = NULL;
 
 	if (argc < 1)
-		die("usage: build/sim rtapp SPEC [--preset P] [--hz H] [KNOB=VALUE...]%s%s", "", "");
+		die("usage: build/sim rtapp SPEC [--preset P] [--hz H] [--tick-phase US] [--trace FILE] [KNOB=VALUE...]%s%s", "", "");
 	sched_test_reset();
 	sysctl_sched_verify = 0;
 	for (int i = 1; i + 1 < argc; i++)
@@ -449,12 +534,22 @@ int cmd_rtapp(int argc, char **argv)
 			i++;
 		} else if (!strcmp(argv[i], "--hz") && i + 1 < argc) {
 			apply_hz(argv[++i]);
+		} else if (!strcmp(argv[i], "--tick-phase") && i + 1 < argc) {
+			char *end;
+
+			tick_phase = strtoll(argv[++i], &end, 10);
+			if (*end || tick_phase < 0 || tick_phase >= 1000000)
+				die("--tick-phase %s: expected 0..999999 (us past a tick)%s", argv[i], "");
+			tick_phase *= 1000;
+		} else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
+			if (!(trace = fopen(argv[++i], "w")))
+				die("--trace %s: cannot write it%s", argv[i], "");
 		} else if (eq && eq != argv[i] && (size_t)(eq - argv[i]) < sizeof(name)) {
 			memcpy(name, argv[i], (size_t)(eq - argv[i]));
 			name[eq - argv[i]] = '\0';
 			apply_knob(name, eq + 1);
 		} else {
-			die("%s: expected --preset P, --hz H or KNOB=VALUE%s", argv[i], "");
+			die("%s: expected --preset P, --hz H, --tick-phase US, --trace FILE or KNOB=VALUE%s", argv[i], "");
 		}
 	}
 	spec_load(argv[0]);
@@ -463,8 +558,11 @@ int cmd_rtapp(int argc, char **argv)
 	calib_load(calib, &costs, sched_eevdf());
 	calib_hz(&costs, HZ, &phase, &period);
 	m_init(&mach, &costs, phase, period);
+	mach.trace = trace;
 	m_spawn(&mach, "rt-app", main_prog);
 	m_run(&mach, rt.duration + 100 * MSEC);
+	if (trace)
+		fclose(trace);
 	print_logs();
 	return 0;
 }
