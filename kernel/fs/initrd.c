@@ -41,10 +41,12 @@ static u32 name_bucket(const char *name)
 	return h & (NAME_BUCKETS - 1);
 }
 static int indexed;		/* 1 once built; -errno if it failed */
+static const struct initrd_node *find(const char *name);
 
-/* Append ARCHIVE's members to the index (after *COUNT members, at **TAIL).
- * The new count, or -errno. */
-static int build_index(const u8 *archive, size_t len_bytes, struct initrd_node ***tailp, int count)
+/* Append ARCHIVE's members to the index (after *COUNT members, at **TAIL);
+ * MODULE: skip the names already indexed.  The new count, or -errno. */
+static int build_index(const u8 *archive, size_t len_bytes, struct initrd_node ***tailp, int count,
+		       int module)
 {
 	struct initrd_node **tail = *tailp;
 	struct ustar_iter it;
@@ -57,6 +59,8 @@ static int build_index(const u8 *archive, size_t len_bytes, struct initrd_node *
 		while (len && e.name[len - 1] == '/')	/* "bin/" -> "bin" */
 			e.name[--len] = '\0';
 		if (!len)
+			continue;
+		if (module && find(e.name))	/* the module's "usr" that the image has: one node */
 			continue;
 		struct initrd_node *n = kmalloc(sizeof(*n) + len + 1);
 		if (!n)
@@ -87,16 +91,20 @@ static int build_index(const u8 *archive, size_t len_bytes, struct initrd_node *
  * second ustar archive, as Linux's initramfs is the embedded one plus
  * initrd=: Debian's rt-tests and the glibc they load come that way, so that
  * the default image, and every figure measured with it, stays the same).
- * A module member whose name the image already has is ignored.
+ * A module member whose name the image already has is ignored, so that it is
+ * neither found nor listed: a directory both archives hold ("usr", "usr/lib")
+ * is one directory, as initramfs merges them; for a file the image's copy
+ * stays (Linux's later archive would replace it; the image's figures must not
+ * depend on a module).
  */
 void initrd_init(void)
 {
 	struct initrd_node **tail = &nodes;
-	int ret = build_index(initrd_start, initrd_end - initrd_start, &tail, 0), n = ret;
+	int ret = build_index(initrd_start, initrd_end - initrd_start, &tail, 0, 0), n = ret;
 
 	if (ret >= 0 && boot_info.mod_end > boot_info.mod_start)
 		ret = build_index(__va(boot_info.mod_start), boot_info.mod_end - boot_info.mod_start,
-				  &tail, n);
+				  &tail, n, 1);
 	indexed = ret < 0 ? ret : 1;
 	if (ret < 0)
 		printk("initrd: corrupt or out of memory (%d): no programs\n", ret);

@@ -35,6 +35,28 @@ def test_module_is_indexed_and_the_default_image_unchanged():
     assert not any("initrd: module" in l for l in plain.lines)
 
 
+def test_directories_both_archives_hold_are_listed_once():
+    """The image and the module both hold usr/ and usr/lib/: one directory each
+    in a listing (the module's copies are merged, as initramfs merges them), and
+    the module's files are in it."""
+    r = boot_rt("busybox ls -a / /usr /usr/lib")
+    check_clean(r)
+    listing, d = {}, None
+    for line in r.lines:
+        if re.fullmatch(r"/\S*:", line):
+            d = line[:-1]
+            listing[d] = []
+        elif d and line.strip() and not line.startswith(("[", "init:")):
+            listing[d] += line.split()
+        else:
+            d = None
+    assert set(listing) == {"/", "/usr", "/usr/lib"}, r.output[-2000:]
+    for d, names in listing.items():
+        assert len(names) == len(set(names)), (d, names)
+    assert "usr" in listing["/"] and "lib" in listing["/usr"]
+    assert {"granule", "i386-linux-gnu"} <= set(listing["/usr/lib"]), listing
+
+
 def test_hackbench_processes():
     """Pipes between forked processes: every message delivered, a time printed."""
     r = boot_rt("/usr/bin/hackbench -p -l 20 -g 2", timeout=300)
