@@ -7,7 +7,11 @@
  * forms), and WAIT_BITSET's timeout is absolute, on CLOCK_MONOTONIC or with
  * FUTEX_CLOCK_REALTIME on CLOCK_REALTIME, as Linux's futex_wait.
  *
- * Waiters sit on one global list keyed by (mm, address); a uniprocessor
+ * Waiters sit on one global list keyed by (mm, address), in 2.6.35's
+ * plist order: by min(normal_prio, MAX_RT_PRIO), first come first within a
+ * priority, so a wake takes rt waiters first, the highest first, and every
+ * other task in the order it came (futex_wait_setup's plist_node_init and
+ * plist_add on the hash bucket); a uniprocessor
  * with interrupts off between "value still equal" and "asleep" cannot lose
  * a wakeup.  FUTEX_WAIT's timeout is relative, on the monotonic clock, as
  * Linux's: -ETIMEDOUT when it runs out, -EINVAL for a bad timespec (checked
@@ -31,6 +35,7 @@ struct futex_waiter {
 	u32 uaddr;
 	u32 bitset;
 	struct task *task;
+	int prio;		/* plist key: min(normal_prio, MAX_RT_PRIO) */
 	int woken;
 };
 
@@ -71,6 +76,23 @@ int futex_wake(struct mm *mm, u32 uaddr, int nr)
 	return futex_wake_bitset(mm, uaddr, nr, FUTEX_BITSET_MATCH_ANY);
 }
 
+/* Queue W behind every waiter of its priority or a higher one (2.6.35's
+ * queue_me: plist_add).  The key is the normal priority, so a boost by PI
+ * does not move a waiter; every SCHED_NORMAL/BATCH/IDLE task shares
+ * MAX_RT_PRIO and is woken in the order it came. */
+static void futex_queue(struct futex_waiter *w)
+{
+	struct futex_waiter *pos;
+
+	w->prio = min(w->task->normal_prio, MAX_RT_PRIO);
+	list_for_each_entry(pos, &futex_waiters, node)
+		if (pos->prio > w->prio) {
+			list_add_tail(&w->node, &pos->node);	/* just before POS */
+			return;
+		}
+	list_add_tail(&w->node, &futex_waiters);
+}
+
 /* TIMEOUT: ns from now, or NO_FUTEX_TIMEOUT. */
 #define NO_FUTEX_TIMEOUT	(~0ull)
 
@@ -96,7 +118,7 @@ static long futex_wait(u32 uaddr, u32 val, u64 timeout, u32 bitset)
 		hrtimer_init_sleeper(&sl, current);
 		hrtimer_start(&sl.timer, sched_clock() + timeout);
 	}
-	list_add_tail(&w.node, &futex_waiters);
+	futex_queue(&w);
 	while (!w.woken && !signal_pending(current) && !sl.expired) {
 		current->state = TASK_INTERRUPTIBLE;
 		schedule();

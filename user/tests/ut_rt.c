@@ -6,11 +6,13 @@
  * setscheduler, setparam, getparam, getscheduler, sched_setattr and
  * sched_getattr; SCHED_RESET_ON_FORK; the priority range (no
  * SCHED_DEADLINE in 2.6.35); the RR interval; an unchanged
- * sched_setscheduler still requeues; the calls on an unreaped zombie.
+ * sched_setscheduler still requeues; the calls on an unreaped zombie; the
+ * order FUTEX_WAKE takes a word's waiters in (rt first, by priority).
  * Every task runs as root (CAP_SYS_NICE): no EPERM arises.
  * Each test runs in its own child, so the rt policy set here dies with it.
  */
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "ut.h"
@@ -211,6 +213,71 @@ static void rt_zombie(void)
 	EXPECT_RET(setsched(pid, SCHED_FIFO, 7), -ESRCH);
 }
 
+/*
+ * futex_wake_order: a futex word's waiters come off it in 2.6.35's plist
+ * order, the key min(normal_prio, MAX_RT_PRIO): A (SCHED_OTHER) waits
+ * first, then B (FIFO 10), then C (FIFO 20); three FUTEX_WAKEs of one
+ * waiter each wake C, B, A.  Each waiter sets its own policy before it
+ * waits, and is seen asleep ('S' in /proc/PID/stat) before the next comes.
+ */
+static volatile int fw_word, fw_n;
+static volatile char fw_order[4];
+
+static void fw_wait(char name, int prio)
+{
+	if (prio)
+		EXPECT_RET(setsched(0, SCHED_FIFO, prio), 0);
+	long r = sys_futex((long)&fw_word, FUTEX_WAIT, 0, 0, 0, 0);
+	CHECK(r == 0, "%c: FUTEX_WAIT %ld", name, r);
+	fw_order[fw_n++] = name;
+}
+static void fw_a(void) { fw_wait('A', 0); }
+static void fw_b(void) { fw_wait('B', 10); }
+static void fw_c(void) { fw_wait('C', 20); }
+
+/* The state letter of /proc/PID/stat. */
+static char proc_state(long pid)
+{
+	char path[32], buf[512];
+	char *p;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	CHECK(ut_slurp(path, buf, sizeof(buf)) > 0, "read %s", path);
+	p = strrchr(buf, ')');
+	CHECK(p, "%s: %.60s", path, buf);
+	return p[2];
+}
+
+/* Yield until COND holds, at most a thousand times. */
+#define YIELD_UNTIL(cond)						\
+	do {								\
+		int n_ = 0;						\
+		while (!(cond) && n_++ < 1000)				\
+			sys_sched_yield();				\
+		CHECK(cond, "never: %s", #cond);			\
+	} while (0)
+
+static void futex_wake_order(void)
+{
+	static char stack[3][8192] __attribute__((aligned(16)));
+	void (*fn[3])(void) = { fw_a, fw_b, fw_c };
+	long tid[3];
+
+	for (int i = 0; i < 3; i++) {
+		tid[i] = ut_clone(CLONE_VM | SIGCHLD, stack[i], sizeof(stack[i]), 0, 0, fn[i]);
+		CHECK(tid[i] > 0, "clone: %ld", tid[i]);
+		YIELD_UNTIL(proc_state(tid[i]) == 'S');
+	}
+	for (int i = 0; i < 3; i++) {
+		EXPECT_RET(sys_futex((long)&fw_word, FUTEX_WAKE, 1, 0, 0, 0), 1);
+		YIELD_UNTIL(fw_n == i + 1);
+	}
+	CHECK(fw_order[0] == 'C' && fw_order[1] == 'B' && fw_order[2] == 'A',
+	      "woken in the order %.3s, not CBA", (const char *)fw_order);
+	for (int i = 0; i < 3; i++)
+		CHECK(ut_wait((pid_t)tid[i]) == 0, "waiter %d's status", i);
+}
+
 const struct ut_test ut_rt_tests[] = {
 	{ rt_setscheduler_errnos, "rt_setscheduler_errnos" },
 	{ rt_getparam_errnos, "rt_getparam_errnos" },
@@ -220,5 +287,6 @@ const struct ut_test ut_rt_tests[] = {
 	{ rt_setattr, "rt_setattr" },
 	{ rt_setscheduler_requeues, "rt_setscheduler_requeues" },
 	{ rt_zombie, "rt_zombie" },
+	{ futex_wake_order, "futex_wake_order" },
 	{ NULL, NULL },
 };
