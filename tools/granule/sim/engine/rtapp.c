@@ -189,9 +189,27 @@ static void spec_load(const char *path)
 
 /* ---- the threads -------------------------------------------------------------- */
 
+/* The futex's queue key of thread I (kernel/proc/futex.c, 2.6.35's plist):
+ * min(normal_prio, MAX_RT_PRIO), i.e. 99 - priority for SCHED_FIFO/RR and
+ * 100 for every SCHED_OTHER thread. */
+static int futex_key(int i)
+{
+	return rt.th[i].policy ? 99 - rt.th[i].prio : 100;
+}
+
+/* Queue thread I behind every waiter of its key or a lower one, as the
+ * image's futex queues a waiter: a wake takes rt threads first, the highest
+ * first, the others in the order they came. */
 static void q_push(struct rt_queue *q, int i)
 {
-	q->w[q->n++] = i;
+	int k = q->n;
+
+	while (k > 0 && futex_key(q->w[k - 1]) > futex_key(i)) {
+		q->w[k] = q->w[k - 1];
+		k--;
+	}
+	q->w[k] = i;
+	q->n++;
 }
 
 static int q_pop(struct rt_queue *q)
@@ -376,9 +394,9 @@ static void event(struct machine *m, struct mproc *p, struct rt_thread *t, const
  * rt-app's threads meet at a barrier (pthread_barrier_wait) before their
  * first event; thread 0 reads the clock just before it, t_zero, the
  * reference of every thread's timers.  The last to arrive wakes the others
- * in the order they came, as the image's futex does (kernel/proc/futex.c: one
- * list in arrival order; 2.6.35's hash bucket is a plist, rt waiters first),
- * WAKE_NS each, then runs on.
+ * in the futex's order (q_push: rt threads first, the highest first, then
+ * the others in the order they came, as 2.6.35's hash bucket plist and the
+ * image's futex), WAKE_NS each, then runs on.
  */
 static struct rt_queue start_q;
 static u64 t_zero;
