@@ -451,3 +451,28 @@ def test_sim_signal_wakes_one_waiter(tmp_path):
     prod = len(logs["/tmp/pc3-prod-0.log"])
     cons = [len(logs[f"/tmp/pc3-cons-{i}.log"]) for i in (1, 2, 3)]
     assert prod >= 90 and abs(sum(cons) - prod) <= 3 and max(cons) - min(cons) <= 2, (prod, cons)
+
+
+def test_sim_barrier_wakes_in_the_futexs_order(tmp_path):
+    """The start barrier's waiters come off it as the image's futex takes them (2.6.35's
+    plist: rt threads first, the highest first, then the others in the order they came):
+    of o1, f10, o2, f20 (SCHED_OTHER, FIFO 10, OTHER, FIFO 20, created in that order) the
+    barrier's wakeups run f20, f10, then o1 before o2, leaving out the last to arrive."""
+    from granule.trace import text as trace_text
+    f = tmp_path / "order.json"
+    task = '"run" : 100, "timer" : { "ref" : "%s", "period" : 10000 }'
+    rt = '"policy" : "SCHED_FIFO", "priority" : %d, '
+    f.write_text("""{ "tasks" : { "o1" : { %s }, "f10" : { %s%s }, "o2" : { %s }, "f20" : { %s%s } },
+      "global" : { "duration" : 1, "logdir" : "/tmp", "log_basename" : "o" } }"""
+                 % (task % "a", rt % 10, task % "b", task % "c", rt % 20, task % "d"))
+    out = tmp_path / "trace.txt"
+    p = sim_logs(str(f), "--trace", str(out))
+    assert p.returncode == 0, p.stderr
+    events = [trace_text.parse_line(l) for l in out.read_text().splitlines()]
+    first = []
+    for e in events:
+        c = e["fields"].get("comm")
+        if e["name"] == "sched_wakeup" and c in ("o1", "f10", "o2", "f20") and c not in first:
+            first.append(c)
+    key = {"f20": 0, "f10": 1, "o1": 2, "o2": 3}
+    assert len(first) >= 3 and first[:3] == sorted(first[:3], key=key.get), first
