@@ -407,8 +407,8 @@ static size_t show_stat(struct task *t, int whole, char *buf, size_t size)
 }
 
 /*
- * 2.6.35's task_mem() (fs/proc/task_mmu.c), in kB: VmPeak is VmSize (no
- * hiwater_vm is kept), VmData = total_vm - shared_vm - stack_vm, VmExe the
+ * 2.6.35's task_mem() (fs/proc/task_mmu.c), in kB: VmPeak the largest
+ * VmSize (hiwater_vm, or total_vm if higher), VmData = total_vm - shared_vm - stack_vm, VmExe the
  * code's pages [start_code, end_code) but at most exec_vm's, VmLib the rest
  * of exec_vm (Linux's later clamp: with the separate read-only and code
  * segments of today's linkers, 2.6.35's difference went below 0), VmPTE the
@@ -427,7 +427,7 @@ static size_t show_task_mem(struct mm *mm, char *buf, size_t size)
 			"VmPeak:\t%8u kB\nVmSize:\t%8u kB\nVmLck:\t%8u kB\nVmHWM:\t%8u kB\n"
 			"VmRSS:\t%8u kB\nVmData:\t%8u kB\nVmStk:\t%8u kB\nVmExe:\t%8u kB\n"
 			"VmLib:\t%8u kB\nVmPTE:\t%8u kB\nVmSwap:\t%8u kB\n",
-			c.total_vm * kb, c.total_vm * kb, c.locked_vm * kb, hwm * kb, mm->nr_pages * kb,
+			max(mm->hiwater_vm, c.total_vm) * kb, c.total_vm * kb, c.locked_vm * kb, hwm * kb, mm->nr_pages * kb,
 			(c.total_vm - c.shared_vm - c.stack_vm) * kb, c.stack_vm * kb, text,
 			c.exec_vm * kb - text, c.nr_ptes * (PAGE_SIZE >> 10), 0u);
 }

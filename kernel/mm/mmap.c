@@ -92,16 +92,25 @@ static u32 covered(struct mm *mm, u32 start, u32 end)
 	return n;
 }
 
-/* Remove the areas inside [start, end) and their pages. */
+/* Remove the areas inside [start, end) and their pages.  If any goes,
+ * VmPeak keeps the size before (remove_vma_list's update_hiwater_vm): the
+ * same walk sums every area once (one moved into a freed slot is met then). */
 static void unmap_areas(struct mm *mm, u32 start, u32 end)
 {
+	u32 pages = 0, removed = 0;
+
 	for (int i = 0; i < mm->nr_areas; ) {
 		struct vm_area *a = &mm->areas[i];
-		if (a->start >= start && a->end <= end)
+		pages += (a->end - a->start) >> PAGE_SHIFT;
+		if (a->start >= start && a->end <= end) {
+			removed = 1;
 			*a = mm->areas[--mm->nr_areas];
-		else
+		} else {
 			i++;
+		}
 	}
+	if (removed)
+		mm_update_hiwater_vm(mm, pages);
 	mm_unmap_pages(mm, start, end);
 }
 

@@ -121,26 +121,35 @@ u32 mm_nr_ptes(struct mm *mm)
 	return n;
 }
 
+/* The window is whole page tables (STACK_LIMIT and STACK_TOP are 4 MiB
+ * multiples): each is scanned with next_pte, four empty entries a step. */
 u32 mm_stack_pages(struct mm *mm)
 {
-	for (u32 va = STACK_TOP - STACK_LIMIT; va < STACK_TOP; ) {
-		pte_t *pte = pte_lookup(mm->pgdir, va, 0);
-		if (!pte) {
-			va = (va | ((1u << 22) - 1)) + 1;	/* no page table: the next 4 MiB */
-			continue;
-		}
-		if (*pte & PTE_P)
-			return (STACK_TOP - va) >> PAGE_SHIFT;
-		va += PAGE_SIZE;
+	for (u32 va = STACK_TOP - STACK_LIMIT; va < STACK_TOP; va += 1u << 22) {
+		pte_t *pt = pte_lookup(mm->pgdir, va, 0);
+		for (u32 i = pt ? next_pte(pt, 0) : 1024; i < 1024; i = next_pte(pt, i + 1))
+			if (pt[i] & PTE_P)
+				return (STACK_TOP - va) / PAGE_SIZE - i;
 	}
 	return 0;
 }
 
-/* vm_stat_account()'s sums over the areas, with the heap (anonymous data,
- * [start_brk, PAGE_ALIGN(brk)) as do_brk maps it) and the stack. */
+/* The heap's pages: [start_brk, PAGE_ALIGN(brk)), as do_brk maps it. */
+static u32 heap_pages(const struct mm *mm)
+{
+	return (ALIGN_UP(mm->brk, PAGE_SIZE) - mm->start_brk) >> PAGE_SHIFT;
+}
+
+void mm_update_hiwater_vm(struct mm *mm, u32 area_pages)
+{
+	mm->hiwater_vm = max(mm->hiwater_vm, area_pages + heap_pages(mm) + mm_stack_pages(mm));
+}
+
+/* vm_stat_account()'s sums over the areas, with the heap (anonymous data)
+ * and the stack. */
 void mm_get_counters(struct mm *mm, struct mm_counters *c)
 {
-	u32 heap = (ALIGN_UP(mm->brk, PAGE_SIZE) - mm->start_brk) >> PAGE_SHIFT;
+	u32 heap = heap_pages(mm);
 
 	*c = (struct mm_counters){ .stack_vm = mm_stack_pages(mm), .nr_ptes = mm_nr_ptes(mm) };
 	c->total_vm = heap + c->stack_vm;
@@ -476,6 +485,11 @@ long sys_brk(u32 brk)
 		return mm->brk;
 	if (brk > mm->brk && mm_range_used(mm, ALIGN_UP(mm->brk, PAGE_SIZE), ALIGN_UP(brk, PAGE_SIZE)))
 		return mm->brk;		/* the heap would run into an mmap */
+	if (ALIGN_UP(brk, PAGE_SIZE) < ALIGN_UP(mm->brk, PAGE_SIZE)) {	/* do_munmap's */
+		struct mm_counters c;
+		mm_get_counters(mm, &c);
+		mm->hiwater_vm = max(mm->hiwater_vm, c.total_vm);
+	}
 	if (brk < mm->brk)
 		mm_unmap_pages(mm, ALIGN_UP(brk, PAGE_SIZE), ALIGN_UP(mm->brk, PAGE_SIZE));
 	mm->brk = brk;

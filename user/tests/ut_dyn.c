@@ -184,6 +184,23 @@ static void mlock(void)
 	sys_munmap(q, PAGE_SIZE);
 }
 
+/* VmPeak keeps the largest VmSize across an munmap (hiwater_vm); a mapping
+ * adds its size to VmSize and VmData, and munmap takes it away again. */
+static void vmpeak(void)
+{
+	unsigned long size = status_kb("VmSize:"), data = status_kb("VmData:");
+	long p = sys_mmap2(0, 64 * PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANON, -1, 0);
+
+	CHECK(MAPPED(p), "mmap2: %ld", p);
+	CHECK(status_kb("VmSize:") == size + 256 && status_kb("VmData:") == data + 256,
+	      "VmSize %lu, VmData %lu kB after a 256-kB mapping (were %lu, %lu)",
+	      status_kb("VmSize:"), status_kb("VmData:"), size, data);
+	EXPECT_RET(sys_munmap(p, 64 * PAGE_SIZE), 0);
+	CHECK(status_kb("VmSize:") == size, "VmSize %lu kB after munmap, was %lu", status_kb("VmSize:"), size);
+	CHECK(status_kb("VmPeak:") >= size + 256, "VmPeak %lu kB, VmSize reached %lu",
+	      status_kb("VmPeak:"), size + 256);
+}
+
 static volatile int bitset_word;
 
 static void bitset_waker(void)
@@ -302,6 +319,7 @@ const struct ut_test ut_dyn_tests[] = {
 	{ mmap_file_fork, "mmap_file_fork" },
 	{ pread64, "pread64" },
 	{ mlock, "mlock" },
+	{ vmpeak, "vmpeak" },
 	{ futex_bitset, "futex_bitset" },
 	{ futex_wake_pi, "futex_wake_pi" },
 	{ fd_table_grow, "fd_table_grow" },

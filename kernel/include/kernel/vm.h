@@ -61,6 +61,8 @@ struct mm {
 	u32 start_brk, brk;		/* heap [start_brk, brk) */
 	u32 nr_pages;			/* user pages mapped (RSS) */
 	u32 hiwater_rss;		/* nr_pages before its last drop, if higher (Linux's) */
+	u32 hiwater_vm;			/* total_vm before its last drop, if higher (Linux's):
+					 * VmPeak; a fork's child starts from its own total */
 	u32 nosys_seen[NOSYS_WORDS];	/* unknown syscalls logged (kernel/syscall.c) */
 	/* Bit i: user PDE i may have a page table.  Every user page table is
 	 * made by kernel/mm/vm.c's mm_pte_alloc(), which sets it; fork, exit
@@ -97,6 +99,9 @@ void mm_get_counters(struct mm *mm, struct mm_counters *c);
 u32 mm_stack_pages(struct mm *mm);
 /* User page tables MM has (Linux's nr_ptes). */
 u32 mm_nr_ptes(struct mm *mm);
+/* update_hiwater_vm(), called before total_vm drops (munmap, a lower brk):
+ * AREA_PAGES is what the areas hold now; the heap and stack are added. */
+void mm_update_hiwater_vm(struct mm *mm, u32 area_pages);
 
 struct mm *mm_create(void);		/* empty address space; NULL: -ENOMEM */
 struct mm *mm_dup(struct mm *old);	/* fork: copy-on-write copy */
