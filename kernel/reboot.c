@@ -52,6 +52,7 @@ long sys_reboot(u32 magic1, u32 magic2, u32 cmd, const char *arg)
 	char buf[256];
 	long n;
 
+	capable(CAP_SYS_BOOT);		/* every caller has it: no -EPERM */
 	if (magic1 != LINUX_REBOOT_MAGIC1 ||
 	    (magic2 != LINUX_REBOOT_MAGIC2 && magic2 != LINUX_REBOOT_MAGIC2A &&
 	     magic2 != LINUX_REBOOT_MAGIC2B && magic2 != LINUX_REBOOT_MAGIC2C))

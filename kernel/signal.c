@@ -41,6 +41,12 @@ int sig_default_ignored(int sig)
 #define RLIMIT_SIGPENDING	1024
 static int nr_sigpending;		/* allocated entries now queued */
 
+void sigqueue_usage(int *queued, int *limit)
+{
+	*queued = nr_sigpending;
+	*limit = RLIMIT_SIGPENDING;
+}
+
 static struct sigqueue *sigqueue_alloc(int sig, const struct ksiginfo *info)
 {
 	int override = sig < SIGRTMIN && (!info || info->si_code >= 0);

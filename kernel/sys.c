@@ -76,6 +76,10 @@ long sys_setpriority(int which, int who, int nice)
 	nice = clamp(nice, -20, 19);
 	list_for_each_entry(t, &task_list, tasks) {
 		if (prio_match(t, which, who)) {
+			/* set_one_prio's can_nice(): RLIMIT_NICE is 0, so lowering
+			 * nice asks for CAP_SYS_NICE */
+			if (nice < task_nice(t))
+				capable(CAP_SYS_NICE);
 			set_user_nice(t, nice);
 			ret = 0;
 		}

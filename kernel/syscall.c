@@ -184,9 +184,9 @@ SYSCALL(utimensat,    sys_utimensat((int)a1, P(const char *, a2), P(const s32 *,
 /* dynamic glibc programs (kernel/fs/file.c, kernel/mm/mmap.c) */
 SYSCALL(pread64,      sys_pread64((int)a1, P(char *, a2), a3, ((u64)a5 << 32) | a4))
 SYSCALL(mlock,        sys_mlock(a1, a2))
-SYSCALL(munlock,      sys_mlock(a1, a2))
+SYSCALL(munlock,      sys_munlock(a1, a2))
 SYSCALL(mlockall,     sys_mlockall(a1))
-SYSCALL(munlockall,   0)
+SYSCALL(munlockall,   sys_munlockall())
 SYSCALL(madvise,      sys_madvise(a1, a2, (int)a3))
 /* everyday commands: poweroff/reboot, dmesg, time, times, taskset */
 SYSCALL(sync,         sys_sync())

@@ -112,7 +112,7 @@ struct file *console_open(u32 flags)
 
 	if (f) {
 		f->mode = S_IFCHR | 0600;
-		f->rdev = (5 << 8) | 1;		/* /dev/console */
+		f->rdev = CONSOLE_RDEV;
 		f->ino = 3;
 	}
 	return f;

@@ -27,6 +27,16 @@ struct trap_frame *task_pt_regs(struct task *t)
 	return (struct trap_frame *)(t->thread.esp0 - sizeof(struct trap_frame));
 }
 
+u32 kstk_esp(struct task *t)
+{
+	return task_pt_regs(t)->useresp;
+}
+
+u32 kstk_eip(struct task *t)
+{
+	return task_pt_regs(t)->eip;
+}
+
 /* Load PGDIR into CR3 (if it is not already there), noting it for the
  * TLB shootdown (arch/tlbflush.h): one %fs read in place of reading CR3. */
 static inline void switch_pgdir(u32 pgdir)

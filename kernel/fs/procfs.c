@@ -12,10 +12,12 @@
  * snapshot (f->buf), so a process that exits while its file is open
  * leaves nothing dangling: no pointer to a task outlives the open.
  *
- * Differences from Linux, on purpose: signal dispositions and code/stack
- * addresses print as 0; cmdline is the first 128 bytes of argv.  Times in
- * clock ticks use USER_HZ = 100, as Linux on i386.  The system-wide files
- * (/proc/stat, loadavg, ...) are kernel/fs/procfs_stat.c's.
+ * Each field is computed as 2.6.35 computes it; docs/SHELL.md ("A process's
+ * files") lists them and the few that differ: wchan and ShdPnd are 0, the
+ * memory figures count a stack window that grows only on touch, cmdline is
+ * the first 128 bytes of argv.  Times in clock ticks use USER_HZ = 100, as
+ * Linux on i386.  The system-wide files (/proc/stat, loadavg, ...) are
+ * kernel/fs/procfs_stat.c's.
  */
 #include <kernel/errno.h>
 #include <kernel/file.h>
@@ -30,8 +32,10 @@
 #include <kernel/string.h>
 #include <kernel/task.h>
 #include <kernel/time.h>
+#include <kernel/tty.h>
 #include <kernel/uaccess.h>
 #include <kernel/vm.h>
+#include <arch/process.h>
 
 #define PROC_SIZE	4096		/* a file's snapshot */
 #define NS_PER_TICK	(NSEC_PER_SEC / USER_HZ)
@@ -265,32 +269,106 @@ static const char *task_state_name(char c)
 	return "S (sleeping)";
 }
 
-static u32 mm_vsize(const struct mm *mm)
-{
-	u32 bytes = 0;
-
-	if (!mm)
-		return 0;
-	for (int i = 0; i < mm->nr_areas; i++)
-		bytes += mm->areas[i].end - mm->areas[i].start;
-	return bytes + (mm->brk - mm->start_brk);
-}
-
 /* ns as clock_t (USER_HZ). */
 static unsigned long clock_t_of(u64 ns)
 {
 	return (unsigned long)div_u64(ns, NS_PER_TICK);
 }
 
+/* new_encode_dev(): a device number as stat and /proc print it since 2.6. */
+static u32 new_encode_dev(u32 major, u32 minor)
+{
+	return (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
+}
+
+/*
+ * 2.6.35's task->flags.  Granule keeps one bit, PF_SUPERPRIV (capable());
+ * each other bit is derived here from the state it mirrors in Linux:
+ *   PF_EXITING, PF_EXITPIDONE  a zombie (do_exit set both before exit_notify)
+ *   PF_SIGNALED    ... that a signal killed
+ *   PF_FORKNOEXEC  made by fork or clone and not exec'd since: a thread that
+ *                  is not its process's leader, a leader that did not exec
+ *   PF_KTHREAD     a kernel thread (no mm and no exec yet: init before its first)
+ * The others stay 0, with the reason in docs/SHELL.md: the FPU state is
+ * eager, so no first use sets PF_USED_MATH; no randomization
+ * (PF_RANDOMIZE), no core dumps, no freezer, no memory reclaim.
+ */
+static unsigned int task_flags(const struct task *t)
+{
+	unsigned int flags = t->flags;
+
+	if (t->exit_state || t->state == TASK_DEAD)
+		flags |= PF_EXITING | PF_EXITPIDONE | ((t->exit_code & 0x7f) ? PF_SIGNALED : 0);
+	if (t != t->group_leader || !t->group_leader->did_exec)
+		flags |= PF_FORKNOEXEC;
+	if (!t->mm && !t->exit_state && !t->group_leader->did_exec)
+		flags |= PF_KTHREAD;
+	return flags;
+}
+
+/* collect_sigign_sigcatch(): the signals T's process ignores, and those it
+ * has a handler for (bit n-1: signal n); none for a zombie, whose handlers
+ * are gone (Linux's lock_task_sighand fails). */
+static void collect_sigign_sigcatch(const struct task *t, u64 *ign, u64 *caught)
+{
+	*ign = *caught = 0;
+	if (!t->sig)
+		return;
+	for (int sig = 1; sig <= _NSIG; sig++) {
+		u32 h = t->sig->action[sig - 1].handler;
+		if (h == SIG_IGN)
+			*ign |= sigmask(sig);
+		else if (h != SIG_DFL)
+			*caught |= sigmask(sig);
+	}
+}
+
+/* The controlling terminal's device number (0 without one) and its
+ * foreground process group (-1 without a terminal, 0 with none set):
+ * 2.6.35's tty_nr and tty_pgrp.  The console is the only terminal. */
+static void task_tty(const struct task *t, int *tty_nr, int *tpgid)
+{
+	*tty_nr = 0;
+	*tpgid = -1;
+	if (t->group_leader->ctty) {
+		*tty_nr = (int)new_encode_dev(CONSOLE_RDEV >> 8, CONSOLE_RDEV & 0xff);
+		*tpgid = console_tty.pgrp;
+	}
+}
+
+/* What do_task_stat prints from the mm: vsize (bytes), the code and the
+ * first stack pointer, the saved user esp and eip; all 0 without an mm (a
+ * kernel thread, a zombie).  /proc is readable by all, as Linux's
+ * ptrace_may_access is true for root: the addresses are always shown. */
+struct stat_mm {
+	unsigned long vsize, rss, start_code, end_code, start_stack, esp, eip;
+};
+
+static void stat_mm_of(struct task *t, struct stat_mm *m)
+{
+	struct mm_counters c;
+
+	*m = (struct stat_mm){ 0 };
+	if (!t->mm)
+		return;
+	mm_get_counters(t->mm, &c);
+	*m = (struct stat_mm){ c.total_vm * PAGE_SIZE, t->mm->nr_pages, t->mm->start_code,
+			       t->mm->end_code, t->mm->start_stack, kstk_esp(t), kstk_eip(t) };
+}
+
 /* 2.6.35's do_task_stat(): WHOLE (/proc/PID/stat) the process's faults
  * and times, else (/proc/PID/task/TID/stat) the thread's own; either way
- * the reaped children's, and the thread's state and scheduling fields. */
+ * the reaped children's, and the thread's state and scheduling fields.
+ * wchan is 0: see get_wchan's paragraph in docs/SHELL.md. */
 static size_t show_stat(struct task *t, int whole, char *buf, size_t size)
 {
 	const struct signal_acct *sig = &t->group_leader->sig_acct;
+	const struct task *leader = t->group_leader;
 	struct thread_group_acct a;
+	struct stat_mm m;
 	char state = task_state_char(t);
-	u64 ut, st;
+	int tty_nr, tpgid;
+	u64 ut, st, ign, caught;
 
 	thread_group_acct(t, &a);
 	if (whole) {
@@ -300,6 +378,9 @@ static size_t show_stat(struct task *t, int whole, char *buf, size_t size)
 		a.min_flt = t->min_flt;
 		a.maj_flt = t->maj_flt;
 	}
+	stat_mm_of(t, &m);
+	task_tty(t, &tty_nr, &tpgid);
+	collect_sigign_sigcatch(t, &ign, &caught);
 	/* pid (comm) state ppid pgrp session tty_nr tpgid flags minflt
 	 * cminflt majflt cmajflt utime stime cutime cstime priority nice
 	 * num_threads itrealvalue starttime vsize rss rsslim startcode
@@ -310,44 +391,96 @@ static size_t show_stat(struct task *t, int whole, char *buf, size_t size)
 			"%d (%s) %c %d %d %d %d %d %u %lu %lu %lu %lu %lu %lu %ld %ld %ld %ld %d 0 "
 			"%llu %lu %ld %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %d %d %u %u "
 			"%llu %lu %ld\n",
-			t->pid, t->comm, state, t->parent ? t->parent->tgid : 0, 0, 0, 0, -1, 0u,
+			t->pid, t->comm, state, t->parent ? t->parent->tgid : 0, leader->pgrp,
+			leader->session, tty_nr, tpgid, task_flags(t),
 			(unsigned long)a.min_flt, (unsigned long)sig->cmin_flt,
 			(unsigned long)a.maj_flt, (unsigned long)sig->cmaj_flt,
 			clock_t_of(ut), clock_t_of(st), (long)clock_t_of(sig->cutime),
 			(long)clock_t_of(sig->cstime),
 			(long)(t->prio - MAX_RT_PRIO), (long)task_nice(t), a.threads,
-			(unsigned long long)clock_t_of(t->start_time), (unsigned long)mm_vsize(t->mm),
-			(long)(t->mm ? t->mm->nr_pages : 0), 0xfffffffful, 0ul, 0ul, 0ul, 0ul, 0ul,
+			(unsigned long long)clock_t_of(t->start_time), m.vsize, (long)m.rss,
+			0xfffffffful, m.start_code, m.end_code, m.start_stack, m.esp, m.eip,
 			(unsigned long)(t->sig_pending & 0x7fffffff),
-			(unsigned long)(t->sig_blocked & 0x7fffffff), 0ul, 0ul, 0ul, 0ul, 0ul,
-			t->exit_signal, 0, 0u, t->policy, 0ull, 0ul, 0l);
+			(unsigned long)(t->sig_blocked & 0x7fffffff), (unsigned long)(ign & 0x7fffffff),
+			(unsigned long)(caught & 0x7fffffff), 0ul, 0ul, 0ul,
+			t->exit_signal, 0, t->rt_priority, t->policy, 0ull, 0ul, 0l);
+}
+
+/*
+ * 2.6.35's task_mem() (fs/proc/task_mmu.c), in kB: VmPeak the largest
+ * VmSize (hiwater_vm, or total_vm if higher), VmData = total_vm - shared_vm - stack_vm, VmExe the
+ * code's pages [start_code, end_code) but at most exec_vm's, VmLib the rest
+ * of exec_vm (Linux's later clamp: with the separate read-only and code
+ * segments of today's linkers, 2.6.35's difference went below 0), VmPTE the
+ * page tables, 4 kB each.
+ */
+static size_t show_task_mem(struct mm *mm, char *buf, size_t size)
+{
+	struct mm_counters c;
+	u32 kb = PAGE_SIZE >> 10;
+
+	mm_get_counters(mm, &c);
+	u32 text = (ALIGN_UP(mm->end_code, PAGE_SIZE) - (mm->start_code & PAGE_MASK)) >> 10;
+	text = min(text, c.exec_vm * kb);
+	u32 hwm = max(mm->hiwater_rss, mm->nr_pages);
+	return snprintf(buf, size,
+			"VmPeak:\t%8u kB\nVmSize:\t%8u kB\nVmLck:\t%8u kB\nVmHWM:\t%8u kB\n"
+			"VmRSS:\t%8u kB\nVmData:\t%8u kB\nVmStk:\t%8u kB\nVmExe:\t%8u kB\n"
+			"VmLib:\t%8u kB\nVmPTE:\t%8u kB\nVmSwap:\t%8u kB\n",
+			max(mm->hiwater_vm, c.total_vm) * kb, c.total_vm * kb, c.locked_vm * kb, hwm * kb, mm->nr_pages * kb,
+			(c.total_vm - c.shared_vm - c.stack_vm) * kb, c.stack_vm * kb, text,
+			c.exec_vm * kb - text, c.nr_ptes * (PAGE_SIZE >> 10), 0u);
 }
 
 /* 2.6.35's proc_pid_status(); the context switches are the thread's own
- * (task_context_switch_counts: for /proc/PID, the leader's). */
+ * (task_context_switch_counts: for /proc/PID, the leader's).  FDSize is
+ * the fd table's size (fdt->max_fds); SigQ the queued signals and their
+ * limit; ShdPnd stays 0: a process-directed signal is given to one of its
+ * threads when it is sent, so none waits in a shared set (docs/SHELL.md). */
 static size_t show_status(struct task *t, char *buf, size_t size)
 {
 	struct thread_group_acct a;
-	u32 vm_kb = mm_vsize(t->mm) >> 10, rss_kb = (t->mm ? t->mm->nr_pages : 0) * (PAGE_SIZE >> 10);
-	u32 hwm_kb = t->mm ? max(t->mm->hiwater_rss, t->mm->nr_pages) * (PAGE_SIZE >> 10) : 0;
+	u64 ign, caught;
+	int queued, limit;
+	size_t n;
 
 	thread_group_acct(t, &a);
-	return snprintf(buf, size,
-			"Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
-			"Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t\n"
-			"VmPeak:\t%8u kB\nVmSize:\t%8u kB\nVmLck:\t%8u kB\nVmHWM:\t%8u kB\n"
-			"VmRSS:\t%8u kB\nVmData:\t%8u kB\nVmStk:\t%8u kB\nVmExe:\t%8u kB\n"
-			"VmLib:\t%8u kB\nVmPTE:\t%8u kB\nVmSwap:\t%8u kB\nThreads:\t%d\n"
-			"SigQ:\t0/%d\nSigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n"
+	collect_sigign_sigcatch(t, &ign, &caught);
+	sigqueue_usage(&queued, &limit);
+	n = snprintf(buf, size,
+		     "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
+		     "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t\n",
+		     t->comm, task_state_name(task_state_char(t)), t->tgid, t->pid,
+		     t->parent ? t->parent->tgid : 0, t->files ? t->files->max_fds : 0);
+	if (t->mm)
+		n += show_task_mem(t->mm, buf + n, size - n);
+	return n + snprintf(buf + n, size - n,
+			"Threads:\t%d\n"
+			"SigQ:\t%d/%d\nSigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n"
 			"SigIgn:\t%016llx\nSigCgt:\t%016llx\nCapInh:\t%016llx\nCapPrm:\t%016llx\n"
 			"CapEff:\t%016llx\nCapBnd:\t%016llx\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n"
 			"voluntary_ctxt_switches:\t%llu\nnonvoluntary_ctxt_switches:\t%llu\n",
-			t->comm, task_state_name(task_state_char(t)), t->tgid, t->pid,
-			t->parent ? t->parent->tgid : 0, NR_OPEN, vm_kb, vm_kb, 0u, hwm_kb, rss_kb,
-			0u, 0u, 0u, 0u, 0u, 0u, a.threads, TASK_MAX,
+			a.threads, queued, limit,
 			(unsigned long long)t->sig_pending, 0ull, (unsigned long long)t->sig_blocked,
-			0ull, 0ull, 0ull, ~0ull, ~0ull, ~0ull,
+			(unsigned long long)ign, (unsigned long long)caught, 0ull, ~0ull, ~0ull, ~0ull,
 			(unsigned long long)t->nvcsw, (unsigned long long)t->nivcsw);
+}
+
+/* 2.6.35's proc_pid_statm(), in pages: size (total_vm), resident, shared
+ * (file pages: 0, every page here is the process's own copy), text (as
+ * VmExe, unclamped), lib (0 since 2.6), data (total_vm - shared_vm), dt 0. */
+static size_t show_statm(struct task *t, char *buf, size_t size)
+{
+	struct mm_counters c = { 0 };
+	u32 text = 0;
+
+	if (t->mm) {
+		mm_get_counters(t->mm, &c);
+		text = (ALIGN_UP(t->mm->end_code, PAGE_SIZE) - (t->mm->start_code & PAGE_MASK)) >>
+		       PAGE_SHIFT;
+	}
+	return snprintf(buf, size, "%u %u 0 %u 0 %u 0\n", c.total_vm, t->mm ? t->mm->nr_pages : 0,
+			text, c.total_vm - c.shared_vm);
 }
 
 static size_t show_file(int entry, struct task *t, int whole, char *buf, size_t size)
@@ -357,9 +490,7 @@ static size_t show_file(int entry, struct task *t, int whole, char *buf, size_t 
 	case PE_STATUS: return show_status(t, buf, size);
 	case PE_COMM: return snprintf(buf, size, "%s\n", t->comm);
 	case PE_SCHED: return proc_sched_task_snprint(t, buf, size);
-	case PE_STATM:		/* pages: size resident shared text lib data dt (top's VIRT, RES) */
-		return snprintf(buf, size, "%u %u 0 0 0 0 0\n", mm_vsize(t->mm) / PAGE_SIZE,
-				t->mm ? t->mm->nr_pages : 0);
+	case PE_STATM: return show_statm(t, buf, size);
 	case PE_CMDLINE:
 		if (!t->mm)
 			return 0;

@@ -45,6 +45,7 @@
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/trace.h>
+#include <kernel/tty.h>
 #include <kernel/uaccess.h>
 
 #define KNOB_DIR	"proc/sys/kernel/"
@@ -92,7 +93,7 @@ static int features_store(const char *val)
 
 static const struct pseudo_file files[] = {
 	{ .path = "dev", .mode = S_IFDIR | 0755 },
-	{ .path = "dev/console", .mode = S_IFCHR | 0600, .rdev = (5 << 8) | 1, .open = console_open },
+	{ .path = "dev/console", .mode = S_IFCHR | 0600, .rdev = CONSOLE_RDEV, .open = console_open },
 	{ .path = "dev/null", .mode = S_IFCHR | 0666, .rdev = (1 << 8) | 3, .open = null_open },
 	{ .path = "dev/tty", .mode = S_IFCHR | 0666, .rdev = (5 << 8) | 0, .open = console_open },
 	{ .path = "proc", .mode = S_IFDIR | 0555 },

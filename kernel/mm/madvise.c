@@ -19,8 +19,8 @@
  *   MADV_DONTNEED    the pages go (zap_page_range): the next touch of an
  *                    anonymous page finds zeroes, of a private file page
  *                    the file's bytes again.  Linux refuses a VM_LOCKED
- *                    vma with -EINVAL; nothing is locked here (mlock and
- *                    mlockall only check their arguments, mmap.c).
+ *                    vma with -EINVAL; here a lock only marks the areas
+ *                    for VmLck (mlock.c) and the pages go all the same.
  *   MADV_WILLNEED    a file mapping: 0 (there is no page cache to read
  *                    ahead into); anonymous memory: -EBADF, as 2.6.35's
  *                    madvise_willneed (no swap readahead before 3.7).

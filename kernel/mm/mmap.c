@@ -74,7 +74,7 @@ static int split_at(struct mm *mm, u32 addr)
 	return 0;
 }
 
-static int split_range(struct mm *mm, u32 start, u32 end)
+int mm_split_range(struct mm *mm, u32 start, u32 end)
 {
 	int err = split_at(mm, start);
 
@@ -92,48 +92,52 @@ static u32 covered(struct mm *mm, u32 start, u32 end)
 	return n;
 }
 
-/* Remove the areas inside [start, end) and their pages. */
+/* Remove the areas inside [start, end) and their pages.  If any goes,
+ * VmPeak keeps the size before (remove_vma_list's update_hiwater_vm): the
+ * same walk sums every area once (one moved into a freed slot is met then). */
 static void unmap_areas(struct mm *mm, u32 start, u32 end)
 {
+	u32 pages = 0, removed = 0;
+
 	for (int i = 0; i < mm->nr_areas; ) {
 		struct vm_area *a = &mm->areas[i];
-		if (a->start >= start && a->end <= end)
+		pages += (a->end - a->start) >> PAGE_SHIFT;
+		if (a->start >= start && a->end <= end) {
+			removed = 1;
 			*a = mm->areas[--mm->nr_areas];
-		else
+		} else {
 			i++;
+		}
 	}
+	if (removed)
+		mm_update_hiwater_vm(mm, pages);
 	mm_unmap_pages(mm, start, end);
 }
 
-/* A new area [start, end) over nothing; NULL: -ENOMEM. */
+/* A new area [start, end) over nothing; NULL: -ENOMEM.  A file's mapping is
+ * VM_FILE; after mlockall(MCL_FUTURE) it is VM_LOCKED (Linux's def_flags). */
 static struct vm_area *new_area(struct mm *mm, u32 start, u32 end, u32 vmflags, const u8 *file,
 				u32 size, u32 pgoff)
 {
 	struct vm_area *a = mm_new_area(mm);
 
+	if (file)
+		vmflags |= VM_FILE;
 	if (a)
-		*a = (struct vm_area){ start, end, vmflags, file, pgoff, size };
+		*a = (struct vm_area){ start, end, vmflags | mm->def_flags, file, pgoff, size };
 	return a;
 }
 
 struct vm_area *mm_map_fixed(struct mm *mm, u32 start, u32 end, u32 vmflags, const u8 *file,
 			     u32 size, u32 pgoff)
 {
-	if (split_range(mm, start, end))
+	if (mm_split_range(mm, start, end))
 		return NULL;
 	unmap_areas(mm, start, end);
 	return new_area(mm, start, end, vmflags, file, size, pgoff);
 }
 
 static int mmap_file(int fd, u32 prot, const u8 **bytes, u32 *size);
-
-/* Is any byte of [start, end) in an area, the heap or the stack window?  (mlock) */
-static int covered_any(struct mm *mm, u32 start, u32 end)
-{
-	return mm_range_used(mm, start, end) ||
-	       (start < ALIGN_UP(mm->brk, PAGE_SIZE) && end > mm->start_brk) ||
-	       (end > STACK_TOP - STACK_LIMIT);
-}
 
 /* Highest free [addr, addr + len) below MMAP_TOP and above the heap; 0 if none. */
 u32 mm_get_unmapped_area(struct mm *mm, u32 len)
@@ -213,27 +217,6 @@ static int mmap_file(int fd, u32 prot, const u8 **bytes, u32 *size)
 	return file_mmap_bytes(f, bytes, size);
 }
 
-/* mlock, munlock: nothing is ever paged out; only Linux's argument checks. */
-long sys_mlock(u32 addr, u32 len)
-{
-	u32 start = addr & PAGE_MASK;
-
-	if ((u64)addr + len > TASK_SIZE)
-		return -ENOMEM;
-	if (len && covered_any(current->mm, start, ALIGN_UP(addr + len, PAGE_SIZE)))
-		return 0;
-	return len ? -ENOMEM : 0;
-}
-
-/* mlockall(flags): MCL_CURRENT 1 | MCL_FUTURE 2 | MCL_ONFAULT 4, at least one of
- * the first two (-EINVAL otherwise, as Linux); cyclictest -m calls it. */
-long sys_mlockall(u32 flags)
-{
-	if (!flags || (flags & ~7u) || flags == 4)
-		return -EINVAL;
-	return 0;
-}
-
 /* munmap(addr, len): 0; -EINVAL for len 0, an unaligned or kernel range. */
 long sys_munmap(u32 addr, u32 len)
 {
@@ -243,7 +226,7 @@ long sys_munmap(u32 addr, u32 len)
 	if (!mm || (addr & ~PAGE_MASK) || !len || len > TASK_SIZE || addr > TASK_SIZE - len)
 		return -EINVAL;
 	len = ALIGN_UP(len, PAGE_SIZE);
-	if ((err = split_range(mm, addr, addr + len)))
+	if ((err = mm_split_range(mm, addr, addr + len)))
 		return err;
 	unmap_areas(mm, addr, addr + len);
 	return 0;
@@ -301,13 +284,13 @@ long sys_mprotect(u32 addr, u32 len, u32 prot)
 	if (len > TASK_SIZE || addr > TASK_SIZE - ALIGN_UP(len, PAGE_SIZE))
 		return -ENOMEM;
 	end = addr + ALIGN_UP(len, PAGE_SIZE);
-	if ((err = split_range(mm, addr, end)))
+	if ((err = mm_split_range(mm, addr, end)))
 		return err;
 	if (covered(mm, addr, end) != end - addr)
 		return -ENOMEM;
 	for (int i = 0; i < mm->nr_areas; i++)
 		if (mm->areas[i].start >= addr && mm->areas[i].end <= end)
-			mm->areas[i].flags = vm;
+			mm->areas[i].flags = (mm->areas[i].flags & ~VM_ACCESS) | vm;
 	change_protection(mm, addr, end, vm);
 	return 0;
 }

@@ -112,6 +112,62 @@ static pte_t *mm_next_table(struct mm *mm, u32 *pde)
 	return NULL;
 }
 
+u32 mm_nr_ptes(struct mm *mm)
+{
+	u32 n = 0;
+
+	for (u32 pde = 0; mm_next_table(mm, &pde); pde++)
+		n++;
+	return n;
+}
+
+/* The window is whole page tables (STACK_LIMIT and STACK_TOP are 4 MiB
+ * multiples): each is scanned with next_pte, four empty entries a step. */
+u32 mm_stack_pages(struct mm *mm)
+{
+	for (u32 va = STACK_TOP - STACK_LIMIT; va < STACK_TOP; va += 1u << 22) {
+		pte_t *pt = pte_lookup(mm->pgdir, va, 0);
+		for (u32 i = pt ? next_pte(pt, 0) : 1024; i < 1024; i = next_pte(pt, i + 1))
+			if (pt[i] & PTE_P)
+				return (STACK_TOP - va) / PAGE_SIZE - i;
+	}
+	return 0;
+}
+
+/* The heap's pages: [start_brk, PAGE_ALIGN(brk)), as do_brk maps it. */
+static u32 heap_pages(const struct mm *mm)
+{
+	return (ALIGN_UP(mm->brk, PAGE_SIZE) - mm->start_brk) >> PAGE_SHIFT;
+}
+
+void mm_update_hiwater_vm(struct mm *mm, u32 area_pages)
+{
+	mm->hiwater_vm = max(mm->hiwater_vm, area_pages + heap_pages(mm) + mm_stack_pages(mm));
+}
+
+/* vm_stat_account()'s sums over the areas, with the heap (anonymous data)
+ * and the stack. */
+void mm_get_counters(struct mm *mm, struct mm_counters *c)
+{
+	u32 heap = heap_pages(mm);
+
+	*c = (struct mm_counters){ .stack_vm = mm_stack_pages(mm), .nr_ptes = mm_nr_ptes(mm) };
+	c->total_vm = heap + c->stack_vm;
+	c->locked_vm = (mm->heap_locked ? heap : 0) + (mm->stack_locked ? c->stack_vm : 0);
+	for (int i = 0; i < mm->nr_areas; i++) {
+		const struct vm_area *a = &mm->areas[i];
+		u32 pages = (a->end - a->start) >> PAGE_SHIFT;
+		c->total_vm += pages;
+		if (a->flags & VM_FILE) {
+			c->shared_vm += pages;
+			if ((a->flags & (VM_EXEC | VM_WRITE)) == VM_EXEC)
+				c->exec_vm += pages;
+		}
+		if (a->flags & VM_LOCKED)
+			c->locked_vm += pages;
+	}
+}
+
 /* Drop every user page and page table. */
 static void mm_release_pages(struct mm *mm)
 {
@@ -153,8 +209,14 @@ struct mm *mm_dup(struct mm *old)
 	memcpy(mm->cmdline, old->cmdline, sizeof(old->cmdline));
 	mm->cmdline_len = old->cmdline_len;
 	mm->nr_areas = old->nr_areas;
+	for (int i = 0; i < mm->nr_areas; i++)
+		mm->areas[i].flags &= ~VM_LOCKED;	/* dup_mmap: locks are not inherited */
 	mm->start_brk = old->start_brk;
 	mm->brk = old->brk;
+	mm->start_code = old->start_code;
+	mm->end_code = old->end_code;
+	mm->start_stack = old->start_stack;
+	mm->def_flags = old->def_flags;		/* 2.6.35's dup_mm copies it (MCL_FUTURE) */
 	/*
 	 * Only the page tables the parent has, and in them only the present
 	 * pages; the child's page table is made when its first page is found
@@ -229,7 +291,7 @@ static u8 *page_at(struct mm *mm, u32 va)
 
 int mm_elf_map(struct mm *mm, u32 start, u32 end, const u8 *file, u32 size, s64 off, u32 vmflags)
 {
-	if (!mm_map_fixed(mm, start, end, vmflags, NULL, 0, 0))
+	if (!mm_map_fixed(mm, start, end, vmflags | VM_FILE, NULL, 0, 0))
 		return -ENOMEM;
 	for (u32 va = start; va < end; va += PAGE_SIZE) {
 		/* The file's bytes [lo, hi) fall on this page, at lo - at. */
@@ -285,7 +347,7 @@ int mm_install_special(struct mm *mm, u32 start, const phys_addr_t *frames, u32 
 		mm_unmap_pages(mm, start, end);
 		return -ENOMEM;
 	}
-	*a = (struct vm_area){ .start = start, .end = end, .flags = vmflags };
+	*a = (struct vm_area){ .start = start, .end = end, .flags = vmflags | VM_DONTEXPAND };
 	return 0;
 }
 
@@ -321,7 +383,7 @@ static u32 addr_flags(struct mm *mm, u32 addr)
 	struct vm_area *a = find_area(mm, addr);
 
 	if (a)
-		return a->flags;
+		return a->flags & VM_ACCESS;
 	if (addr >= mm->start_brk && addr < ALIGN_UP(mm->brk, PAGE_SIZE))
 		return VM_READ | VM_WRITE;
 	if (addr >= STACK_TOP - STACK_LIMIT && addr < STACK_TOP)
@@ -423,6 +485,11 @@ long sys_brk(u32 brk)
 		return mm->brk;
 	if (brk > mm->brk && mm_range_used(mm, ALIGN_UP(mm->brk, PAGE_SIZE), ALIGN_UP(brk, PAGE_SIZE)))
 		return mm->brk;		/* the heap would run into an mmap */
+	if (ALIGN_UP(brk, PAGE_SIZE) < ALIGN_UP(mm->brk, PAGE_SIZE)) {	/* do_munmap's */
+		struct mm_counters c;
+		mm_get_counters(mm, &c);
+		mm->hiwater_vm = max(mm->hiwater_vm, c.total_vm);
+	}
 	if (brk < mm->brk)
 		mm_unmap_pages(mm, ALIGN_UP(brk, PAGE_SIZE), ALIGN_UP(mm->brk, PAGE_SIZE));
 	mm->brk = brk;

@@ -481,6 +481,7 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 		kfree(a.buf);
 		do_exit(SIGSEGV);	/* no memory for the stack: like Linux, kill it */
 	}
+	mm->start_stack = sp;			/* bprm->p after create_elf_tables */
 	arch_exec_regs(task_pt_regs(current), im.start, sp);
 	err = 0;
 out:

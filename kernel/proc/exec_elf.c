@@ -93,6 +93,11 @@ static int map_segment(void *ctx, u32 vaddr, u32 memsz, const void *data, u32 fi
 	}
 	l->elf_bss = max(l->elf_bss, vaddr + filesz);
 	l->elf_brk = max(l->elf_brk, vaddr + memsz);
+	if (l->program) {		/* load_elf_binary's start_code and end_code */
+		l->mm->start_code = min(l->mm->start_code, vaddr);
+		if (flags & PF_X)
+			l->mm->end_code = max(l->mm->end_code, vaddr + filesz);
+	}
 	return 0;
 }
 
@@ -104,9 +109,11 @@ static int load_segments(const void *image, size_t size, struct mm *mm, int prog
 			 u32 *entry)
 {
 	struct elf_loader l = { .mm = mm, .image = image, .size = (u32)size, .program = program };
-	int err = elf_load(image, size, &exec_ops, &l, bias, entry);
+	int err;
 
-	if (err)
+	if (program)
+		mm->start_code = ~0u;
+	if ((err = elf_load(image, size, &exec_ops, &l, bias, entry)))
 		return err;
 	if (program) {
 		if ((err = set_brk(&l)))

@@ -167,7 +167,13 @@ static long __sched_setscheduler(struct task *p, const struct sched_attr *attr)
 		return -EINVAL;
 
 	/* RLIMIT_RTPRIO (0 by default) binds only without CAP_SYS_NICE:
-	 * every Granule task is root with it, so no -EPERM here. */
+	 * every Granule task is root with it, so no -EPERM here.  The
+	 * privilege is asked for where user_check_sched_setscheduler() needs
+	 * it: a new rt policy or a higher rt priority, a lower nice. */
+	if ((rt_policy(policy) && ((unsigned int)policy != p->policy ||
+				   attr->sched_priority > p->rt_priority)) ||
+	    (fair_policy(policy) && attr->sched_nice < task_nice(p)))
+		capable(CAP_SYS_NICE);
 	if ((unsigned int)policy != p->policy ||
 	    attr->sched_priority != p->rt_priority) {
 		ret = sched_setscheduler_prio(p, policy, (int)attr->sched_priority);

@@ -80,7 +80,9 @@ static int __sched_setscheduler(struct task *p, int policy, int prio)
 		return -EINVAL;
 	if (rt_policy(policy) != (prio != 0))
 		return -EINVAL;
-	/* capable(CAP_SYS_NICE): no RLIMIT_RTPRIO or owner check */
+	/* capable(CAP_SYS_NICE), asked of every user call: no RLIMIT_RTPRIO
+	 * or owner check */
+	capable(CAP_SYS_NICE);
 	ret = sched_setscheduler_prio(p, policy, prio);
 	if (!ret)
 		p->sched_reset_on_fork = reset_on_fork;

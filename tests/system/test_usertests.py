@@ -59,7 +59,7 @@ ALL_TESTS = [
     "hostile_sig_args", "hostile_sigwait_ignored", "hostile_thread_exit_pending", "hostile_timer_edges",
     "hostile_sleep_edges", "hostile_prio_edges", "hostile_small_calls",
     # user/tests/ut_dyn.c: what dynamic glibc programs need
-    "mmap_file", "mmap_file_fork", "pread64", "mlock", "futex_bitset", "futex_wake_pi", "fd_table_grow",
+    "mmap_file", "mmap_file_fork", "pread64", "mlock", "vmpeak", "futex_bitset", "futex_wake_pi", "fd_table_grow",
     # user/tests/ut_cmds.c: the calls behind everyday commands
     "reboot_calls", "syslog_calls", "vfork_calls", "times_calls", "affinity_calls",
     "statfs_calls", "proc_create", "file_times",

@@ -7,6 +7,8 @@
  * tests/system/test_rttests.py.
  */
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "ut.h"
@@ -136,20 +138,67 @@ static void pread64(void)
 	sys_close(pfd[1]);
 }
 
-/* Nothing is paged out: mlock checks its arguments and succeeds. */
+/* The kB figure after KEY ("VmLck:") in /proc/self/status. */
+static unsigned long status_kb(const char *key)
+{
+	static char buf[2048];
+	size_t n = strlen(key);
+
+	CHECK(ut_slurp("/proc/self/status", buf, sizeof(buf)) > 0, "read /proc/self/status");
+	for (const char *p = buf; *p; p++)
+		if (!strncmp(p, key, n))
+			return strtoul(p + n, NULL, 10);
+	CHECK(0, "no %s in /proc/self/status", key);
+	return 0;
+}
+
+/* Nothing is paged out: the mlock family marks what is locked, and
+ * /proc/self/status's VmLck counts it (kernel/mm/mlock.c): the pages of a
+ * range, split off its area; everything mapped but the vDSO's two pages
+ * after mlockall, and what is mapped later with MCL_FUTURE; nothing after
+ * munlockall. */
 static void mlock(void)
 {
-	long p = sys_mmap2(0, PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANON, -1, 0);
+	long p = sys_mmap2(0, 2 * PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANON, -1, 0), q;
 
-	EXPECT_RET(sys_mlock(p, PAGE_SIZE), 0);
+	CHECK(status_kb("VmLck:") == 0, "VmLck %lu kB before any lock", status_kb("VmLck:"));
+	EXPECT_RET(sys_mlock(p + 100, PAGE_SIZE), 0);		/* touches both pages */
+	CHECK(status_kb("VmLck:") == 8, "VmLck %lu kB, expected 8", status_kb("VmLck:"));
 	EXPECT_RET(sys_munlock(p, PAGE_SIZE), 0);
+	CHECK(status_kb("VmLck:") == 4, "VmLck %lu kB, expected 4", status_kb("VmLck:"));
+	EXPECT_RET(sys_munlock(p, 2 * PAGE_SIZE), 0);
+	CHECK(status_kb("VmLck:") == 0, "VmLck %lu kB after munlock", status_kb("VmLck:"));
 	EXPECT_RET(sys_mlock(0xBFF00000u, 0x200000), -ENOMEM);	/* past TASK_SIZE */
 	EXPECT_RET(sys_mlockall(3), 0);			/* MCL_CURRENT | MCL_FUTURE */
+	CHECK(status_kb("VmLck:") == status_kb("VmSize:") - 8, "VmLck %lu kB of VmSize %lu after mlockall",
+	      status_kb("VmLck:"), status_kb("VmSize:"));
+	q = sys_mmap2(0, PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANON, -1, 0);
+	CHECK(status_kb("VmLck:") == status_kb("VmSize:") - 8, "VmLck %lu kB: a new mapping not locked",
+	      status_kb("VmLck:"));
 	EXPECT_RET(sys_mlockall(0), -EINVAL);
 	EXPECT_RET(sys_mlockall(4), -EINVAL);		/* MCL_ONFAULT alone */
 	EXPECT_RET(sys_mlockall(8), -EINVAL);
 	EXPECT_RET(sys_munlockall(), 0);
-	sys_munmap(p, PAGE_SIZE);
+	CHECK(status_kb("VmLck:") == 0, "VmLck %lu kB after munlockall", status_kb("VmLck:"));
+	sys_munmap(p, 2 * PAGE_SIZE);
+	sys_munmap(q, PAGE_SIZE);
+}
+
+/* VmPeak keeps the largest VmSize across an munmap (hiwater_vm); a mapping
+ * adds its size to VmSize and VmData, and munmap takes it away again. */
+static void vmpeak(void)
+{
+	unsigned long size = status_kb("VmSize:"), data = status_kb("VmData:");
+	long p = sys_mmap2(0, 64 * PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANON, -1, 0);
+
+	CHECK(MAPPED(p), "mmap2: %ld", p);
+	CHECK(status_kb("VmSize:") == size + 256 && status_kb("VmData:") == data + 256,
+	      "VmSize %lu, VmData %lu kB after a 256-kB mapping (were %lu, %lu)",
+	      status_kb("VmSize:"), status_kb("VmData:"), size, data);
+	EXPECT_RET(sys_munmap(p, 64 * PAGE_SIZE), 0);
+	CHECK(status_kb("VmSize:") == size, "VmSize %lu kB after munmap, was %lu", status_kb("VmSize:"), size);
+	CHECK(status_kb("VmPeak:") >= size + 256, "VmPeak %lu kB, VmSize reached %lu",
+	      status_kb("VmPeak:"), size + 256);
 }
 
 static volatile int bitset_word;
@@ -270,6 +319,7 @@ const struct ut_test ut_dyn_tests[] = {
 	{ mmap_file_fork, "mmap_file_fork" },
 	{ pread64, "pread64" },
 	{ mlock, "mlock" },
+	{ vmpeak, "vmpeak" },
 	{ futex_bitset, "futex_bitset" },
 	{ futex_wake_pi, "futex_wake_pi" },
 	{ fd_table_grow, "fd_table_grow" },

@@ -51,6 +51,13 @@ long sys_set_thread_area(struct user_desc *u_info);
 long sys_get_thread_area(struct user_desc *u_info);
 /* kernel/proc/creds.c: ids (root), limits, thread start-up calls. */
 struct rlimit64;
+/* Linux's capable(CAP): true for everyone (all run as root), and the caller
+ * is marked PF_SUPERPRIV, as Linux marks a task that used a privilege.
+ * Called where Linux asks (include/linux/capability.h's numbers). */
+#define CAP_IPC_LOCK	14
+#define CAP_SYS_BOOT	22
+#define CAP_SYS_NICE	23
+int capable(int cap);
 long sys_getuid(void);
 long sys_getresuid(u32 *r, u32 *e, u32 *s);
 long sys_set_tid_address(u32 tidptr);

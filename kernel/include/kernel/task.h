@@ -136,6 +136,10 @@ struct task {
 	int group_stop;			/* stopped by a stop signal (SIGNAL_STOP_STOPPED) */
 	int stop_sig;			/* ... which one */
 	int stop_notify;		/* for wait4: 1 stop (WUNTRACED), 2 continue (WCONTINUED) */
+	/* Linux's task->flags, the bits Granule keeps: PF_SUPERPRIV, set by
+	 * capable() (kernel/proc/creds.c), cleared for a new task, kept by
+	 * exec.  /proc derives the other bits from the state they mirror. */
+	unsigned int flags;
 	/* alarm/setitimer's ITIMER_REAL (kernel/time/itimer.c), the group
 	 * leader's: Linux's signal->real_timer and it_real_incr.  Inactive on
 	 * every new task (alloc_task): a forked child has no alarm. */
@@ -146,6 +150,14 @@ struct task {
 /* signal_flags (Linux's value): init gets no signal it has no handler for,
  * except SIGKILL from the kernel itself (kernel/signal.c). */
 #define SIGNAL_UNKILLABLE	0x00000040
+
+/* task->flags bits (Linux 2.6.35's include/linux/sched.h values). */
+#define PF_EXITING	0x00000004	/* in do_exit() */
+#define PF_EXITPIDONE	0x00000008	/* its PI state cleaned up */
+#define PF_FORKNOEXEC	0x00000040	/* forked and not exec'd since */
+#define PF_SUPERPRIV	0x00000100	/* used a privilege (capable()) */
+#define PF_SIGNALED	0x00000400	/* killed by a signal */
+#define PF_KTHREAD	0x00200000	/* a kernel thread */
 
 /* Exit states. */
 #define EXIT_DEAD		16

@@ -75,6 +75,10 @@ struct tty {
 
 extern struct tty console_tty;
 
+/* The console's device number, major 5 minor 1 as /dev/console shows it
+ * (stat's st_rdev, major << 8 | minor); the only controlling terminal. */
+#define CONSOLE_RDEV	((5 << 8) | 1)
+
 /* A byte arrived from the keyboard/UART (interrupt context). */
 void tty_receive(char c);
 

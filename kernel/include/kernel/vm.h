@@ -31,6 +31,11 @@
 #define VM_READ		0x1
 #define VM_WRITE	0x2
 #define VM_EXEC		0x4
+#define VM_ACCESS	(VM_READ | VM_WRITE | VM_EXEC)	/* what mprotect changes */
+#define VM_FILE		0x8		/* a file's pages (the ELF segments, mmap2 of a file):
+					 * Linux's vma->vm_file, what vm_stat_account counts */
+#define VM_LOCKED	0x2000		/* mlock'ed (Linux's value) */
+#define VM_DONTEXPAND	0x40000		/* a special mapping (the vDSO): mlock leaves it alone */
 
 struct vm_area {
 	u32 start, end;		/* page aligned, [start, end) */
@@ -56,6 +61,8 @@ struct mm {
 	u32 start_brk, brk;		/* heap [start_brk, brk) */
 	u32 nr_pages;			/* user pages mapped (RSS) */
 	u32 hiwater_rss;		/* nr_pages before its last drop, if higher (Linux's) */
+	u32 hiwater_vm;			/* total_vm before its last drop, if higher (Linux's):
+					 * VmPeak; a fork's child starts from its own total */
 	u32 nosys_seen[NOSYS_WORDS];	/* unknown syscalls logged (kernel/syscall.c) */
 	/* Bit i: user PDE i may have a page table.  Every user page table is
 	 * made by kernel/mm/vm.c's mm_pte_alloc(), which sets it; fork, exit
@@ -65,7 +72,36 @@ struct mm {
 	 * MM_CMDLINE_MAX bytes (Linux reads the live stack, up to a page). */
 	u32 cmdline_len;
 	char cmdline[MM_CMDLINE_MAX];
+	/* What exec set, as 2.6.35's load_elf_binary: the lowest PT_LOAD address
+	 * and the end of the file part of the highest executable one (biased),
+	 * and the first stack pointer (argc's address). */
+	u32 start_code, end_code, start_stack;
+	/* Locked memory (kernel/mm/mlock.c): def_flags is VM_LOCKED after
+	 * mlockall(MCL_FUTURE), as Linux's; the heap and the stack window are
+	 * not areas here, so each is locked or not as a whole. */
+	u32 def_flags;
+	u8 heap_locked, stack_locked;
 };
+
+/*
+ * 2.6.35's mm_struct counters, in pages, computed when asked (/proc reads
+ * them; nothing on the fault or mmap paths keeps them): total_vm (the areas,
+ * the heap and the stack), shared_vm (file mappings: vm_stat_account counts
+ * private ones too), exec_vm (file mappings executable and not writable),
+ * stack_vm, locked_vm (VM_LOCKED), nr_ptes (page tables).
+ */
+struct mm_counters {
+	u32 total_vm, shared_vm, exec_vm, stack_vm, locked_vm, nr_ptes;
+};
+void mm_get_counters(struct mm *mm, struct mm_counters *c);
+/* Pages of the stack window from its lowest present page up (Linux's stack
+ * vma, which grows down to the lowest fault and never shrinks). */
+u32 mm_stack_pages(struct mm *mm);
+/* User page tables MM has (Linux's nr_ptes). */
+u32 mm_nr_ptes(struct mm *mm);
+/* update_hiwater_vm(), called before total_vm drops (munmap, a lower brk):
+ * AREA_PAGES is what the areas hold now; the heap and stack are added. */
+void mm_update_hiwater_vm(struct mm *mm, u32 area_pages);
 
 struct mm *mm_create(void);		/* empty address space; NULL: -ENOMEM */
 struct mm *mm_dup(struct mm *old);	/* fork: copy-on-write copy */
@@ -110,6 +146,9 @@ long sys_brk(u32 brk);
 #define MMAP_TOP	(STACK_TOP - STACK_LIMIT - STACK_GAP)	/* mmap_base */
 void mm_unmap_pages(struct mm *mm, u32 start, u32 end);	/* drop the frames, keep the areas */
 int mm_range_used(struct mm *mm, u32 start, u32 end);
+/* Split the areas that straddle START or END, so that each area is wholly
+ * inside or wholly outside [start, end); 0 or -ENOMEM. */
+int mm_split_range(struct mm *mm, u32 start, u32 end);
 /* Linux's mmap_region() at a fixed place: whatever [start, end) (page aligned)
  * held goes, and one area of VMFLAGS takes its place (FILE, SIZE and PGOFF as
  * in struct vm_area; FILE NULL: anonymous); its new area, or NULL (-ENOMEM). */
@@ -127,8 +166,11 @@ u32 arch_setup_additional_pages(struct mm *mm, u32 *sysinfo);	/* does an area ov
 long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff);
 long sys_munmap(u32 addr, u32 len);
 long sys_mprotect(u32 addr, u32 len, u32 prot);
+/* kernel/mm/mlock.c */
 long sys_mlock(u32 addr, u32 len);
+long sys_munlock(u32 addr, u32 len);
 long sys_mlockall(u32 flags);
+long sys_munlockall(void);
 long sys_madvise(u32 start, u32 len_in, int behavior);
 
 #endif

@@ -15,6 +15,10 @@ struct task;
 struct trap_frame;
 
 struct trap_frame *task_pt_regs(struct task *t);
+/* T's user stack and instruction pointers as its user frame saved them
+ * (i386's KSTK_ESP and KSTK_EIP); meaningful for a task with an mm. */
+u32 kstk_esp(struct task *t);
+u32 kstk_eip(struct task *t);
 
 /* Set the kernel stack of T: [base, base+size), esp0 = top. */
 void arch_set_kstack(struct task *t, void *base, u32 size);
