@@ -11,7 +11,8 @@
  *     VmLck.
  *   - The heap and the stack window are not areas: a range that meets one
  *     locks or unlocks it whole, and the heap stays locked as it grows.
- *   - RLIMIT_MEMLOCK binds nobody: everything runs as root (CAP_IPC_LOCK).
+ *   - RLIMIT_MEMLOCK (64 KiB, Linux's) binds nobody: everything runs as root
+ *     (CAP_IPC_LOCK).
  * As in 2.6.35, a special mapping (the vDSO, VM_DONTEXPAND) is never locked
  * or counted, fork does not pass the areas' locks on (dup_mmap) but keeps
  * MCL_FUTURE (dup_mm copies def_flags), and exec starts with nothing locked.
