@@ -2,8 +2,10 @@
  * user/tests/ut_rlimit.c - resource limits are one value each, reported and
  * enforced alike (kernel/proc/rlimit.c): RLIMIT_SIGPENDING as getrlimit,
  * /proc/PID/status's SigQ and the signal queue see it, lowered by
- * setrlimit; RLIMIT_RSS as /proc/PID/stat's rsslim prints it; and every
- * limit at start as Linux's.
+ * setrlimit; RLIMIT_RSS as /proc/PID/stat's rsslim prints it; every limit
+ * at start as Linux's.  And mlock / munlock of a range with a hole
+ * (2.6.35's do_mlock: -ENOMEM; nothing changed here) or of a PROT_NONE
+ * area (2.6.35: -ENOMEM, the area left locked).
  * Each test runs in its own child, so a limit it sets dies with it.
  */
 #include <signal.h>
@@ -13,6 +15,11 @@
 #include <granule.h>
 #include "ut.h"
 
+#define PROT_NONE		0
+#define PROT_READ		1
+#define PROT_WRITE		2
+#define MAP_PRIVATE		2
+#define MAP_ANON		0x20
 #define RLIMIT_RSS		5
 #define RLIMIT_NOFILE		7
 #define RLIMIT_SIGPENDING	11
@@ -166,9 +173,55 @@ static void rlimit_defaults(void)
 	}
 }
 
+static unsigned long vmlck_kb(void)
+{
+	char buf[2048], *p;
+
+	CHECK(ut_slurp("/proc/self/status", buf, sizeof(buf)) > 0, "read /proc/self/status");
+	p = strstr(buf, "\nVmLck:");
+	CHECK(p, "no VmLck line");
+	return strtoul(p + 7, NULL, 10);
+}
+
+/*
+ * mlock/munlock of [p, p + 3 pages) with the middle page unmapped: -ENOMEM
+ * and nothing locked or unlocked; a range that starts in the hole likewise.
+ * mlock of a PROT_NONE area: -ENOMEM as 2.6.35's (get_user_pages without
+ * FOLL_FORCE faults nothing in it: -EFAULT, which mlock reports as -ENOMEM),
+ * the area marked VM_LOCKED all the same (mlock_fixup set it first).
+ */
+static void mlock_holes(void)
+{
+	long p = sys_mmap2(0, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0), n;
+
+	CHECK((unsigned long)p < TASK_SIZE, "mmap2 %ld", p);
+	EXPECT_RET(sys_munmap(p + PAGE_SIZE, PAGE_SIZE), 0);
+	CHECK(vmlck_kb() == 0, "VmLck %lu kB before", vmlck_kb());
+	EXPECT_RET(sys_mlock(p, 3 * PAGE_SIZE), -ENOMEM);
+	CHECK(vmlck_kb() == 0, "VmLck %lu kB after a failed mlock", vmlck_kb());
+	EXPECT_RET(sys_mlock(p + PAGE_SIZE, 2 * PAGE_SIZE), -ENOMEM);	/* starts in the hole */
+	CHECK(vmlck_kb() == 0, "VmLck %lu kB after a failed mlock", vmlck_kb());
+	EXPECT_RET(sys_mlock(p, PAGE_SIZE), 0);
+	EXPECT_RET(sys_mlock(p + 2 * PAGE_SIZE, PAGE_SIZE), 0);
+	CHECK(vmlck_kb() == 8, "VmLck %lu kB, want 8", vmlck_kb());
+	EXPECT_RET(sys_munlock(p, 3 * PAGE_SIZE), -ENOMEM);
+	CHECK(vmlck_kb() == 8, "VmLck %lu kB after a failed munlock", vmlck_kb());
+	EXPECT_RET(sys_munlock(p, PAGE_SIZE), 0);
+	EXPECT_RET(sys_munlock(p + 2 * PAGE_SIZE, PAGE_SIZE), 0);
+	CHECK(vmlck_kb() == 0, "VmLck %lu kB after munlock", vmlck_kb());
+
+	n = sys_mmap2(0, 2 * PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANON, -1, 0);
+	CHECK((unsigned long)n < TASK_SIZE, "mmap2 PROT_NONE %ld", n);
+	EXPECT_RET(sys_mlock(n, 2 * PAGE_SIZE), -ENOMEM);
+	CHECK(vmlck_kb() == 8, "VmLck %lu kB after mlock of PROT_NONE, want 8", vmlck_kb());
+	EXPECT_RET(sys_munlock(n, 2 * PAGE_SIZE), 0);
+	CHECK(vmlck_kb() == 0, "VmLck %lu kB after munlock of PROT_NONE", vmlck_kb());
+}
+
 const struct ut_test ut_rlimit_tests[] = {
 	{ rlimit_sigpending, "rlimit_sigpending" },
 	{ rlimit_rss, "rlimit_rss" },
 	{ rlimit_defaults, "rlimit_defaults" },
+	{ mlock_holes, "mlock_holes" },
 	{ NULL, NULL },
 };
