@@ -26,33 +26,38 @@ int sig_default_ignored(int sig)
 /*
  * RLIMIT_SIGPENDING: how many signals may wait in queues at once, counted
  * per user as Linux's user->sigpending (Granule has one user, so the count
- * is global).  Linux's default is max_threads / 2 = RAM pages / 32 (2.6.35
- * fork_init), 1024 for 128 MiB; it is fixed at that value here so the
- * limit does not move with the machine's memory.  Beyond it, as Linux's
- * __sigqueue_alloc() + __send_signal(): a standard signal still gets a
- * queue entry (override: it coalesces, at most one per signal and thread);
- * a real-time one gets none.  Then, as 2.6.35: a kill() (SI_USER) still
- * sets the signal's pending bit - its siginfo is lost, so repeated kills
- * coalesce into one delivery - and returns 0; any other sender (tgkill's
- * SI_TKILL, a real-time exit signal) fails with -EAGAIN.  Either way the
- * kernel's memory is bounded.  POSIX timers' entries are preallocated and
- * not counted.
+ * is global) and checked, as 2.6.35's __sigqueue_alloc(), against the
+ * receiving process's limit (task_rlimit; kernel/proc/rlimit.c: RLIMIT_NPROC's
+ * value at boot, as fork_init sets it, and setrlimit may move it).  Beyond
+ * it, as Linux's __sigqueue_alloc() + __send_signal(): a standard signal
+ * still gets a queue entry (override: it coalesces, at most one per signal
+ * and thread); a real-time one gets none.  Then, as 2.6.35: a kill()
+ * (SI_USER) still sets the signal's pending bit - its siginfo is lost, so
+ * repeated kills coalesce into one delivery - and returns 0; any other
+ * sender (tgkill's SI_TKILL, a real-time exit signal) fails with -EAGAIN.
+ * Either way the kernel's memory is bounded.  POSIX timers' entries are
+ * preallocated and not counted.
  */
-#define RLIMIT_SIGPENDING	1024
 static int nr_sigpending;		/* allocated entries now queued */
 
-void sigqueue_usage(int *queued, int *limit)
+void sigqueue_usage(const struct task *t, int *queued, unsigned int *limit)
 {
 	*queued = nr_sigpending;
-	*limit = RLIMIT_SIGPENDING;
+	*limit = task_rlimit(t, RLIMIT_SIGPENDING);
 }
 
-static struct sigqueue *sigqueue_alloc(int sig, const struct ksiginfo *info)
+/* Over T's RLIMIT_SIGPENDING if one more entry were queued? */
+static int sigpending_full(const struct task *t)
+{
+	return (unsigned int)nr_sigpending >= task_rlimit(t, RLIMIT_SIGPENDING);
+}
+
+static struct sigqueue *sigqueue_alloc(struct task *t, int sig, const struct ksiginfo *info)
 {
 	int override = sig < SIGRTMIN && (!info || info->si_code >= 0);
 	struct sigqueue *q;
 
-	if (!override && nr_sigpending >= RLIMIT_SIGPENDING)
+	if (!override && sigpending_full(t))
 		return NULL;
 	q = kzalloc(sizeof(*q));
 	if (q)
@@ -193,8 +198,8 @@ static int __send_signal(struct task *t, int sig, const struct ksiginfo *info, s
 		return 1;	/* ignored, or a standard signal already pending */
 	}
 	if (!q) {
-		q = sigqueue_alloc(sig, info);
-		if (!q && sig >= SIGRTMIN && nr_sigpending >= RLIMIT_SIGPENDING &&
+		q = sigqueue_alloc(t, sig, info);
+		if (!q && sig >= SIGRTMIN && sigpending_full(t) &&
 		    (!info || info->si_code != SI_USER)) {
 			local_irq_restore(flags);
 			return -EAGAIN;	/* queue overflow: nothing sent */

@@ -399,7 +399,7 @@ static size_t show_stat(struct task *t, int whole, char *buf, size_t size)
 			(long)clock_t_of(sig->cstime),
 			(long)(t->prio - MAX_RT_PRIO), (long)task_nice(t), a.threads,
 			(unsigned long long)clock_t_of(t->start_time), m.vsize, (long)m.rss,
-			0xfffffffful, m.start_code, m.end_code, m.start_stack, m.esp, m.eip,
+			(unsigned long)task_rlimit(t, RLIMIT_RSS), m.start_code, m.end_code, m.start_stack, m.esp, m.eip,
 			(unsigned long)(t->sig_pending & 0x7fffffff),
 			(unsigned long)(t->sig_blocked & 0x7fffffff), (unsigned long)(ign & 0x7fffffff),
 			(unsigned long)(caught & 0x7fffffff), 0ul, 0ul, 0ul,
@@ -435,18 +435,19 @@ static size_t show_task_mem(struct mm *mm, char *buf, size_t size)
 /* 2.6.35's proc_pid_status(); the context switches are the thread's own
  * (task_context_switch_counts: for /proc/PID, the leader's).  FDSize is
  * the fd table's size (fdt->max_fds); SigQ the queued signals and their
- * limit; ShdPnd stays 0: a process-directed signal is given to one of its
+ * process's RLIMIT_SIGPENDING; ShdPnd stays 0: a process-directed signal is given to one of its
  * threads when it is sent, so none waits in a shared set (docs/SHELL.md). */
 static size_t show_status(struct task *t, char *buf, size_t size)
 {
 	struct thread_group_acct a;
 	u64 ign, caught;
-	int queued, limit;
+	int queued;
+	unsigned int limit;
 	size_t n;
 
 	thread_group_acct(t, &a);
 	collect_sigign_sigcatch(t, &ign, &caught);
-	sigqueue_usage(&queued, &limit);
+	sigqueue_usage(t, &queued, &limit);
 	n = snprintf(buf, size,
 		     "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 		     "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t\n",
@@ -456,7 +457,7 @@ static size_t show_status(struct task *t, char *buf, size_t size)
 		n += show_task_mem(t->mm, buf + n, size - n);
 	return n + snprintf(buf + n, size - n,
 			"Threads:\t%d\n"
-			"SigQ:\t%d/%d\nSigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n"
+			"SigQ:\t%d/%u\nSigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n"
 			"SigIgn:\t%016llx\nSigCgt:\t%016llx\nCapInh:\t%016llx\nCapPrm:\t%016llx\n"
 			"CapEff:\t%016llx\nCapBnd:\t%016llx\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n"
 			"voluntary_ctxt_switches:\t%llu\nnonvoluntary_ctxt_switches:\t%llu\n",

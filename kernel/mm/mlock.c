@@ -11,7 +11,10 @@
  *     VmLck.
  *   - The heap and the stack window are not areas: a range that meets one
  *     locks or unlocks it whole, and the heap stays locked as it grows.
- *   - RLIMIT_MEMLOCK binds nobody: everything runs as root (CAP_IPC_LOCK).
+ *   - A range with a hole is -ENOMEM and changes nothing; 2.6.35's do_mlock
+ *     has fixed up the vmas before the hole when it finds it.
+ *   - RLIMIT_MEMLOCK (64 KiB, Linux's) binds nobody: everything runs as root
+ *     (CAP_IPC_LOCK).
  * As in 2.6.35, a special mapping (the vDSO, VM_DONTEXPAND) is never locked
  * or counted, fork does not pass the areas' locks on (dup_mmap) but keeps
  * MCL_FUTURE (dup_mm copies def_flags), and exec starts with nothing locked.
@@ -25,12 +28,39 @@
 #define MCL_FUTURE	2
 #define MCL_ONFAULT	4
 
-/* Is any byte of [start, end) in an area, the heap or the stack window? */
-static int covered_any(struct mm *mm, u32 start, u32 end)
+/* Bytes of [S, E) within [start, end). */
+static u32 overlap(u32 s, u32 e, u32 start, u32 end)
 {
-	return mm_range_used(mm, start, end) ||
-	       (start < ALIGN_UP(mm->brk, PAGE_SIZE) && end > mm->start_brk) ||
-	       (end > STACK_TOP - STACK_LIMIT);
+	s = s > start ? s : start;
+	e = e < end ? e : end;
+	return s < e ? e - s : 0;
+}
+
+/* Bytes of [start, end) in an area, the heap or the stack window (each a
+ * vma on Linux): end - start when the range has no hole. */
+static u32 mapped_bytes(struct mm *mm, u32 start, u32 end)
+{
+	u32 n = overlap(mm->start_brk, ALIGN_UP(mm->brk, PAGE_SIZE), start, end) +
+		overlap(STACK_TOP - STACK_LIMIT, STACK_TOP, start, end);
+
+	for (int i = 0; i < mm->nr_areas; i++)
+		n += overlap(mm->areas[i].start, mm->areas[i].end, start, end);
+	return n;
+}
+
+/* Where 2.6.35's mlock stops in [start, end): the end of the lowest
+ * PROT_NONE area in it (clipped to END), or 0 if there is none. */
+static u32 prot_none_stop(struct mm *mm, u32 start, u32 end)
+{
+	const struct vm_area *low = NULL;
+
+	for (int i = 0; i < mm->nr_areas; i++) {
+		const struct vm_area *a = &mm->areas[i];
+		if (!(a->flags & VM_ACCESS) && !(a->flags & VM_DONTEXPAND) &&
+		    overlap(a->start, a->end, start, end) && (!low || a->start < low->start))
+			low = a;
+	}
+	return low ? (low->end < end ? low->end : end) : 0;
 }
 
 /* Lock (LOCK 1) or unlock what lies in [start, end): the areas wholly inside
@@ -49,13 +79,21 @@ static void mlock_fixup(struct mm *mm, u32 start, u32 end, int lock)
 		mm->stack_locked = lock;
 }
 
-/* do_mlock(): 0; -ENOMEM if the range passes TASK_SIZE or nothing is mapped
- * in it, or an area cannot be split. */
+/*
+ * do_mlock(): 0; -ENOMEM if the range passes TASK_SIZE or has a hole (an
+ * unmapped page: 2.6.35's vma walk meets a gap), or an area cannot be
+ * split.  A hole changes nothing here (Linux has locked the vmas before it
+ * by then: a deliberate difference, docs/ROBUSTNESS.md).  Locking a
+ * PROT_NONE area is -ENOMEM as in 2.6.35: mlock_fixup marks it VM_LOCKED,
+ * then __mlock_vma_pages_range's get_user_pages, without FOLL_FORCE for an
+ * area with no access, fails with -EFAULT (__mlock_posix_error_return makes
+ * it -ENOMEM) and do_mlock stops there, what lies after it not locked.
+ */
 static long do_mlock(u32 addr, u32 len, int lock)
 {
 	struct mm *mm = current->mm;
-	u32 start = addr & PAGE_MASK, end;
-	int err;
+	u32 start = addr & PAGE_MASK, end, stop;
+	int err, ret = 0;
 
 	if (lock)
 		capable(CAP_IPC_LOCK);		/* can_do_mlock() */
@@ -64,12 +102,16 @@ static long do_mlock(u32 addr, u32 len, int lock)
 	if (!len)
 		return 0;
 	end = ALIGN_UP(addr + len, PAGE_SIZE);
-	if (!mm || !covered_any(mm, start, end))
+	if (!mm || mapped_bytes(mm, start, end) != end - start)
 		return -ENOMEM;
+	if (lock && (stop = prot_none_stop(mm, start, end))) {
+		end = stop;
+		ret = -ENOMEM;
+	}
 	if ((err = mm_split_range(mm, start, end)))
 		return err;
 	mlock_fixup(mm, start, end, lock);
-	return 0;
+	return ret;
 }
 
 long sys_mlock(u32 addr, u32 len)

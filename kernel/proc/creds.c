@@ -1,19 +1,16 @@
 /*
  * kernel/proc/creds.c - the calls glibc's start-up makes about the calling
  * thread and process that have fixed answers here: who it is (everything
- * runs as root: uid = gid = 0, every capability), its resource limits, where its thread id
+ * runs as root: uid = gid = 0, every capability), where its thread id
  * word and robust-futex list are, its name (prctl), and restartable
  * sequences (not supported: glibc then goes on without them).
  */
 #include <kernel/errno.h>
-#include <kernel/file.h>
-#include <kernel/limits.h>
 #include <kernel/proc.h>
 #include <kernel/string.h>
 #include <kernel/sys.h>
 #include <kernel/task.h>
 #include <kernel/uaccess.h>
-#include <kernel/vm.h>
 
 int capable(int cap)
 {
@@ -56,70 +53,6 @@ long sys_set_robust_list(u32 head, u32 len)
 long sys_rseq(u32 rseq, u32 len, int flags, u32 sig)
 {
 	return -ENOSYS;
-}
-
-#define RLIM_NLIMITS	16
-#define RLIM_INFINITY	(~0ull)
-#define RLIMIT_STACK	3
-#define RLIMIT_NPROC	6
-#define RLIMIT_NOFILE	7
-#define RLIMIT_RTPRIO	14	/* Linux: 0/0; root (CAP_SYS_NICE) is not bound */
-
-struct rlimit64 { u64 cur, max; };
-
-/* The limits Granule enforces (the stack window, the task table, the fd
- * table); the others are unlimited. */
-static struct rlimit64 limit_of(int resource)
-{
-	switch (resource) {
-	case RLIMIT_STACK:  return (struct rlimit64){ STACK_LIMIT, RLIM_INFINITY };
-	case RLIMIT_NPROC:  return (struct rlimit64){ TASK_MAX, TASK_MAX };
-	case RLIMIT_NOFILE: return (struct rlimit64){ NR_OPEN, NR_OPEN };
-	case RLIMIT_RTPRIO: return (struct rlimit64){ 0, 0 };
-	}
-	return (struct rlimit64){ RLIM_INFINITY, RLIM_INFINITY };
-}
-
-/*
- * prlimit64(pid, resource, new, old): PID 0 or an existing process;
- * RESOURCE 0..15 (-EINVAL); OLD gets the limit.  The limits are fixed: a
- * NEW with cur > max is -EINVAL, one that changes anything -EPERM, one
- * equal to the limit succeeds.
- */
-long sys_prlimit64(int pid, int resource, const struct rlimit64 *unew, struct rlimit64 *uold)
-{
-	struct rlimit64 lim, req;
-
-	if (resource < 0 || resource >= RLIM_NLIMITS)
-		return -EINVAL;
-	if (pid && !find_task_by_pid(pid))
-		return -ESRCH;
-	lim = limit_of(resource);
-	if (unew) {
-		if (copy_from_user(&req, unew, sizeof(req)))
-			return -EFAULT;
-		if (req.cur > req.max)
-			return -EINVAL;
-		if (req.cur != lim.cur || req.max != lim.max)
-			return -EPERM;
-	}
-	if (uold && copy_to_user(uold, &lim, sizeof(lim)))
-		return -EFAULT;
-	return 0;
-}
-
-/* ugetrlimit(resource, rlim): 32-bit values, RLIM_INFINITY as ~0. */
-long sys_ugetrlimit(int resource, u32 *urlim)
-{
-	struct rlimit64 lim;
-	u32 r[2];
-
-	if (resource < 0 || resource >= RLIM_NLIMITS)
-		return -EINVAL;
-	lim = limit_of(resource);
-	r[0] = lim.cur > 0xffffffffull ? 0xffffffffu : (u32)lim.cur;
-	r[1] = lim.max > 0xffffffffull ? 0xffffffffu : (u32)lim.max;
-	return copy_to_user(urlim, r, sizeof(r)) ? -EFAULT : 0;
 }
 
 #define PR_SET_NAME	15

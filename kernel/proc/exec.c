@@ -310,6 +310,7 @@ static void take_leadership(struct task *me, struct task *leader)
 	me->pgrp = leader->pgrp;
 	me->session = leader->session;
 	me->ctty = leader->ctty;
+	memcpy(me->rlim, leader->rlim, sizeof(me->rlim));
 	forget_original_parent(leader, me);
 	me->start_time = leader->start_time;
 	rusage_take_leadership(me, leader);		/* its CPU time and counts */

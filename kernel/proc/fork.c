@@ -65,6 +65,7 @@ long do_fork(u32 clone_flags, u32 newsp, u32 parent_tidptr, u32 tls, u32 child_t
 		p->pgrp = current->group_leader->pgrp;
 		p->session = current->group_leader->session;
 		p->ctty = current->group_leader->ctty;
+		memcpy(p->rlim, current->group_leader->rlim, sizeof(p->rlim));	/* copy_signal */
 		list_add_tail(&p->sibling, &p->parent->children);
 	}
 	init_waitqueue_head(&p->wait_chldexit);

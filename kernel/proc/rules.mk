@@ -13,4 +13,5 @@ KERNEL_C += kernel/proc/futex_pi.c        # PI futexes: LOCK_PI, UNLOCK_PI, TRYL
 KERNEL_C += kernel/proc/futex_robust.c    # the robust list at exit, get_robust_list
 KERNEL_C += kernel/proc/rtmutex_lock.c    # rt_mutex_timed_lock: sleep for a PI lock
 KERNEL_C += kernel/proc/rusage.c          # process CPU time: wait4's rusage, getrusage
-KERNEL_C += kernel/proc/creds.c           # uid/gid (root), rlimits, set_tid_address, robust list, rseq
+KERNEL_C += kernel/proc/creds.c           # uid/gid (root), set_tid_address, robust list, rseq
+KERNEL_C += kernel/proc/rlimit.c          # resource limits: init's, getrlimit, setrlimit (prlimit64)

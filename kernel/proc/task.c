@@ -154,6 +154,7 @@ struct task *alloc_task(int *err)
 		return NULL;
 	}
 	task_init(t, stack);
+	rlimit_init(t->rlim);	/* init's; fork copies the parent's over them */
 	local_irq_save(flags);
 	t->pid = t->tgid = alloc_pid();
 	list_add_tail(&t->tasks, &task_list);

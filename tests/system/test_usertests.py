@@ -77,6 +77,8 @@ ALL_TESTS = [
     # user/tests/ut_acct.c: every accounted figure moves with the work that must move it
     "acct_proc_stat", "acct_pid_stat", "acct_ctxt_switches", "acct_getrusage", "acct_times",
     "acct_memory_and_tasks", "acct_interval_reread",
+    # user/tests/ut_rlimit.c: limits reported as enforced, mlock's holes
+    "rlimit_sigpending", "rlimit_rss", "rlimit_defaults", "mlock_holes",
 ]
 
 

@@ -288,6 +288,7 @@ static const struct ut_test *const tables[] = {
 	ut_futex_pi_tests,
 	ut_mm_tests,
 	ut_acct_tests,
+	ut_rlimit_tests,
 };
 
 static const struct ut_test *find_test(const char *name)

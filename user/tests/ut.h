@@ -122,5 +122,7 @@ extern const struct ut_test ut_futex_pi_tests[];
 extern const struct ut_test ut_mm_tests[];
 /* ut_acct.c: the accounted figures (/proc/stat, /proc/PID/stat, getrusage, times, meminfo ...) move */
 extern const struct ut_test ut_acct_tests[];
+/* ut_rlimit.c: rlimits reported as enforced (SIGPENDING, RSS, the defaults); mlock of holes, PROT_NONE */
+extern const struct ut_test ut_rlimit_tests[];
 
 #endif

@@ -113,8 +113,8 @@ void signal_state_put(struct signal_state *s);
 int send_signal_info(struct task *t, int sig, const struct ksiginfo *info, struct sigqueue *q);
 void send_signal(struct task *t, int sig);
 /* /proc's SigQ: the signals queued now against RLIMIT_SIGPENDING (every
- * user's: there is one), and that limit (kernel/signal.c). */
-void sigqueue_usage(int *queued, int *limit);
+ * user's: there is one), and T's process's limit (kernel/signal.c). */
+void sigqueue_usage(const struct task *t, int *queued, unsigned int *limit);
 /* SIGKILL for thread T from the kernel itself - a group exit or an exec
  * ending the other threads (Linux's zap_other_threads sets the bit without
  * asking): unlike kill(2)'s, it is never ignored, not even by init. */

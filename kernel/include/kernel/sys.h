@@ -49,7 +49,7 @@ long sys_syslog(int type, char *buf, int len);
 /* arch/x86/tls.c: Linux i386 TLS descriptors (struct user_desc, <arch/tls.h>). */
 long sys_set_thread_area(struct user_desc *u_info);
 long sys_get_thread_area(struct user_desc *u_info);
-/* kernel/proc/creds.c: ids (root), limits, thread start-up calls. */
+/* kernel/proc/creds.c: ids (root), thread start-up calls. */
 struct rlimit64;
 /* Linux's capable(CAP): true for everyone (all run as root), and the caller
  * is marked PF_SUPERPRIV, as Linux marks a task that used a privilege.
@@ -57,12 +57,14 @@ struct rlimit64;
 #define CAP_IPC_LOCK	14
 #define CAP_SYS_BOOT	22
 #define CAP_SYS_NICE	23
+#define CAP_SYS_RESOURCE	24
 int capable(int cap);
 long sys_getuid(void);
 long sys_getresuid(u32 *r, u32 *e, u32 *s);
 long sys_set_tid_address(u32 tidptr);
 long sys_set_robust_list(u32 head, u32 len);
 long sys_rseq(u32 rseq, u32 len, int flags, u32 sig);
+/* kernel/proc/rlimit.c: getrlimit, setrlimit. */
 long sys_prlimit64(int pid, int resource, const struct rlimit64 *unew, struct rlimit64 *uold);
 long sys_ugetrlimit(int resource, u32 *urlim);
 long sys_prctl(int option, u32 arg2);

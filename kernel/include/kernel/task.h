@@ -18,6 +18,7 @@
 #include <kernel/hrtimer.h>
 #include <kernel/plist.h>
 #include <kernel/percpu.h>
+#include <kernel/resource.h>
 #include <arch/thread.h>
 
 struct mm;
@@ -145,7 +146,16 @@ struct task {
 	 * every new task (alloc_task): a forked child has no alarm. */
 	struct hrtimer real_timer;	/* SIGALRM to the process at expiry (it_real_fn) */
 	u64 it_real_incr;		/* interval in ns, 0 = one-shot */
+	/* Resource limits (kernel/proc/rlimit.c), the group leader's: Linux's
+	 * signal->rlim.  Fork copies them, exec keeps them. */
+	struct rlimit rlim[RLIM_NLIMITS];
 };
+
+/* The soft limit of RESOURCE for T's process (Linux's task_rlimit). */
+static inline u32 task_rlimit(const struct task *t, int resource)
+{
+	return t->group_leader->rlim[resource].rlim_cur;
+}
 
 /* signal_flags (Linux's value): init gets no signal it has no handler for,
  * except SIGKILL from the kernel itself (kernel/signal.c). */
