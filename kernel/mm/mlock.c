@@ -11,8 +11,6 @@
  *     VmLck.
  *   - The heap and the stack window are not areas: a range that meets one
  *     locks or unlocks it whole, and the heap stays locked as it grows.
- *   - A range with a hole is -ENOMEM and changes nothing; 2.6.35's do_mlock
- *     has fixed up the vmas before the hole when it finds it.
  *   - RLIMIT_MEMLOCK (64 KiB, Linux's) binds nobody: everything runs as root
  *     (CAP_IPC_LOCK).
  * As in 2.6.35, a special mapping (the vDSO, VM_DONTEXPAND) is never locked
@@ -36,16 +34,31 @@ static u32 overlap(u32 s, u32 e, u32 start, u32 end)
 	return s < e ? e - s : 0;
 }
 
-/* Bytes of [start, end) in an area, the heap or the stack window (each a
- * vma on Linux): end - start when the range has no hole. */
-static u32 mapped_bytes(struct mm *mm, u32 start, u32 end)
+/* The end of the area, the heap or the stack window (each a vma on Linux)
+ * that holds ADDR, or 0 if none does. */
+static u32 mapped_end(struct mm *mm, u32 addr)
 {
-	u32 n = overlap(mm->start_brk, ALIGN_UP(mm->brk, PAGE_SIZE), start, end) +
-		overlap(STACK_TOP - STACK_LIMIT, STACK_TOP, start, end);
+	u32 heap_end = ALIGN_UP(mm->brk, PAGE_SIZE);
 
+	if (addr >= mm->start_brk && addr < heap_end)
+		return heap_end;
+	if (addr >= STACK_TOP - STACK_LIMIT && addr < STACK_TOP)
+		return STACK_TOP;
 	for (int i = 0; i < mm->nr_areas; i++)
-		n += overlap(mm->areas[i].start, mm->areas[i].end, start, end);
-	return n;
+		if (addr >= mm->areas[i].start && addr < mm->areas[i].end)
+			return mm->areas[i].end;
+	return 0;
+}
+
+/* Where 2.6.35's do_mlock walk from START meets a gap: the first unmapped
+ * address in [start, end), or END if there is none. */
+static u32 first_hole(struct mm *mm, u32 start, u32 end)
+{
+	u32 next;
+
+	while (start < end && (next = mapped_end(mm, start)))
+		start = next;
+	return start < end ? start : end;
 }
 
 /* Where 2.6.35's mlock stops in [start, end): the end of the lowest
@@ -80,10 +93,10 @@ static void mlock_fixup(struct mm *mm, u32 start, u32 end, int lock)
 }
 
 /*
- * do_mlock(): 0; -ENOMEM if the range passes TASK_SIZE or has a hole (an
- * unmapped page: 2.6.35's vma walk meets a gap), or an area cannot be
- * split.  A hole changes nothing here (Linux has locked the vmas before it
- * by then: a deliberate difference, docs/ROBUSTNESS.md).  Locking a
+ * do_mlock(): 0; -ENOMEM if the range passes TASK_SIZE, starts unmapped,
+ * has a hole (an unmapped page: 2.6.35's vma walk meets a gap), or an area
+ * cannot be split.  As 2.6.35's walk, what lies before a hole is locked (or
+ * unlocked) by the time the hole is found, and stays so.  Locking a
  * PROT_NONE area is -ENOMEM as in 2.6.35: mlock_fixup marks it VM_LOCKED,
  * then __mlock_vma_pages_range's get_user_pages, without FOLL_FORCE for an
  * area with no access, fails with -EFAULT (__mlock_posix_error_return makes
@@ -102,8 +115,12 @@ static long do_mlock(u32 addr, u32 len, int lock)
 	if (!len)
 		return 0;
 	end = ALIGN_UP(addr + len, PAGE_SIZE);
-	if (!mm || mapped_bytes(mm, start, end) != end - start)
+	if (!mm || (stop = first_hole(mm, start, end)) == start)
 		return -ENOMEM;
+	if (stop < end) {
+		end = stop;
+		ret = -ENOMEM;
+	}
 	if (lock && (stop = prot_none_stop(mm, start, end))) {
 		end = stop;
 		ret = -ENOMEM;
