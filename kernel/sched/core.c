@@ -4,8 +4,9 @@
  * the idle task (Linux 2.6.35's kernel/sched.c, uniprocessor, under the
  * same names; the classes rt -> fair -> idle).
  *
- * Locking: the runqueue is touched only with interrupts off
- * (local_irq_save/restore); on one CPU that is the whole of rq->lock.
+ * Locking: a runqueue is touched only with interrupts off
+ * (local_irq_save/restore); while only the boot CPU schedules, that is
+ * the whole of rq->lock (migrate.c has the SMP locking, not yet used here).
  * Time: rq->clock = sched_clock(), refreshed by update_rq_clock() at the
  * tick, on every enqueue/dequeue and, in schedule(), only through
  * deactivate_task() or put_prev_task() of a still-queued task (2.6.35).
@@ -26,7 +27,7 @@
 #include <arch/irqflags.h>
 #include <arch/thread.h>
 
-struct rq runqueue;		/* the one CPU's runqueue */
+DEFINE_PER_CPU(struct rq, runqueues);	/* each CPU's: cpu_rq(), this_rq() */
 DEFINE_PER_CPU(struct task *, current_task);	/* current: == rq->curr outside schedule() */
 static struct task init_task;	/* the boot context, later the idle task */
 
@@ -241,6 +242,7 @@ static void __sched_fork(struct task *p)
 	memset(&p->se, 0, sizeof(p->se));
 	RB_CLEAR_NODE(&p->se.run_node);
 	INIT_LIST_HEAD(&p->se.deadline_node);
+	INIT_LIST_HEAD(&p->se.group_node);
 	INIT_LIST_HEAD(&p->rt.run_list);
 	p->on_rq = 0;
 }
@@ -281,6 +283,11 @@ void sched_fork(struct task *p)
 		p->prio = p->normal_prio = p->static_prio;
 	}
 	set_load_weight(p);
+
+	/* on the parent's CPU, with its affinity: Linux's dup_task_struct()
+	 * copies both, and 2.6.35's task_fork_fair() re-sets the CPU */
+	p->cpu = (unsigned int)raw_smp_processor_id();
+	p->cpus_allowed = current->cpus_allowed;
 
 	p->sched_class = rt_prio(p->prio) ? &rt_sched_class : &fair_sched_class;
 	/* the RR slice: 2.6.35's dup_task_struct copies the parent's remainder
@@ -785,32 +792,50 @@ u64 (*task_sched_runtime)(struct task *p) = task_sched_runtime_2635;
  * Make IDLE the idle task of the runqueue (and the running task): its
  * class is idle, it is never queued, it runs when nothing else can.
  */
-static void init_idle(struct task *idle)
+void init_idle(struct task *idle, int cpu)
 {
-	struct rq *rq = this_rq();
+	struct rq *rq = cpu_rq(cpu);
 
 	__sched_fork(idle);
 	idle->state = TASK_RUNNING;
 	idle->se.exec_start = sched_clock();
+	idle->cpu = (unsigned int)cpu;		/* 2.6.35: __set_task_cpu(idle, cpu) */
+	idle->cpus_allowed = cpumask_of_cpu((unsigned int)cpu);
 
 	rq->curr = rq->idle = idle;
 	idle->sched_class = &idle_sched_class;
 	rt_mutex_init_task(idle);
 }
 
-void sched_init(void)
+/* One CPU's runqueue, empty (2.6.35 sched_init()'s loop body). */
+static void init_rq(struct rq *rq, int cpu)
 {
-	struct rq *rq = this_rq();
-
 	memset(rq, 0, sizeof(*rq));
+	raw_spin_lock_init(&rq->lock);
+	rq->cpu = cpu;
+	rq->cpu_power = 1U << SCHED_LOAD_SHIFT;	/* SCHED_LOAD_SCALE */
 	init_cfs_rq(&rq->cfs);
 	eevdf_init_cfs_rq(&rq->cfs);		/* EEVDF's part of the cfs_rq */
 	init_rt_rq(&rq->rt);
 	INIT_LIST_HEAD(&rq->deadline_list);
+	calc_load_init(rq);
+}
+
+/*
+ * Every possible CPU's runqueue, then the boot context as this CPU's idle
+ * task (2.6.35 order: the rqs, then init_idle(current, smp_processor_id())).
+ */
+void sched_init(void)
+{
+	int cpu = raw_smp_processor_id();
+	struct rq *rq = cpu_rq(cpu);
+	unsigned int i;
+
+	for_each_possible_cpu(i)
+		init_rq(cpu_rq(i), (int)i);
 
 	/* the scaled tunables = factor * normalized (factor 1 on UP) */
 	update_sysctl();
-	calc_load_init(rq);
 
 	memset(&init_task, 0, sizeof(init_task));
 	init_task.policy = SCHED_NORMAL;
@@ -820,7 +845,7 @@ void sched_init(void)
 	init_task.pid = 0;
 	strlcpy(init_task.comm, "swapper", sizeof(init_task.comm));
 
-	init_idle(&init_task);
+	init_idle(&init_task, cpu);
 	set_load_weight(&init_task);
 	this_cpu_write(current_task, &init_task);
 	update_rq_clock(rq);

@@ -349,12 +349,12 @@ u64 sched_nr_switches(void)
 
 /* ---- The invariant checker --------------------------------------------------- */
 
-static u64 verify_last_min_vruntime;
-static int verify_have_last;
+static u64 verify_last_min_vruntime[NR_CPUS];	/* each queue's own history */
+static u32 verify_have_last;			/* a bit per CPU */
 
 void sched_verify_reset(void)
 {
-	verify_have_last = 0;
+	verify_have_last = 0;	/* every CPU's */
 	sched_verify_failures = 0;
 }
 
@@ -492,14 +492,14 @@ static int verify_buddies(struct cfs_rq *cfs_rq)
 /* min_vruntime never decreases between calls. */
 static int verify_min_vruntime(struct cfs_rq *cfs_rq)
 {
-	int bad = 0;
+	int bad = 0, cpu = cpu_of(rq_of(cfs_rq));
+	u64 *last = &verify_last_min_vruntime[cpu];
 
-	if (verify_have_last &&
-	    (s64)(cfs_rq->min_vruntime - verify_last_min_vruntime) < 0)
+	if ((verify_have_last >> cpu) & 1 && (s64)(cfs_rq->min_vruntime - *last) < 0)
 		VIOLATION("min_vruntime went back by %lld ns\n",
-			  (long long)(verify_last_min_vruntime - cfs_rq->min_vruntime));
-	verify_last_min_vruntime = cfs_rq->min_vruntime;
-	verify_have_last = 1;
+			  (long long)(*last - cfs_rq->min_vruntime));
+	*last = cfs_rq->min_vruntime;
+	verify_have_last |= 1u << cpu;
 	return bad;
 }
 

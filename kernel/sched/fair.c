@@ -359,6 +359,7 @@ static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *s
 	update_load_add(&cfs_rq->load, se->load.weight);
 	update_load_add(&rq_of(cfs_rq)->load, se->load.weight); /* inc_cpu_load */
 	cfs_rq->nr_running++;
+	list_add(&se->group_node, &cfs_rq->tasks);	/* for the balancer */
 	se->on_rq = 1;
 }
 
@@ -367,6 +368,7 @@ static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *s
 	update_load_sub(&cfs_rq->load, se->load.weight);
 	update_load_sub(&rq_of(cfs_rq)->load, se->load.weight); /* dec_cpu_load */
 	cfs_rq->nr_running--;
+	list_del(&se->group_node);		/* leaves it empty */
 	se->on_rq = 0;
 }
 
@@ -1048,6 +1050,7 @@ void init_cfs_rq(struct cfs_rq *cfs_rq)
 {
 	cfs_rq->tasks_timeline = RB_ROOT;
 	cfs_rq->rb_leftmost = NULL;
+	INIT_LIST_HEAD(&cfs_rq->tasks);
 	/* so that wrap-around of vruntime is exercised early */
 	cfs_rq->min_vruntime = (u64)(-(1LL << 20));
 }

@@ -1,5 +1,6 @@
-# kernel/sched - the uniprocessor scheduler: CFS (Linux 2.6.35), EEVDF (Linux 6.12), idle class.
+# kernel/sched - the scheduler: CFS (Linux 2.6.35), EEVDF (Linux 6.12), idle class.
 KERNEL_C += kernel/sched/core.c		# rq, schedule(), wakeups, fork, tick, nice, yield
+KERNEL_C += kernel/sched/migrate.c	# per-CPU rqs: task_rq_lock, double_rq_lock, set_task_cpu, pull_task
 KERNEL_C += kernel/sched/fair.c		# the fair class (CFS): vruntime tree, slices, preemption
 KERNEL_C += kernel/sched/idle.c		# the idle class: runs rq->idle, never returns NULL
 KERNEL_C += kernel/sched/loadavg.c	# the load average (2.6.35 calc_load): per-CPU fold, avenrun

@@ -770,6 +770,7 @@ long sys_granule_sched_params(char *ubuf, int len)
 static int rt_knob_set(const struct knob *k, const char *val)
 {
 	int is_period = k->ptr == &sysctl_sched_rt_period;
+	unsigned int cpu;
 	s32 v;
 
 	if (kstrtos32(val, 10, &v) || (is_period && v < 1))
@@ -780,7 +781,8 @@ static int rt_knob_set(const struct knob *k, const char *val)
 		return KNOB_BUSY;
 	}
 	*(int *)k->ptr = v;
-	runqueue.rt.rt_runtime = sched_rt_runtime();
+	for_each_possible_cpu(cpu)
+		cpu_rq(cpu)->rt.rt_runtime = sched_rt_runtime();
 	return 0;
 }
 

@@ -1,0 +1,142 @@
+/*
+ * kernel/sched/migrate.c - moving a task between CPUs' runqueues (Linux
+ * 2.6.35's kernel/sched.c: task_rq_lock(), double_rq_lock(),
+ * double_lock_balance(), set_task_cpu(); sched_fair.c: pull_task(),
+ * task_waking_fair()).
+ *
+ * Locking: each rq has its own lock.  Two are taken in address order
+ * (the lower address first), the one order every CPU agrees on, so two
+ * CPUs balancing towards each other never hold one each and wait for the
+ * other's.  Callers have interrupts off, as 2.6.35's do.
+ *
+ * vruntime across CPUs: each cfs_rq has its own min_vruntime, so a task
+ * carries its vruntime *relative* to its queue's while it moves, and
+ * set_task_cpu() itself does no arithmetic (2.6.35, since "sched: Remove
+ * the cfs_rq dependency from set_task_cpu()", 2.6.33):
+ *	dequeue not for a sleep (flags without DEQUEUE_SLEEP):
+ *		vruntime -= source cfs_rq->min_vruntime	(dequeue_entity)
+ *	enqueue not for a plain wakeup (flags 0, or ENQUEUE_WAKING):
+ *		vruntime += destination cfs_rq->min_vruntime (enqueue_entity)
+ *	a sleeper's wakeup on another CPU (try_to_wake_up):
+ *		task_waking_fair(): vruntime -= old cfs_rq->min_vruntime,
+ *		then the enqueue with ENQUEUE_WAKEUP | ENQUEUE_WAKING adds the
+ *		new one's.
+ * So a task that was 2 ms behind its old queue's minimum is 2 ms behind
+ * the new one's, whatever the two queues' clocks read.
+ */
+#include "sched.h"
+
+/*
+ * Move P to NEW_CPU's runqueue as far as P's own fields go (2.6.35
+ * set_task_cpu(); the caller dequeued it, or it sleeps or is new, and
+ * will enqueue it there): se.nr_migrations counts real moves.
+ */
+void set_task_cpu(struct task *p, unsigned int new_cpu)
+{
+	if (task_cpu(p) != new_cpu)
+		p->se.nr_migrations++;
+	p->cpu = new_cpu;			/* __set_task_cpu() */
+}
+
+/*
+ * Lock the runqueue P is on and return it.  P may move between reading
+ * task_rq(p) and getting the lock, so check again under it and retry
+ * (2.6.35 task_rq_lock(), which also disables interrupts: *FLAGS).
+ */
+struct rq *task_rq_lock(struct task *p, unsigned long *flags)
+{
+	struct rq *rq;
+
+	for (;;) {
+		local_irq_save(*flags);
+		rq = task_rq(p);
+		raw_spin_lock(&rq->lock);
+		if (likely(rq == task_rq(p)))
+			return rq;
+		raw_spin_unlock_irqrestore(&rq->lock, *flags);
+	}
+}
+
+void task_rq_unlock(struct rq *rq, unsigned long *flags)
+{
+	raw_spin_unlock_irqrestore(&rq->lock, *flags);
+}
+
+/* Lock two runqueues, lower address first; one if they are the same. */
+void double_rq_lock(struct rq *rq1, struct rq *rq2)
+{
+	if (rq1 == rq2) {
+		raw_spin_lock(&rq1->lock);
+	} else if (rq1 < rq2) {
+		raw_spin_lock(&rq1->lock);
+		raw_spin_lock(&rq2->lock);
+	} else {
+		raw_spin_lock(&rq2->lock);
+		raw_spin_lock(&rq1->lock);
+	}
+}
+
+void double_rq_unlock(struct rq *rq1, struct rq *rq2)
+{
+	raw_spin_unlock(&rq1->lock);
+	if (rq1 != rq2)
+		raw_spin_unlock(&rq2->lock);
+}
+
+/*
+ * THIS_RQ is locked; lock BUSIEST too without breaking the address order
+ * (2.6.35's unfair _double_lock_balance()): if the trylock fails and
+ * BUSIEST comes first, drop THIS_RQ and take both in order.  Returns 1 if
+ * THIS_RQ's lock was dropped meanwhile (what it guards may have changed).
+ */
+int double_lock_balance(struct rq *this_rq, struct rq *busiest)
+{
+	int ret = 0;
+
+	if (unlikely(!raw_spin_trylock(&busiest->lock))) {
+		if (busiest < this_rq) {
+			raw_spin_unlock(&this_rq->lock);
+			raw_spin_lock(&busiest->lock);
+			raw_spin_lock(&this_rq->lock);
+			ret = 1;
+		} else {
+			raw_spin_lock(&busiest->lock);
+		}
+	}
+	return ret;
+}
+
+void double_unlock_balance(struct rq *this_rq, struct rq *busiest)
+{
+	(void)this_rq;
+	raw_spin_unlock(&busiest->lock);
+}
+
+/*
+ * Move the queued, not running task P from SRC_RQ to THIS_RQ (THIS_CPU's),
+ * both locked (2.6.35 pull_task()): flags 0 on both sides, so vruntime
+ * leaves relative to SRC_RQ's min_vruntime and arrives relative to
+ * THIS_RQ's.  Then P may preempt what runs here.
+ */
+void pull_task(struct rq *src_rq, struct task *p, struct rq *this_rq, int this_cpu)
+{
+	deactivate_task(src_rq, p, 0);
+	set_task_cpu(p, (unsigned int)this_cpu);
+	activate_task(this_rq, p, 0);
+	check_preempt_curr(this_rq, p, 0);
+}
+
+/*
+ * A sleeper P is about to be woken, maybe onto another CPU: make its
+ * vruntime relative to the queue it slept on (2.6.35 task_waking_fair();
+ * the wakeup's enqueue then carries ENQUEUE_WAKING and adds the new
+ * queue's min_vruntime back).
+ */
+void task_waking_fair(struct rq *rq, struct task *p)
+{
+	struct cfs_rq *cfs_rq = cfs_rq_of(&p->se);
+
+	(void)rq;
+	p->se.vruntime -= cfs_rq->min_vruntime;
+}
+
