@@ -2,7 +2,8 @@
  * kernel/sched/migrate.c - moving a task between CPUs' runqueues (Linux
  * 2.6.35's kernel/sched.c: task_rq_lock(), double_rq_lock(),
  * double_lock_balance(), set_task_cpu(); sched_fair.c: pull_task(),
- * task_waking_fair()).
+ * task_waking_fair(), and the balancer's task mover: task_hot(),
+ * can_migrate_task(), balance_tasks(), move_tasks()).
  *
  * Locking: each rq has its own lock.  Two are taken in address order
  * (the lower address first), the one order every CPU agrees on, so two
@@ -24,7 +25,8 @@
  * So a task that was 2 ms behind its old queue's minimum is 2 ms behind
  * the new one's, whatever the two queues' clocks read.
  */
-#include "sched.h"
+#include "topology.h"
+#include "stats.h"
 
 /*
  * Move P to NEW_CPU's runqueue as far as P's own fields go (2.6.35
@@ -140,3 +142,118 @@ void task_waking_fair(struct rq *rq, struct task *p)
 	p->se.vruntime -= cfs_rq->min_vruntime;
 }
 
+/* ---- The balancer's mover --------------------------------------------------- */
+
+/*
+ * P ran on its CPU within the last sysctl_sched_migration_cost ns (0.5 ms),
+ * so its cache is likely still warm there; a buddy (next/last) of a busy
+ * queue counts as hot too (CACHE_HOT_BUDDY).  -1 makes every task hot, 0
+ * none.  Only fair tasks are ever hot (2.6.35 task_hot).
+ */
+int task_hot(struct task *p, u64 now, struct sched_domain *sd)
+{
+	s64 delta;
+
+	(void)sd;
+	if (p->sched_class != &fair_sched_class)
+		return 0;
+	if (sched_feat(CACHE_HOT_BUDDY) && this_rq()->nr_running &&
+	    (&p->se == cfs_rq_of(&p->se)->next || &p->se == cfs_rq_of(&p->se)->last))
+		return 1;
+	if (sysctl_sched_migration_cost == (unsigned int)-1)
+		return 1;
+	if (sysctl_sched_migration_cost == 0)
+		return 0;
+	delta = (s64)(now - p->se.exec_start);
+	return delta < (s64)sysctl_sched_migration_cost;
+}
+
+/*
+ * May P leave RQ for THIS_CPU?  Not if THIS_CPU is outside its affinity,
+ * not while it runs, and not while it is cache-hot, unless this domain's
+ * balancing has failed more than cache_nice_tries times in a row.
+ * *ALL_PINNED is cleared by any task the affinity allows (2.6.35).
+ */
+int can_migrate_task(struct task *p, struct rq *rq, int this_cpu, struct sched_domain *sd,
+		     enum cpu_idle_type idle, int *all_pinned)
+{
+	int tsk_cache_hot;
+
+	if (!cpumask_test_cpu((unsigned int)this_cpu, &p->cpus_allowed))
+		return 0;
+	*all_pinned = 0;
+	if (task_running(rq, p))
+		return 0;
+
+	tsk_cache_hot = task_hot(p, rq->clock, sd);
+	if (!tsk_cache_hot || sd->nr_balance_failed > sd->cache_nice_tries) {
+		if (tsk_cache_hot && schedstat_enabled())
+			sd->lb_hot_gained[idle]++;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Pull up to MAX_LOAD_MOVE weight from BUSIEST's fair tasks, newest queued
+ * first (cfs_rq->tasks), looking at no more than sysctl_sched_nr_migrate
+ * (+1) of them; a task heavier than twice what is left to move is
+ * skipped.  Returns the weight moved (2.6.35 balance_tasks, which is
+ * load_balance_fair() without group scheduling).  Granule's kernel is not
+ * CONFIG_PREEMPT, so a newly idle CPU does not stop at the first task.
+ */
+static unsigned long balance_tasks(struct rq *this_rq, int this_cpu, struct rq *busiest,
+				   unsigned long max_load_move, struct sched_domain *sd,
+				   enum cpu_idle_type idle, int *all_pinned,
+				   int *this_best_prio, struct cfs_rq *busiest_cfs_rq)
+{
+	int loops = 0, pulled = 0, pinned = 0;
+	long rem_load_move = (long)max_load_move;
+	struct sched_entity *se, *n;
+
+	if (max_load_move == 0)
+		goto out;
+	pinned = 1;
+	list_for_each_entry_safe(se, n, &busiest_cfs_rq->tasks, group_node) {
+		struct task *p = task_of(se);
+
+		if (loops++ > (int)sysctl_sched_nr_migrate)
+			break;
+		if ((long)(se->load.weight >> 1) > rem_load_move ||
+		    !can_migrate_task(p, busiest, this_cpu, sd, idle, &pinned))
+			continue;
+		pull_task(busiest, p, this_rq, this_cpu);
+		pulled++;
+		rem_load_move -= (long)se->load.weight;
+		if (rem_load_move <= 0)	/* only up to the prescribed weight */
+			break;
+		if (p->prio < *this_best_prio)
+			*this_best_prio = p->prio;
+	}
+out:
+	if (schedstat_enabled())
+		sd->lb_gained[idle] += (unsigned int)pulled;
+	if (all_pinned)
+		*all_pinned = pinned;
+	return max_load_move - (unsigned long)rem_load_move;
+}
+
+/*
+ * Move up to MAX_LOAD_MOVE weight from BUSIEST to THIS_RQ, both locked;
+ * 1 if anything moved (2.6.35 move_tasks).
+ */
+int move_tasks(struct rq *this_rq, int this_cpu, struct rq *busiest,
+	       unsigned long max_load_move, struct sched_domain *sd,
+	       enum cpu_idle_type idle, int *all_pinned)
+{
+	unsigned long total_load_moved = 0, load_moved;
+	int this_best_prio = this_rq->curr->prio;
+
+	do {
+		load_moved = balance_tasks(this_rq, this_cpu, busiest,
+					   max_load_move - total_load_moved, sd, idle,
+					   all_pinned, &this_best_prio, &busiest->cfs);
+		total_load_moved += load_moved;
+	} while (load_moved && max_load_move > total_load_moved);
+	return total_load_moved > 0;
+}
