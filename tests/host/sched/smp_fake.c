@@ -27,6 +27,14 @@ struct task *spawn_on(int cpu, const char *name, int nice)
 	return t;
 }
 
+void load_cpu(int cpu, int n, int nice)
+{
+	while (n-- > 0)
+		spawn_on(cpu, "load", nice);
+	for (int i = 0; i < CPU_LOAD_IDX_MAX; i++)
+		cpu_rq(cpu)->cpu_load[i] = cpu_rq(cpu)->load.weight;
+}
+
 void run_on(int cpu, int ms)
 {
 	on_cpu(cpu);
@@ -71,4 +79,14 @@ int smp_teardown(void **state)
 			fail_msg("CPU %d: %s", cpu, capture_buf);
 	}
 	return sched_test_teardown(state);
+}
+
+int smp_run_tests(const char *name, const struct CMUnitTest *tests, size_t n)
+{
+	int failed;
+
+	host_percpu_setup(SMP_NCPUS);
+	failed = _cmocka_run_group_tests(name, tests, n, NULL, NULL);
+	host_percpu_teardown();
+	return failed;
 }

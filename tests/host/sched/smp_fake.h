@@ -20,11 +20,18 @@ void on_cpu(int cpu);
 /* Fork NAME at NICE from CPU's current task, on CPU, allowed on every CPU
  * (Linux's init widens its mask; an idle task's is its CPU); back on 0. */
 struct task *spawn_on(int cpu, const char *name, int nice);
+/* Queue N tasks of NICE on CPU (spawn_on, not run) and set CPU's decayed
+ * cpu_load[] to its load, so source_load() and target_load() read it. */
+void load_cpu(int cpu, int n, int nice);
 /* On CPU: schedule() if it idles with work queued, then MS ticks; back on 0. */
 void run_on(int cpu, int ms);
 /* cmocka fixtures: sched_test_reset() and an idle task (pid 0) on each
  * other CPU; after a test, every CPU's invariants hold. */
 int smp_setup(void **state);
 int smp_teardown(void **state);
+/* main(): the per-CPU areas, the group run, the areas freed (for ASan). */
+struct CMUnitTest;
+int smp_run_tests(const char *name, const struct CMUnitTest *tests, size_t n);
+#define SMP_RUN_TESTS(tests) smp_run_tests(#tests, tests, sizeof(tests) / sizeof((tests)[0]))
 
 #endif

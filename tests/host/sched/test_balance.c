@@ -1,7 +1,7 @@
 /*
  * tests/host/sched/test_balance.c - the SMP fair class's arithmetic on
  * fake CPUs against cases computed by hand (the comments show the sums):
- * domains built from a topology, cpu_load[] decay, source/target_load,
+ * cpu_load[] decay, source/target_load,
  * find_busiest_group() with calculate_imbalance() and
  * fix_small_imbalance(), find_busiest_queue(), can_migrate_task(),
  * move_tasks() with sched_nr_migrate, wake_affine(), find_idlest_group(),
@@ -18,30 +18,7 @@
 #include <cmocka.h>
 #include "fake.h"
 #include "smp_fake.h"
-#include "../../../kernel/sched/topology.h"
-#include <kernel/errno.h>
-
-static const struct cpumask all4 = { 0xf }, two = { 0x3 };
-
-/* Package p, core c per CPU. */
-static const struct cpu_topology two_pkgs_two_cores[SMP_NCPUS] = {
-	{ 0, 0 }, { 0, 1 }, { 1, 0 }, { 1, 1 } };
-static const struct cpu_topology one_pkg_four_cores[SMP_NCPUS] = {
-	{ 0, 0 }, { 0, 1 }, { 0, 2 }, { 0, 3 } };
-static const struct cpu_topology two_pkgs[SMP_NCPUS] = {
-	{ 0, 0 }, { 1, 0 }, { 2, 0 }, { 3, 0 } };
-/* 2 packages x 1 core x 2 threads */
-static const struct cpu_topology smt_pairs[SMP_NCPUS] = {
-	{ 0, 0 }, { 0, 0 }, { 1, 0 }, { 1, 0 } };
-
-/* Queue N tasks of NICE on CPU (not run); cpu_load[] := the load. */
-static void load_cpu(int cpu, int n, int nice)
-{
-	while (n-- > 0)
-		spawn_on(cpu, "load", nice);
-	for (int i = 0; i < CPU_LOAD_IDX_MAX; i++)
-		cpu_rq(cpu)->cpu_load[i] = cpu_rq(cpu)->load.weight;
-}
+#include "smp_topo.h"
 
 static int balance_setup(void **state)
 {
@@ -55,101 +32,6 @@ static int balance_teardown(void **state)
 {
 	detach_sched_domains(&all4);
 	return smp_teardown(state);
-}
-
-/* ---- domains ------------------------------------------------------------- */
-
-static void test_domains_two_packages_two_cores(void **state)
-{
-	struct sched_domain *mc, *top;
-
-	(void)state;
-	assert_int_equal(build_sched_domains(&all4, two_pkgs_two_cores), 0);
-	mc = cpu_rq(2)->sd;		/* SIBLING (one thread) was dropped */
-	assert_string_equal(mc->name, "MC");
-	assert_int_equal(mc->span.bits, 0xc);
-	assert_int_equal(mc->span_weight, 2);
-	assert_null(mc->child);
-	assert_int_equal(mc->groups->cpumask.bits, 0x4);	/* local first */
-	assert_int_equal(mc->groups->next->cpumask.bits, 0x8);
-	assert_ptr_equal(mc->groups->next->next, mc->groups);
-	assert_int_equal(mc->flags, SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC |
-			 SD_BALANCE_FORK | SD_WAKE_AFFINE | SD_SHARE_PKG_RESOURCES |
-			 SD_PREFER_SIBLING);
-	assert_int_equal(mc->imbalance_pct, 125);
-	assert_int_equal(mc->busy_idx, 2);
-	top = mc->parent;
-	assert_string_equal(top->name, "CPU");
-	assert_int_equal(top->span.bits, 0xf);
-	assert_int_equal(top->groups->cpumask.bits, 0xc);	/* package 1 */
-	assert_int_equal(top->groups->next->cpumask.bits, 0x3);
-	assert_int_equal(top->groups->cpu_power, 2048);		/* two cores */
-	assert_int_equal(top->idle_idx, 1);
-	assert_int_equal(top->max_interval, 4);
-	assert_null(top->parent);
-	assert_ptr_equal(top->child, mc);
-	assert_int_equal(power_of(2), 1024);
-}
-
-/* CPU's one domain, named NAME, spanning SPAN. */
-static struct sched_domain *only_domain(int cpu, const char *name, u32 span)
-{
-	struct sched_domain *sd = cpu_rq(cpu)->sd;
-
-	assert_non_null(sd);
-	assert_string_equal(sd->name, name);
-	assert_int_equal(sd->span.bits, span);
-	assert_null(sd->parent);
-	assert_null(sd->child);
-	return sd;
-}
-
-/* One package: CPU spans what MC spans and adds no flag: dropped. */
-static void test_domains_one_package(void **state)
-{
-	struct sched_domain *sd;
-
-	(void)state;
-	build_sched_domains(&all4, one_pkg_four_cores);
-	sd = only_domain(1, "MC", 0xf);
-	assert_int_equal(sd->groups->cpumask.bits, 0x2);
-	assert_int_equal(sd->groups->next->next->next->cpumask.bits, 0x1);
-}
-
-/* QEMU -smp 2's default: two sockets of one core; only CPU is left. */
-static void test_domains_two_sockets(void **state)
-{
-	(void)state;
-	build_sched_domains(&two, two_pkgs);
-	only_domain(0, "CPU", 0x3);
-	only_domain(1, "CPU", 0x3);
-	assert_null(cpu_rq(2)->sd);
-	assert_int_equal(build_sched_domains(&(struct cpumask){ 0 }, two_pkgs), -EINVAL);
-}
-
-/*
- * SMT: a thread has 1024 * 1178 / 2 >> 10 = 589 of power, a core 1178.  MC
- * spans what SIBLING spans in one group, but SD_PREFER_SIBLING is a flag
- * SIBLING lacks and sd_parent_degenerate() does not strip: MC stays.
- */
-static void test_domains_smt_power(void **state)
-{
-	struct sched_domain *sib;
-
-	(void)state;
-	build_sched_domains(&all4, smt_pairs);
-	sib = cpu_rq(3)->sd;
-	assert_string_equal(sib->name, "SIBLING");
-	assert_true(sib->flags & SD_SHARE_CPUPOWER);
-	assert_int_equal(sib->imbalance_pct, 110);
-	assert_int_equal(sib->groups->cpu_power, 589);
-	assert_int_equal(power_of(3), 589);
-	assert_string_equal(sib->parent->name, "MC");
-	assert_ptr_equal(sib->parent->groups->next, sib->parent->groups);
-	assert_int_equal(sib->parent->groups->cpu_power, 1178);
-	assert_string_equal(sib->parent->parent->name, "CPU");
-	assert_int_equal(sib->parent->parent->groups->cpu_power, 1178);
-	assert_int_equal(sib->parent->parent->groups->cpumask.bits, 0xc);
 }
 
 /* ---- per-CPU load figures ------------------------------------------------- */
@@ -204,7 +86,7 @@ static void test_idle_cpu_pulls_two_of_three(void **state)
 	struct rq *rq;
 
 	(void)state;
-	build_sched_domains(&two, two_pkgs);
+	build_sched_domains(&two, two_sockets);
 	load_cpu(1, 3, 0);
 	sd = cpu_rq(0)->sd;
 	busiest = find_busiest_group(sd, 0, &imbalance, CPU_IDLE, &sd_idle, &two, &balance);
@@ -257,7 +139,7 @@ static void test_fix_small_imbalance_moves_one(void **state)
 	struct sched_group *busiest;
 
 	(void)state;
-	build_sched_domains(&two, two_pkgs);
+	build_sched_domains(&two, two_sockets);
 	load_cpu(0, 1, 0);
 	load_cpu(1, 2, 0);
 	busiest = find_busiest_group(cpu_rq(0)->sd, 0, &imbalance, CPU_NOT_IDLE,
@@ -285,7 +167,7 @@ static void test_fix_small_imbalance_power_path(void **state)
 	struct task *light;
 
 	(void)state;
-	build_sched_domains(&two, two_pkgs);
+	build_sched_domains(&two, two_sockets);
 	load_cpu(0, 1, 0);
 	spawn_on(1, "heavy", 0);
 	light = spawn_on(1, "light", 1);
@@ -337,7 +219,7 @@ static void test_balanced_domains(void **state)
 	int sd_idle = 0, balance = 1;
 
 	(void)state;
-	build_sched_domains(&two, two_pkgs);
+	build_sched_domains(&two, two_sockets);
 	load_cpu(0, 2, 0);
 	load_cpu(1, 2, 0);
 	assert_null(find_busiest_group(cpu_rq(0)->sd, 0, &imbalance, CPU_NOT_IDLE,
@@ -380,7 +262,7 @@ static void test_can_migrate_task(void **state)
 	int all_pinned = 1;
 
 	(void)state;
-	build_sched_domains(&two, two_pkgs);
+	build_sched_domains(&two, two_sockets);
 	sd = cpu_rq(0)->sd;
 	p = spawn_on(1, "p", 0);
 	q = spawn_on(1, "q", 0);
@@ -421,7 +303,7 @@ static void test_nr_migrate_bounds_the_scan(void **state)
 	int all_pinned;
 
 	(void)state;
-	build_sched_domains(&two, two_pkgs);
+	build_sched_domains(&two, two_sockets);
 	for (int i = 0; i < 4; i++)
 		t[i] = spawn_on(1, "t", 0);
 	t[3]->cpus_allowed = t[2]->cpus_allowed = cpumask_of_cpu(1);
@@ -462,7 +344,7 @@ static struct task *sleeper_on(int cpu)
 /* Two sockets; a nice-0 task runs on CPU 0: the waker. */
 static void waker_on_cpu0(void)
 {
-	build_sched_domains(&two, two_pkgs);
+	build_sched_domains(&two, two_sockets);
 	load_cpu(0, 1, 0);
 	run_on(0, 0);
 }
@@ -618,10 +500,6 @@ int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, balance_setup, balance_teardown)
 	const struct CMUnitTest tests[] = {
-		T(test_domains_two_packages_two_cores),
-		T(test_domains_one_package),
-		T(test_domains_two_sockets),
-		T(test_domains_smt_power),
 		T(test_update_cpu_load_decay),
 		T(test_idle_cpu_pulls_two_of_three),
 		T(test_only_first_idle_cpu_balances),
@@ -640,10 +518,5 @@ int main(void)
 		T(test_select_idle_sibling),
 	};
 
-	int failed;
-
-	host_percpu_setup(SMP_NCPUS);
-	failed = cmocka_run_group_tests(tests, NULL, NULL);
-	host_percpu_teardown();
-	return failed;
+	return SMP_RUN_TESTS(tests);
 }

@@ -215,10 +215,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_wakeup_on_another_cpu, smp_setup, smp_teardown),
 	};
 
-	int failed;
-
-	host_percpu_setup(SMP_NCPUS);
-	failed = cmocka_run_group_tests(tests, NULL, NULL);
-	host_percpu_teardown();
-	return failed;
+	return SMP_RUN_TESTS(tests);
 }
