@@ -814,6 +814,8 @@ static void init_rq(struct rq *rq, int cpu)
 	raw_spin_lock_init(&rq->lock);
 	rq->cpu = cpu;
 	rq->cpu_power = 1U << SCHED_LOAD_SHIFT;	/* SCHED_LOAD_SCALE */
+	rq->next_balance = jiffies;
+	rq->avg_idle = 2 * (u64)sysctl_sched_migration_cost;
 	init_cfs_rq(&rq->cfs);
 	eevdf_init_cfs_rq(&rq->cfs);		/* EEVDF's part of the cfs_rq */
 	init_rt_rq(&rq->rt);

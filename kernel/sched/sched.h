@@ -171,6 +171,11 @@ struct rq {
 	int cpu;
 	struct sched_domain *sd;	/* lowest of this CPU's domains, or NULL */
 	unsigned long cpu_power;	/* 1024 (SCHED_LOAD_SCALE); SMT: a share */
+	unsigned long next_balance;	/* jiffies when rebalance_domains() is due */
+	u64 idle_stamp;			/* rq->clock when idle_balance() found nothing */
+	u64 avg_idle;			/* ns; idle_balance() only if >= migration cost */
+	int active_balance;		/* a push of its running task is requested ... */
+	int push_cpu;			/* ... to this CPU */
 };
 
 DECLARE_PER_CPU(struct rq, runqueues);
@@ -304,6 +309,10 @@ extern u32 sysctl_sched_std_granularity;	/* [M1/2] */
 extern u32 sched_nr_latency_max;		/* [M1/2] */
 extern u32 sysctl_sched_sleeper_wakeup_slice;	/* [M2/2]; 0 = off */
 extern int sysctl_sched_fork_update_clock;	/* 2.6.36 task_fork_fair */
+/* SMP (balance.c): a task that ran within this many ns is cache-hot; tasks
+ * the balancer looks at per pass (2.6.35's defaults 500000 and 32) */
+extern unsigned int sysctl_sched_migration_cost;
+extern unsigned int sysctl_sched_nr_migrate;
 
 #define SCHED_NR_CPUS		1	/* online CPUs: uniprocessor */
 

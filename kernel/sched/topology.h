@@ -148,9 +148,6 @@ int sd_parent_degenerate(struct sched_domain *sd, struct sched_domain *parent);
 
 /* ---- balance.c: load_balance()'s arithmetic (2.6.35 sched_fair.c) ------ */
 
-extern unsigned int sysctl_sched_migration_cost;	/* ns, 500000 */
-extern unsigned int sysctl_sched_nr_migrate;		/* 32 */
-
 /* what find_busiest_group() learns about the domain (2.6.35) */
 struct sd_lb_stats {
 	struct sched_group *busiest;	/* busiest group in this sd */
@@ -210,6 +207,14 @@ int can_migrate_task(struct task *p, struct rq *rq, int this_cpu, struct sched_d
 int move_tasks(struct rq *this_rq, int this_cpu, struct rq *busiest,
 	       unsigned long max_load_move, struct sched_domain *sd,
 	       enum cpu_idle_type idle, int *all_pinned);
+
+/* ---- rebalance.c: when a CPU balances (2.6.35) ------------------------ */
+
+int load_balance(int this_cpu, struct rq *this_rq, struct sched_domain *sd,
+		 enum cpu_idle_type idle, int *balance);
+void idle_balance(int this_cpu, struct rq *this_rq);
+void rebalance_domains(int cpu, enum cpu_idle_type idle);
+int trigger_load_balance(struct rq *rq, int cpu);
 
 /* ---- fair_smp.c: where a waking or new task goes (2.6.35) -------------- */
 
