@@ -88,6 +88,13 @@ KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) \
 $(KERNEL_OBJS): | $(SYSCALL_NR_H)
 $(BUILD)/arch/x86/initrd.o: $(INITRD)
 
+# The generators are thin commands in tools/ whose code is in the package
+# (tools/granule/image/): an edit there remakes what they wrote, as an edit of
+# the command does (the fragments name the commands).
+$(SCHED_PRESETS_H) $(USER_PRESETS_H): tools/granule/image/genpresets.py
+$(USER_GEN): tools/granule/image/gensyscalls.py
+$(INITRD) $(BUILD)/host/exec_ustar: tools/granule/image/mkinitrd.py
+
 .PHONY: all iso run gdb asm test bench clean deps usb trace
 all: $(BUILD)/granule.elf $(BUILD)/granule.asm
 asm: $(BUILD)/granule.asm
@@ -179,7 +186,7 @@ test: deps
 # make trace CMDLINE='...': boot it with the tracer on (trace_event=sched:*,timer:*
 # unless CMDLINE names events) and write build/trace/: trace.txt, trace.dat,
 # latency.txt, sched_latency.txt (docs/TRACING.md); it ends with the verdict
-# on the worst sample (tools/bench_trace.py's sentences).
+# on the worst sample (tools/granule/trace/worst.py's sentences).
 trace:
 	tools/deps run
 	$(MAKE) all BUSYBOX=$(if $(filter 0,$(BUSYBOX)),0,auto)

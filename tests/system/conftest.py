@@ -1,6 +1,6 @@
 """Shared fixtures and the grader for the QEMU system tests.
 
-Every boot goes through `boot()` (tools/granule_qemu.py) under
+Every boot goes through `boot()` (tools/granule/qemu.py) under
 -icount shift=0,sleep=off, so the serial output is a pure function of the
 image and the command line.  `check_clean()` is the grader every test uses
 (after Pintos' common_checks): exactly one boot banner (a second one means a
@@ -10,8 +10,10 @@ expects one, and the expected power-off status.
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
-import granule_qemu as gq  # noqa: E402
+# tools/ on the path, here once for every test module: they import the tools'
+# package as granule.JOB (tools/granule/__init__.py has the map).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from granule import qemu as gq  # noqa: E402
 
 BANNER_RE = r"^Granule \S+ \(i686\) booting$"
 

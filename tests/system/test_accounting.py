@@ -12,14 +12,12 @@ moves in usertests' acct_* tests (user/tests/ut_acct.c).
 """
 import os
 import re
-import sys
 
 import pytest
 
 from conftest import check_clean
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
-import granule_qemu as gq  # noqa: E402
+from granule import qemu as gq
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 MODULE = os.path.join(ROOT, "build", "procps", "procps.tar")

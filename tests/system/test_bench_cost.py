@@ -4,13 +4,10 @@ table's ratios and its flag outside 0.90-1.10, the fitted slope, the jobs
 (every pair, the padded twins, the sweep) and the bad --pads line."""
 import os
 import re
-import sys
 
 import pytest
 
-TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "tools")
-sys.path.insert(0, TOOLS)
-import bench_cost as bc  # noqa: E402
+from granule.bench import cost as bc
 
 
 def run(kernel, preset, seed, avg, helper, notify, pad=0):

@@ -9,8 +9,7 @@ import sys
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import bench_rt as rt  # noqa: E402
+from granule.bench import rt
 
 
 @pytest.fixture(autouse=True)
@@ -146,7 +145,7 @@ def test_write_docs_replaces_both_blocks(tmp_path, monkeypatch):
     docs.mkdir()
     (docs / "RESULTS.md").write_text("# Results\n\nthe bench's text\n")
     (docs / "FASTPATHS.md").write_text(f"# hackbench\n\n{rt.HB_BEGIN}\nold\n{rt.HB_END}\nafter\n")
-    monkeypatch.setattr(rt.bc, "ROOT", str(tmp_path))
+    monkeypatch.setattr(rt, "ROOT", str(tmp_path))
     for _ in range(2):
         rt.write_docs(rt.report(RUNS, ["tools/bench_rt.py"], "abc", 200, 100), RUNS)
     results = (docs / "RESULTS.md").read_text()

@@ -1,4 +1,4 @@
-"""tools/bench, bench_jobs.py, bench_stats.py and bench_report.py: the matrix and its report.
+"""tools/bench (tools/granule/bench/: cli, jobs, report; granule/stats.py): the matrix and its report.
 
 One tiny matrix (one preset, signal mode, kbuild:10, 1 s, two load seeds, no
 microbench, no Linux runs) runs under QEMU -icount three ways: tools/bench -j1,
@@ -7,7 +7,7 @@ tests check that the three give the same bytes, that the report prints what
 the guest's RESULT lines said (median [min-max] over the seeds), that
 --report-only rebuilds the same report, and that the docs writer replaces (not
 appends) the VARIANTS.md block.  A second tiny matrix holds a variant row
-(tools/bench_variants.py: "linux-6.12 slice_us=100", beside its base and the
+(tools/granule/bench/variants.py: "linux-6.12 slice_us=100", beside its base and the
 2.6.36 default, thread mode, one seed) and goes the same three ways: its row
 and its line in the "What Linux did later" table are the guest's RESULT
 figures.  The full matrix's variant rows are checked in the plan alone.  The
@@ -19,15 +19,20 @@ import re
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
 TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "tools")
-sys.path.insert(0, TOOLS)
-import bench_report as br  # noqa: E402
-from bench_stats import Spread, seeds_for_stable_verdict, verdict  # noqa: E402
-import qemufetch  # noqa: E402
+from granule.bench import cli as bench_cli
+from granule.bench import eevdf as bench_eevdf
+from granule.bench import linux as bench_linux
+from granule.bench import report as br
+from granule.bench import trace as bench_trace
+from granule.bench import variants as bv
+from granule.debian import qemu as qemufetch
+from granule.peer import linux as lp
+from granule.stats import Spread, seeds_for_stable_verdict, verdict
+from granule.trace import worst as trace_worst
 
 PRESET = "commit-0bf377bbb0be"
 MATRIX = ["--presets", PRESET, "--modes", "signal", "--loads", "kbuild:10", "--duration", "1",
@@ -244,9 +249,7 @@ def test_fidelity_table_pairs_linux_with_granule_at_hz250():
     assert br.fidelity_table(runs[:2]) == []        # no Linux runs: no section
 
 
-# ---- the traced runs of the headline presets (tools/bench_trace.py) ----
-
-import bench_trace  # noqa: E402
+# ---- the traced runs of the headline presets (tools/granule/bench/trace.py) ----
 
 TRACE_MATRIX = ["--presets", "no-start-debit", "--modes", "thread", "--loads", "kbuild:10",
                 "--duration", "1", "--seeds", "1", "--no-micro", "--no-linux"]
@@ -285,7 +288,7 @@ def test_traced_run_is_planned_run_and_reported(tmp_path):
     assert (out / "worst-no-start-debit.svg").stat().st_size > 1000
     for r in w["ran"]:
         assert f"| {r['task']} | {r['run_ns'] / 1e6:.3f} |" in report
-    assert "Why: " + bench_trace.why(run) in report
+    assert "Why: " + trace_worst.why(run) in report
     assert f"{w['thread']} waited {w['latency'] / 1e3:.1f} µs. The placement (fork: no debit)" in report
     assert run["cmdline"] in report          # the Runs table names the traced command line
 
@@ -311,13 +314,13 @@ def traced_run(delta, lost=0, max_us=10000.0):
 
 
 def test_why_sentence_is_computed_from_the_attribution():
-    text = bench_trace.why(traced_run(2_000_000))
+    text = trace_worst.why(traced_run(2_000_000))
     assert text == ("experiment[9] waited 10000.0 µs. The placement (fork: START_DEBIT vslice) put it "
                     "2.000 ms of vruntime right of min_vruntime. Before it first ran, 3 other tasks ran "
                     "for 10.000 ms in all, 2 of them with a vruntime left of its own (the longest: "
                     "hog[6], 5.000 ms). "
                     "The trace lost no event, and this is the run's maximum (RESULT: 10000.0 µs).")
-    text = bench_trace.why(traced_run(0, lost=42, max_us=20000.0))
+    text = trace_worst.why(traced_run(0, lost=42, max_us=20000.0))
     assert "(fork: no debit) put it at min_vruntime" in text
     assert text.endswith("The buffer lost its 42 oldest events, so this is the worst sample the "
                          "trace holds; the run's own maximum was 20000.0 µs.")
@@ -325,9 +328,7 @@ def test_why_sentence_is_computed_from_the_attribution():
     assert "| hog[7] | 2.000 | +0.100 |" in section and "![worst sample, x](worst-x.svg)" in section
 
 
-# ---- Granule beside Linux: the CDF pairs and the differences in words (tools/bench_linux.py) ----
-
-import bench_linux  # noqa: E402
+# ---- Granule beside Linux: the CDF pairs and the differences in words (tools/granule/bench/linux.py) ----
 
 
 def hist_run(preset, seed, max_us, avg_us, mode="thread", hz=250, kernel="granule", hist=None):
@@ -394,27 +395,11 @@ def test_linux_cdf_plot_pairs_each_preset(tmp_path):
     assert (tmp_path / "cdf-granule-linux-2.6.35-thread.dat").read_text().count("\n") == 2   # grid 100, 200
 
 
-# ---- the variant rows (tools/bench_variants.py) and what Linux did later (tools/bench_eevdf.py) ----
-
-import importlib.machinery  # noqa: E402
-import importlib.util  # noqa: E402
-
-import bench_eevdf  # noqa: E402
-import bench_variants as bv  # noqa: E402
-import linux_peer as lp  # noqa: E402
+# ---- the variant rows (tools/granule/bench/variants.py) and what Linux did later (tools/granule/bench/eevdf.py) ----
 
 VARIANT = "linux-6.12 slice_us=100"
 VMATRIX = ["--presets", PRESET, "--variants", VARIANT, "--modes", "thread", "--loads", "kbuild:10",
            "--duration", "1", "--seeds", "1", "--no-micro", "--no-linux", "--no-trace"]
-
-
-def bench_module():
-    """tools/bench as a module (it has no .py suffix), for its cmdline()."""
-    loader = importlib.machinery.SourceFileLoader("bench_tool", os.path.join(TOOLS, "bench"))
-    spec = importlib.util.spec_from_loader("bench_tool", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
 
 
 def test_variants_resolve_and_select():
@@ -432,7 +417,7 @@ def test_variants_resolve_and_select():
     with pytest.raises(SystemExit, match="unknown variant 'linux-6.12 slice_us=5'"):
         bv.select("linux-6.12 slice_us=5", [])
     # a variant's words follow sched_preset=, before the experiment's; a swept knob comes last
-    bench_tool = bench_module()
+    bench_tool = bench_cli
     assert bench_tool.cmdline(VARIANT, "signal", "kbuild:10", 2, seed=3, extra="j=4", hz=250) == \
         "sched_preset=linux-6.12 slice_us=100 hz=250 run=experiment mode=signal load=kbuild:10 " \
         "duration=2 seed=3 hist=1 j=4"
@@ -459,7 +444,7 @@ def test_variant_rows_are_planned(tmp_path):
                             "mode=signal load=kbuild:10,video duration=15 seed=3 hist=1")
     assert j["label"] == "linux-6.12 sched_features=NO_PLACE_LAG signal kbuild:10,video HZ=250 seed=3"
     # the presets' own cells are the matrix's as before: 3 loads at 1000, kbuild:10 at 250
-    presets = bench_module().all_presets()
+    presets = bench_cli.all_presets()
     for p in presets:
         have = sorted(c[1:] for c in configs if c[0] == p)
         want = [(m, load, 1000) for m in ("thread", "signal")
@@ -596,12 +581,3 @@ def test_quick_matrix_pairs_granule_with_linux(tmp_path):
     for j in linux:
         assert (j["preset"], j["mode"], j["load"], br.LINUX_HZ) in granule, j["label"]
 
-
-def test_bench_modules_import_downward_only():
-    """bench_common is the bottom; the sections import it, bench_report imports them."""
-    order = ["bench_stats", "bench_common", "trace_plot", "bench_trace", "bench_linux", "bench_eevdf",
-             "bench_report"]
-    for i, mod in enumerate(order):
-        text = open(os.path.join(TOOLS, mod + ".py"), encoding="utf-8").read()
-        imported = set(re.findall(r"^\s*(?:import|from)\s+(bench_\w+|trace_plot)\b", text, re.M))
-        assert not imported & set(order[i:]), (mod, imported & set(order[i:]))

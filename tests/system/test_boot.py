@@ -1,20 +1,18 @@
 """Foundation: boot paths, banner, clock choice, ticking, determinism, and
 what init runs when the boot line says nothing.
 
-These boots are headless: granule_qemu's run() puts `run=` (nothing, power
+These boots are headless: granule.qemu's run() puts `run=` (nothing, power
 off) in front of a command line without run=, as the kernel's own default
 would start the login shell and wait at its prompt."""
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
 from conftest import BANNER_RE, boot, check_clean
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
-import granule_qemu as gq  # noqa: E402
+from granule import qemu as gq
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 

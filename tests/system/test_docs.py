@@ -93,5 +93,5 @@ def test_every_tag_is_defined_in_debate():
 
 def test_tag_users_point_to_the_key():
     for rel in ("docs/VARIANTS.md", "docs/EXPERIMENT.md", "docs/RESULTS.md", "tools/seeds.json",
-                "tools/bench_report.py"):
+                "tools/granule/bench/report.py"):
         assert "docs/DEBATE.md" in read_text(rel) or "(DEBATE.md)" in read_text(rel), rel

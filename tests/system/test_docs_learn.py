@@ -141,7 +141,7 @@ def test_explore_answers_quote_the_simulator():
         off = (hz1000[b] - hz1000[a]) % 1000          # the upper percentiles on the tick's grid
         assert min(off, 1000 - off) < 2, (hz1000, a, b)
     # 8: the minima without load are the sums of the calibration's costs
-    with open(os.path.join(ROOT, "tools", "simeng", "calibration")) as f:
+    with open(os.path.join(ROOT, "tools", "granule", "sim", "engine", "calibration")) as f:
         cost = {k: int(v) for k, v in (l.split() for l in f if re.match(r"^[a-z_]+ \d+$", l))}
     thread = sim_result("--load", "none", "--mode", "thread")["min_us"] * 1000
     signal = sim_result("--load", "none", "--mode", "signal")["min_us"] * 1000

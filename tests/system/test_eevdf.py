@@ -16,7 +16,6 @@ sched_preset=linux-6.12 (-icount, deterministic):
 - slice_us=100 (sched_setattr's custom slice on the notifying threads)
   lowers the average further, deterministically.
 """
-import json
 
 import pytest
 

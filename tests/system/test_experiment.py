@@ -21,7 +21,6 @@ Margins and why:
     thread average.
 """
 import json
-import re
 
 import pytest
 

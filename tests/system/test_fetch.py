@@ -1,4 +1,4 @@
-"""The first run's downloads survive a mirror in mid-sync (tools/debfetch.py).
+"""The first run's downloads survive a mirror in mid-sync (tools/granule/debian/fetch.py).
 
 A fake Debian mirror on the loopback serves a Release file whose index sizes
 are wrong, so apt reports exactly what a mirror in mid-sync gives:
@@ -13,15 +13,13 @@ import http.server
 import os
 import shutil
 import subprocess
-import sys
 import threading
 
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import debfetch as df  # noqa: E402
-import qemufetch  # noqa: E402
+from granule.debian import fetch as df
+from granule.debian import qemu as qemufetch
 
 PIN = df.want("busybox-i386")
 INDEX = b"\xfd7zXZ\0" + bytes(range(256)) * 4      # not what Release promises

@@ -15,12 +15,10 @@ import re
 import shutil
 import struct
 import subprocess
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
-import granule_qemu as gq  # noqa: E402
+from granule import qemu as gq
 
 PT_LOAD = 1
 

@@ -17,13 +17,11 @@ LINUX=0 in the environment skips the boots, as `make bench LINUX=0` does.
 """
 import json
 import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
-import bench_variants as bv  # noqa: E402
-import linux_peer as lp  # noqa: E402
+from granule.bench import variants as bv
+from granule.peer import linux as lp
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 RUN = "experiment mode=thread load=kbuild:10 duration=1"

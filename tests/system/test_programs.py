@@ -9,7 +9,6 @@ setting by its own name.
 """
 import glob
 import os
-import sys
 
 from conftest import boot, check_clean
 
@@ -73,11 +72,10 @@ def test_summary_explains_itself():
 
 
 def test_make_run_gives_this_runs_ratio_to_the_mainline():
-    """tools/run_summary.py: make run's closing line divides this run by the
-    linux-2.6.35 run with the same settings in tools/simeng/reference.json."""
+    """tools/granule/run/summary.py: make run's closing line divides this run by the
+    linux-2.6.35 run with the same settings in tools/granule/sim/engine/reference.json."""
     import json
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
-    import run_summary
+    from granule.run import summary as run_summary
     with open(run_summary.REFERENCE) as fh:
         base = [r for r in json.load(fh)["runs"] if r["cmdline"] == (
             "sched_preset=linux-2.6.35 hz=1000 run=experiment mode=thread load=kbuild:10 "
@@ -90,7 +88,7 @@ def test_make_run_gives_this_runs_ratio_to_the_mainline():
     assert line.startswith("make run: this run (preset commit-0bf377bbb0be) is x0.50 / x0.25 of "
                            "Granule's mainline row (linux-2.6.35 with the same settings"), line
     other = out.replace('"duration_s":10', '"duration_s":3')
-    assert "none is in tools/simeng/reference.json" in run_summary.ratio_line(other)
+    assert "none is in tools/granule/sim/engine/reference.json" in run_summary.ratio_line(other)
     assert run_summary.ratio_line("no experiment here") is None
 
 

@@ -1,4 +1,4 @@
-"""The one QEMU behind every figure (tools/qemufetch.py, tools/fetch-qemu).
+"""The one QEMU behind every figure (tools/granule/debian/qemu.py, tools/fetch-qemu).
 
 - Every boot runs the pinned QEMU, unpacked in the cache, never a qemu-system-* the
   machine has installed: the command's program is the cache's wrapper, and the monitor's
@@ -12,14 +12,12 @@
 """
 import os
 import subprocess
-import sys
 
 from conftest import boot, check_clean
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
-import debfetch as df  # noqa: E402
-import granule_qemu as gq  # noqa: E402
-import qemufetch  # noqa: E402
+from granule.debian import fetch as df
+from granule import qemu as gq
+from granule.debian import qemu as qemufetch
 
 QEMU = df.want("qemu-x86")
 SEABIOS = df.want("seabios")

@@ -9,15 +9,12 @@ mode and echoes itself; `cat` reads in canonical mode, so the kernel's line
 discipline (kernel/n_tty.c) does the editing there.
 
 Skipped when the image was built without busybox (make BUSYBOX=0)."""
-import os
 import re
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
-import granule_qemu as gq  # noqa: E402
-from test_busybox import have_busybox  # noqa: E402
+from granule import qemu as gq
+from test_busybox import have_busybox
 
 pytestmark = pytest.mark.skipif(not have_busybox(), reason="built with BUSYBOX=0")
 

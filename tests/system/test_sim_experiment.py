@@ -1,4 +1,4 @@
-"""tools/sim experiment: the 2010 experiment on the host (tools/simeng).
+"""tools/sim experiment: the 2010 experiment on the host (tools/granule/sim/engine).
 
 What is checked here is the engine's own behaviour; how close its figures
 come to QEMU's is tests/system/test_sim_validate.py's job.
@@ -22,7 +22,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SIM = os.path.join(ROOT, "tools", "sim")
-CALIB = os.path.join(ROOT, "tools", "simeng", "calibration")
+CALIB = os.path.join(ROOT, "tools", "granule", "sim", "engine", "calibration")
 
 
 def experiment(*args):
@@ -96,8 +96,8 @@ def test_scheduler_decides():
 def test_jobs_are_the_images():
     """kbuild-load's window and job parameters are the image's: the simulated
     work_frac of every reference configuration's thread-mode seed-1 run is
-    within 2 % of what kbuild-load reported in QEMU (tools/simeng/reference.json)."""
-    ref = json.load(open(os.path.join(ROOT, "tools", "simeng", "reference.json")))
+    within 2 % of what kbuild-load reported in QEMU (tools/granule/sim/engine/reference.json)."""
+    ref = json.load(open(os.path.join(ROOT, "tools", "granule", "sim", "engine", "reference.json")))
     runs = [r for r in ref["runs"] if r["mode"] == "thread" and r["seed"] == 1]
     assert runs
     for run in runs:

@@ -1,4 +1,4 @@
-"""tools/sim sweep (tools/sim_sweep.py, sim_sweep_plot.py): a grid of simulated experiments.
+"""tools/sim sweep (tools/granule/sim/sweep.py, sweep_plot.py): a grid of simulated experiments.
 
 Most tests run the sweep on a stub engine (SIM_ENGINE=tests/system/sim_stub_engine):
 fast, deterministic, and its figures are functions of the knobs it was given, so
@@ -17,13 +17,11 @@ import re
 import shlex
 import struct
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-import sim_sweep  # noqa: E402
+from granule.sim import sweep as sim_sweep
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SIM = os.path.join(ROOT, "tools", "sim")

@@ -7,11 +7,11 @@ image's, configuration by configuration (docs/EXPLORE.md, "How close").
   - for each configuration of the reference (kbuild:10; linux-2.6.35,
     commit-0bf377bbb0be and no-start-debit at HZ=1000 and 250, linux-6.12 at
     HZ=250; thread and signal mode) and of the off-grid points (other HZ,
-    loads, periods and knobs, both classes: tools/sim_validate.py's
+    loads, periods and knobs, both classes: tools/granule/sim/validate.py's
     OFFGRID), the simulated average over the load seeds is within 10 % of
     QEMU's, and in thread mode the maximum within 25 %;
   - docs/EXPLORE.md's two tables are the ones those figures give, and
-    tools/simeng/validated is the union of those configurations' settings;
+    tools/granule/sim/engine/validated is the union of those configurations' settings;
   - a run inside it prints no warning, one outside it one line naming the
     setting, its value and the validated range;
   - the calibration's premise about burn_cpu_ns() (a 4-instruction loop)
@@ -21,15 +21,13 @@ import json
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import bench_sim  # noqa: E402
-import sim_calibrate as sc  # noqa: E402
-import sim_validate as sv  # noqa: E402
+from granule.bench import sim as bench_sim
+from granule.sim import calibrate as sc
+from granule.sim import validate as sv
 
 SIM = os.path.join(ROOT, "tools", "sim")
 
@@ -49,12 +47,12 @@ def changed_since(commit):
 
 
 @pytest.mark.parametrize("what,commit", [
-    ("tools/simeng/calibration", lambda: calib_commit()),
-    ("tools/simeng/reference.json", lambda: json.load(open(sv.REFERENCE))["commit"]),
-    ("tools/simeng/offgrid.json", lambda: json.load(open(sv.OFFGRID_FILE))["commit"]),
+    ("tools/granule/sim/engine/calibration", lambda: calib_commit()),
+    ("tools/granule/sim/engine/reference.json", lambda: json.load(open(sv.REFERENCE))["commit"]),
+    ("tools/granule/sim/engine/offgrid.json", lambda: json.load(open(sv.OFFGRID_FILE))["commit"]),
 ])
 def test_measured_on_this_image(what, commit):
-    if not os.path.isdir(os.path.join(ROOT, ".git")):
+    if not os.path.exists(os.path.join(ROOT, ".git")):
         pytest.skip("not a git checkout")
     c = commit()
     later = changed_since(c)

@@ -24,10 +24,9 @@ import pytest
 from conftest import boot, check_clean
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import granule_qemu as gq  # noqa: E402
-import trace_sched  # noqa: E402
-import trace_text  # noqa: E402
+from granule import qemu as gq
+from granule.trace import sched as trace_sched
+from granule.trace import text as trace_text
 
 SCENARIO = ("trace_event=sched:*,timer:* trace_buf_size=4M sched_debug=end "
             "run=experiment mode=thread load=kbuild:4 duration=1")
@@ -457,7 +456,7 @@ def test_trace_says_how_many_samples_it_does_not_hold(tmp_path):
 
 def test_trace_of_the_default_experiment_loses_nothing(tmp_path):
     # make trace's default: the 10-s experiment (1000 samples) at the
-    # default buffer size, every event kept; the verdict is bench_trace's.
+    # default buffer size, every event kept; the verdict is granule/trace/worst.py's.
     text, head = run_trace(tmp_path, "run=experiment mode=thread load=kbuild:10 duration=10")
     assert head == "wakeup latency attribution: 1000 samples, all traced, the worst 10", head
     m = re.search(r"^tools/trace: (\d+) events \((\d+) lost to overflow\)", text, re.M)
@@ -470,7 +469,7 @@ def test_trace_run_without_a_kernel_builds_it_or_says_so(tmp_path):
     """In a tree with no build/granule.elf, `tools/trace run` first runs make all,
     and says so; when that fails it stops with one line, not a parse error."""
     shutil.copytree(os.path.join(ROOT, "tools"), tmp_path / "tools",
-                    ignore=shutil.ignore_patterns("__pycache__", "simeng"))
+                    ignore=shutil.ignore_patterns("__pycache__", "engine"))
     (tmp_path / "Makefile").write_text("all:\n\t@echo no toolchain here; false\n")
     run = subprocess.run([str(tmp_path / "tools" / "trace"), "run", "-o", str(tmp_path / "out"),
                           "--", "run=hello"], capture_output=True, text=True, timeout=120)

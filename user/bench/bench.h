@@ -72,7 +72,7 @@ int sched_param(const char *key, char *buf, size_t len);
  * Where kbuild-load -P chain's stages live: chainjob under the names sh,
  * gcc, cc1 and as, in a directory of their own so that /bin/sh stays
  * busybox's shell.  Each stage is exec'd by this path (argv[0] the bare
- * name, so ps shows sh -> gcc -> cc1 -> as); tools/linux_peer.py packs the
+ * name, so ps shows sh -> gcc -> cc1 -> as); tools/granule/peer/linux.py packs the
  * same directory into Linux's initramfs.
  */
 #define KBUILD_CHAIN_DIR "/usr/lib/granule/kbuild/"

@@ -235,7 +235,7 @@ static const struct seed_row seeds[] = {
  * row of this run's preset marked, each row as a ratio to its mode's
  * mainline row, and why the microseconds differ from 2010's (this run's own
  * ratio to a mainline run needs that run: `make run` prints it below,
- * tools/run_summary.py).
+ * tools/granule/run/summary.py).
  */
 static void summary(const char *preset, const char *mode, const char *load, long duration,
 		    long period, int rc, const struct wl_result *r)

@@ -104,8 +104,8 @@ $(BUILD)/host/sched_eevdf_setattr: \
 # Linked under a private name and renamed: tools/sim rebuilds it on demand, and
 # two tests running at once must never exec a half-written binary.
 SIM_CFLAGS := $(filter-out -O1 -fsanitize=% -fno-sanitize-recover=%,$(HOST_CFLAGS)) -O2 -I$(BUILD)
-SIM_SRC := tests/host/sched/sim.c $(wildcard tools/simeng/*.c) user/bench/kjob.c
-$(BUILD)/sim: $(SCHED_HOST_SRC) $(SIM_SRC) $(wildcard tools/simeng/*.h) user/bench/kjob.h \
+SIM_SRC := tests/host/sched/sim.c $(wildcard tools/granule/sim/engine/*.c) user/bench/kjob.c
+$(BUILD)/sim: $(SCHED_HOST_SRC) $(SIM_SRC) $(wildcard tools/granule/sim/engine/*.h) user/bench/kjob.h \
 		$(SCHED_HOST_HDRS) $(SCHED_PRESETS_H) | $(BUILD)/host
 	@echo "  HOSTCC  $@"
 	$(Q)$(HOSTCC) $(SIM_CFLAGS) -o $@.$$$$ $(SCHED_HOST_SRC) $(SIM_SRC) $(HOST_LIBS) && mv -f $@.$$$$ $@

@@ -1,0 +1,107 @@
+"""tools/run-tests - run the whole suite and print one closing line.
+
+  tools/run-tests [HOST_TEST_BINARY...] [-- PYTEST_ARGS...]
+
+1. Each host unit-test binary (cmocka) runs; its own output is shown and its
+   "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s)" lines are counted.
+   A binary that dies (sanitizer report, signal) or hangs (300 s) counts as
+   one failure.
+   A libFuzzer target (build/fuzz/NAME, tests/fuzz) instead replays every
+   input of tests/fuzz/corpus/NAME and tests/fuzz/regress/NAME once: each
+   input that runs clean is one pass; a crash is one failure.
+2. The QEMU system tests run under pytest (tests/system), two at a time.
+Closing line:  "test: N passed, N failed"; exit status 0 only if nothing failed.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+from ..paths import ROOT
+HOST_TIMEOUT = 300      # seconds per host test binary
+
+
+def run_host(binary):
+    try:
+        p = subprocess.run([binary], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT,
+                           timeout=HOST_TIMEOUT)
+    except subprocess.TimeoutExpired as e:
+        sys.stdout.write((e.stdout or b"").decode("utf-8", "replace"))
+        print(f"run-tests: {binary} timed out after {HOST_TIMEOUT} s")
+        return 0, 1
+    out = p.stdout.decode("utf-8", "replace")
+    sys.stdout.write(out)
+    passed = sum(int(m) for m in re.findall(r"^\[  PASSED  \] (\d+) test", out, re.M))
+    failed = sum(int(m) for m in re.findall(r"^\[  FAILED  \] (\d+) test", out, re.M))
+    if p.returncode != 0 and failed == 0:
+        print(f"run-tests: {binary} exited with status {p.returncode}")
+        failed = 1
+    return passed, failed
+
+
+def run_fuzz_replay(binary):
+    name = os.path.basename(binary)
+    inputs = sorted(f for d in ("corpus", "regress")
+                    for f in glob.glob(os.path.join(ROOT, "tests", "fuzz", d, name, "*"))
+                    if os.path.isfile(f))
+    if not inputs:
+        print(f"run-tests: {name}: no corpus or regression input")
+        return 0, 1
+    try:
+        p = subprocess.run([binary, "-runs=0"] + inputs, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, cwd=ROOT, timeout=HOST_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        print(f"run-tests: {name} timed out after {HOST_TIMEOUT} s")
+        return 0, 1
+    out = p.stdout.decode("utf-8", "replace")
+    if p.returncode != 0:
+        sys.stdout.write(out[-4000:])
+        print(f"run-tests: {name} failed on a replayed input (status {p.returncode})")
+        return 0, 1
+    print(f"[  PASSED  ] {len(inputs)} inputs replayed by {name}")
+    return len(inputs), 0
+
+
+def run_pytest(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        xml = os.path.join(tmp, "junit.xml")
+        jobs = os.environ.get("TEST_JOBS", "2")
+        cmd = ["/usr/bin/python3", "-m", "pytest", "-q", "-n", jobs, "-p", "no:cacheprovider",
+               f"--junitxml={xml}", os.path.join(ROOT, "tests", "system")] + args
+        p = subprocess.run(cmd, cwd=ROOT)
+        if not os.path.exists(xml):
+            return 0, 1
+        suite = ET.parse(xml).getroot()
+        if suite.tag == "testsuites":
+            suite = suite[0]
+        total = int(suite.get("tests", 0))
+        bad = int(suite.get("failures", 0)) + int(suite.get("errors", 0))
+        skipped = int(suite.get("skipped", 0))
+        if p.returncode not in (0, 1) and bad == 0:
+            bad = 1
+        return total - bad - skipped, bad
+
+
+def main():
+    argv = sys.argv[1:]
+    pyargs = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, pyargs = argv[:i], argv[i + 1:]
+    passed = failed = 0
+    for b in argv:
+        fuzz = os.path.basename(os.path.dirname(os.path.abspath(b))) == "fuzz"
+        print(f"==> {'fuzz replay' if fuzz else 'host unit tests'}: {os.path.relpath(b, ROOT)}",
+              flush=True)
+        p, f = run_fuzz_replay(b) if fuzz else run_host(b)
+        passed += p
+        failed += f
+    print("==> QEMU system tests (tests/system)", flush=True)
+    p, f = run_pytest(pyargs)
+    passed += p
+    failed += f
+    print(f"test: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)

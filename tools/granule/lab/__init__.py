@@ -1,0 +1,1 @@
+"""granule.lab - tools/lab: the graded labs (docs/LABS.md)."""
