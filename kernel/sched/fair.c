@@ -731,7 +731,7 @@ static void enqueue_task_fair(struct rq *rq, struct task *p, int flags)
 	struct sched_entity *se = &p->se;
 
 	if (!se->on_rq)
-		enqueue_entity(cfs_rq_of(se), se, flags);
+		enqueue_entity(&rq->cfs, se, flags);	/* cfs_rq_of(se): P is on RQ */
 	hrtick_update(rq);
 }
 
@@ -739,7 +739,7 @@ static void dequeue_task_fair(struct rq *rq, struct task *p, int flags)
 {
 	struct sched_entity *se = &p->se;
 
-	dequeue_entity(cfs_rq_of(se), se, flags);
+	dequeue_entity(&rq->cfs, se, flags);	/* cfs_rq_of(se) */
 	hrtick_update(rq);
 }
 
@@ -752,7 +752,7 @@ static void dequeue_task_fair(struct rq *rq, struct task *p, int flags)
 static void yield_task_fair(struct rq *rq)
 {
 	struct task *curr = rq->curr;
-	struct cfs_rq *cfs_rq = task_cfs_rq(curr);
+	struct cfs_rq *cfs_rq = &rq->cfs;	/* task_cfs_rq(curr) */
 	struct sched_entity *rightmost, *se = &curr->se;
 
 	/* nobody to yield to */
@@ -855,7 +855,7 @@ static noinline void check_preempt_wakeup(struct rq *rq, struct task *p, int wak
 {
 	struct task *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
-	struct cfs_rq *cfs_rq = task_cfs_rq(curr);
+	struct cfs_rq *cfs_rq = &rq->cfs;	/* task_cfs_rq(curr) */
 	int scale = cfs_rq->nr_running >= sched_nr_latency;
 
 	if (unlikely(rt_prio(p->prio)))
@@ -923,7 +923,7 @@ static struct task *pick_next_task_fair(struct rq *rq)
 /* PREV leaves the CPU (preempted, yielding or asleep). */
 static void put_prev_task_fair(struct rq *rq, struct task *prev)
 {
-	put_prev_entity(cfs_rq_of(&prev->se), &prev->se);
+	put_prev_entity(&rq->cfs, &prev->se);	/* cfs_rq_of(&prev->se) */
 }
 
 /*
@@ -934,13 +934,13 @@ static void set_curr_task_fair(struct rq *rq)
 {
 	struct sched_entity *se = &rq->curr->se;
 
-	set_next_entity(cfs_rq_of(se), se);
+	set_next_entity(&rq->cfs, se);		/* cfs_rq_of(se) */
 }
 
 /* Called on the tick (and the hrtick, queued = 1) while P runs. */
 static void task_tick_fair(struct rq *rq, struct task *curr, int queued)
 {
-	entity_tick(cfs_rq_of(&curr->se), &curr->se, queued);
+	entity_tick(&rq->cfs, &curr->se, queued);	/* cfs_rq_of(&curr->se) */
 }
 
 /*
