@@ -92,8 +92,8 @@ void scene_build(const struct cfs_scene *s, struct task **t)
 	if (s->curr) {
 		t[0] = scene_task(scene_names[0], &s->c);
 		set_next_entity(CFS, &t[0]->se);
+		this_cpu_write(current_task, t[0]);
 		RQ->curr = t[0];
-		this_cpu_write(current_task, t[0]);	/* current is per-CPU */
 	}
 }
 
