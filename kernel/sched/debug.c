@@ -323,24 +323,6 @@ size_t proc_sched_task_snprint(struct task *p, char *buf, size_t size)
 	return out_len;
 }
 
-/*
- * /proc/schedstat, version 15 (Linux 2.6.35's show_schedstat): a uniprocessor
- * without sched domains, so only the cpu0 line: yld_count, the legacy 0,
- * sched_count, sched_goidle, ttwu_count, ttwu_local, rq_cpu_time (not kept:
- * 0), run_delay (ns), pcount.
- */
-size_t sched_schedstat_snprint(char *buf, size_t size)
-{
-	struct rq *rq = this_rq();
-
-	return snprintf(buf, size, "version 15\ntimestamp %llu\ncpu0 %u %u %u %u %u %u %llu %llu %llu\n",
-			(unsigned long long)jiffies, rq->yld_count, rq->sched_switch,
-			rq->sched_count, rq->sched_goidle, rq->ttwu_count, rq->ttwu_local,
-			(unsigned long long)rq->rq_cpu_time,
-			(unsigned long long)rq->rq_sched_info.run_delay,
-			(unsigned long long)rq->rq_sched_info.pcount);
-}
-
 /* Context switches so far (/proc/stat's ctxt). */
 u64 sched_nr_switches(void)
 {

@@ -99,6 +99,9 @@ struct sched_domain {
 	unsigned int lb_hot_gained[CPU_MAX_IDLE_TYPES];
 	unsigned int lb_nobusyg[CPU_MAX_IDLE_TYPES];
 	unsigned int lb_nobusyq[CPU_MAX_IDLE_TYPES];
+	unsigned int alb_count, alb_failed, alb_pushed;		/* active balance */
+	unsigned int sbe_count, sbe_balanced, sbe_pushed;	/* SD_BALANCE_EXEC */
+	unsigned int sbf_count, sbf_balanced, sbf_pushed;	/* SD_BALANCE_FORK */
 	unsigned int ttwu_wake_remote, ttwu_move_affine, ttwu_move_balance;
 
 	const char *name;		/* "SIBLING", "MC", "CPU" */

@@ -13,6 +13,7 @@
 #include "fake.h"
 #include "smp_fake.h"
 #include "smp_topo.h"
+#include <string.h>
 
 static int rebalance_teardown(void **state)
 {
@@ -45,6 +46,36 @@ static void test_load_balance_pulls(void **state)
 	assert_int_equal(sd->lb_imbalance[CPU_IDLE], 1536);
 	assert_int_equal(sd->lb_gained[CPU_IDLE], 2);
 	assert_false(raw_spin_is_locked(&cpu_rq(0)->lock) || raw_spin_is_locked(&cpu_rq(1)->lock));
+}
+
+/*
+ * /proc/schedstat after that balance: a cpu line per online CPU (four) and
+ * CPU 0's and CPU 1's one domain, span 00000003; CPU 0's counts the
+ * CPU_IDLE balance: lb_count 1, imbalance 1536, gained 2 (2.6.35's order:
+ * count balanced failed imbalance gained hot_gained nobusyq nobusyg).
+ */
+static void test_schedstat_lines(void **state)
+{
+	struct sched_domain *sd = two_socket_domain();
+	static char buf[4096];
+	int balance = 1;
+	size_t len;
+
+	(void)state;
+	load_cpu(1, 3, 0);
+	load_balance(0, cpu_rq(0), sd, CPU_IDLE, &balance);
+	len = sched_schedstat_snprint(buf, sizeof(buf));
+	assert_int_equal(len, strlen(buf));
+	assert_true(strstr(buf, "version 15\ntimestamp ") == buf);
+	assert_non_null(strstr(buf, "\ndomain0 00000003 1 0 0 1536 2 0 0 0"
+				    " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"
+				    " 0 0 0 0 0 0 0 0 0 0 0 0\ncpu1 "));
+	assert_non_null(strstr(buf, "\ndomain0 00000003 0 0 0 0 0 0 0 0 0"));
+	assert_non_null(strstr(buf, "\ncpu3 0 0 0 0 0 0 0 0 0\n"));
+	assert_null(strstr(buf, "domain1"));
+	/* a short buffer: the length it needs, the text cut, NUL-terminated */
+	assert_int_equal(sched_schedstat_snprint(buf, 20), len);
+	assert_int_equal(strlen(buf), 19);
 }
 
 /* One task each: no busiest group; the interval doubles to max_interval (4). */
@@ -205,6 +236,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, smp_setup, rebalance_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_load_balance_pulls),
+		T(test_schedstat_lines),
 		T(test_balanced_backs_off),
 		T(test_all_pinned),
 		T(test_failures_request_active_balance),
