@@ -193,10 +193,11 @@ trace:
 	tools/trace run -o $(BUILD)/trace -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
 bench: deps all
-	tools/bench $(if $(QUICK),--quick,--docs)
+	tools/bench $(if $(QUICK),--quick,--docs) $(if $(RESUME),--resume)
 	tools/bench_cost.py $(if $(QUICK),--seeds 1 --no-sweep,--docs)
 	tools/sim_bench.py $(if $(QUICK),--runs 3 --grid 10)
-	tools/bench_rt.py $(if $(QUICK),--quick,--docs)
+	tools/bench_rt.py $(if $(QUICK),--quick,--docs) $(if $(RESUME),--resume)
+	tools/bench_rtapp.py $(if $(QUICK),--quick,--docs) $(if $(RESUME),--resume)
 
 # Graded labs (docs/LABS.md): make lab lists them; make lab NAME=x [DIR=path]
 # cuts a tree with lab x's code replaced by a stub; make grade [LAB=x] grades
@@ -235,7 +236,7 @@ help:
 	  "Also:" \
 	  "  make shell    busybox's login shell in real time (ICOUNT=1: deterministic)  [CMDLINE='...']" \
 	  "  make gdb      the boot paused under gdb with tools/granule.gdb  [CMDLINE='...'] [GDB_CMDS=file]" \
-	  "  make bench    every preset x 5 load seeds, Linux beside (~2 h)  [QUICK=1 LINUX=0]" \
+	  "  make bench    every preset x 5 load seeds, Linux beside (~2 h)  [QUICK=1 LINUX=0 RESUME=1]" \
 	  "  make usb      a BIOS/UEFI USB-stick image, booted in QEMU both ways (docs/HARDWARE.md)" \
 	  "  make fuzz | fuzz-host | soak   robustness runs (docs/ROBUSTNESS.md)" \
 	  "  make deps     install and fetch everything (README, 'What the first run downloads')" \

@@ -187,6 +187,7 @@ SYSCALL(mlock,        sys_mlock(a1, a2))
 SYSCALL(munlock,      sys_mlock(a1, a2))
 SYSCALL(mlockall,     sys_mlockall(a1))
 SYSCALL(munlockall,   0)
+SYSCALL(madvise,      sys_madvise(a1, a2, (int)a3))
 /* everyday commands: poweroff/reboot, dmesg, time, times, taskset */
 SYSCALL(sync,         sys_sync())
 SYSCALL(times,        sys_times(P(struct tms32 *, a1)))
@@ -288,6 +289,7 @@ static const syscall_fn syscall_table[] = {
 	[__NR_mlock] = sc_mlock,
 	[__NR_munlock] = sc_munlock,
 	[__NR_mlockall] = sc_mlockall,
+	[__NR_madvise] = sc_madvise,
 	[__NR_munlockall] = sc_munlockall,
 	[__NR_sendfile64] = sc_sendfile64,
 	[__NR_open] = sc_open,

@@ -6,3 +6,4 @@ KERNEL_C += kernel/mm/vm.c                # user address spaces: COW fork, deman
 KERNEL_C += kernel/mm/uaccess.c           # checked user copies (-EFAULT)
 KERNEL_C += kernel/mm/mmap.c              # mmap2 (anonymous), munmap, mprotect: area splits
 KERNEL_C += kernel/mm/tlb.c               # TLB shootdown: flush_tlb_mm/range/all on every CPU concerned
+KERNEL_C += kernel/mm/madvise.c           # madvise: DONTNEED drops pages (glibc's thread stacks)

@@ -119,14 +119,19 @@ def test_shown_args_drop_what_does_not_change_a_figure():
     assert rt.shown_args(["-j", "2", "--loops", "200", "--out", "/x", "--docs", "-j3"]) == ["--loops", "200"]
 
 
-@pytest.mark.parametrize("args, line", [
-    (["--presets", "nosuch"], "bench_rt: --presets: unknown nosuch (one of linux-2.6.35,"),
-    (["--loops", "0"], "bench_rt: --loops 0 --hackbench-loops 100: expected 1..100000 each"),
-    (["--report-only", "--out", "/nonexistent-bench-rt"],
+@pytest.mark.parametrize("tool, args, line", [
+    ("bench_rt", ["--presets", "nosuch"], "bench_rt: --presets: unknown nosuch (one of linux-2.6.35,"),
+    ("bench_rt", ["--loops", "0"], "bench_rt: --loops 0 --hackbench-loops 100: expected 1..100000 each"),
+    ("bench_rt", ["--report-only", "--out", "/nonexistent-bench-rt"],
      "bench_rt: --report-only: no /nonexistent-bench-rt/command.json (nothing measured into"),
+    # tools/bench_rtapp.py shares the options and the runner (tests/system/test_bench_rtapp.py)
+    ("bench_rtapp", ["--presets", "nosuch"], "bench_rtapp: --presets: unknown nosuch (one of linux-2.6.35,"),
+    ("bench_rtapp", ["--workloads", "nosuch.json"], "bench_rtapp: --workloads: unknown nosuch.json (one of "),
+    ("bench_rtapp", ["--report-only", "--out", "/nonexistent-bench-rtapp"],
+     "bench_rtapp: --report-only: no /nonexistent-bench-rtapp/command.json (nothing measured into"),
 ])
-def test_bad_options_one_line(args, line):
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bench_rt.py")] + args,
+def test_bad_options_one_line(tool, args, line):
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", f"{tool}.py")] + args,
                        capture_output=True, text=True, check=False)
     assert p.returncode != 0 and p.stderr.strip().startswith(line) and p.stderr.count("\n") == 1, p.stderr
 

@@ -139,6 +139,32 @@ def test_run_job_refuses_another_image(tmp_path):
     assert p.returncode != 0 and "another image" in p.stdout + p.stderr
 
 
+def test_resume_boots_only_what_is_missing(bench_out, tmp_path):
+    """make bench RESUME=1: an interrupted matrix (one of its two runs saved) is finished by
+    booting the other only, and the report is the uninterrupted one's, byte for byte."""
+    (tmp_path / "jobs").mkdir()
+    for f in ("0001.json", "0001.wall"):
+        shutil.copy(bench_out / "jobs" / f, tmp_path / "jobs" / f)
+    out = bench(*MATRIX, "-j1", "--resume", "--out", str(tmp_path))
+    assert "bench: 1 of 2 runs reused from" in out and "bench: 1 runs, 1 at a time" in out, out
+    assert (tmp_path / "REPORT.md").read_text() == (bench_out / "REPORT.md").read_text()
+
+
+def test_resume_reuses_only_the_same_job_on_the_same_image(bench_out, tmp_path):
+    from granule.bench import jobs as bj
+    (tmp_path / "jobs").mkdir()
+    run = json.loads((bench_out / "jobs" / "0001.json").read_text())
+    job = {k: run[k] for k in ("id", "label", "kernel", "preset", "mode", "load", "hz", "seed",
+                               "cmdline", "image", "bench") if k in run}
+    (tmp_path / "jobs" / "0001.json").write_text(json.dumps(run))
+    assert bj.reusable(str(tmp_path), job) == run
+    for key, other in (("image", "0" * 64), ("seed", 99), ("cmdline", job["cmdline"] + " hz=250")):
+        assert bj.reusable(str(tmp_path), dict(job, **{key: other})) is None, key
+    (tmp_path / "jobs" / "0001.json").write_text(json.dumps(dict(run, error="timed out")))
+    assert bj.reusable(str(tmp_path), job) is None
+    assert bj.reusable(str(tmp_path), dict(job, id="0002")) is None      # nothing saved
+
+
 def test_report_only_rebuilds_the_same_report(bench_out, tmp_path):
     shutil.copy(bench_out / "runs.json", tmp_path / "runs.json")
     bench("--report-only", "--out", str(tmp_path))

@@ -29,7 +29,7 @@ LAYERS = [
     {"trace", "lab", "image"},             # the tracer, the labs, what the build packs
     {"peer"},                              # Linux under the same QEMU
     {"qemu"},                              # the shared runner
-    {"debian", "stats", "gnuplot"},        # pinned Debian packages; seed statistics; pictures
+    {"debian", "stats", "gnuplot", "rtapp"},   # pinned Debian packages; seed statistics; pictures; rt-app files
     {"paths"},                             # where things are
 ]
 

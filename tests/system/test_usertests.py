@@ -72,7 +72,7 @@ ALL_TESTS = [
     "futex_pi_rr_interval", "futex_pi_expired", "futex_pi_owner_died",
     "robust_list_hostile",
     # user/tests/ut_mm.c: mappings and the ELF loader against 2.6.35
-    "mprotect_none", "mprotect_lower", "mmap_file_offsets", "exec_shared_page", "exec_big_bss",
+    "mprotect_none", "mprotect_lower", "mmap_file_offsets", "madvise_dontneed", "exec_shared_page", "exec_big_bss",
     "exec_interp_exec",
     # user/tests/ut_acct.c: every accounted figure moves with the work that must move it
     "acct_proc_stat", "acct_pid_stat", "acct_ctxt_switches", "acct_getrusage", "acct_times",

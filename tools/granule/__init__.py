@@ -19,4 +19,5 @@ a command or a job above it.
   qemu.py   the shared runner: boot the image under QEMU -icount, collect its output
   debian/   tools/fetch-deb, fetch-qemu: pinned Debian packages (tools/debs.lock) and the QEMU
   stats.py, gnuplot.py, paths.py   seed spreads and verdicts; pictures; where things are
+  rtapp.py  rt-app's JSON workloads (workloads/) and its per-thread logs, read (docs/RTAPP.md)
 """

@@ -12,6 +12,13 @@
  *                      never wraps to the file's first bytes: the pages
  *                      are past the end, SIGBUS; pgoff + length wrapping
  *                      is EOVERFLOW (do_mmap_pgoff)
+ *   madvise_dontneed   MADV_DONTNEED drops the pages: an anonymous page
+ *                      reads zeroes again, a private file page the file's
+ *                      bytes, and the frames come back; the checks of
+ *                      2.6.35's mm/madvise.c (unaligned, unknown advice,
+ *                      wrapping length: EINVAL; a hole: ENOMEM after the
+ *                      mapped part is done; WILLNEED on anonymous memory:
+ *                      EBADF)
  *   exec_shared_page   a program whose code and data share a page runs
  *                      (load_elf_binary: elf_map per segment, padzero)
  *   exec_big_bss       programs with a 64 MiB bss run side by side, more of
@@ -60,15 +67,23 @@ static void copies_refused(long addr)
 	sys_close(p[1]);
 }
 
+/* NPAGES of fresh anonymous memory, 'a' written in the first page, 'b' in the second. */
+static long anon_ab(int npages)
+{
+	long p = sys_mmap2(0, npages * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
+
+	CHECK(MAPPED(p), "mmap2: %ld", p);
+	((volatile char *)p)[0] = 'a';
+	((volatile char *)p)[PAGE_SIZE] = 'b';
+	return p;
+}
+
 /* In a child of its own (its page tables stay with it): see mprotect_none. */
 static void prot_none_pages(uintptr_t unused)
 {
-	long p = sys_mmap2(0, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
+	long p = anon_ab(2);
 	volatile char *c = (volatile char *)p;
 
-	CHECK(MAPPED(p), "mmap2: %ld", p);
-	c[0] = 'a';
-	c[PAGE_SIZE] = 'b';
 	EXPECT_RET(sys_mprotect(p, PAGE_SIZE, PROT_NONE), 0);
 	ut_expect_killed(read_byte, (uintptr_t)p, SIGSEGV, "a read of a PROT_NONE page");
 	ut_expect_killed(write_byte, (uintptr_t)p, SIGSEGV, "a write to a PROT_NONE page");
@@ -95,12 +110,18 @@ static void prot_none_pages(uintptr_t unused)
 	sys_close(fd);
 }
 
-static void mprotect_none(void)
+/* FN in a child of its own; then every frame it took is free again. */
+static void in_child_no_leak(void (*fn)(uintptr_t), const char *what)
 {
 	long f0 = ut_frames();
 
-	CHECK(ut_run_child(prot_none_pages, 0) == 0, "the PROT_NONE child failed");
-	CHECK(ut_frames_settle(f0, 5) == f0, "PROT_NONE pages leaked %ld frames", f0 - ut_frames());
+	CHECK(ut_run_child(fn, 0) == 0, "the %s child failed", what);
+	CHECK(ut_frames_settle(f0, 5) == f0, "%s pages leaked %ld frames", what, f0 - ut_frames());
+}
+
+static void mprotect_none(void)
+{
+	in_child_no_leak(prot_none_pages, "PROT_NONE");
 }
 
 static void mprotect_lower(void)
@@ -152,6 +173,51 @@ static void mmap_file_offsets(void)
 	ut_expect_killed(read_byte, (uintptr_t)q, SIGBUS, "a read at file offset 4 GiB, mapped there");
 	EXPECT_RET(sys_munmap(q, PAGE_SIZE), 0);
 	sys_close(fd);
+}
+
+#define MADV_WILLNEED	3
+#define MADV_DONTNEED	4
+#define MADV_REMOVE	9
+#define MADV_MERGEABLE	12
+
+static void dontneed_pages(uintptr_t unused)
+{
+	long p = anon_ab(3), f0 = ut_frames();
+	volatile char *c = (volatile char *)p;
+
+	EXPECT_RET(sys_madvise(p, PAGE_SIZE, MADV_DONTNEED), 0);
+	CHECK(ut_frames() == f0 + 1, "MADV_DONTNEED freed %ld frames, not 1", ut_frames() - f0);
+	CHECK(c[0] == 0, "an anonymous page after MADV_DONTNEED reads %d, not 0", c[0]);
+	CHECK(c[PAGE_SIZE] == 'b', "the next page lost its contents: %d", c[PAGE_SIZE]);
+	EXPECT_RET(sys_madvise(p + 1, PAGE_SIZE, MADV_DONTNEED), -EINVAL);
+	EXPECT_RET(sys_madvise(p, PAGE_SIZE, MADV_MERGEABLE), -EINVAL);	/* KSM: not configured */
+	EXPECT_RET(sys_madvise(p, PAGE_SIZE, 999), -EINVAL);
+	EXPECT_RET(sys_madvise(p, -1ul, MADV_DONTNEED), -EINVAL);		/* rounds up to 0 */
+	EXPECT_RET(sys_madvise(p, 0, 999), -EINVAL);				/* the advice first */
+	EXPECT_RET(sys_madvise(p, 0, MADV_DONTNEED), 0);
+	EXPECT_RET(sys_madvise(p, PAGE_SIZE, MADV_WILLNEED), -EBADF);
+	EXPECT_RET(sys_madvise(p, PAGE_SIZE, MADV_REMOVE), -EINVAL);
+	/* a hole after the mapping: ENOMEM, and the mapped pages still go */
+	EXPECT_RET(sys_munmap(p + 2 * PAGE_SIZE, PAGE_SIZE), 0);
+	EXPECT_RET(sys_madvise(p, 3 * PAGE_SIZE, MADV_DONTNEED), -ENOMEM);
+	CHECK(c[PAGE_SIZE] == 0, "a page before the hole kept its contents: %d", c[PAGE_SIZE]);
+	EXPECT_RET(sys_munmap(p, 2 * PAGE_SIZE), 0);
+
+	long fd = sys_open((long)"/bin/hello", O_RDONLY, 0);
+	long q = sys_mmap2(0, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	CHECK(MAPPED(q), "mmap2 /bin/hello: %ld", q);
+	*(volatile char *)q = 'x';
+	EXPECT_RET(sys_madvise(q, PAGE_SIZE, MADV_WILLNEED), 0);
+	EXPECT_RET(sys_madvise(q, PAGE_SIZE, MADV_REMOVE), -EACCES);
+	EXPECT_RET(sys_madvise(q, PAGE_SIZE, MADV_DONTNEED), 0);
+	CHECK(*(volatile char *)q == 0x7f, "a private file page after MADV_DONTNEED: %d", *(volatile char *)q);
+	EXPECT_RET(sys_munmap(q, PAGE_SIZE), 0);
+	sys_close(fd);
+}
+
+static void madvise_dontneed(void)
+{
+	in_child_no_leak(dontneed_pages, "MADV_DONTNEED");
 }
 
 /* PATH ARG run to its end: 0 if it exited 0 (else FAIL with what it said). */
@@ -242,6 +308,7 @@ const struct ut_test ut_mm_tests[] = {
 	{ mprotect_none, "mprotect_none" },
 	{ mprotect_lower, "mprotect_lower" },
 	{ mmap_file_offsets, "mmap_file_offsets" },
+	{ madvise_dontneed, "madvise_dontneed" },
 	{ exec_shared_page, "exec_shared_page" },
 	{ exec_big_bss, "exec_big_bss" },
 	{ exec_interp_exec, "exec_interp_exec" },

@@ -129,5 +129,6 @@ long sys_munmap(u32 addr, u32 len);
 long sys_mprotect(u32 addr, u32 len, u32 prot);
 long sys_mlock(u32 addr, u32 len);
 long sys_mlockall(u32 flags);
+long sys_madvise(u32 start, u32 len_in, int behavior);
 
 #endif

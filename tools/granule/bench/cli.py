@@ -288,7 +288,7 @@ def sweep(args, argv):
 
 def result_argv(words):
     """The command line as the report shows it: without the options that do not change
-    a figure (-j N / --parallel N, --plan FILE, --out DIR), so every way of running it
+    a figure (-j N / --parallel N, --plan FILE, --out DIR, --resume), so every way of running it
     writes the same report."""
     out, skip = [], False
     for word in words:
@@ -296,7 +296,7 @@ def result_argv(words):
             skip = False
         elif word in ("-j", "--parallel", "--plan", "--out"):
             skip = True
-        elif not word.startswith(("-j", "--parallel=", "--plan=", "--out=")):
+        elif not word.startswith(("-j", "--parallel=", "--plan=", "--out=")) and word != "--resume":
             out.append(word)
     return out
 
@@ -328,6 +328,8 @@ def parse_args():
     ap.add_argument("--docs", action="store_true",
                     help="also write docs/RESULTS.md, docs/results/ and VARIANTS.md tables")
     ap.add_argument("--report-only", action="store_true", help="rebuild the report from DIR/runs.json")
+    ap.add_argument("--resume", action="store_true",
+                    help="reuse the runs an interrupted bench saved in DIR/jobs (same job, same image)")
     ap.add_argument("--sweep", help="KNOB=V1,V2,... (KNOB j = kbuild parallelism)")
     ap.add_argument("--mode", default="thread", help="sweep: mode")
     ap.add_argument("--load", default="kbuild:10", help="sweep: load")
@@ -395,7 +397,8 @@ def main():
     args.qemu = gq.qemufetch.version().replace("QEMU emulator version ", "QEMU ")
     t0 = time.time()
     runs, walls = bj.run_all(jobs, args.parallel, args.timeout,
-                             sink=lambda run, wall: bj.save_result(args.out, run, wall))
+                             sink=lambda run, wall: bj.save_result(args.out, run, wall),
+                             resume=args.out if args.resume else None)
     walls["_total"] = round(time.time() - t0, 1)
     print(f"bench: {len(jobs)} runs in {bj.hms(walls['_total'])} with -j{args.parallel}")
     return write_outputs(args, runs, argv, walls)

@@ -11,15 +11,17 @@ parallel over ssh on many machines (docs/EXPERIMENT.md):
              (Granule) or run (Linux), image (sha256 of build/granule.elf, or
              of the Linux initramfs inputs), bench ("experiment"/"microbench"/
              "trace": an experiment with the tracer on, tools/granule/bench/trace.py;
-             "measure": experiment measure=..., tools/bench_rt.py)
+             "measure": experiment measure=..., tools/bench_rt.py; "rtapp": rt-app's
+             per-thread logs, tools/bench_rtapp.py)
   optional   module (a boot module's path under the repository, e.g.
              build/rt-tests/rt-tests.tar), memory (QEMU's -m, "128M"), env
              (Linux: environment words for the programs), expect (the bench
              names whose RESULT lines make the run good; default
-             wakeup-latency)
+             wakeup-latency), threads (rtapp: the logs the run must print)
 
   run_job(job)          boots it; returns the run dict (job + results, hist, ...)
-  run_all(jobs, n)      N at a time, a progress line with an ETA per finished run
+  run_all(jobs, n)      N at a time, a progress line with an ETA per finished run;
+                        resume=DIR reuses the runs an interrupted bench saved there
   write_plan / read_plan, save_result / load_results (DIR/jobs/ID.json)
 
 A run dict never holds wall-clock figures: those go to DIR/timing.json, so
@@ -34,6 +36,7 @@ import sys
 import time
 
 from .. import qemu as gq
+from .. import rtapp
 from ..peer import linux as lp
 from ..trace import worst
 
@@ -107,7 +110,11 @@ def run_job(job, timeout=900, check_image=True):
     out.update(results=res, hist=hist, bucket_us=bucket, timed_out=timed_out, status=status)
     if job.get("bench") == "trace":     # a traced run: keep the worst sample's attribution
         out["trace"] = worst.analyse(lines)
-    if job.get("expect"):
+    if job.get("bench") == "rtapp":     # rt-app-logs' output: every thread's period rows
+        out["logs"] = rtapp.split_logs("\n".join(lines))
+        if timed_out or status != 0 or len(out["logs"]) < job.get("threads", 1):
+            out["error"] = "\n".join(lines[-15:])
+    elif job.get("expect"):
         if any(bench not in res for bench in job["expect"]):
             out["error"] = "\n".join(lines[-15:])
     elif "wakeup-latency" not in res and job.get("bench") != "microbench" or \
@@ -118,6 +125,8 @@ def run_job(job, timeout=900, check_image=True):
 
 def summary(run):
     wl, mb = run["results"].get("wakeup-latency"), run["results"].get("microbench")
+    if run.get("bench") == "rtapp" and "error" not in run:
+        return f"{len(run['logs'])} logs, {sum(map(len, run['logs'].values()))} periods"
     if run.get("expect") and "error" not in run:
         return " ".join(f"{b} {run['results'][b].get('max_us', run['results'][b].get('time_s'))}"
                         for b in run["expect"])
@@ -138,21 +147,49 @@ def hms(seconds):
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
-def run_all(jobs, parallel, timeout=900, sink=None):
+def reusable(out_dir, job):
+    """The run of JOB that an earlier, interrupted bench saved in OUT_DIR/jobs, if it is this
+    very job (every key of the job the same: the image's sha256, the command line, the seed,
+    the module) and it did not fail; else None.  A run of another image never matches."""
+    path = os.path.join(out_dir, "jobs", f"{job['id']}.json")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        run = json.load(f)
+    if "error" in run or any(run.get(k) != v for k, v in job.items()):
+        return None
+    return run
+
+
+def run_all(jobs, parallel, timeout=900, sink=None, resume=None):
     """Run JOBS, PARALLEL at a time.  SINK(run, wall) is called as each lands
     (to save it at once, so an interrupted matrix keeps what it measured).
-    Returns (runs in plan order, {id: wall seconds})."""
+    RESUME (a bench's output directory): the jobs whose run is saved there
+    (reusable()) are not booted again.  Returns (runs in plan order, {id: wall
+    seconds}; a reused run's wall time is the one saved with it)."""
     done, walls, t0 = {}, {}, time.time()
-    print(f"bench: {len(jobs)} runs, {parallel} at a time", flush=True)
+    for j in jobs if resume else ():
+        run = reusable(resume, j)
+        if run:
+            done[j["id"]] = run
+            wall = os.path.join(resume, "jobs", f"{j['id']}.wall")
+            if os.path.exists(wall):
+                with open(wall, encoding="utf-8") as f:
+                    walls[j["id"]] = float(f.read())
+    if done:
+        print(f"bench: {len(done)} of {len(jobs)} runs reused from {resume}/jobs (the same jobs, "
+              "the same image)", flush=True)
+    todo = [j for j in jobs if j["id"] not in done]
+    print(f"bench: {len(todo)} runs, {parallel} at a time", flush=True)
     with cf.ThreadPoolExecutor(max_workers=parallel) as ex:
-        futs = {ex.submit(run_job, j, timeout): j for j in jobs}
+        futs = {ex.submit(run_job, j, timeout): j for j in todo}
         for f in cf.as_completed(futs):
             run, wall = f.result()
             done[run["id"]], walls[run["id"]] = run, wall
             if sink:
                 sink(run, wall)
-            elapsed = time.time() - t0
-            eta = elapsed / len(done) * (len(jobs) - len(done))
+            elapsed, ran = time.time() - t0, len(done) - (len(jobs) - len(todo))
+            eta = elapsed / ran * (len(jobs) - len(done))
             print(f"[{len(done):4d}/{len(jobs)}] {hms(elapsed)} ETA {hms(eta)}  "
                   f"{run['label']:<58s} {summary(run)}", flush=True)
     return [done[j["id"]] for j in jobs], walls

@@ -411,6 +411,10 @@ def write_docs(runs, micro, argv, out, wall=None, commit=None, qemu=None):
     if os.path.exists(rt):
         with open(rt, encoding="utf-8") as f:
             text += "\n" + f.read()
+    rtapp = os.path.join(img, "rtapp.md")      # tools/bench_rtapp.py --docs's section, kept
+    if os.path.exists(rtapp):
+        with open(rtapp, encoding="utf-8") as f:
+            text += "\n" + f.read()
     soak = os.path.join(img, "soak.md")         # tools/soak --docs's section, kept
     if os.path.exists(soak):
         with open(soak, encoding="utf-8") as f:

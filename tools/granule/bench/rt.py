@@ -256,33 +256,59 @@ def write_docs(lines, runs):
 
 
 def shown_args(words):
-    """The options that change a figure: without -j N, --out DIR and --docs."""
+    """The options that change a figure: without -j N, --out DIR, --docs and --resume."""
     out, skip = [], False
     for w in words:
         if skip:
             skip = False
         elif w in ("-j", "--parallel", "--out"):
             skip = True
-        elif not w.startswith(("-j", "--parallel=", "--out=")) and w != "--docs":
+        elif not w.startswith(("-j", "--parallel=", "--out=")) and w not in ("--docs", "--resume"):
             out.append(w)
     return out
+
+
+def options(ap, quick_presets, timeout, out):
+    """The options every Debian-program bench shares: --presets, --linux/--no-linux, --quick,
+    -j N, --timeout S, --out DIR (results/OUT), --docs, --report-only, --resume."""
+    ap.add_argument("--presets", help="comma list (default: all of tools/presets; quick: "
+                                      + ",".join(quick_presets) + ")")
+    ap.add_argument("--linux", dest="linux", action="store_true", default=None)
+    ap.add_argument("--no-linux", dest="linux", action="store_false")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("-j", "--parallel", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--timeout", type=float, default=timeout)
+    ap.add_argument("--out", default=os.path.join(ROOT, "results", out))
+    ap.add_argument("--docs", action="store_true")
+    ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--resume", action="store_true", help="reuse the runs saved in DIR/jobs (same job, same image)")
+
+
+def measured(tool, args, argv, jobs, **extra):
+    """Run JOBS() into ARGS.out, DIR/command.json first (the command without the options that
+    change no figure, the commit, EXTRA), or with --report-only read what DIR holds; returns
+    (that command's dict, the runs)."""
+    command = os.path.join(args.out, "command.json")    # what --report-only reports
+    if not args.report_only:
+        os.makedirs(args.out, exist_ok=True)
+        with open(command, "w", encoding="utf-8") as f:
+            json.dump(dict(argv=[f"tools/{tool}.py"] + shown_args(sys.argv[1:] if argv is None else argv),
+                           commit=bj.source_commit() or "unknown", **extra), f)
+        bj.run_all(jobs(), args.parallel, args.timeout, sink=lambda run, wall: bj.save_result(args.out, run, wall),
+                   resume=args.out if args.resume else None)
+    if not os.path.exists(command):
+        raise SystemExit(f"{tool}: --report-only: no {command} (nothing measured into {args.out})")
+    with open(command, encoding="utf-8") as f:
+        cmd = json.load(f)
+    return cmd, bj.load_results(args.out)[0]
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--loops", type=int, help="cyclictest -l N (1000; quick: 100)")
     ap.add_argument("--hackbench-loops", type=int, default=100, help="hackbench -l N (100)")
-    ap.add_argument("--presets", help="comma list (default: all of tools/presets; quick: "
-                                      + ",".join(QUICK_PRESETS) + ")")
     ap.add_argument("--loads", help="space-separated (default: '" + " ".join(LOADS) + "'; quick: kbuild:10)")
-    ap.add_argument("--linux", dest="linux", action="store_true", default=None)
-    ap.add_argument("--no-linux", dest="linux", action="store_false")
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("-j", "--parallel", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--timeout", type=float, default=900)
-    ap.add_argument("--out", default=os.path.join(ROOT, "results", "rt"))
-    ap.add_argument("--docs", action="store_true")
-    ap.add_argument("--report-only", action="store_true")
+    options(ap, QUICK_PRESETS, 900, "rt")
     args = ap.parse_args(argv)
     loops = args.loops if args.loops is not None else 100 if args.quick else 1000
     names = bc.preset_names()
@@ -297,20 +323,8 @@ def main(argv=None):
     if not args.report_only and not os.path.exists(os.path.join(ROOT, MODULE)):
         raise SystemExit(f"bench_rt: no {MODULE}: run `make deps` (tools/fetch-rttests) first")
     linux = args.linux if args.linux is not None else os.environ.get("LINUX", "1") != "0"
-    command = os.path.join(args.out, "command.json")    # what --report-only reports
-    if not args.report_only:
-        os.makedirs(args.out, exist_ok=True)
-        with open(command, "w", encoding="utf-8") as f:
-            json.dump(dict(argv=["tools/bench_rt.py"] + shown_args(sys.argv[1:] if argv is None else argv),
-                           commit=bj.source_commit() or "unknown", loops=loops,
-                           hackbench_loops=args.hackbench_loops), f)
-        jobs = plan(presets, loads, loops, args.hackbench_loops, linux)
-        bj.run_all(jobs, args.parallel, args.timeout, sink=lambda run, wall: bj.save_result(args.out, run, wall))
-    if not os.path.exists(command):
-        raise SystemExit(f"bench_rt: --report-only: no {command} (nothing measured into {args.out})")
-    with open(command, encoding="utf-8") as f:
-        cmd = json.load(f)
-    runs, _ = bj.load_results(args.out)
+    cmd, runs = measured("bench_rt", args, argv, lambda: plan(presets, loads, loops, args.hackbench_loops, linux),
+                         loops=loops, hackbench_loops=args.hackbench_loops)
     lines = report(runs, cmd["argv"], cmd["commit"], cmd["loops"], cmd["hackbench_loops"])
     with open(os.path.join(args.out, "RT.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")

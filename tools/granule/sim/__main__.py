@@ -1,4 +1,4 @@
-"""python3 -m granule.sim calibrate|replay|sweep ARGS: the subcommands of tools/sim
+"""python3 -m granule.sim calibrate|replay|sweep|rtapp ARGS: the subcommands of tools/sim
 that are Python (tools/sim runs it with tools/ on PYTHONPATH; the others are build/sim)."""
 import sys
 
@@ -11,8 +11,10 @@ def main():
         from .replay import main as run
     elif cmd == "sweep":
         from .sweep import main as run
+    elif cmd == "rtapp":
+        from .rtapp_sim import main as run
     else:
-        sys.exit(f"python3 -m granule.sim: unknown subcommand '{cmd}' (expected calibrate, replay or sweep)")
+        sys.exit(f"python3 -m granule.sim: unknown subcommand '{cmd}' (expected calibrate, replay, sweep or rtapp)")
     sys.exit(run())
 
 

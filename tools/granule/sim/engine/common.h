@@ -18,5 +18,6 @@ void apply_hz(const char *v);
 int cmd_tasks(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_rtapp(int argc, char **argv);
 
 #endif

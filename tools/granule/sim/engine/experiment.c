@@ -37,6 +37,8 @@ static const char experiment_help[] =
 "  --pad US       notify_pad_us: CPU the SIGEV_THREAD helper burns per expiry (0..1000)\n"
 "  --slice-us US  slice_us: the notifying threads' EEVDF slice (0: the base slice)\n"
 "  --calib FILE   the costs (default: $SIM_CALIB, else tools/granule/sim/engine/calibration)\n"
+"  --rt-app FILE  an rt-app workload instead: its threads' logs, as rt-app writes them, and\n"
+"                 a summary line each (--preset, --hz and knobs as here; docs/RTAPP.md)\n"
 "  --settings     print the run's settings (NAME VALUE lines, the knobs as set) and stop\n"
 "  KNOB=VALUE     any boot-line knob (sched_latency_ns=..., sched_features=...); a *_ns\n"
 "                 knob also takes a time (750us, 2ms), as tools/sim sweep does\n"

@@ -264,6 +264,7 @@ void m_sleep_until(struct machine *m, struct mproc *p, u64 t)
 	if (t + m->start <= fake_clock_ns)
 		return;				/* already due: returns at once */
 	p->wake_at = t + m->start;
+	p->wake_seq = ++m->hrtimer_seq;
 	block(m, p);
 }
 
@@ -368,18 +369,33 @@ static void timer_expire(struct machine *m)
 	irq_exit(m);
 }
 
+/* The sleepers due by T, earliest expiry first, equal ones in the order armed;
+ * one interrupt wakes every sleeper due by then (hrtimer_interrupt runs every
+ * expired timer), and its exit path reschedules once, after the last. */
 static void hrtimer_wakeups(struct machine *m, u64 t)
 {
-	for (int i = 0; i < m->nr_slots; i++) {
-		struct mproc *p = &m->procs[i];
+	int woken = 0;
 
-		if (p->used && !p->dead && p->wake_at && p->wake_at <= t) {
-			p->wake_at = 0;
-			irq_cost(m, m->cost.hrtimer_wake);
-			try_to_wake_up(&p->t, TASK_NORMAL, 0);
-			irq_exit(m);
+	for (;;) {
+		struct mproc *first = NULL;
+
+		for (int i = 0; i < m->nr_slots; i++) {
+			struct mproc *p = &m->procs[i];
+
+			if (p->used && !p->dead && p->wake_at && p->wake_at <= t &&
+			    (!first || p->wake_at < first->wake_at ||
+			     (p->wake_at == first->wake_at && p->wake_seq < first->wake_seq)))
+				first = p;
 		}
+		if (!first)
+			break;
+		first->wake_at = 0;
+		irq_cost(m, m->cost.hrtimer_wake);
+		try_to_wake_up(&first->t, TASK_NORMAL, 0);
+		woken++;
 	}
+	if (woken)
+		irq_exit(m);
 }
 
 /* The earliest event after NOW, not after END. */

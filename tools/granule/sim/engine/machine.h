@@ -57,6 +57,9 @@ struct mproc {
 	u64 loop_end;			/* ... until its CPU-time clock reads this */
 	u64 stall;			/* kernel overhead to run first (ns) */
 	u64 wake_at;			/* hrtimer sleep until (0: none) */
+	u64 wake_seq;			/* when it was armed: equal expiries fire in that
+					   order, as the hrtimer rbtree queues an equal
+					   expiry after the others (enqueue_hrtimer) */
 	u64 cpu_ns;			/* CPU time it got (the CPU-time clock) */
 };
 
@@ -100,6 +103,7 @@ struct machine {
 	/* observers (workload.c): switch-in of a thread */
 	void (*on_switch_in)(struct machine *m, struct mproc *p);
 	unsigned long switches, forks;
+	u64 hrtimer_seq;		/* hrtimers armed so far */
 	int tick_preempted;		/* this switch is a tick's preemption */
 };
 

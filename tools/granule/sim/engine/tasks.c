@@ -177,7 +177,9 @@ static const char tasks_help[] =
 "  -c           show the answers: who runs at each scheduling point and the\n"
 "               scheduler's state (CFS: vruntime - min_vruntime, min_vruntime;\n"
 "               EEVDF: V, lag, eligible, deadline), then a timeline.\n"
-"  KNOB=VALUE   any boot-line knob (sched_latency_ns=..., sched_features=...)\n";
+"  KNOB=VALUE   any boot-line knob (sched_latency_ns=..., sched_features=...)\n"
+"  tools/sim tasks --rt-app FILE [--preset P] [--hz H] [KNOB=VALUE...]: an rt-app\n"
+"               workload simulated, one summary line per thread (docs/RTAPP.md)\n";
 
 struct point {
 	u64 t;
