@@ -88,7 +88,7 @@ static inline int task_contributes_to_load(const struct task *p)
 void enqueue_task(struct rq *rq, struct task *p, int flags)
 {
 	update_rq_clock(rq);
-	sched_info_queued(p);
+	sched_info_queued(rq, p);
 	p->sched_class->enqueue_task(rq, p, flags);
 	p->se.on_rq = 1;
 	p->on_rq = 1;
@@ -97,7 +97,7 @@ void enqueue_task(struct rq *rq, struct task *p, int flags)
 void dequeue_task(struct rq *rq, struct task *p, int flags)
 {
 	update_rq_clock(rq);
-	sched_info_dequeued(p);
+	sched_info_dequeued(rq, p);
 	p->sched_class->dequeue_task(rq, p, flags);
 	p->se.on_rq = 0;
 	p->on_rq = 0;
@@ -447,7 +447,7 @@ need_resched:
 	next = pick_next_task(rq);
 
 	if (likely(prev != next)) {
-		sched_info_switch(prev, next);
+		sched_info_switch(rq, prev, next);
 		rq->nr_switches++;
 		rq->curr = next;
 		++*switch_count;

@@ -227,14 +227,21 @@ inline void update_min_vruntime(struct cfs_rq *cfs_rq)
 }
 
 /*
- * Insert SE by key.  Equal keys go right, so tasks with the same vruntime
- * run in FIFO order.  Keeps the leftmost cache.
+ * Insert SE by vruntime.  Equal keys go right, so tasks with the same
+ * vruntime run in FIFO order.  Keeps the leftmost cache.
+ *
+ * 2.6.35 compares the keys relative to min_vruntime,
+ * entity_key(se) < entity_key(entry); Linux 3.1 ("sched: Replace use of
+ * entity_key()") compares the two vruntimes directly, entity_before(se,
+ * entry), as here.  The order is the same whenever both lie within 2^62 ns
+ * of min_vruntime (always: the spread is a few latencies), and the loop
+ * needs neither min_vruntime nor the cfs_rq, which on i686 frees the two
+ * registers the per-CPU rq pointer needs (docs/FASTPATHS.md).
  */
 inline void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	struct rb_node **link = &cfs_rq->tasks_timeline.rb_node;
 	struct rb_node *parent = NULL;
-	s64 key = entity_key(cfs_rq, se);
 	int leftmost = 1;
 
 	while (*link) {
@@ -242,7 +249,7 @@ inline void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 		parent = *link;
 		entry = rb_entry(parent, struct sched_entity, run_node);
-		if (key < entity_key(cfs_rq, entry)) {
+		if (entity_before(se, entry)) {
 			link = &parent->rb_left;
 		} else {
 			link = &parent->rb_right;
