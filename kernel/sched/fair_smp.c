@@ -5,18 +5,23 @@
  * select_idle_sibling(); no group scheduling).
  *
  * The walk (select_task_rq_fair): climb the waking CPU's domains.  For a
- * wakeup the first SD_WAKE_AFFINE domain spanning both this CPU and the
- * task's previous one is the affine domain; on the way, a cache-sharing
- * domain (SD_SHARE_PKG_RESOURCES) offers an idle sibling instead of this
- * CPU.  Then either the affine target (if wake_affine() agrees, or it is
- * idle or the previous CPU anyway) or, in the highest domain with the
- * event's SD_BALANCE_* flag, the idlest group and its idlest CPU, and the
- * same again from that CPU's domains below that level.
+ * wakeup the first SD_WAKE_AFFINE domain that spans the task's previous
+ * CPU too is the affine domain; for every event the highest domain with
+ * the event's SD_BALANCE_* flag is the balancing one.  With an affine
+ * domain, wake_affine() chooses between this CPU and the previous one, and
+ * select_idle_sibling() then prefers an idle CPU sharing the chosen one's
+ * cache.  Without one, the balancing domain's idlest group and its idlest
+ * CPU, and the same again from that CPU's domains below that level.
  *
- * Deliberate differences (docs/SCHEDULER.md): want_affine also needs the
- * AFFINE_WAKEUPS feature, which Granule prints and which is on by
- * default; the domains' SD_POWERSAVINGS_BALANCE and SD_PREFER_LOCAL are
- * never set (power savings fixed at 0), so want_sd always stays 1.
+ * This is 2.6.35's shape (LKML, "sched: Fix select_idle_sibling() logic in
+ * select_task_rq_fair()", Suresh Siddha, 2010): the idle sibling is looked
+ * for after wake_affine() has chosen, around the chosen CPU; 2.6.34 looked
+ * for it during the walk, around the waking CPU.  As in 2.6.35 the
+ * AFFINE_WAKEUPS feature is listed but tested nowhere.
+ *
+ * Deliberate difference (docs/SCHEDULER.md): the domains'
+ * SD_POWERSAVINGS_BALANCE and SD_PREFER_LOCAL are never set (power
+ * savings fixed at 0), so want_sd always stays 1.
  */
 #include "topology.h"
 #include "stats.h"
@@ -34,14 +39,16 @@ long effective_load(int cpu, long wl, long wg)
 }
 
 /*
- * Should P, last on prev_cpu, wake on this CPU instead?  Yes if the two
- * loads, with P counted on this side, are within half the domain's
- * imbalance_pct of each other,
- *	100 * (this_load + w) <= (100 + (pct - 100) / 2) * prev_load
- * or this CPU is idle; for a sync wakeup (the waker is about to sleep)
- * the waker's weight is first taken off this CPU.  Else yes too if this
- * CPU is no busier and both together carry less than one average task of
- * this CPU (2.6.35 wake_affine).
+ * Should P, last on prev_cpu, wake on this CPU instead?  Yes if this CPU
+ * is idle or, with P counted on this side and each load scaled by the
+ * other CPU's power, the two are within half the domain's imbalance_pct,
+ *	100 * power(prev) * (this_load + w)
+ *		<= (100 + (pct - 100) / 2) * power(this) * prev_load;
+ * for a sync wakeup (the waker is about to sleep) the waker's weight is
+ * first taken off this CPU.  Else yes too if this CPU is no busier and
+ * both together carry less than one average task of this CPU (2.6.35
+ * wake_affine; the products are unsigned long, 32 bits on i686, as
+ * Linux's).
  */
 int wake_affine(struct sched_domain *sd, struct task *p, int sync)
 {
@@ -50,7 +57,6 @@ int wake_affine(struct sched_domain *sd, struct task *p, int sync)
 	unsigned long load = source_load(prev_cpu, idx);
 	unsigned long this_load = target_load(this_cpu, idx);
 	unsigned long tl_per_task, weight;
-	unsigned int imbalance;
 
 	if (sync) {
 		weight = current->se.load.weight;
@@ -59,12 +65,24 @@ int wake_affine(struct sched_domain *sd, struct task *p, int sync)
 	}
 
 	weight = p->se.load.weight;
-	imbalance = 100 + (sd->imbalance_pct - 100) / 2;
 
 	/* an idle this_cpu (maybe by the sync above) is always balanced */
-	balanced = !this_load ||
-		100 * (this_load + (unsigned long)effective_load(this_cpu, (long)weight, (long)weight)) <=
-		imbalance * (load + (unsigned long)effective_load(prev_cpu, 0, (long)weight));
+	if (this_load) {
+		unsigned long this_eff_load, prev_eff_load;
+
+		this_eff_load = 100;
+		this_eff_load *= power_of(prev_cpu);
+		this_eff_load *= this_load +
+			(unsigned long)effective_load(this_cpu, (long)weight, (long)weight);
+
+		prev_eff_load = 100 + (sd->imbalance_pct - 100) / 2;
+		prev_eff_load *= power_of(this_cpu);
+		prev_eff_load *= load + (unsigned long)effective_load(prev_cpu, 0, (long)weight);
+
+		balanced = this_eff_load <= prev_eff_load;
+	} else {
+		balanced = 1;
+	}
 
 	/* the waker will sleep soon: attract the wakee */
 	if (sync && balanced)
@@ -145,34 +163,37 @@ int find_idlest_cpu(struct sched_group *group, struct task *p, int this_cpu)
 }
 
 /*
- * An idle CPU of SD for P instead of TARGET: P's previous CPU if TARGET is
- * this CPU and the previous one has no fair task, else the first allowed
- * CPU of SD without one, else TARGET (2.6.35 select_idle_sibling).
+ * TARGET (this CPU or P's previous one, as wake_affine() chose) if it is
+ * idle; else the first idle allowed CPU of TARGET's cache-sharing
+ * (SD_SHARE_PKG_RESOURCES) domains, lowest first, up to the one that spans
+ * both this CPU and the previous one; else TARGET (2.6.35
+ * select_idle_sibling).
  */
-int select_idle_sibling(struct task *p, struct sched_domain *sd, int target)
+int select_idle_sibling(struct task *p, int target)
 {
 	int cpu = raw_smp_processor_id(), prev_cpu = (int)task_cpu(p);
+	struct sched_domain *sd;
 	unsigned int i;
 
-	if (target == cpu && !cpu_rq(prev_cpu)->cfs.nr_running)
+	if (target == cpu && idle_cpu(cpu))
+		return cpu;
+	if (target == prev_cpu && idle_cpu(prev_cpu))
 		return prev_cpu;
-	for_each_cpu(i, sched_domain_span(sd)) {
-		if (cpumask_test_cpu(i, &p->cpus_allowed) && !cpu_rq(i)->cfs.nr_running)
-			return (int)i;
+
+	for_each_domain(target, sd) {
+		if (!(sd->flags & SD_SHARE_PKG_RESOURCES))
+			break;
+		for_each_cpu(i, sched_domain_span(sd)) {
+			if (cpumask_test_cpu(i, &p->cpus_allowed) && idle_cpu((int)i)) {
+				target = (int)i;
+				break;
+			}
+		}
+		/* no further than the domain spanning both candidates */
+		if (cpumask_test_cpu((unsigned int)cpu, sched_domain_span(sd)) &&
+		    cpumask_test_cpu((unsigned int)prev_cpu, sched_domain_span(sd)))
+			break;
 	}
-	return target;
-}
-
-/* The affine part of the walk: TMP spans both CPUs, maybe an idle sibling. */
-static int affine_target(struct task *p, struct sched_domain *tmp, int cpu,
-			 int prev_cpu, int cpu_idle)
-{
-	int target = -1;
-
-	if (cpumask_test_cpu((unsigned int)prev_cpu, sched_domain_span(tmp)))
-		target = cpu;
-	if (!cpu_idle && (tmp->flags & SD_SHARE_PKG_RESOURCES))
-		target = select_idle_sibling(p, tmp, target);
 	return target;
 }
 
@@ -224,11 +245,10 @@ int select_task_rq_fair(struct task *p, int sd_flag, int wake_flags)
 {
 	struct sched_domain *tmp, *affine_sd = NULL, *sd = NULL;
 	int cpu = raw_smp_processor_id(), prev_cpu = (int)task_cpu(p), new_cpu = cpu;
-	int want_affine = 0, cpu_idle = !current->pid, sync = wake_flags & WF_SYNC;
+	int want_affine = 0, sync = wake_flags & WF_SYNC;
 
 	if (sd_flag & SD_BALANCE_WAKE) {
-		if (sched_feat(AFFINE_WAKEUPS) &&
-		    cpumask_test_cpu((unsigned int)cpu, &p->cpus_allowed))
+		if (cpumask_test_cpu((unsigned int)cpu, &p->cpus_allowed))
 			want_affine = 1;
 		new_cpu = prev_cpu;
 	}
@@ -236,18 +256,11 @@ int select_task_rq_fair(struct task *p, int sd_flag, int wake_flags)
 	for_each_domain(cpu, tmp) {
 		if (!(tmp->flags & SD_LOAD_BALANCE))
 			continue;
-		if (want_affine) {
-			int target = affine_target(p, tmp, cpu, prev_cpu, cpu_idle);
-
-			if (target >= 0) {
-				if (tmp->flags & SD_WAKE_AFFINE) {
-					affine_sd = tmp;
-					want_affine = 0;
-					if (target != cpu)
-						cpu_idle = 1;
-				}
-				cpu = target;
-			}
+		/* both this CPU and prev_cpu in it: this CPU may take P */
+		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) &&
+		    cpumask_test_cpu((unsigned int)prev_cpu, sched_domain_span(tmp))) {
+			affine_sd = tmp;
+			want_affine = 0;
 		}
 		if (!(tmp->flags & sd_flag))
 			continue;
@@ -255,8 +268,9 @@ int select_task_rq_fair(struct task *p, int sd_flag, int wake_flags)
 	}
 
 	if (affine_sd) {
-		if (cpu_idle || cpu == prev_cpu || wake_affine(affine_sd, p, sync))
-			return cpu;
+		if (cpu == prev_cpu || wake_affine(affine_sd, p, sync))
+			return select_idle_sibling(p, cpu);
+		return select_idle_sibling(p, prev_cpu);
 	}
 	return find_idlest_walk(sd, p, cpu, sd_flag, new_cpu);
 }

@@ -226,7 +226,7 @@ int wake_affine(struct sched_domain *sd, struct task *p, int sync);
 struct sched_group *find_idlest_group(struct sched_domain *sd, struct task *p,
 				      int this_cpu, int load_idx);
 int find_idlest_cpu(struct sched_group *group, struct task *p, int this_cpu);
-int select_idle_sibling(struct task *p, struct sched_domain *sd, int target);
+int select_idle_sibling(struct task *p, int target);
 int select_task_rq_fair(struct task *p, int sd_flag, int wake_flags);
 
 #endif

@@ -350,8 +350,9 @@ static void waker_on_cpu0(void)
 }
 
 /*
+ * Both CPUs of power 1024, so each side is scaled by 1024:
  * this 1024 (the waker), prev 2048:	100 * (1024 + 1024) <= 112 * 2048: affine
- * this 2048, prev 1024:		204800 + 102400 > 112 * 1024; 2048 > 1024: no
+ * this 2048, prev 1024:		100 * 3072 > 112 * 1024; 2048 > 1024: no
  * sync, this 1024 = the waker:		this_load - 1024 = 0: affine
  */
 static void test_wake_affine(void **state)
@@ -377,13 +378,14 @@ static void test_wake_affine(void **state)
 	assert_int_equal(weighted_cpuload(0), 2048);
 	assert_int_equal(weighted_cpuload(1), 1024);
 	assert_false(wake_affine(sd, p, 0));
-	assert_true(wake_affine(sd, p, 1) == 0);	/* 2048 - 1024 = 1024: 204800 > 114688 */
+	assert_true(wake_affine(sd, p, 1) == 0);	/* 2048 - 1024: 100 * 2048 > 112 * 1024 */
 }
 
 /*
  * The slack is half the domain's: 100 + (125 - 100) / 2 = 112 %.  this
  * 1024 (the waker), prev 1024 + 655 (nice 0 and nice 2) = 1679:
- *	100 * (1024 + 1024) = 204800 > 112 * 1679 = 188048	(at 125 %: 209875)
+ *	100 * (1024 + 1024) = 204800 > 112 * 1679 = 188048	(at 125 %: 209875),
+ *	both sides times 1024, the other CPU's power
  *	this 1024 <= prev 1679, but 1024 + 1679 > 1024 per task: not affine
  */
 static void test_wake_affine_slack_is_half_the_pct(void **state)
@@ -400,6 +402,28 @@ static void test_wake_affine_slack_is_half_the_pct(void **state)
 	assert_false(wake_affine(cpu_rq(0)->sd, p, 0));
 	cpu_rq(0)->sd->imbalance_pct = 150;	/* slack 125 %: 209875 */
 	assert_true(wake_affine(cpu_rq(0)->sd, p, 0));
+}
+
+/*
+ * Each load is weighed by the other CPU's power (2.6.35's power_of()
+ * terms): this 1024 (the waker), prev 1024, P 1024.  At equal powers
+ * 100 * 1024 * 2048 = 209715200 > 112 * 1024 * 1024 = 117440512, and
+ * 1024 + 1024 > 1024 per task: not affine.  With prev's power halved,
+ * 100 * 512 * 2048 = 104857600 <= 117440512: affine.
+ */
+static void test_wake_affine_weighs_cpu_power(void **state)
+{
+	struct task *p;
+
+	(void)state;
+	waker_on_cpu0();
+	load_cpu(1, 1, 0);
+	p = sleeper_on(1);
+	on_cpu(0);
+	assert_false(wake_affine(cpu_rq(0)->sd, p, 0));
+	cpu_rq(1)->cpu_power = 512;
+	assert_true(wake_affine(cpu_rq(0)->sd, p, 0));
+	cpu_rq(1)->cpu_power = SCHED_LOAD_SCALE;
 }
 
 static void test_wake_affine_sync(void **state)
@@ -467,18 +491,26 @@ static void test_select_task_rq_wakeup(void **state)
 	p = sleeper_on(3);
 	on_cpu(0);
 	assert_int_equal(select_task_rq_fair(p, SD_BALANCE_WAKE, 0), 0);	/* idle */
+	/* AFFINE_WAKEUPS is listed but tested nowhere in 2.6.35: off, the
+	 * wakeup is still affine (2.6.34 fell back to prev, CPU 3) */
+	sysctl_sched_features &= ~(1U << __SCHED_FEAT_AFFINE_WAKEUPS);
+	assert_int_equal(select_task_rq_fair(p, SD_BALANCE_WAKE, 0), 0);
+	sysctl_sched_features = SCHED_FEATURES_DEFAULT;
 	load_cpu(0, 1, 0);
 	run_on(0, 0);
 	on_cpu(0);
 	assert_int_equal(select_task_rq_fair(p, SD_BALANCE_WAKE, 0), 3);
-	/* AFFINE_WAKEUPS off: no affine domain, and no SD_BALANCE_WAKE
-	 * domain either: the previous CPU */
-	sysctl_sched_features &= ~(1U << __SCHED_FEAT_AFFINE_WAKEUPS);
-	assert_int_equal(select_task_rq_fair(p, SD_BALANCE_WAKE, 0), 3);
-	sysctl_sched_features = SCHED_FEATURES_DEFAULT;
 }
 
-/* An idle sibling in the waker's package is taken instead of the waker's CPU. */
+/*
+ * The idle sibling is looked for around the CPU wake_affine() chose.  The
+ * waker runs on CPU 0, CPU 3 runs a task, CPUs 1 and 2 idle; P was last
+ * on CPU 3.  The affine domain is CPU (MC {0,1} lacks CPU 3).  Equal
+ * loads: wake_affine() says no, so prev_cpu 3, busy, gives way to the
+ * idle CPU 2 of its package (2.6.34 took CPU 1, the waker's sibling).
+ * Prev twice as loaded: wake_affine() says yes, and CPU 0, busy, gives
+ * way to its idle sibling CPU 1.
+ */
 static void test_select_idle_sibling(void **state)
 {
 	struct task *p;
@@ -486,14 +518,19 @@ static void test_select_idle_sibling(void **state)
 	(void)state;
 	build_sched_domains(&all4, two_pkgs_two_cores);
 	load_cpu(0, 1, 0);
-	run_on(0, 0);			/* the waker; CPU 1 idle */
+	run_on(0, 0);			/* the waker */
 	load_cpu(3, 1, 0);
+	run_on(3, 0);
 	p = sleeper_on(3);
 	on_cpu(0);
-	/* MC {0,1}: prev 3 is not in it, but it shares the package's cache
-	 * and CPU 1 has no fair task: target 1, and MC, having
-	 * SD_WAKE_AFFINE, is the affine domain with an idle target */
+	assert_false(wake_affine(cpu_rq(0)->sd->parent, p, 0));
+	assert_int_equal(select_idle_sibling(p, 3), 2);
+	assert_int_equal(select_task_rq_fair(p, SD_BALANCE_WAKE, 0), 2);
+	load_cpu(3, 1, 0);		/* prev 2048 */
+	assert_true(wake_affine(cpu_rq(0)->sd->parent, p, 0));
 	assert_int_equal(select_task_rq_fair(p, SD_BALANCE_WAKE, 0), 1);
+	/* an idle target is taken as it is */
+	assert_int_equal(select_idle_sibling(p, 2), 2);
 }
 
 int main(void)
@@ -512,6 +549,7 @@ int main(void)
 		T(test_nr_migrate_bounds_the_scan),
 		T(test_wake_affine),
 		T(test_wake_affine_slack_is_half_the_pct),
+		T(test_wake_affine_weighs_cpu_power),
 		T(test_wake_affine_sync),
 		T(test_find_idlest_and_fork_placement),
 		T(test_select_task_rq_wakeup),
