@@ -405,13 +405,14 @@ static void test_wake_affine_slack_is_half_the_pct(void **state)
 }
 
 /*
- * Each load is weighed by the other CPU's power (2.6.35's power_of()
- * terms): this 1024 (the waker), prev 1024, P 1024.  At equal powers
- * 100 * 1024 * 2048 = 209715200 > 112 * 1024 * 1024 = 117440512, and
- * 1024 + 1024 > 1024 per task: not affine.  With prev's power halved,
+ * The waker (1024) on CPU 0, prev CPU 1 at 1024, P 1024.  Sync: the
+ * waker's weight comes off, this_load 0: affine.  Not sync, each load is
+ * weighed by the other CPU's power (2.6.35's power_of() terms): at equal
+ * powers 100 * 1024 * 2048 = 209715200 > 112 * 1024 * 1024 = 117440512,
+ * and 1024 + 1024 > 1024 per task: not affine.  With prev's power halved,
  * 100 * 512 * 2048 = 104857600 <= 117440512: affine.
  */
-static void test_wake_affine_weighs_cpu_power(void **state)
+static void test_wake_affine_sync_and_power(void **state)
 {
 	struct task *p;
 
@@ -420,22 +421,11 @@ static void test_wake_affine_weighs_cpu_power(void **state)
 	load_cpu(1, 1, 0);
 	p = sleeper_on(1);
 	on_cpu(0);
+	assert_true(wake_affine(cpu_rq(0)->sd, p, 1));
 	assert_false(wake_affine(cpu_rq(0)->sd, p, 0));
 	cpu_rq(1)->cpu_power = 512;
 	assert_true(wake_affine(cpu_rq(0)->sd, p, 0));
 	cpu_rq(1)->cpu_power = SCHED_LOAD_SCALE;
-}
-
-static void test_wake_affine_sync(void **state)
-{
-	struct task *p;
-
-	(void)state;
-	waker_on_cpu0();
-	load_cpu(1, 1, 0);
-	p = sleeper_on(1);
-	on_cpu(0);
-	assert_true(wake_affine(cpu_rq(0)->sd, p, 1));	/* 1024 - 1024 = 0 */
 }
 
 /*
@@ -549,8 +539,7 @@ int main(void)
 		T(test_nr_migrate_bounds_the_scan),
 		T(test_wake_affine),
 		T(test_wake_affine_slack_is_half_the_pct),
-		T(test_wake_affine_weighs_cpu_power),
-		T(test_wake_affine_sync),
+		T(test_wake_affine_sync_and_power),
 		T(test_find_idlest_and_fork_placement),
 		T(test_select_task_rq_wakeup),
 		T(test_select_idle_sibling),
