@@ -15,6 +15,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
+#include <kernel/topology.h>
 #include <kernel/string.h>
 #include <kernel/tick.h>
 #include <kernel/trace.h>
@@ -119,6 +120,7 @@ void kmain(u32 magic, u32 info_phys)
 	arch_devices_init();		/* UART receive interrupt */
 	local_irq_enable();
 	smp_init();			/* start the other CPUs; they idle */
+	sched_init_smp();		/* their sched domains (sched_debug prints them) */
 	tick_report();			/* prove the tick runs (from a tick edge) */
 	ktest_run();			/* ktest=NAME fault and SMP tests */
 

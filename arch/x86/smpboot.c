@@ -105,6 +105,7 @@ void smp_prepare_cpus(unsigned int max_cpus)
 	ipi_init();
 	if (num_present_cpus() < 2)
 		return;
+	detect_ht(smp_processor_id());	/* the boot CPU's package and core */
 	if (!max_cpus) {
 		printk("SMP mode deactivated.\n");
 		return;
@@ -244,6 +245,7 @@ void start_secondary(void)
 	unsigned int cpu = smp_processor_id();
 
 	cpu_init();
+	detect_ht(cpu);			/* identify_secondary_cpu(): this CPU's ids */
 	/* smp_callin(): the boot CPU lets us go only after both STARTUPs */
 	if (wait_for_cpu(&cpu_callout_mask, cpu, CALLOUT_TIMEOUT_US))
 		for (;;)

@@ -548,7 +548,10 @@ int sched_verify(void)
 /* ---- sched_debug= and the end-of-run report ------------------------------ */
 
 /*
- * sched_debug=off (default) | end.  "end": when init ends the run
+ * sched_debug=off (default) | end | domains.  "domains", also a bare
+ * sched_debug as in 2.6.35 (its early_param sched_domain_debug_enabled):
+ * sched_domain_debug() prints each CPU's domains as they are attached
+ * (topology.c).  "end": when init ends the run
  * (sys_granule_poweroff -> sched_report_at_end) print
  *   1. sched_debug_show(): the 2.6.35 /proc/sched_debug dump;
  *   2. "schedstats:" one line per task, live tasks (task_list order) then
@@ -561,12 +564,15 @@ int sched_verify(void)
  * default costs one load per exit).  At most SCHED_DEBUG_DEAD_MAX records
  * are kept; later exits are only counted ("N exits not recorded").
  */
-enum { SCHED_DEBUG_OFF, SCHED_DEBUG_END };
-static const char *const sched_debug_names[] = { "off", "end", NULL };
+static const char *const sched_debug_names[] = { "off", "end", "domains", NULL };
 int sysctl_sched_debug = SCHED_DEBUG_OFF;
-DEFINE_KNOB_ENUM(sched_debug, sysctl_sched_debug, SCHED_DEBUG_OFF,
-		 sched_debug_names,
-		 "end: print the /proc/sched_debug dump and per-task schedstats when init ends");
+__KNOB(sched_debug) = {
+	.name = "sched_debug", .type = KNOB_ENUM, .ptr = &sysctl_sched_debug,
+	.def = SCHED_DEBUG_OFF, .choices = sched_debug_names,
+	.help = "end: print the /proc/sched_debug dump and per-task schedstats when init ends; "
+		"domains (or bare sched_debug): each CPU's sched domains as they are attached",
+	.bare = "domains",	/* 2.6.35's early_param("sched_debug") */
+};
 
 #define SCHED_DEBUG_DEAD_MAX	256
 

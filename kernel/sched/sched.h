@@ -375,8 +375,10 @@ static inline void sched_verify_hook(void)
 		sched_verify();
 }
 void sched_verify_reset(void);	/* forget the min_vruntime history */
+/* sched_debug=: off, end (the end-of-run report), domains (sched_domain_debug) */
+enum { SCHED_DEBUG_OFF, SCHED_DEBUG_END, SCHED_DEBUG_DOMAINS };
+extern int sysctl_sched_debug;
 /* debug.c: sched_debug=end keeps exited tasks' stats for the final report */
-extern int sysctl_sched_debug;		/* 0 off, 1 end */
 void sched_debug_task_dead(struct task *p);
 void sched_debug_show_stats(void);	/* the per-task schedstats table */
 /* SPLIT_NS(x): x ns as Linux prints it, milliseconds "%lld.%06lu" */

@@ -25,7 +25,9 @@
  */
 #include "topology.h"
 #include <kernel/errno.h>
+#include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/topology.h>
 
 /* One domain and the group it contributes, per CPU and level. */
 static struct sched_domain sd_storage[NR_CPUS][SD_LV_MAX];
@@ -190,6 +192,97 @@ int sd_parent_degenerate(struct sched_domain *sd, struct sched_domain *parent)
 	return 1;
 }
 
+/* MASK as a CPU list, "0-1,3" (Linux's cpulist_scnprintf). */
+static void cpulist_snprint(char *buf, size_t size, const struct cpumask *mask)
+{
+	size_t n = 0;
+	unsigned int cpu, last;
+
+	buf[0] = '\0';
+	for_each_cpu(cpu, mask) {
+		for (last = cpu; last + 1 < NR_CPUS && cpumask_test_cpu(last + 1, mask); last++)
+			;
+		n += (size_t)snprintf(buf + n, size - n, last > cpu ? "%s%u-%u" : "%s%u",
+				      n ? "," : "", cpu, last);
+		if (n >= size)
+			return;
+		cpu = last;
+	}
+}
+
+/*
+ * One level of sched_domain_debug() (2.6.35's sched_domain_debug_one): the
+ * span and level name, then the groups in their circle, each with its
+ * power when it is not one CPU's, and the checks' ERROR lines.
+ */
+static int sched_domain_debug_one(struct sched_domain *sd, unsigned int cpu, int level)
+{
+	struct sched_group *group = sd->groups;
+	struct cpumask groupmask;
+	char str[64];
+
+	cpulist_snprint(str, sizeof(str), sched_domain_span(sd));
+	cpumask_clear(&groupmask);
+	printk("%*s domain %d: ", level, "", level);
+	if (!(sd->flags & SD_LOAD_BALANCE)) {
+		printk("does not load-balance\n");
+		if (sd->parent)
+			printk("ERROR: !SD_LOAD_BALANCE domain has parent");
+		return -1;
+	}
+	printk("span %s level %s\n", str, sd->name);
+	if (!cpumask_test_cpu(cpu, sched_domain_span(sd)))
+		printk("ERROR: domain->span does not contain CPU%u\n", cpu);
+	if (!cpumask_test_cpu(cpu, sched_group_cpus(group)))
+		printk("ERROR: domain->groups does not contain CPU%u\n", cpu);
+
+	printk("%*s groups:", level + 1, "");
+	do {
+		if (!group->cpu_power) {
+			printk("\nERROR: domain->cpu_power not set\n");
+			break;
+		}
+		if (cpumask_intersects(&groupmask, sched_group_cpus(group))) {
+			printk("\nERROR: repeated CPUs\n");
+			break;
+		}
+		cpumask_or(&groupmask, &groupmask, sched_group_cpus(group));
+		cpulist_snprint(str, sizeof(str), sched_group_cpus(group));
+		printk(" %s", str);
+		if (group->cpu_power != SCHED_LOAD_SCALE)
+			printk(" (cpu_power = %u)", group->cpu_power);
+		group = group->next;
+	} while (group != sd->groups);
+	printk("\n");
+
+	if (!cpumask_equal(sched_domain_span(sd), &groupmask))
+		printk("ERROR: groups don't span domain->span\n");
+	if (sd->parent && !cpumask_subset(&groupmask, sched_domain_span(sd->parent)))
+		printk("ERROR: parent span is not a superset of domain->span\n");
+	return 0;
+}
+
+/*
+ * What cpu_attach_domain() attaches to CPU, lowest level first, when the
+ * kernel was booted with sched_debug (2.6.35's sched_domain_debug, there
+ * behind the same boot parameter).
+ */
+static void sched_domain_debug(struct sched_domain *sd, unsigned int cpu)
+{
+	int level = 0;
+
+	if (sysctl_sched_debug != SCHED_DEBUG_DOMAINS)
+		return;
+	if (!sd) {
+		printk("CPU%u attaching NULL sched-domain.\n", cpu);
+		return;
+	}
+	printk("CPU%u attaching sched-domain:\n", cpu);
+	for (; sd; sd = sd->parent, level++)
+		if (sched_domain_debug_one(sd, cpu, level))
+			break;
+}
+
 /* 2.6.35 cpu_attach_domain() without the root domain: drop what adds nothing. */
 static void cpu_attach_domain(struct sched_domain *sd, unsigned int cpu)
 {
@@ -213,6 +306,7 @@ static void cpu_attach_domain(struct sched_domain *sd, unsigned int cpu)
 		if (sd)
 			sd->child = NULL;
 	}
+	sched_domain_debug(sd, cpu);
 	cpu_rq(cpu)->sd = sd;
 }
 
@@ -257,4 +351,21 @@ void detach_sched_domains(const struct cpumask *cpu_map)
 
 	for_each_cpu(cpu, cpu_map)
 		cpu_rq(cpu)->sd = NULL;
+}
+
+/*
+ * After smp_init(): the domains of the online CPUs, from where the arch
+ * found each (2.6.35's sched_init_smp() -> arch_init_sched_domains(), one
+ * partition; <kernel/topology.h>).
+ */
+void sched_init_smp(void)
+{
+	static struct cpu_topology topo[NR_CPUS];
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		topo[cpu].package_id = topology_physical_package_id(cpu);
+		topo[cpu].core_id = topology_core_id(cpu);
+	}
+	build_sched_domains(cpu_online_mask, topo);
 }

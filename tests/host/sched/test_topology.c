@@ -13,6 +13,7 @@
 #include "smp_fake.h"
 #include "smp_topo.h"
 #include <kernel/errno.h>
+#include <kernel/topology.h>
 
 static int topology_teardown(void **state)
 {
@@ -113,6 +114,46 @@ static void test_domains_smt_power(void **state)
 	assert_int_equal(sib->parent->parent->groups->cpumask.bits, 0xc);
 }
 
+/*
+ * sched_debug (SCHED_DEBUG_DOMAINS): each CPU's domains as they are
+ * attached, in 2.6.35's sched_domain_debug() layout: the level indented by
+ * its depth, the groups in their circle from the local one, a group's
+ * power when it is not one CPU's.  sched_init_smp() takes the ids from
+ * <kernel/topology.h> (the host's: one package per CPU, as QEMU's -smp N).
+ */
+static void test_sched_domain_debug_lines(void **state)
+{
+	(void)state;
+	sysctl_sched_debug = SCHED_DEBUG_DOMAINS;
+	capture_reset();
+	build_sched_domains(&all4, two_pkgs_two_cores);
+	assert_true(capture_contains("CPU0 attaching sched-domain:\n"));
+	assert_true(capture_contains(" domain 0: span 0-1 level MC\n"));
+	assert_true(capture_contains("  groups: 0 1\n"));
+	assert_true(capture_contains("  domain 1: span 0-3 level CPU\n"));
+	assert_true(capture_contains("   groups: 0-1 (cpu_power = 2048) 2-3 (cpu_power = 2048)\n"));
+	assert_true(capture_contains("   groups: 2-3 (cpu_power = 2048) 0-1 (cpu_power = 2048)\n"));
+	assert_false(capture_contains("ERROR"));
+
+	capture_reset();
+	sched_init_smp();
+	assert_true(capture_contains("CPU1 attaching sched-domain:\n"));
+	assert_true(capture_contains(" domain 0: span 0-3 level CPU\n"));
+	assert_true(capture_contains("  groups: 1 2 3 0\n"));
+	assert_false(capture_contains("level MC"));
+	assert_int_equal(cpu_rq(3)->sd->span.bits, 0xf);
+
+	/* one CPU: nothing to balance, a NULL domain (as 2.6.35 says it) */
+	capture_reset();
+	build_sched_domains(&(struct cpumask){ 0x4 }, two_sockets);
+	assert_true(capture_contains("CPU2 attaching NULL sched-domain.\n"));
+
+	capture_reset();
+	sysctl_sched_debug = SCHED_DEBUG_OFF;
+	build_sched_domains(&all4, two_pkgs_two_cores);
+	assert_false(capture_contains("attaching"));
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, smp_setup, topology_teardown)
@@ -121,6 +162,7 @@ int main(void)
 		T(test_domains_one_package),
 		T(test_domains_two_sockets),
 		T(test_domains_smt_power),
+		T(test_sched_domain_debug_lines),
 	};
 
 	return SMP_RUN_TESTS(tests);
