@@ -692,7 +692,7 @@ void entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued)
 static inline void hrtick_start_fair(struct rq *rq, struct task *p)
 {
 	struct sched_entity *se = &p->se;
-	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+	struct cfs_rq *cfs_rq = &rq->cfs;	/* cfs_rq_of(se): P is on RQ */
 
 	if (hrtick_enabled(rq) && cfs_rq->nr_running > 1) {
 		u64 slice = sched_slice(cfs_rq, se);
@@ -725,7 +725,7 @@ static void hrtick_update(struct rq *rq)
 	if (curr->sched_class != &fair_sched_class)
 		return;
 
-	if (cfs_rq_of(&curr->se)->nr_running < sched_nr_latency)
+	if (rq->cfs.nr_running < sched_nr_latency)	/* cfs_rq_of(&curr->se) */
 		hrtick_start_fair(rq, curr);
 }
 
