@@ -125,3 +125,47 @@ def test_user_programs_run_beside_idle_cpus():
     assert r.has_line("Brought up 4 CPUs")
     assert r.has_line("init: hello (pid 2) exited with status 0"), r.output[-2000:]
     assert not re.search(r"CPU\d: (Not responding|Stuck)", r.output)
+
+
+def domain_debug(r):
+    """The sched_domain_debug() lines of each CPU: {cpu: [lines]}."""
+    out, cpu = {}, None
+    for l in r.lines:
+        m = re.match(r"^CPU(\d+) attaching (sched-domain:|NULL sched-domain\.)$", l)
+        if m:
+            cpu = int(m.group(1))
+            out[cpu] = [] if m.group(2) == "sched-domain:" else None
+        elif cpu is not None and out[cpu] is not None and re.match(r"^ +(domain \d+:|groups:)", l):
+            out[cpu].append(l)
+        else:
+            cpu = None
+    return out
+
+
+def test_sched_domains_of_two_packages_of_two_cores():
+    # The arch reads each CPU's package and core from CPUID (leaf 1's
+    # logical count, leaf 4's cores) and its APIC id; 2.6.35's bare
+    # sched_debug prints what build_sched_domains() attached: MC over the
+    # two cores of a package, CPU over the two packages (2048 each).
+    r = booted("sched_debug", smp="4,sockets=2,cores=2")
+    d = domain_debug(r)
+    assert sorted(d) == [0, 1, 2, 3], r.output[-3000:]
+    for cpu in range(4):
+        pkg = "0-1" if cpu < 2 else "2-3"
+        other = "2-3" if cpu < 2 else "0-1"
+        sibling = cpu ^ 1
+        assert d[cpu] == [
+            f" domain 0: span {pkg} level MC",
+            f"  groups: {cpu} {sibling}",
+            "  domain 1: span 0-3 level CPU",
+            f"   groups: {pkg} (cpu_power = 2048) {other} (cpu_power = 2048)",
+        ], (cpu, d[cpu])
+    assert "ERROR" not in r.output
+
+
+def test_sched_domains_at_smp_2():
+    r = booted("sched_debug", smp=2)
+    d = domain_debug(r)
+    # QEMU's -smp 2: one package of two cores (it prefers cores since 6.2)
+    assert d == {0: [" domain 0: span 0-1 level MC", "  groups: 0 1"],
+                 1: [" domain 0: span 0-1 level MC", "  groups: 1 0"]}, r.output[-3000:]
