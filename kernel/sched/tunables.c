@@ -18,7 +18,7 @@
  *	schedstats			enable|disable: Linux's boot spelling
  * and Granule's own:
  *	sched_verify			0/1: check invariants (debug.c)
- *	sched_debug			off|end: end-of-run report (debug.c)
+ *	sched_debug			off|end|domains: end-of-run report, domains (debug.c)
  *	sched_std_granularity_ns	[M1/2] DYN_GRAN's gate for n <= nr_latency
  *	sched_nr_latency_max		[M1/2] DYN_GRAN's period threshold
  *	sched_sleeper_wakeup_slice_ns	[M2/2] 0 = patch off
