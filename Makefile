@@ -13,6 +13,8 @@
 .DEFAULT_GOAL := all
 
 BUILD    := build
+# make test builds on every CPU; make soak runs as many presets at once.
+NPROC    := $(shell nproc)
 CC       := gcc
 NASM     := nasm
 LD       := ld
@@ -180,7 +182,7 @@ gdb:
 	tools/run-qemu --gdb $(if $(GDB_CMDS),--gdb-cmds '$(GDB_CMDS)') --boot kernel -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
 test: deps
-	$(MAKE) all iso sim $(HOST_TESTS) $(FUZZ_TARGETS)
+	$(MAKE) -j$(NPROC) all iso sim $(HOST_TESTS) $(FUZZ_TARGETS)
 	tools/run-tests $(HOST_TESTS) $(FUZZ_TARGETS)
 
 # make trace CMDLINE='...': boot it with the tracer on (trace_event=sched:*,timer:*
@@ -214,7 +216,7 @@ grade:
 FUZZ_SECONDS ?= 600
 FUZZ_SEED    ?= 1
 SOAK_SECONDS ?= 3600
-SOAK_JOBS    ?= $(shell nproc)
+SOAK_JOBS    ?= $(NPROC)
 .PHONY: fuzz soak
 fuzz: deps all iso
 	tools/fuzz-image --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)

@@ -95,6 +95,20 @@ def test_explore_doc_shows_this_run(trace):
         "docs/EXPLORE.md's replay block differs from:\n" + out
 
 
+def test_explore_prose_and_answers_quote_this_run(trace):
+    """EXPLORE.md's text under the block and answers 9 and 10 quote the same run: the
+    vruntime gap at the parting switch, the what-if's figures under no-start-debit."""
+    doc = " ".join(open(os.path.join(ROOT, "docs", "EXPLORE.md")).read().split())
+    ans = " ".join(open(os.path.join(ROOT, "docs", "answers", "EXPLORE.md")).read().split())
+    out = replay(str(trace)).stdout
+    gap = re.search(r"their vruntimes were (\d+) ns apart$", out, re.M)[1]
+    assert f"Then two jobs are {gap} ns of vruntime apart" in doc and f"Where do {gap} ns go missing?" in doc
+    assert f"their vruntimes were {gap} ns apart" in ans
+    (rec_max, rec_avg, _), (nsd_max, nsd_avg) = figures(replay(str(trace), "--preset", "no-start-debit").stdout)
+    assert (f"both give a maximum of {nsd_max} µs and an average of {nsd_avg} µs, against the "
+            f"recorded {rec_max} and {rec_avg} µs") in ans
+
+
 def test_what_if(trace):
     _, (base_max, base_avg) = figures(replay(str(trace)).stdout)
     _, (nsd_max, nsd_avg) = figures(replay(str(trace), "--preset", "no-start-debit").stdout)

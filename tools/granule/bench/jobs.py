@@ -36,20 +36,13 @@ import sys
 import time
 
 from .. import qemu as gq
+from ..debian.fetch import sha256_of as sha256
 from .. import rtapp
 from ..peer import linux as lp
 from ..trace import worst
 
 HIST_RE = re.compile(r"^(\d{6}) (\d{6})$")
 BUCKET_RE = re.compile(r"^# Histogram bucket width: (\d+) us")
-
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def image_hash(kernel):

@@ -35,10 +35,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
-import threading
 
 from .. import qemu as gq
+from . import execlog
 
 VECTOR_STUB = "vec_239"         # LOCAL_TIMER_VECTOR 0xef (arch/x86/entry.asm)
 PAGE_OFFSET = 0xC0000000        # below: user mode
@@ -124,21 +123,7 @@ class Tracer:
 def measure(kind, cmdline, stop_at, nth):
     """One gdb-stopped boot with QEMU's exec log read as it is written; the Tracer."""
     tracer = Tracer(kind, symbols())
-    with tempfile.TemporaryDirectory(prefix="granule-measure-") as tmp:
-        fifo = os.path.join(tmp, "exec.log")
-        os.mkfifo(fifo)
-
-        def watch(qemu):
-            def reader():
-                with open(fifo, "rb") as f:
-                    tracer.run(f)
-                qemu.kill()             # found (or the log ended): stop the guest
-            threading.Thread(target=reader, daemon=True).start()
-
-        gdb_cmds = [f"break {stop_at}", f"ignore 1 {nth - 1}", "continue", "delete 1",
-                    "monitor log exec,nochain", "continue"]
-        gq.gdb_session(cmdline, [x for c in gdb_cmds for x in ("-ex", c)], timeout=1800,
-                       extra=["-accel", "tcg,one-insn-per-tb=on", "-D", fifo], watch=watch)
+    execlog.read_after(cmdline, stop_at, nth, tracer.run)
     return tracer
 
 

@@ -37,14 +37,12 @@ and signal code.
 import argparse
 import bisect
 import collections
-import os
 import re
 import subprocess
 import sys
-import tempfile
-import threading
 
 from .. import qemu as gq
+from . import execlog
 
 PAGE_OFFSET = 0xC0000000
 
@@ -206,25 +204,11 @@ def main():
         stop_addr = addrs[names.index(a.until)] if a.until else start_addr
     span = 1 if a.until else a.span
     cat = Categorizer(addrs, names, control_transfers()) if a.categories else None
-    result = {}
-    with tempfile.TemporaryDirectory(prefix="granule-profile-") as tmp:
-        fifo = os.path.join(tmp, "exec.log")
-        os.mkfifo(fifo)
-
-        def watch(qemu):
-            def reader():
-                with open(fifo, "rb") as f:
-                    result["r"] = count(f, addrs, names, start_addr, stop_addr, span, cat)
-                qemu.kill()
-            threading.Thread(target=reader, daemon=True).start()
-
-        cmds = [f"break {a.function}", f"ignore 1 {a.nth - 1}", "continue", "delete 1",
-                "monitor log exec,nochain", "continue"]
-        gq.gdb_session(a.cmdline, [x for c in cmds for x in ("-ex", c)], timeout=1800,
-                       extra=["-accel", "tcg,one-insn-per-tb=on", "-D", fifo], watch=watch)
-    if "r" not in result or not result["r"][0]:
+    r = execlog.read_after(a.cmdline, a.function, a.nth,
+                           lambda f: count(f, addrs, names, start_addr, stop_addr, span, cat))
+    if not r or not r[0]:
         sys.exit("profile-path: the exec log gave no instruction")
-    total, counts = result["r"]
+    total, counts = r
     end = f"{a.until} (first entry)" if a.until else f"#{a.nth + a.span}"
     print(f"# tools/profile-path {' '.join(sys.argv[1:])}")
     begin = f"{a.start} (first entry after {a.function} #{a.nth})" if a.start else f"{a.function} #{a.nth}"
