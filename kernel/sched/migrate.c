@@ -47,15 +47,21 @@ void set_task_cpu(struct task *p, unsigned int new_cpu)
  */
 struct rq *task_rq_lock(struct task *p, unsigned long *flags)
 {
+	local_irq_save(*flags);
+	return __task_rq_lock(p);
+}
+
+/* The same with interrupts already off (2.6.35's __task_rq_lock()). */
+struct rq *__task_rq_lock(struct task *p)
+{
 	struct rq *rq;
 
 	for (;;) {
-		local_irq_save(*flags);
 		rq = task_rq(p);
 		raw_spin_lock(&rq->lock);
 		if (likely(rq == task_rq(p)))
 			return rq;
-		raw_spin_unlock_irqrestore(&rq->lock, *flags);
+		raw_spin_unlock(&rq->lock);
 	}
 }
 

@@ -23,6 +23,7 @@
 #include <kernel/percpu.h>
 #include <kernel/cpumask.h>
 #include <kernel/spinlock.h>
+#include <kernel/jump_label.h>
 
 /* ---- Load-weight arithmetic (2.6.35, with i686's 32-bit long) ----------- */
 
@@ -366,6 +367,23 @@ static inline int hrtick_enabled(struct rq *rq)
 	return sched_feat(HRTICK) && hrtick_available();
 }
 void hrtick_start(struct rq *rq, u64 delay);
+/*
+ * rq->lock while more than one CPU is online (smp_key, <kernel/smp_lock.h>);
+ * at one CPU a jump over it, and interrupts off are the whole of the lock,
+ * as in 2.6.35's uniprocessor build.
+ */
+extern struct static_key smp_key, sched_up_key;
+static inline void rq_lock(struct rq *rq)
+{
+	if (static_branch_on(&smp_key))
+		raw_spin_lock(&rq->lock);
+}
+static inline void rq_unlock(struct rq *rq)
+{
+	if (static_branch_on(&smp_key))
+		raw_spin_unlock(&rq->lock);
+}
+struct rq *__task_rq_lock(struct task *p);	/* migrate.c: interrupts are off */
 void hrtick_clear(struct rq *rq);
 /* core.c calls this after schedule/tick/wakeup: debug.c's sched_verify()
  * (<kernel/sched.h>) under sched_verify=1 (inline: the test is one load). */

@@ -120,11 +120,41 @@ def test_ipis_work_with_the_tick_on_the_pit():
 
 
 def test_user_programs_run_beside_idle_cpus():
-    # The APs idle in hlt; the boot CPU runs everything, as at -smp 1.
+    # The APs idle in hlt between their ticks; the boot CPU runs every task.
     r = booted('run="hello"', smp=4)
     assert r.has_line("Brought up 4 CPUs")
     assert r.has_line("init: hello (pid 2) exited with status 0"), r.output[-2000:]
     assert not re.search(r"CPU\d: (Not responding|Stuck)", r.output)
+
+
+def proc_stat_cpus(r):
+    """Each `cat /proc/stat` of the run: [{cpu: (user, nice, system, idle)}]."""
+    dumps, cur = [], None
+    for l in r.lines:
+        m = re.match(r"^cpu(\d*) +(\d+) (\d+) (\d+) (\d+)", l)
+        if m and m.group(1) == "":
+            cur = {}
+            dumps.append(cur)
+        elif m:
+            cur[int(m.group(1))] = tuple(int(x) for x in m.group(2, 3, 4, 5))
+    return dumps
+
+
+@pytest.mark.parametrize("cpus", [2, 4])
+def test_each_cpu_ticks_on_its_own_runqueue(cpus):
+    # Each AP's local APIC timer runs at HZ with the boot CPU's calibration
+    # and its tick charges its idle task's time to its own /proc/stat line
+    # (before, an AP's timer stayed masked and its line at 0).  Every task
+    # still runs on CPU 0: the APs count no user or system time.  Over a
+    # one-second sleep every CPU counts exactly 100 clock ticks (USER_HZ).
+    r = booted('run="cat /proc/stat; sleep 1; cat /proc/stat"', smp=cpus)
+    before, after = proc_stat_cpus(r)
+    assert sorted(after) == list(range(cpus)), r.output[-2000:]
+    for cpu in range(1, cpus):
+        assert before[cpu][:3] == after[cpu][:3] == (0, 0, 0), (cpu, before, after)
+        assert before[cpu][3] > 0
+        assert after[cpu][3] - before[cpu][3] == 100, (cpu, before, after)
+    assert sum(after[0]) - sum(before[0]) == 100, (before, after)
 
 
 def domain_debug(r):
