@@ -6,7 +6,8 @@
  * honoured when the task returns to user mode, and at the kernel's own
  * scheduling points (sleeping, the idle loop, cond_resched() in long loops).
  * Kernel code itself is never preempted, so it needs no locks beyond
- * interrupt masking.  Syscalls are short or reschedule as they go, so the
+ * interrupt masking and, at more than one CPU, the giant kernel lock
+ * (<kernel/smp_lock.h>), which the way back to user mode lets go.  Syscalls are short or reschedule as they go, so the
  * difference from full preemption is at most one syscall or one step of it.
  */
 #include <kernel/entry.h>

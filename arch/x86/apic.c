@@ -103,9 +103,9 @@ void apic_init(void)
  * A non-boot CPU's local APIC (setup_local_APIC() for cpu != 0): LINT0 and
  * LINT1 masked, as Linux masks them on every CPU but the boot CPU, so the
  * 8259's interrupts and NMIs stay on CPU 0.  The timer gets its vector and
- * the boot CPU's divider but stays masked: no tick here until this CPU
- * schedules (the boot CPU's calibration holds for every CPU's timer, which
- * all run from the same bus clock).
+ * the boot CPU's divider, masked until the CPU is online and starts its
+ * tick (apic_timer_start_secondary(); the boot CPU's calibration holds
+ * for every CPU's timer, which all run from the same bus clock).
  */
 void setup_secondary_APIC(void)
 {

@@ -495,7 +495,7 @@ static noinline void __schedule_smp(int preempt)
  * so there the site is a nop and the uniprocessor copy follows it: one
  * instruction more than the uniprocessor kernel's schedule().
  */
-static void __schedule(int preempt)
+static noinline void __schedule(int preempt)
 {
 	if (static_branch_on(&sched_up_key)) {
 		__schedule_body(preempt, 0);
