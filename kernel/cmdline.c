@@ -258,6 +258,8 @@ static int knob_set(const struct knob *k, const char *spelled, const char *val, 
 		return -1;
 	if (!val && k->type == KNOB_BOOL)
 		val = "1";
+	if (!val && k->bare)
+		val = k->bare;		/* e.g. Linux's bare sched_debug */
 	if (!val) {
 		knob_expect(k, expect, sizeof(expect));
 		printk("%s: %s: missing value (expected %s)\n", src, spelled,

@@ -21,6 +21,7 @@
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/smp.h>
+#include <kernel/smp_lock.h>
 #include <kernel/task.h>
 
 struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask;
@@ -83,4 +84,5 @@ void smp_init(void)
 	}
 	printk("Brought up %u CPUs\n", num_online_cpus());
 	smp_cpus_done(setup_max_cpus);
+	smp_lock_init();	/* the giant lock, if more than one CPU runs */
 }

@@ -6,7 +6,8 @@
  * honoured when the task returns to user mode, and at the kernel's own
  * scheduling points (sleeping, the idle loop, cond_resched() in long loops).
  * Kernel code itself is never preempted, so it needs no locks beyond
- * interrupt masking.  Syscalls are short or reschedule as they go, so the
+ * interrupt masking and, at more than one CPU, the giant kernel lock
+ * (<kernel/smp_lock.h>), which the way back to user mode lets go.  Syscalls are short or reschedule as they go, so the
  * difference from full preemption is at most one syscall or one step of it.
  */
 #include <kernel/entry.h>
@@ -16,6 +17,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
+#include <kernel/smp_lock.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/vm.h>
@@ -102,4 +104,5 @@ void exit_to_caller(struct trap_frame *tf, int to_user)
 		do_signal(tf);
 	else
 		restore_saved_sigmask(current);
+	unlock_kernel();	/* user mode holds no giant lock */
 }

@@ -26,6 +26,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
+#include <kernel/smp_lock.h>
 #include <kernel/string.h>
 #include <arch/irqflags.h>
 #include <arch/process.h>
@@ -96,26 +97,49 @@ void start_init(void)
 	init_task->signal_flags |= SIGNAL_UNKILLABLE;
 }
 
-/* The idle task: sleep until an interrupt, run whatever became runnable. */
-/*
- * The idle loop of a CPU other than the boot CPU, while only the boot CPU
- * has a runqueue: halt with interrupts on, forever.  IPIs wake it and their
- * handlers run (kernel/smp.c); no task is ever scheduled here, so it never
- * calls schedule().
- */
-__attribute__((noreturn)) void cpu_idle_parked(void)
+/* Halt until an interrupt, unless a switch is asked for already. */
+static inline void idle_wait(void)
 {
-	for (;;)
-		arch_idle();		/* sti; hlt */
+	local_irq_disable();
+	if (!current->need_resched)
+		arch_idle();		/* sti; hlt - no wakeup lost in between */
+	local_irq_enable();
 }
 
+/*
+ * The idle loop of every CPU while more than one is online: 2.6.35's
+ * cpu_idle(), which halts while nothing asks for a switch (its tick, IPIs and a
+ * wakeup's need_resched wake it) and only then calls schedule().  It holds
+ * the giant kernel lock only around schedule() and the reaping: the task
+ * switched to runs kernel code (it resumes inside schedule(), or in
+ * schedule_tail()), and a halted CPU must let the others in.
+ */
+__attribute__((noreturn)) void cpu_idle_smp(void)
+{
+	unlock_kernel();	/* the boot CPU comes here from kernel code */
+	for (;;) {
+		while (!current->need_resched)
+			idle_wait();
+		lock_kernel();
+		schedule();
+		reap_dead_tasks();
+		unlock_kernel();
+	}
+}
+
+/*
+ * The boot CPU's idle task: sleep until an interrupt, run whatever became
+ * runnable.  With more than one CPU online it is cpu_idle_smp(); at one,
+ * unlike 2.6.35's cpu_idle(), it calls schedule() after every interrupt,
+ * need_resched or not (the uniprocessor kernel's loop, kept so that the
+ * -smp 1 figures stay).
+ */
 __attribute__((noreturn)) void cpu_idle(void)
 {
+	if (static_key_enabled(&smp_key))
+		cpu_idle_smp();
 	for (;;) {
-		local_irq_disable();
-		if (!current->need_resched)
-			arch_idle();		/* sti; hlt - no wakeup lost in between */
-		local_irq_enable();
+		idle_wait();
 		schedule();
 		reap_dead_tasks();
 	}

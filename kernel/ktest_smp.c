@@ -11,7 +11,13 @@
  *  5. TLB shootdown: flush_tlb_mm() of a fresh mm that no other CPU has
  *     loaded sends no IPI; with another CPU made to load it, that CPU
  *     flushes (flush_tlb_mm, then flush_tlb_range); flush_tlb_all()
- *     flushes every other CPU once.
+ *     flushes every other CPU once;
+ *  6. the giant kernel lock (kernel/smp_lock.c), held here: CPU 1, sent a
+ *     call that takes it, waits for it in its IPI handler, interrupts off;
+ *     a call to CPU 1 that this CPU waits for must still run there (a
+ *     waiter runs its pending cross calls, or the two CPUs would wait for
+ *     each other for ever: that failure hangs the boot), and once this CPU
+ *     lets the lock go CPU 1 takes it.
  * Ends with "ktest: smp: passed" or "ktest: smp: FAILED (N checks)".
  * Waits are bounded (WAIT_NS of sched_clock), so a lost IPI fails a check
  * instead of hanging the boot.
@@ -19,6 +25,7 @@
 #include <kernel/ktest.h>
 #include <kernel/printk.h>
 #include <kernel/smp.h>
+#include <kernel/smp_lock.h>
 #include <kernel/time.h>
 #include <kernel/tlbflush.h>
 #include <kernel/vm.h>
@@ -160,6 +167,35 @@ static void tlb_shootdown(void)
 	mm_put(mm);
 }
 
+static volatile u32 giant_state;	/* CPU 1: 1 waiting, 2 took it and let it go */
+
+static void take_giant(void *info)
+{
+	giant_state = 1;
+	__lock_kernel();
+	__unlock_kernel();
+	giant_state = 2;
+}
+
+static void giant_lock_waiter(void)
+{
+	volatile int ran = -1;
+
+	if (num_online_cpus() < 2) {
+		printk("ktest: smp: giant lock: one CPU, never taken\n");
+		return;
+	}
+	giant_state = 0;
+	smp_call_function_single(1, take_giant, NULL, 0);
+	check(wait_word(&giant_state, 1), "CPU1 never called the giant lock");
+	smp_call_function_single(1, whoami, (void *)&ran, 1);
+	check(ran == 1 && giant_state == 1, "the call while CPU1 waits for the giant lock");
+	__unlock_kernel();		/* the boot context held it (smp_lock_init) */
+	check(wait_word(&giant_state, 2), "CPU1 never took the giant lock");
+	__lock_kernel();
+	printk("ktest: smp: giant lock: CPU1 waiting for it ran a call on CPU%d, then took it\n", ran);
+}
+
 void ktest_smp(void)
 {
 	u32 online = cpu_online_mask->bits;
@@ -171,6 +207,7 @@ void ktest_smp(void)
 	call_many(online);
 	resched_each();
 	tlb_shootdown();
+	giant_lock_waiter();
 	if (failed)
 		printk("ktest: smp: FAILED (%u checks)\n", failed);
 	else

@@ -15,6 +15,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
+#include <kernel/topology.h>
 #include <kernel/string.h>
 #include <kernel/tick.h>
 #include <kernel/trace.h>
@@ -119,6 +120,14 @@ void kmain(u32 magic, u32 info_phys)
 	arch_devices_init();		/* UART receive interrupt */
 	local_irq_enable();
 	smp_init();			/* start the other CPUs; they idle */
+	/*
+	 * Their sched domains (sched_debug prints them).  At one CPU every
+	 * level would be dropped (2.6.35 builds them anyway and attaches NULL);
+	 * skipping it keeps the -smp 1 boot as long as the uniprocessor's
+	 * (docs/FASTPATHS.md, "Per-CPU runqueues").
+	 */
+	if (num_online_cpus() > 1)
+		sched_init_smp();
 	tick_report();			/* prove the tick runs (from a tick edge) */
 	ktest_run();			/* ktest=NAME fault and SMP tests */
 

@@ -14,6 +14,7 @@ KERNEL_C += kernel/tick.c                 # jiffies, timers, scheduler_tick at H
 KERNEL_C += kernel/ktest.c                # ktest=NAME in-kernel fault tests
 KERNEL_C += kernel/ktest_smp.c            # ktest=smp: cross calls, IPIs, TLB shootdown on every CPU
 KERNEL_C += kernel/cpu.c                  # CPU masks, maxcpus=/nosmp, smp_init: bring the CPUs up
+KERNEL_C += kernel/smp_lock.c             # the giant kernel lock (kernel_flag), at more than one CPU
 KERNEL_C += kernel/smp.c                  # cross calls: smp_call_function_single/many, on_each_cpu
 KERNEL_C += kernel/printk.c               # printk, consoles, 16 KiB log ring, panic
 KERNEL_C += kernel/syslog.c               # syslog(2): dmesg reads the log ring again

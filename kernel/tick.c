@@ -19,6 +19,12 @@
 volatile u64 jiffies;
 u32 tick_nsec;		/* set with the clock event (hrtimers_init) */
 
+void timer_tick_secondary(void)
+{
+	account_process_tick(current, user_mode(get_irq_regs()));
+	scheduler_tick();
+}
+
 void timer_tick(void)
 {
 	/* do_timer(1) */

@@ -8,6 +8,8 @@
 #                                 rbtree order (leftmost first) with its vruntime and
 #                                 its key vruntime - min_vruntime; next/last buddies
 #   (gdb) gr-min-vruntime         cfs_rq->min_vruntime
+#   (gdb) print $rq(1).nr_running  $rq(CPU): that CPU's struct rq (the runqueues are
+#                                 per-CPU variables: no plain symbol names one)
 #
 # The kernel symbols come from build/granule-debug.elf, the booted
 # build/granule.elf plus DWARF (same loadable bytes).  Time under gdb: the
@@ -15,7 +17,7 @@
 # to the next pending virtual timer.  make gdb boots with gdb_clock=1, whose
 # PIT guard (IRQ masked) keeps that timer under 0.1 ms ahead: a stop moves
 # the clock by less than 0.1 ms, scheduler_tick breaks see rq->clock advance
-# one tick each, and `break scheduler_tick if runqueue.nr_running >= 6`
+# one tick each, and `break scheduler_tick if $rq(0).nr_running >= 6`
 # works (docs/ARCHITECTURE.md, "Watching it in a debugger").
 #   make gdb GDB_CMDS=file        gdb runs the file's commands first.
 # build/granule.asm is the disassembly with source.
@@ -71,14 +73,34 @@ def _rb_next(node):
     return parent
 
 
+def _cpu():
+    """The CPU gdb stopped on: QEMU's gdb stub shows each vCPU as a
+    thread, numbered from 1 in CPU order."""
+    thread = gdb.selected_thread()
+    return thread.num - 1 if thread else 0
+
+
+def _rq(cpu):
+    """CPU's struct rq: the per-CPU runqueues (kernel/sched/core.c) at the
+    template's address plus that CPU's __per_cpu_offset."""
+    return gdb.parse_and_eval(f"*(struct rq *)((char *)&runqueues + __per_cpu_offset[{cpu}])")
+
+
+class RqFunction(gdb.Function):
+    """$rq(CPU): CPU's struct rq (CPU 0 without an argument)."""
+
+    def __init__(self):
+        super().__init__("rq")
+
+    def invoke(self, cpu=None):
+        return _rq(int(cpu) if cpu is not None else 0)
+
+
 def _current():
     """`current` of the CPU gdb stopped on: its per-CPU current_task
     (kernel/include/kernel/task.h), at the template's address plus that
-    CPU's __per_cpu_offset (0 until the areas exist).  QEMU's gdb stub
-    shows each vCPU as a thread, numbered from 1 in CPU order."""
-    thread = gdb.selected_thread()
-    cpu = thread.num - 1 if thread else 0
-    return gdb.parse_and_eval(f"*(struct task **)((char *)&current_task + __per_cpu_offset[{cpu}])")
+    CPU's __per_cpu_offset (0 until the areas exist)."""
+    return gdb.parse_and_eval(f"*(struct task **)((char *)&current_task + __per_cpu_offset[{_cpu()}])")
 
 
 class GrCurrent(gdb.Command):
@@ -92,19 +114,19 @@ class GrCurrent(gdb.Command):
         if not int(cur):
             print("current: NULL (before sched_init)")
             return
-        mv = int(gdb.parse_and_eval("runqueue.cfs.min_vruntime"))
+        mv = int(_rq(_cpu())["cfs"]["min_vruntime"])
         print(f"current: {_describe(cur, mv)} state {int(cur['state'])} "
               f"need_resched {int(cur['need_resched'])}")
 
 
 class GrRq(gdb.Command):
-    """gr-rq: the CFS runqueue: counts, min_vruntime, curr, and the queued entities in rbtree order."""
+    """gr-rq: the CFS runqueue of the CPU gdb stopped on: counts, min_vruntime, curr, and the queued entities in rbtree order."""
 
     def __init__(self):
         super().__init__("gr-rq", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
-        rq = gdb.parse_and_eval("runqueue")
+        rq = _rq(_cpu())
         cfs = rq["cfs"]
         mv = int(cfs["min_vruntime"])
         print(f"rq: nr_running {int(rq['nr_running'])} cfs.nr_running {int(cfs['nr_running'])} "
@@ -136,9 +158,10 @@ class GrMinVruntime(gdb.Command):
         super().__init__("gr-min-vruntime", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
-        print(f"min_vruntime {int(gdb.parse_and_eval('runqueue.cfs.min_vruntime'))}")
+        print(f"min_vruntime {int(_rq(_cpu())['cfs']['min_vruntime'])}")
 
 
+RqFunction()
 GrCurrent()
 GrRq()
 GrMinVruntime()

@@ -103,9 +103,9 @@ void apic_init(void)
  * A non-boot CPU's local APIC (setup_local_APIC() for cpu != 0): LINT0 and
  * LINT1 masked, as Linux masks them on every CPU but the boot CPU, so the
  * 8259's interrupts and NMIs stay on CPU 0.  The timer gets its vector and
- * the boot CPU's divider but stays masked: no tick here until this CPU
- * schedules (the boot CPU's calibration holds for every CPU's timer, which
- * all run from the same bus clock).
+ * the boot CPU's divider, masked until the CPU is online and starts its
+ * tick (apic_timer_start_secondary(); the boot CPU's calibration holds
+ * for every CPU's timer, which all run from the same bus clock).
  */
 void setup_secondary_APIC(void)
 {
@@ -148,6 +148,15 @@ u32 apic_timer_calibrate(void)
 void apic_timer_start_periodic(u32 counts_per_tick)
 {
 	timer_div = 0x3;
+	apic_write(APIC_TIMER_DIV, 0x3);
+	apic_write(APIC_LVT_TIMER, LVT_PERIODIC | LOCAL_TIMER_VECTOR);
+	apic_write(APIC_TIMER_INIT, counts_per_tick);
+}
+
+/* An AP's periodic tick at divide-by-16 (the boot CPU's timer_div stays:
+ * the next AP's setup_secondary_APIC() reads it). */
+void apic_timer_start_secondary(u32 counts_per_tick)
+{
 	apic_write(APIC_TIMER_DIV, 0x3);
 	apic_write(APIC_LVT_TIMER, LVT_PERIODIC | LOCAL_TIMER_VECTOR);
 	apic_write(APIC_TIMER_INIT, counts_per_tick);

@@ -14,6 +14,7 @@ bits 32
 section .text
 extern trap_dispatch
 extern do_syscall
+extern do_syscall_smp
 
 %define SYSCALL_VECTOR 0x80
 %define KERNEL_DS 0x10
@@ -73,6 +74,19 @@ common_entry:
 	SAVE_ALL
 	push esp                            ; struct trap_frame *
 	call trap_dispatch
+	add esp, 4
+	jmp ret_from_trap
+
+; int $0x80 with more than one CPU online (arch_smp_syscall_gate): the same
+; frame, into do_syscall_smp(), which holds the giant kernel lock
+; (kernel/smp_lock.c) around do_syscall().
+global system_call_smp
+system_call_smp:
+	push eax                            ; orig_eax
+	push dword SYSCALL_VECTOR
+	SAVE_ALL
+	push esp                            ; struct trap_frame *
+	call do_syscall_smp
 	add esp, 4
 	jmp ret_from_trap
 

@@ -8,6 +8,7 @@
  * makes it), so ring 3 may 'int 0x80'; int3 and into are DPL-3 interrupt
  * gates, as on Linux; any other 'int n' from ring 3 is a #GP.
  */
+#include <kernel/smp.h>
 #include <kernel/types.h>
 #include <arch/segment.h>
 
@@ -52,6 +53,20 @@ void idt_init(void)
 	for (int v = 0; v < 256; v++)
 		set_gate(v, vector_stubs[v], user_gate(v) ? 3 : 0);
 	idt_load();
+}
+
+/*
+ * More than one CPU online: int 0x80 enters through system_call_smp, which
+ * takes the giant kernel lock around do_syscall() (<kernel/smp_lock.h>).
+ * A gate of its own rather than a test in the common path, as Linux's SMP
+ * alternatives patch the UP kernel: at one CPU the system call runs the
+ * instructions it always ran (docs/FASTPATHS.md).
+ */
+void arch_smp_syscall_gate(void)
+{
+	extern const char system_call_smp[];
+
+	set_gate(SYSCALL_VECTOR, (u32)system_call_smp, 3);
 }
 
 /* Vector 3 to HANDLER (kprobes, arch/x86/kprobes.c), still callable from ring 3. */

@@ -1,6 +1,7 @@
 /*
  * arch/x86/process.c - switching, and the stack frames that start tasks.
  */
+#include <kernel/smp_lock.h>
 #include <kernel/string.h>
 #include <kernel/task.h>
 #include <arch/cpu.h>
@@ -114,6 +115,7 @@ void arch_exec_regs(struct trap_frame *tf, u32 entry, u32 sp)
 void arch_enter_user(struct task *t)
 {
 	__asm__ __volatile__("cli");
+	unlock_kernel();	/* user mode holds no giant lock */
 	__enter_user(task_pt_regs(t));
 }
 

@@ -17,6 +17,7 @@ KERNEL_C   += arch/x86/madt.c             # ACPI MADT -> the CPUs (pure; host-te
 KERNEL_C   += arch/x86/mptable.c          # Intel MP table -> the CPUs (pure; host-tested)
 KERNEL_C   += arch/x86/mpparse.c          # find the CPUs: MADT, else MP table; possible/present masks
 KERNEL_C   += arch/x86/smpboot.c          # start the APs: trampoline, INIT-SIPI-SIPI, start_secondary
+KERNEL_C   += arch/x86/topology.c          # each CPU's package and core, from CPUID and its APIC id
 KERNEL_ASM += arch/x86/trampoline.asm     # an AP's first instructions: real mode -> paging -> C
 KERNEL_C   += arch/x86/ioremap.c          # uncached device mappings (fixmap PDE 1023)
 KERNEL_C   += arch/x86/time.c             # clock source / clock event choice, hz= knob

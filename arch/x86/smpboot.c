@@ -22,10 +22,11 @@
  *  4. "callout": the AP may go on; wait up to 5 s for its "callin", then
  *     for it to mark itself online.
  * The AP, in start_secondary(): its TSS, LDT and IDT, its FPU, waits for
- * the callout (2 s at most), sets up its local APIC (LINT0/LINT1 masked,
- * its timer masked: no tick there until it schedules), calls in, goes
- * online, enables interrupts and parks in its idle loop (hlt), where IPIs
- * reach it.  An AP that never calls in is reported ("CPU1: Not
+ * the callout (2 s at most), sets up its local APIC (LINT0/LINT1 masked),
+ * makes its idle task the current task of its runqueue (init_idle(), which
+ * 2.6.35 runs on the boot CPU in fork_idle()), calls in, goes online,
+ * starts its tick (its APIC timer, periodic at HZ) and enters its idle
+ * loop, which halts until need_resched and then calls schedule().  An AP that never calls in is reported ("CPU1: Not
  * responding." if the trampoline never ran, "CPU1: Stuck ??" if it did) and
  * sent INIT again, which stops it, before its idle task's stack is freed.
  */
@@ -33,9 +34,11 @@
 #include <kernel/bootinfo.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
+#include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/string.h>
 #include <kernel/task.h>
+#include <kernel/tick.h>
 #include <arch/apic.h>
 #include <arch/barrier.h>
 #include <arch/cpu.h>
@@ -105,6 +108,7 @@ void smp_prepare_cpus(unsigned int max_cpus)
 	ipi_init();
 	if (num_present_cpus() < 2)
 		return;
+	detect_ht(smp_processor_id());	/* the boot CPU's package and core */
 	if (!max_cpus) {
 		printk("SMP mode deactivated.\n");
 		return;
@@ -244,12 +248,15 @@ void start_secondary(void)
 	unsigned int cpu = smp_processor_id();
 
 	cpu_init();
+	detect_ht(cpu);			/* identify_secondary_cpu(): this CPU's ids */
 	/* smp_callin(): the boot CPU lets us go only after both STARTUPs */
 	if (wait_for_cpu(&cpu_callout_mask, cpu, CALLOUT_TIMEOUT_US))
 		for (;;)
 			hlt();		/* interrupts are off: stopped for good */
 	setup_secondary_APIC();
+	init_idle(current, (int)cpu);	/* this CPU's rq: its idle task runs */
 	cpumask_set_cpu(cpu, &cpu_callin_mask);
 	set_cpu_online(cpu, 1);
-	cpu_idle_parked();
+	secondary_tick_start();
+	cpu_idle_smp();
 }

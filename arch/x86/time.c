@@ -15,6 +15,7 @@
 #include <kernel/hrtimer.h>
 #include <kernel/printk.h>
 #include <kernel/time.h>
+#include <kernel/smp.h>
 #include <kernel/tick.h>
 #include <kernel/math64.h>
 #include <arch/cpu.h>
@@ -84,6 +85,36 @@ static void apic_tick_irq(struct trap_frame *tf)
 		hrtimer_interrupt();
 	else
 		timer_tick();
+}
+
+/*
+ * An AP's tick (start_secondary()): its local APIC timer, periodic at HZ
+ * with the boot CPU's calibration (every CPU's timer runs from the same
+ * bus clock), whether or not the boot CPU's runs one-shot.  With the PIT
+ * as clock event there is no calibration: the AP has no tick, as before.
+ * The vector's handler becomes one that tells the CPUs apart, so that at
+ * one CPU the boot CPU's tick is the instructions it was.
+ */
+static u32 apic_tick_counts;	/* per tick at divide 16; 0: no APIC tick */
+
+static void apic_tick_irq_smp(struct trap_frame *tf)
+{
+	if (!smp_processor_id()) {
+		apic_tick_irq(tf);
+		return;
+	}
+	set_irq_regs(tf);
+	inc_irq_stat(apic_timer_irqs);
+	apic_eoi();
+	timer_tick_secondary();		/* periodic, its own runqueue */
+}
+
+void secondary_tick_start(void)
+{
+	if (!apic_tick_counts)
+		return;
+	set_vector_handler(LOCAL_TIMER_VECTOR, apic_tick_irq_smp);	/* one store */
+	apic_timer_start_secondary(apic_tick_counts);
 }
 
 /* ---- clock event interface (kernel/clockevent.h) ---- */
@@ -157,6 +188,7 @@ void time_init(void)
 			tick_ns = div_u64((u64)count * 1000000u, per_ms);
 			set_vector_handler(LOCAL_TIMER_VECTOR, apic_tick_irq);
 			apic_timer_start_periodic(count);
+			apic_tick_counts = count;
 			use_apic = 1;
 			printk("clockevent: lapic timer, periodic %u HZ (%u counts/ms at /16, %u per tick)\n",
 			       HZ, per_ms, count);

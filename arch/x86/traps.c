@@ -17,6 +17,7 @@
 #include <kernel/signal_nr.h>
 #include <kernel/string.h>
 #include <kernel/smp.h>
+#include <kernel/smp_lock.h>
 #include <kernel/task.h>
 #include <arch/cpu.h>
 #include <arch/hardirq.h>
@@ -199,7 +200,31 @@ static void do_exception(struct trap_frame *tf)
 	panic("Fatal exception");
 }
 
-void trap_dispatch(struct trap_frame *tf)
+/*
+ * Whether this trap takes the giant kernel lock (<kernel/smp_lock.h>), on a
+ * CPU that does not hold it (user mode, or the idle loop): every trap from
+ * user mode, since its way out may schedule() or deliver a signal; from
+ * the kernel, exceptions, the 8259's device interrupts and the boot CPU's
+ * tick (jiffies, the timers and their wakeups) - not the IPIs, whose
+ * handlers keep to their own locks, nor another CPU's tick, which touches
+ * only its own runqueue (under rq->lock) and CPU-time counters.  1 if it
+ * took it here: trap_dispatch_smp() then lets it go on the way back to the
+ * kernel code it interrupted.
+ */
+static int trap_lock_kernel(const struct trap_frame *tf)
+{
+	u32 v = tf->vector;
+
+	if (this_cpu_read(kernel_flag_held))
+		return 0;
+	if (!user_mode(tf) && v >= IRQ0_VECTOR + 16 &&
+	    (v != LOCAL_TIMER_VECTOR || smp_processor_id()))
+		return 0;
+	__lock_kernel();
+	return 1;
+}
+
+static __attribute__((always_inline)) inline void __trap_dispatch(struct trap_frame *tf)
 {
 	u32 v = tf->vector;
 
@@ -217,4 +242,23 @@ void trap_dispatch(struct trap_frame *tf)
 		inc_irq_stat(irq_spurious_count);
 	}
 	exit_to_caller(tf, user_mode(tf));
+}
+
+/* More than one CPU online: the same under the giant kernel lock. */
+static noinline void trap_dispatch_smp(struct trap_frame *tf)
+{
+	int locked = trap_lock_kernel(tf);
+
+	__trap_dispatch(tf);
+	if (locked)
+		__unlock_kernel();
+}
+
+void trap_dispatch(struct trap_frame *tf)
+{
+	if (static_branch_on(&smp_key)) {
+		trap_dispatch_smp(tf);
+		return;
+	}
+	__trap_dispatch(tf);
 }

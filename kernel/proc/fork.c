@@ -19,6 +19,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
+#include <kernel/smp_lock.h>
 #include <kernel/string.h>
 #include <kernel/uaccess.h>
 #include <kernel/vm.h>
@@ -141,6 +142,7 @@ void fork_child_tail(void)
 		put_user(current->pid, (int *)current->set_child_tid);
 		current->set_child_tid = 0;
 	}
+	unlock_kernel();	/* to user mode: the CPU lets the giant lock go */
 }
 
 int kernel_thread(const char *name, void (*fn)(void *), void *arg)

@@ -4,8 +4,13 @@
  * the idle task (Linux 2.6.35's kernel/sched.c, uniprocessor, under the
  * same names; the classes rt -> fair -> idle).
  *
- * Locking: the runqueue is touched only with interrupts off
- * (local_irq_save/restore); on one CPU that is the whole of rq->lock.
+ * Locking: a runqueue is touched only with interrupts off, and, while more
+ * than one CPU is online (smp_key, <kernel/smp_lock.h>), under its rq->lock
+ * in 2.6.35's places: schedule() (held across the switch, released by the
+ * task switched in: after context_switch() or in schedule_tail()),
+ * try_to_wake_up() (__task_rq_lock()), wake_up_new_task(), the tick and
+ * the hrtick.  At one CPU each of those is one jump over the lock.  The
+ * other paths are a task's kernel code, under the giant kernel lock.
  * Time: rq->clock = sched_clock(), refreshed by update_rq_clock() at the
  * tick, on every enqueue/dequeue and, in schedule(), only through
  * deactivate_task() or put_prev_task() of a still-queued task (2.6.35).
@@ -21,12 +26,17 @@
 #include <kernel/hrtick.h>
 #include <kernel/time.h>
 #include <kernel/printk.h>
+#include <kernel/smp_lock.h>
 #include <kernel/string.h>
 #include <kernel/errno.h>
 #include <arch/irqflags.h>
 #include <arch/thread.h>
 
-struct rq runqueue;		/* the one CPU's runqueue */
+/* <kernel/smp_lock.h>: more than one CPU online, and its opposite for the
+ * one site in schedule() whose uniprocessor path must follow a nop */
+struct static_key smp_key = STATIC_KEY_INIT_TRUE;
+struct static_key sched_up_key = STATIC_KEY_INIT_TRUE;
+DEFINE_PER_CPU(struct rq, runqueues);	/* each CPU's: cpu_rq(), this_rq() */
 DEFINE_PER_CPU(struct task *, current_task);	/* current: == rq->curr outside schedule() */
 static struct task init_task;	/* the boot context, later the idle task */
 
@@ -87,7 +97,7 @@ static inline int task_contributes_to_load(const struct task *p)
 void enqueue_task(struct rq *rq, struct task *p, int flags)
 {
 	update_rq_clock(rq);
-	sched_info_queued(p);
+	sched_info_queued(rq, p);
 	p->sched_class->enqueue_task(rq, p, flags);
 	p->se.on_rq = 1;
 	p->on_rq = 1;
@@ -96,7 +106,7 @@ void enqueue_task(struct rq *rq, struct task *p, int flags)
 void dequeue_task(struct rq *rq, struct task *p, int flags)
 {
 	update_rq_clock(rq);
-	sched_info_dequeued(p);
+	sched_info_dequeued(rq, p);
 	p->sched_class->dequeue_task(rq, p, flags);
 	p->se.on_rq = 0;
 	p->on_rq = 0;
@@ -186,10 +196,12 @@ void hrtick_fire(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
+	rq_lock(rq);
 	rq->hrtick_active = 0;
 	update_rq_clock(rq);
 	rq->curr->sched_class->task_tick(rq, rq->curr, 1);
 	sched_verify_hook();
+	rq_unlock(rq);
 	local_irq_restore(flags);
 }
 
@@ -203,11 +215,12 @@ void hrtick_fire(void)
  */
 int try_to_wake_up(struct task *p, unsigned int state, int wake_flags)
 {
-	struct rq *rq = task_rq(p);
+	struct rq *rq;
 	unsigned long flags;
 	int success = 0;
 
 	local_irq_save(flags);
+	rq = static_branch_on(&smp_key) ? __task_rq_lock(p) : task_rq(p);
 	if (!(p->state & state))
 		goto out;
 
@@ -226,6 +239,7 @@ out_running:
 	p->state = TASK_RUNNING;
 out:
 	sched_verify_hook();
+	rq_unlock(rq);
 	local_irq_restore(flags);
 	return success;
 }
@@ -241,6 +255,7 @@ static void __sched_fork(struct task *p)
 	memset(&p->se, 0, sizeof(p->se));
 	RB_CLEAR_NODE(&p->se.run_node);
 	INIT_LIST_HEAD(&p->se.deadline_node);
+	INIT_LIST_HEAD(&p->se.group_node);
 	INIT_LIST_HEAD(&p->rt.run_list);
 	p->on_rq = 0;
 }
@@ -282,6 +297,11 @@ void sched_fork(struct task *p)
 	}
 	set_load_weight(p);
 
+	/* on the parent's CPU, with its affinity: Linux's dup_task_struct()
+	 * copies both, and 2.6.35's task_fork_fair() re-sets the CPU */
+	p->cpu = (unsigned int)raw_smp_processor_id();
+	p->cpus_allowed = current->cpus_allowed;
+
 	p->sched_class = rt_prio(p->prio) ? &rt_sched_class : &fair_sched_class;
 	/* the RR slice: 2.6.35's dup_task_struct copies the parent's remainder
 	 * (init_task's is HZ); 6.12's __sched_fork gives a fresh one */
@@ -305,11 +325,13 @@ void wake_up_new_task(struct task *p)
 	if (p->state != TASK_WAKING)
 		printk("sched: wake_up_new_task: %s/%d is not TASK_WAKING\n",
 		       p->comm, p->pid);
+	rq_lock(rq);
 	p->state = TASK_RUNNING;
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_INITIAL);	/* CFS: as 0 */
 	check_preempt_curr(rq, p, WF_FORK);
 	sched_verify_hook();
+	rq_unlock(rq);
 	local_irq_restore(flags);
 }
 
@@ -327,11 +349,13 @@ void scheduler_tick(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	update_cpu_load(rq);
 	sched_rt_period_tick(rq);		/* rt throttling's period timer */
 	curr->sched_class->task_tick(rq, curr, 0);
 	sched_verify_hook();
+	rq_unlock(rq);
 	local_irq_restore(flags);
 }
 
@@ -342,7 +366,7 @@ void scheduler_tick(void)
  * queued task is fair (no rt task queued) the fair class is asked directly;
  * the idle class always answers, so this cannot fail.
  */
-static struct task *pick_next_task(struct rq *rq)
+static __attribute__((always_inline)) inline struct task *pick_next_task(struct rq *rq)
 {
 	const struct sched_class *class;
 	struct task *p;
@@ -407,9 +431,12 @@ static void context_switch(struct rq *rq, struct task *prev, struct task *next)
 /*
  * The scheduler proper.  PREEMPT is Linux's PREEMPT_ACTIVE: a preempted
  * task is not dequeued even if its state is not TASK_RUNNING (it was
- * interrupted between setting its state and calling schedule()).
+ * interrupted between setting its state and calling schedule()).  SMP
+ * (a constant: two copies are compiled) takes rq->lock as 2.6.35 does,
+ * from before the pick to after the switch, where the task switched in
+ * releases it on its own CPU's rq (finish_lock_switch()).
  */
-static void __schedule(int preempt)
+static __attribute__((always_inline)) inline void __schedule_body(int preempt, const int smp)
 {
 	struct task *prev, *next;
 	u64 *switch_count;
@@ -419,6 +446,8 @@ static void __schedule(int preempt)
 need_resched:
 	local_irq_save(flags);
 	rq = this_rq();
+	if (smp)
+		raw_spin_lock(&rq->lock);
 	prev = rq->curr;
 	switch_count = &prev->nivcsw;
 	rq->sched_count++;
@@ -440,7 +469,7 @@ need_resched:
 	next = pick_next_task(rq);
 
 	if (likely(prev != next)) {
-		sched_info_switch(prev, next);
+		sched_info_switch(rq, prev, next);
 		rq->nr_switches++;
 		rq->curr = next;
 		++*switch_count;
@@ -449,9 +478,30 @@ need_resched:
 	}
 
 	sched_verify_hook();
+	if (smp)
+		raw_spin_unlock(&this_rq()->lock);
 	local_irq_restore(flags);
 	if (unlikely(current->need_resched))
 		goto need_resched;
+}
+
+static noinline void __schedule_smp(int preempt)
+{
+	__schedule_body(preempt, 1);
+}
+
+/*
+ * One static-key site chooses.  sched_up_key is on while one CPU is online,
+ * so there the site is a nop and the uniprocessor copy follows it: one
+ * instruction more than the uniprocessor kernel's schedule().
+ */
+static noinline void __schedule(int preempt)
+{
+	if (static_branch_on(&sched_up_key)) {
+		__schedule_body(preempt, 0);
+		return;
+	}
+	__schedule_smp(preempt);
 }
 
 void schedule(void)
@@ -495,6 +545,8 @@ void preempt_schedule_irq(void)
 void schedule_tail(void)
 {
 	sched_verify_hook();
+	if (!static_branch_on(&sched_up_key))	/* finish_lock_switch() */
+		raw_spin_unlock(&this_rq()->lock);
 }
 
 /* ---- Priorities, policy, yield ----------------------------------------------- */
@@ -785,32 +837,52 @@ u64 (*task_sched_runtime)(struct task *p) = task_sched_runtime_2635;
  * Make IDLE the idle task of the runqueue (and the running task): its
  * class is idle, it is never queued, it runs when nothing else can.
  */
-static void init_idle(struct task *idle)
+void init_idle(struct task *idle, int cpu)
 {
-	struct rq *rq = this_rq();
+	struct rq *rq = cpu_rq(cpu);
 
 	__sched_fork(idle);
 	idle->state = TASK_RUNNING;
 	idle->se.exec_start = sched_clock();
+	idle->cpu = (unsigned int)cpu;		/* 2.6.35: __set_task_cpu(idle, cpu) */
+	idle->cpus_allowed = cpumask_of_cpu((unsigned int)cpu);
 
 	rq->curr = rq->idle = idle;
 	idle->sched_class = &idle_sched_class;
 	rt_mutex_init_task(idle);
 }
 
-void sched_init(void)
+/* One CPU's runqueue, empty (2.6.35 sched_init()'s loop body). */
+static void init_rq(struct rq *rq, int cpu)
 {
-	struct rq *rq = this_rq();
-
 	memset(rq, 0, sizeof(*rq));
+	raw_spin_lock_init(&rq->lock);
+	rq->cpu = cpu;
+	rq->cpu_power = 1U << SCHED_LOAD_SHIFT;	/* SCHED_LOAD_SCALE */
+	rq->next_balance = jiffies;
+	rq->avg_idle = 2 * (u64)sysctl_sched_migration_cost;
 	init_cfs_rq(&rq->cfs);
 	eevdf_init_cfs_rq(&rq->cfs);		/* EEVDF's part of the cfs_rq */
 	init_rt_rq(&rq->rt);
 	INIT_LIST_HEAD(&rq->deadline_list);
+	calc_load_init(rq);
+}
+
+/*
+ * Every possible CPU's runqueue, then the boot context as this CPU's idle
+ * task (2.6.35 order: the rqs, then init_idle(current, smp_processor_id())).
+ */
+void sched_init(void)
+{
+	int cpu = raw_smp_processor_id();
+	struct rq *rq = cpu_rq(cpu);
+	unsigned int i;
+
+	for_each_possible_cpu(i)
+		init_rq(cpu_rq(i), (int)i);
 
 	/* the scaled tunables = factor * normalized (factor 1 on UP) */
 	update_sysctl();
-	calc_load_init(rq);
 
 	memset(&init_task, 0, sizeof(init_task));
 	init_task.policy = SCHED_NORMAL;
@@ -820,7 +892,7 @@ void sched_init(void)
 	init_task.pid = 0;
 	strlcpy(init_task.comm, "swapper", sizeof(init_task.comm));
 
-	init_idle(&init_task);
+	init_idle(&init_task, cpu);
 	set_load_weight(&init_task);
 	this_cpu_write(current_task, &init_task);
 	update_rq_clock(rq);

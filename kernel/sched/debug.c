@@ -323,24 +323,6 @@ size_t proc_sched_task_snprint(struct task *p, char *buf, size_t size)
 	return out_len;
 }
 
-/*
- * /proc/schedstat, version 15 (Linux 2.6.35's show_schedstat): a uniprocessor
- * without sched domains, so only the cpu0 line: yld_count, the legacy 0,
- * sched_count, sched_goidle, ttwu_count, ttwu_local, rq_cpu_time (not kept:
- * 0), run_delay (ns), pcount.
- */
-size_t sched_schedstat_snprint(char *buf, size_t size)
-{
-	struct rq *rq = this_rq();
-
-	return snprintf(buf, size, "version 15\ntimestamp %llu\ncpu0 %u %u %u %u %u %u %llu %llu %llu\n",
-			(unsigned long long)jiffies, rq->yld_count, rq->sched_switch,
-			rq->sched_count, rq->sched_goidle, rq->ttwu_count, rq->ttwu_local,
-			(unsigned long long)rq->rq_cpu_time,
-			(unsigned long long)rq->rq_sched_info.run_delay,
-			(unsigned long long)rq->rq_sched_info.pcount);
-}
-
 /* Context switches so far (/proc/stat's ctxt). */
 u64 sched_nr_switches(void)
 {
@@ -349,12 +331,12 @@ u64 sched_nr_switches(void)
 
 /* ---- The invariant checker --------------------------------------------------- */
 
-static u64 verify_last_min_vruntime;
-static int verify_have_last;
+static u64 verify_last_min_vruntime[NR_CPUS];	/* each queue's own history */
+static u32 verify_have_last;			/* a bit per CPU */
 
 void sched_verify_reset(void)
 {
-	verify_have_last = 0;
+	verify_have_last = 0;	/* every CPU's */
 	sched_verify_failures = 0;
 }
 
@@ -492,14 +474,14 @@ static int verify_buddies(struct cfs_rq *cfs_rq)
 /* min_vruntime never decreases between calls. */
 static int verify_min_vruntime(struct cfs_rq *cfs_rq)
 {
-	int bad = 0;
+	int bad = 0, cpu = cpu_of(rq_of(cfs_rq));
+	u64 *last = &verify_last_min_vruntime[cpu];
 
-	if (verify_have_last &&
-	    (s64)(cfs_rq->min_vruntime - verify_last_min_vruntime) < 0)
+	if ((verify_have_last >> cpu) & 1 && (s64)(cfs_rq->min_vruntime - *last) < 0)
 		VIOLATION("min_vruntime went back by %lld ns\n",
-			  (long long)(verify_last_min_vruntime - cfs_rq->min_vruntime));
-	verify_last_min_vruntime = cfs_rq->min_vruntime;
-	verify_have_last = 1;
+			  (long long)(*last - cfs_rq->min_vruntime));
+	*last = cfs_rq->min_vruntime;
+	verify_have_last |= 1u << cpu;
 	return bad;
 }
 
@@ -544,6 +526,8 @@ int sched_verify(void)
 	u32 nr = 0;
 	int bad, broken;
 
+	if (rq->cpu)				/* CPU 0's queue only, for now */
+		return 0;
 	if (sched_eevdf())			/* eevdf_debug.c */
 		return sched_verify_eevdf();
 	local_irq_save(flags);
@@ -566,7 +550,10 @@ int sched_verify(void)
 /* ---- sched_debug= and the end-of-run report ------------------------------ */
 
 /*
- * sched_debug=off (default) | end.  "end": when init ends the run
+ * sched_debug=off (default) | end | domains.  "domains", also a bare
+ * sched_debug as in 2.6.35 (its early_param sched_domain_debug_enabled):
+ * sched_domain_debug() prints each CPU's domains as they are attached
+ * (topology.c).  "end": when init ends the run
  * (sys_granule_poweroff -> sched_report_at_end) print
  *   1. sched_debug_show(): the 2.6.35 /proc/sched_debug dump;
  *   2. "schedstats:" one line per task, live tasks (task_list order) then
@@ -579,12 +566,15 @@ int sched_verify(void)
  * default costs one load per exit).  At most SCHED_DEBUG_DEAD_MAX records
  * are kept; later exits are only counted ("N exits not recorded").
  */
-enum { SCHED_DEBUG_OFF, SCHED_DEBUG_END };
-static const char *const sched_debug_names[] = { "off", "end", NULL };
+static const char *const sched_debug_names[] = { "off", "end", "domains", NULL };
 int sysctl_sched_debug = SCHED_DEBUG_OFF;
-DEFINE_KNOB_ENUM(sched_debug, sysctl_sched_debug, SCHED_DEBUG_OFF,
-		 sched_debug_names,
-		 "end: print the /proc/sched_debug dump and per-task schedstats when init ends");
+__KNOB(sched_debug) = {
+	.name = "sched_debug", .type = KNOB_ENUM, .ptr = &sysctl_sched_debug,
+	.def = SCHED_DEBUG_OFF, .choices = sched_debug_names,
+	.help = "end: print the /proc/sched_debug dump and per-task schedstats when init ends; "
+		"domains (or bare sched_debug): each CPU's sched domains as they are attached",
+	.bare = "domains",	/* 2.6.35's early_param("sched_debug") */
+};
 
 #define SCHED_DEBUG_DEAD_MAX	256
 

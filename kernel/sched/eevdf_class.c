@@ -51,6 +51,7 @@ static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *s
 	update_load_add(&cfs_rq->load, se->load.weight);
 	update_load_add(&rq_of(cfs_rq)->load, se->load.weight);
 	cfs_rq->nr_running++;
+	list_add(&se->group_node, &cfs_rq->tasks);	/* 6.12: rq->cfs_tasks */
 }
 
 static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
@@ -58,6 +59,7 @@ static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *s
 	update_load_sub(&cfs_rq->load, se->load.weight);
 	update_load_sub(&rq_of(cfs_rq)->load, se->load.weight);
 	cfs_rq->nr_running--;
+	list_del(&se->group_node);		/* leaves it empty */
 }
 
 /* **************************************************************************

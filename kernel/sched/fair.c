@@ -227,14 +227,21 @@ inline void update_min_vruntime(struct cfs_rq *cfs_rq)
 }
 
 /*
- * Insert SE by key.  Equal keys go right, so tasks with the same vruntime
- * run in FIFO order.  Keeps the leftmost cache.
+ * Insert SE by vruntime.  Equal keys go right, so tasks with the same
+ * vruntime run in FIFO order.  Keeps the leftmost cache.
+ *
+ * 2.6.35 compares the keys relative to min_vruntime,
+ * entity_key(se) < entity_key(entry); Linux 3.1 ("sched: Replace use of
+ * entity_key()") compares the two vruntimes directly, entity_before(se,
+ * entry), as here.  The order is the same whenever both lie within 2^62 ns
+ * of min_vruntime (always: the spread is a few latencies), and the loop
+ * needs neither min_vruntime nor the cfs_rq, which on i686 frees the two
+ * registers the per-CPU rq pointer needs (docs/FASTPATHS.md).
  */
 inline void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	struct rb_node **link = &cfs_rq->tasks_timeline.rb_node;
 	struct rb_node *parent = NULL;
-	s64 key = entity_key(cfs_rq, se);
 	int leftmost = 1;
 
 	while (*link) {
@@ -242,7 +249,7 @@ inline void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 		parent = *link;
 		entry = rb_entry(parent, struct sched_entity, run_node);
-		if (key < entity_key(cfs_rq, entry)) {
+		if (entity_before(se, entry)) {
 			link = &parent->rb_left;
 		} else {
 			link = &parent->rb_right;
@@ -359,6 +366,7 @@ static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *s
 	update_load_add(&cfs_rq->load, se->load.weight);
 	update_load_add(&rq_of(cfs_rq)->load, se->load.weight); /* inc_cpu_load */
 	cfs_rq->nr_running++;
+	list_add(&se->group_node, &cfs_rq->tasks);	/* for the balancer */
 	se->on_rq = 1;
 }
 
@@ -367,6 +375,7 @@ static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *s
 	update_load_sub(&cfs_rq->load, se->load.weight);
 	update_load_sub(&rq_of(cfs_rq)->load, se->load.weight); /* dec_cpu_load */
 	cfs_rq->nr_running--;
+	list_del(&se->group_node);		/* leaves it empty */
 	se->on_rq = 0;
 }
 
@@ -683,7 +692,7 @@ void entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued)
 static inline void hrtick_start_fair(struct rq *rq, struct task *p)
 {
 	struct sched_entity *se = &p->se;
-	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+	struct cfs_rq *cfs_rq = &rq->cfs;	/* cfs_rq_of(se): P is on RQ */
 
 	if (hrtick_enabled(rq) && cfs_rq->nr_running > 1) {
 		u64 slice = sched_slice(cfs_rq, se);
@@ -716,7 +725,7 @@ static void hrtick_update(struct rq *rq)
 	if (curr->sched_class != &fair_sched_class)
 		return;
 
-	if (cfs_rq_of(&curr->se)->nr_running < sched_nr_latency)
+	if (rq->cfs.nr_running < sched_nr_latency)	/* cfs_rq_of(&curr->se) */
 		hrtick_start_fair(rq, curr);
 }
 
@@ -729,7 +738,7 @@ static void enqueue_task_fair(struct rq *rq, struct task *p, int flags)
 	struct sched_entity *se = &p->se;
 
 	if (!se->on_rq)
-		enqueue_entity(cfs_rq_of(se), se, flags);
+		enqueue_entity(&rq->cfs, se, flags);	/* cfs_rq_of(se): P is on RQ */
 	hrtick_update(rq);
 }
 
@@ -737,7 +746,7 @@ static void dequeue_task_fair(struct rq *rq, struct task *p, int flags)
 {
 	struct sched_entity *se = &p->se;
 
-	dequeue_entity(cfs_rq_of(se), se, flags);
+	dequeue_entity(&rq->cfs, se, flags);	/* cfs_rq_of(se) */
 	hrtick_update(rq);
 }
 
@@ -750,7 +759,7 @@ static void dequeue_task_fair(struct rq *rq, struct task *p, int flags)
 static void yield_task_fair(struct rq *rq)
 {
 	struct task *curr = rq->curr;
-	struct cfs_rq *cfs_rq = task_cfs_rq(curr);
+	struct cfs_rq *cfs_rq = &rq->cfs;	/* task_cfs_rq(curr) */
 	struct sched_entity *rightmost, *se = &curr->se;
 
 	/* nobody to yield to */
@@ -853,7 +862,7 @@ static noinline void check_preempt_wakeup(struct rq *rq, struct task *p, int wak
 {
 	struct task *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
-	struct cfs_rq *cfs_rq = task_cfs_rq(curr);
+	struct cfs_rq *cfs_rq = &rq->cfs;	/* task_cfs_rq(curr) */
 	int scale = cfs_rq->nr_running >= sched_nr_latency;
 
 	if (unlikely(rt_prio(p->prio)))
@@ -921,7 +930,7 @@ static struct task *pick_next_task_fair(struct rq *rq)
 /* PREV leaves the CPU (preempted, yielding or asleep). */
 static void put_prev_task_fair(struct rq *rq, struct task *prev)
 {
-	put_prev_entity(cfs_rq_of(&prev->se), &prev->se);
+	put_prev_entity(&rq->cfs, &prev->se);	/* cfs_rq_of(&prev->se) */
 }
 
 /*
@@ -932,13 +941,13 @@ static void set_curr_task_fair(struct rq *rq)
 {
 	struct sched_entity *se = &rq->curr->se;
 
-	set_next_entity(cfs_rq_of(se), se);
+	set_next_entity(&rq->cfs, se);		/* cfs_rq_of(se) */
 }
 
 /* Called on the tick (and the hrtick, queued = 1) while P runs. */
 static void task_tick_fair(struct rq *rq, struct task *curr, int queued)
 {
-	entity_tick(cfs_rq_of(&curr->se), &curr->se, queued);
+	entity_tick(&rq->cfs, &curr->se, queued);	/* cfs_rq_of(&curr->se) */
 }
 
 /*
@@ -1048,6 +1057,7 @@ void init_cfs_rq(struct cfs_rq *cfs_rq)
 {
 	cfs_rq->tasks_timeline = RB_ROOT;
 	cfs_rq->rb_leftmost = NULL;
+	INIT_LIST_HEAD(&cfs_rq->tasks);
 	/* so that wrap-around of vruntime is exercised early */
 	cfs_rq->min_vruntime = (u64)(-(1LL << 20));
 }

@@ -64,7 +64,8 @@ static s32 calc_load_fold_active(struct rq *this_rq)
 /* Step 1, due (calc_load_account_active in sched.h tested the time). */
 void __calc_load_account_active(struct rq *this_rq)
 {
-	calc_load_tasks += calc_load_fold_active(this_rq);
+	/* atomic_long_add(): every CPU's tick folds into it */
+	__atomic_add_fetch(&calc_load_tasks, calc_load_fold_active(this_rq), __ATOMIC_RELAXED);
 	this_rq->calc_load_update += LOAD_FREQ;
 }
 

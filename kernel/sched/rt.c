@@ -123,7 +123,7 @@ static inline int rt_rq_throttled(struct rt_rq *rt_rq)
  */
 static void do_sched_rt_period_timer(int overrun)
 {
-	struct rt_rq *rt_rq = &runqueue.rt;
+	struct rt_rq *rt_rq = &this_rq()->rt;	/* rt class: still one CPU's */
 	int enqueue = 0;
 	u64 runtime;
 
@@ -146,7 +146,7 @@ static void do_sched_rt_period_timer(int overrun)
 	}
 out:
 	if (enqueue && rt_rq->rt_nr_running)	/* sched_rt_rq_enqueue() */
-		resched_task(runqueue.curr);
+		resched_task(this_rq()->curr);
 }
 
 /* The hrtimer's forwarding, from the tick: whole periods since the start. */
@@ -248,7 +248,7 @@ static void dec_rt_tasks(struct sched_rt_entity *rt_se, struct rt_rq *rt_rq)
 
 static void __enqueue_rt_entity(struct sched_rt_entity *rt_se, int head)
 {
-	struct rt_rq *rt_rq = &runqueue.rt;
+	struct rt_rq *rt_rq = &task_rq(rt_task_of(rt_se))->rt;	/* rt_rq_of_se() */
 	struct rt_prio_array *array = &rt_rq->active;
 	int prio = rt_task_of(rt_se)->prio;
 	struct list_head *queue = array->queue + prio;
@@ -263,7 +263,7 @@ static void __enqueue_rt_entity(struct sched_rt_entity *rt_se, int head)
 
 static void __dequeue_rt_entity(struct sched_rt_entity *rt_se)
 {
-	struct rt_rq *rt_rq = &runqueue.rt;
+	struct rt_rq *rt_rq = &task_rq(rt_task_of(rt_se))->rt;	/* rt_rq_of_se() */
 	struct rt_prio_array *array = &rt_rq->active;
 	int prio = rt_task_of(rt_se)->prio;
 
@@ -419,7 +419,7 @@ const struct sched_class rt_sched_class = {
  */
 int sched_verify_rt(void)
 {
-	struct rt_rq *rt_rq = &runqueue.rt;
+	struct rt_rq *rt_rq = &this_rq()->rt;
 	struct rt_prio_array *array = &rt_rq->active;
 	u32 n = 0;
 	int bad = 0;

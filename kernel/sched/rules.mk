@@ -1,5 +1,11 @@
-# kernel/sched - the uniprocessor scheduler: CFS (Linux 2.6.35), EEVDF (Linux 6.12), idle class.
+# kernel/sched - the scheduler: CFS (Linux 2.6.35), EEVDF (Linux 6.12), idle class.
 KERNEL_C += kernel/sched/core.c		# rq, schedule(), wakeups, fork, tick, nice, yield
+KERNEL_C += kernel/sched/migrate.c	# per-CPU rqs: task_rq_lock, double_rq_lock, set_task_cpu, move_tasks
+KERNEL_C += kernel/sched/topology.c	# sched domains and groups from a topology (SMT/MC/CPU, 2.6.35 SD_*_INIT)
+KERNEL_C += kernel/sched/balance.c	# load_balance's arithmetic: find_busiest_group, calculate_imbalance
+KERNEL_C += kernel/sched/rebalance.c	# load_balance, idle_balance, rebalance_domains: when to balance
+KERNEL_C += kernel/sched/schedstat.c	# /proc/schedstat version 15: a cpu line per CPU, a domain line per domain
+KERNEL_C += kernel/sched/fair_smp.c	# select_task_rq_fair: wake_affine, find_idlest_group/cpu
 KERNEL_C += kernel/sched/fair.c		# the fair class (CFS): vruntime tree, slices, preemption
 KERNEL_C += kernel/sched/idle.c		# the idle class: runs rq->idle, never returns NULL
 KERNEL_C += kernel/sched/loadavg.c	# the load average (2.6.35 calc_load): per-CPU fold, avenrun

@@ -4,9 +4,11 @@
  * table, the feature bits and the tunables.  Included only by
  * the kernel/sched/ C files and by the host unit tests (tests/host/sched/).
  *
- * Uniprocessor, no group scheduling, no stop class: the class chain is
- * rt -> fair -> idle, there is exactly one rq, and every entity is a task.
- * Names and semantics are Linux 2.6.35's (kernel/sched.c, sched_fair.c).
+ * No group scheduling, no stop class: the class chain is rt -> fair ->
+ * idle, every entity is a task, and there is one rq per possible CPU (a
+ * per-CPU variable, runqueues, as 2.6.35's), though until the balancer is
+ * wired in every task stays on the boot CPU's.  Names and semantics are
+ * Linux 2.6.35's (kernel/sched.c, sched_fair.c).
  */
 #ifndef KERNEL_SCHED_SCHED_H
 #define KERNEL_SCHED_SCHED_H
@@ -18,6 +20,10 @@
 #include <kernel/rbtree.h>
 #include <kernel/hrtick.h>
 #include <kernel/time.h>
+#include <kernel/percpu.h>
+#include <kernel/cpumask.h>
+#include <kernel/spinlock.h>
+#include <kernel/jump_label.h>
 
 /* ---- Load-weight arithmetic (2.6.35, with i686's 32-bit long) ----------- */
 
@@ -48,6 +54,8 @@ extern const u32 prio_to_wmult[40];	/* 2^32 / weight */
 
 #define CPU_LOAD_IDX_MAX	5
 
+struct sched_domain;
+
 /* ---- Runqueues ---------------------------------------------------------- */
 
 /* The fair class's runqueue (CFS). */
@@ -64,6 +72,10 @@ struct cfs_rq {
 	struct sched_entity *curr, *next, *last;
 
 	u32 nr_spread_over;		/* |vruntime - min_vruntime| > 3 latency */
+
+	/* every queued task (curr too), newest first: the balancer's list
+	 * (2.6.35 cfs_rq->tasks, through se.group_node) */
+	struct list_head tasks;
 
 };
 
@@ -90,7 +102,11 @@ struct rt_rq {
 };
 #define RUNTIME_INF		((u64)~0ULL)
 
-/* The (only) CPU runqueue. */
+/*
+ * A CPU's runqueue (2.6.35 struct rq, no groups).  Linux puts lock first;
+ * here lock and cpu follow everything the uniprocessor code used, so that
+ * its field offsets (and code) stay as they were.
+ */
 struct rq {
 	u32 nr_running;			/* tasks of all classes (idle excluded) */
 	u32 cpu_load[CPU_LOAD_IDX_MAX];	/* decaying averages of load.weight */
@@ -150,12 +166,27 @@ struct rq {
 	/* the load average's per-CPU half (loadavg.c) */
 	s32 calc_load_active;		/* nr_running + nr_uninterruptible at the last fold */
 	u32 calc_load_update;		/* jiffies of the next fold */
+
+	/* SMP (2.6.35): the lock of everything above, and whose rq this is */
+	raw_spinlock_t lock;		/* order: two rqs by address (double_rq_lock) */
+	int cpu;
+	struct sched_domain *sd;	/* lowest of this CPU's domains, or NULL */
+	unsigned long cpu_power;	/* 1024 (SCHED_LOAD_SCALE); SMT: a share */
+	unsigned long next_balance;	/* jiffies when rebalance_domains() is due */
+	u64 idle_stamp;			/* rq->clock when idle_balance() found nothing */
+	u64 avg_idle;			/* ns; idle_balance() only if >= migration cost */
+	int active_balance;		/* a push of its running task is requested ... */
+	int push_cpu;			/* ... to this CPU */
 };
 
-extern struct rq runqueue;
+DECLARE_PER_CPU(struct rq, runqueues);
 
-static inline struct rq *this_rq(void) { return &runqueue; }
-static inline struct rq *task_rq(const struct task *p) { (void)p; return &runqueue; }
+/* 2.6.35's accessors: any CPU's rq, this CPU's, the one P is (or will be) on. */
+#define cpu_rq(cpu)		(&per_cpu(runqueues, (cpu)))
+#define this_rq()		(&__get_cpu_var(runqueues))
+#define task_rq(p)		cpu_rq(task_cpu(p))
+#define cpu_curr(cpu)		(cpu_rq(cpu)->curr)
+static inline int cpu_of(const struct rq *rq) { return rq->cpu; }
 static inline int task_current(struct rq *rq, const struct task *p) { return rq->curr == p; }
 static inline int task_running(struct rq *rq, const struct task *p) { return rq->curr == p; }
 
@@ -167,15 +198,14 @@ static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
 {
 	return container_of(cfs_rq, struct rq, cfs);
 }
-static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se)
-{
-	(void)se;
-	return &runqueue.cfs;
-}
+/* No group scheduling: an entity is a task, on its CPU's one cfs_rq. */
 static inline struct cfs_rq *task_cfs_rq(struct task *p)
 {
-	(void)p;
-	return &runqueue.cfs;
+	return &task_rq(p)->cfs;
+}
+static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se)
+{
+	return task_cfs_rq(task_of(se));
 }
 
 /* ---- Scheduling classes -------------------------------------------------- */
@@ -280,6 +310,10 @@ extern u32 sysctl_sched_std_granularity;	/* [M1/2] */
 extern u32 sched_nr_latency_max;		/* [M1/2] */
 extern u32 sysctl_sched_sleeper_wakeup_slice;	/* [M2/2]; 0 = off */
 extern int sysctl_sched_fork_update_clock;	/* 2.6.36 task_fork_fair */
+/* SMP (balance.c): a task that ran within this many ns is cache-hot; tasks
+ * the balancer looks at per pass (2.6.35's defaults 500000 and 32) */
+extern unsigned int sysctl_sched_migration_cost;
+extern unsigned int sysctl_sched_nr_migrate;
 
 #define SCHED_NR_CPUS		1	/* online CPUs: uniprocessor */
 
@@ -333,6 +367,23 @@ static inline int hrtick_enabled(struct rq *rq)
 	return sched_feat(HRTICK) && hrtick_available();
 }
 void hrtick_start(struct rq *rq, u64 delay);
+/*
+ * rq->lock while more than one CPU is online (smp_key, <kernel/smp_lock.h>);
+ * at one CPU a jump over it, and interrupts off are the whole of the lock,
+ * as in 2.6.35's uniprocessor build.
+ */
+extern struct static_key smp_key, sched_up_key;
+static inline void rq_lock(struct rq *rq)
+{
+	if (static_branch_on(&smp_key))
+		raw_spin_lock(&rq->lock);
+}
+static inline void rq_unlock(struct rq *rq)
+{
+	if (static_branch_on(&smp_key))
+		raw_spin_unlock(&rq->lock);
+}
+struct rq *__task_rq_lock(struct task *p);	/* migrate.c: interrupts are off */
 void hrtick_clear(struct rq *rq);
 /* core.c calls this after schedule/tick/wakeup: debug.c's sched_verify()
  * (<kernel/sched.h>) under sched_verify=1 (inline: the test is one load). */
@@ -342,14 +393,28 @@ static inline void sched_verify_hook(void)
 		sched_verify();
 }
 void sched_verify_reset(void);	/* forget the min_vruntime history */
+/* sched_debug=: off, end (the end-of-run report), domains (sched_domain_debug) */
+enum { SCHED_DEBUG_OFF, SCHED_DEBUG_END, SCHED_DEBUG_DOMAINS };
+extern int sysctl_sched_debug;
 /* debug.c: sched_debug=end keeps exited tasks' stats for the final report */
-extern int sysctl_sched_debug;		/* 0 off, 1 end */
 void sched_debug_task_dead(struct task *p);
 void sched_debug_show_stats(void);	/* the per-task schedstats table */
 /* SPLIT_NS(x): x ns as Linux prints it, milliseconds "%lld.%06lu" */
 long long nsec_high(u64 nsec);
 unsigned long nsec_low(u64 nsec);
 #define SPLIT_NS(x) nsec_high((u64)(x)), nsec_low((u64)(x))
+
+/* ---- migrate.c (2.6.35: moving tasks between CPUs' runqueues) ----------- */
+
+void set_task_cpu(struct task *p, unsigned int new_cpu);
+struct rq *task_rq_lock(struct task *p, unsigned long *flags);
+void task_rq_unlock(struct rq *rq, unsigned long *flags);
+void double_rq_lock(struct rq *rq1, struct rq *rq2);	/* by address */
+void double_rq_unlock(struct rq *rq1, struct rq *rq2);
+int double_lock_balance(struct rq *this_rq, struct rq *busiest);
+void double_unlock_balance(struct rq *this_rq, struct rq *busiest);
+void pull_task(struct rq *src_rq, struct task *p, struct rq *this_rq, int this_cpu);
+void task_waking_fair(struct rq *rq, struct task *p);
 
 /* ---- fair.c (non-static so debug.c and the host tests can reach them) --- */
 

@@ -23,23 +23,28 @@
 extern struct static_key sched_schedstats_key;
 #define schedstat_enabled()	static_branch_on(&sched_schedstats_key)
 
+/*
+ * Each helper is handed RQ, the runqueue T is on (2.6.35 looks it up with
+ * task_rq(t); Linux 6.12 passes it, as here: every caller holds it, and on
+ * SMP the lookup is two loads through T's CPU).
+ */
+
 /* A task starts waiting on the runqueue (unless it already is). */
-static inline void __sched_info_queued(struct task *t)
+static inline void __sched_info_queued(struct rq *rq, struct task *t)
 {
 	if (!t->sched_info.last_queued)
-		t->sched_info.last_queued = task_rq(t)->clock;
+		t->sched_info.last_queued = rq->clock;
 }
 
-static inline void sched_info_queued(struct task *t)
+static inline void sched_info_queued(struct rq *rq, struct task *t)
 {
 	if (schedstat_enabled())
-		__sched_info_queued(t);
+		__sched_info_queued(rq, t);
 }
 
 /* A queued task leaves the queue without running: close its wait. */
-static inline void sched_info_dequeued(struct task *t)
+static inline void sched_info_dequeued(struct rq *rq, struct task *t)
 {
-	struct rq *rq = task_rq(t);
 	u64 delta = 0;
 
 	if (!schedstat_enabled())
@@ -53,9 +58,8 @@ static inline void sched_info_dequeued(struct task *t)
 }
 
 /* T gets the CPU: its wait (if any) ends and a run starts. */
-static inline void sched_info_arrive(struct task *t)
+static inline void sched_info_arrive(struct rq *rq, struct task *t)
 {
-	struct rq *rq = task_rq(t);
 	u64 now = rq->clock, delta = 0;
 
 	if (t->sched_info.last_queued)
@@ -70,27 +74,24 @@ static inline void sched_info_arrive(struct task *t)
 }
 
 /* T leaves the CPU; if it is still runnable it starts waiting again. */
-static inline void sched_info_depart(struct task *t)
+static inline void sched_info_depart(struct rq *rq, struct task *t)
 {
-	struct rq *rq = task_rq(t);
-
 	rq->rq_cpu_time += rq->clock - t->sched_info.last_arrival;
 	if (t->state == TASK_RUNNING)
-		__sched_info_queued(t);
+		__sched_info_queued(rq, t);
 }
 
 /* Called when PREV is switched out for NEXT; the idle task is not counted. */
-static inline void sched_info_switch(struct task *prev, struct task *next)
+static inline void sched_info_switch(struct rq *rq, struct task *prev,
+				     struct task *next)
 {
-	struct rq *rq = task_rq(prev);
-
 	if (!schedstat_enabled())
 		return;
 
 	if (prev != rq->idle)
-		sched_info_depart(prev);
+		sched_info_depart(rq, prev);
 	if (next != rq->idle)
-		sched_info_arrive(next);
+		sched_info_arrive(rq, next);
 }
 
 /* ---- per-entity schedstats, used by fair.c (2.6.35 sched_fair.c names) --- */

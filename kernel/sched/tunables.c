@@ -18,7 +18,7 @@
  *	schedstats			enable|disable: Linux's boot spelling
  * and Granule's own:
  *	sched_verify			0/1: check invariants (debug.c)
- *	sched_debug			off|end: end-of-run report (debug.c)
+ *	sched_debug			off|end|domains: end-of-run report, domains (debug.c)
  *	sched_std_granularity_ns	[M1/2] DYN_GRAN's gate for n <= nr_latency
  *	sched_nr_latency_max		[M1/2] DYN_GRAN's period threshold
  *	sched_sleeper_wakeup_slice_ns	[M2/2] 0 = patch off
@@ -770,6 +770,7 @@ long sys_granule_sched_params(char *ubuf, int len)
 static int rt_knob_set(const struct knob *k, const char *val)
 {
 	int is_period = k->ptr == &sysctl_sched_rt_period;
+	unsigned int cpu;
 	s32 v;
 
 	if (kstrtos32(val, 10, &v) || (is_period && v < 1))
@@ -780,7 +781,8 @@ static int rt_knob_set(const struct knob *k, const char *val)
 		return KNOB_BUSY;
 	}
 	*(int *)k->ptr = v;
-	runqueue.rt.rt_runtime = sched_rt_runtime();
+	for_each_possible_cpu(cpu)
+		cpu_rq(cpu)->rt.rt_runtime = sched_rt_runtime();
 	return 0;
 }
 

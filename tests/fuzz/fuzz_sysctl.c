@@ -36,7 +36,7 @@
 #include <kernel/sched.h>
 #include <kernel/trace.h>
 #include <kernel/jump_label.h>
-#include "../../kernel/sched/sched.h"	/* the rt throttling knobs, runqueue.rt */
+#include "../../kernel/sched/sched.h"	/* the rt throttling knobs, this_rq()->rt */
 #include "pseudo_host.h"
 
 extern struct static_key sched_schedstats_key;	/* kernel/sched/tunables.c */
@@ -132,7 +132,7 @@ static void check_ranges(void)
 	 * not 0 (any other value: above the period, or negative for no
 	 * limit), and the rt_rq follows the knob */
 	if (sysctl_sched_rt_period <= 0 || !sysctl_sched_rt_runtime ||
-	    runqueue.rt.rt_runtime != sched_rt_runtime())
+	    this_rq()->rt.rt_runtime != sched_rt_runtime())
 		abort();
 }
 

@@ -16,8 +16,8 @@
 #include "../host/sched/fake.h"
 #include "../../kernel/sched/sched.h"
 
-#define RQ	(&runqueue)
-#define CFS	(&runqueue.cfs)
+#define RQ	this_rq()
+#define CFS	(&this_rq()->cfs)
 #define MS	1000000LL
 
 void lab_scenario(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -112,13 +112,13 @@ def test_gdb_stops_move_rq_clock_by_one_tick():
     # warps it by under 0.1 ms), not the firmware PIT's 27.5 ms.
     cmds = ["break do_fork", "ignore 1 19", "continue", "delete 1", "break scheduler_tick"]
     for _ in range(4):
-        cmds += ["continue", "print runqueue.clock"]
+        cmds += ["continue", "print $rq(0).clock"]
     args = [a for c in cmds for a in ("-ex", c)]
     s = gq.gdb_session("run=experiment mode=thread load=kbuild:10 duration=1", args, timeout=300,
                        hold_clock=True)
     assert not s.timed_out and s.returncode == 0, s.gdb_output[-3000:]
     assert "gdb_clock: PIT channel 0 guard every" in s.serial, s.serial[-2000:]
-    clocks = _values(s.gdb_output, "runqueue.clock")
+    clocks = _values(s.gdb_output, "$rq(0).clock")
     assert len(clocks) == 4, s.gdb_output[-3000:]
     steps = [b - a for a, b in zip(clocks, clocks[1:])]
     assert all(abs(d - TICK_NS) < TICK_NS // 10 for d in steps), steps
@@ -128,8 +128,8 @@ def test_gdb_stops_move_rq_clock_by_one_tick():
 def test_gdb_conditional_breakpoint_on_the_tick():
     # A condition on a per-tick function stops (gdb evaluates it) on every
     # tick; with the clock held the boot goes on and the condition is met.
-    cmds = ["break scheduler_tick if runqueue.nr_running >= 6", "continue",
-            "print runqueue.nr_running", "print runqueue.clock", "continue", "print runqueue.clock"]
+    cmds = ["break scheduler_tick if $rq(0).nr_running >= 6", "continue",
+            "print $rq(0).nr_running", "print $rq(0).clock", "continue", "print $rq(0).clock"]
     args = [a for c in cmds for a in ("-ex", c)]
     s = gq.gdb_session("run=experiment mode=thread load=kbuild:10 duration=1", args, timeout=300,
                        hold_clock=True)

@@ -318,7 +318,7 @@ def test_bad_sched_knobs_keep_defaults():
         "100000..1000000000); keeping 6000000",
         "cmdline: sched_min_granularity_ns=2000000000: out of range (expected an integer "
         "100000..1000000000); keeping 750000",
-        "cmdline: sched_debug=foo: invalid (expected one of off|end); keeping off",
+        "cmdline: sched_debug=foo: invalid (expected one of off|end|domains); keeping off",
         "cmdline: sched_verify=2: invalid (expected 0 or 1); keeping 0",
     ):
         assert r.has_line(line), line

@@ -41,6 +41,10 @@ def assert_ktest_passed(r, cpus):
         assert r.has_line("ktest: smp: flush_tlb_mm: 0 remote flushes with the mm loaded nowhere else, "
                           "1 with it loaded on CPU1; flush_tlb_range: 1")
     assert r.has_line(f"ktest: smp: flush_tlb_all: {cpus - 1} remote flushes, {cpus - 1} other CPUs")
+    # a CPU waiting for the giant lock with interrupts off still runs the
+    # cross calls of the CPU that holds it (no deadlock)
+    assert r.has_line("ktest: smp: giant lock: CPU1 waiting for it ran a call on CPU1, then took it"
+                      if cpus > 1 else "ktest: smp: giant lock: one CPU, never taken"), r.output[-3000:]
     assert r.has_line("ktest: smp: passed"), r.output[-3000:]
 
 
@@ -120,8 +124,82 @@ def test_ipis_work_with_the_tick_on_the_pit():
 
 
 def test_user_programs_run_beside_idle_cpus():
-    # The APs idle in hlt; the boot CPU runs everything, as at -smp 1.
+    # The APs idle in hlt between their ticks; the boot CPU runs every task.
     r = booted('run="hello"', smp=4)
     assert r.has_line("Brought up 4 CPUs")
     assert r.has_line("init: hello (pid 2) exited with status 0"), r.output[-2000:]
     assert not re.search(r"CPU\d: (Not responding|Stuck)", r.output)
+
+
+def proc_stat_cpus(r):
+    """Each `cat /proc/stat` of the run: [{cpu: (user, nice, system, idle)}]."""
+    dumps, cur = [], None
+    for l in r.lines:
+        m = re.match(r"^cpu(\d*) +(\d+) (\d+) (\d+) (\d+)", l)
+        if m and m.group(1) == "":
+            cur = {}
+            dumps.append(cur)
+        elif m:
+            cur[int(m.group(1))] = tuple(int(x) for x in m.group(2, 3, 4, 5))
+    return dumps
+
+
+@pytest.mark.parametrize("cpus", [2, 4])
+def test_each_cpu_ticks_on_its_own_runqueue(cpus):
+    # Each AP's local APIC timer runs at HZ with the boot CPU's calibration
+    # and its tick charges its idle task's time to its own /proc/stat line
+    # (before, an AP's timer stayed masked and its line at 0).  Every task
+    # still runs on CPU 0: the APs count no user or system time.  Over a
+    # one-second sleep every CPU counts exactly 100 clock ticks (USER_HZ).
+    r = booted('run="cat /proc/stat; sleep 1; cat /proc/stat"', smp=cpus)
+    before, after = proc_stat_cpus(r)
+    assert sorted(after) == list(range(cpus)), r.output[-2000:]
+    for cpu in range(1, cpus):
+        assert before[cpu][:3] == after[cpu][:3] == (0, 0, 0), (cpu, before, after)
+        assert before[cpu][3] > 0
+        assert after[cpu][3] - before[cpu][3] == 100, (cpu, before, after)
+    assert sum(after[0]) - sum(before[0]) == 100, (before, after)
+
+
+def domain_debug(r):
+    """The sched_domain_debug() lines of each CPU: {cpu: [lines]}."""
+    out, cpu = {}, None
+    for l in r.lines:
+        m = re.match(r"^CPU(\d+) attaching (sched-domain:|NULL sched-domain\.)$", l)
+        if m:
+            cpu = int(m.group(1))
+            out[cpu] = [] if m.group(2) == "sched-domain:" else None
+        elif cpu is not None and out[cpu] is not None and re.match(r"^ +(domain \d+:|groups:)", l):
+            out[cpu].append(l)
+        else:
+            cpu = None
+    return out
+
+
+def test_sched_domains_of_two_packages_of_two_cores():
+    # The arch reads each CPU's package and core from CPUID (leaf 1's
+    # logical count, leaf 4's cores) and its APIC id; 2.6.35's bare
+    # sched_debug prints what build_sched_domains() attached: MC over the
+    # two cores of a package, CPU over the two packages (2048 each).
+    r = booted("sched_debug", smp="4,sockets=2,cores=2")
+    d = domain_debug(r)
+    assert sorted(d) == [0, 1, 2, 3], r.output[-3000:]
+    for cpu in range(4):
+        pkg = "0-1" if cpu < 2 else "2-3"
+        other = "2-3" if cpu < 2 else "0-1"
+        sibling = cpu ^ 1
+        assert d[cpu] == [
+            f" domain 0: span {pkg} level MC",
+            f"  groups: {cpu} {sibling}",
+            "  domain 1: span 0-3 level CPU",
+            f"   groups: {pkg} (cpu_power = 2048) {other} (cpu_power = 2048)",
+        ], (cpu, d[cpu])
+    assert "ERROR" not in r.output
+
+
+def test_sched_domains_at_smp_2():
+    r = booted("sched_debug", smp=2)
+    d = domain_debug(r)
+    # QEMU's -smp 2: one package of two cores (it prefers cores since 6.2)
+    assert d == {0: [" domain 0: span 0-1 level MC", "  groups: 0 1"],
+                 1: [" domain 0: span 0-1 level MC", "  groups: 1 0"]}, r.output[-3000:]

@@ -69,6 +69,7 @@ struct knob {
 	knob_changed_fn changed;	/* optional, any type */
 	knob_check_fn check;		/* optional, any type */
 	int flags;			/* KNOB_F_* */
+	const char *bare;		/* optional: what a bare NAME (no =) means */
 };
 
 #define KNOB_F_QUIET	1	/* not listed in the boot table (e.g. run=) */

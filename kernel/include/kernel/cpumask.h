@@ -73,6 +73,19 @@ static inline int cpumask_equal(const struct cpumask *a, const struct cpumask *b
 {
 	return a->bits == b->bits;
 }
+static inline void cpumask_or(struct cpumask *d, const struct cpumask *a, const struct cpumask *b)
+{
+	d->bits = a->bits | b->bits;
+}
+static inline int cpumask_intersects(const struct cpumask *a, const struct cpumask *b)
+{
+	return (a->bits & b->bits) != 0;
+}
+/* Is every CPU of A in B? */
+static inline int cpumask_subset(const struct cpumask *a, const struct cpumask *b)
+{
+	return (a->bits & ~b->bits) == 0;
+}
 
 /* The first set CPU after N (-1: from the start), or nr_cpu_ids if none. */
 static inline unsigned int cpumask_next(int n, const struct cpumask *m)

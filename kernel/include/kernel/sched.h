@@ -144,6 +144,8 @@ struct sched_entity {
 		 */
 		u64 min_vruntime;
 	};
+	u64 nr_migrations;		/* set_task_cpu() moves to another CPU */
+	struct list_head group_node;	/* in cfs_rq->tasks while queued */
 };
 
 /* sched_info (2.6.35 CONFIG_SCHEDSTATS), per task, ns. */
@@ -162,6 +164,8 @@ struct sched_info {
  * Call once, before any other function here and before interrupts.
  */
 void sched_init(void);
+/* Make IDLE the idle task (and current) of CPU's runqueue (2.6.35 init_idle). */
+void init_idle(struct task *idle, int cpu);
 
 /* The idle task (what runs when nothing else can). */
 struct task *sched_idle_task(void);

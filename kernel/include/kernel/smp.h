@@ -40,8 +40,9 @@ extern unsigned int setup_max_cpus;
 /* CPU 0, the boot CPU, is online, present and possible (first in kmain). */
 void boot_cpu_init(void);
 void smp_init(void);
-/* A started CPU's idle loop (kernel/init.c): hlt, interrupts on. */
-__attribute__((noreturn)) void cpu_idle_parked(void);
+/* Every CPU's idle loop at more than one CPU (kernel/init.c): hlt until
+ * need_resched, then schedule() under the giant lock (<kernel/smp_lock.h>). */
+__attribute__((noreturn)) void cpu_idle_smp(void);
 
 /* ---- cross calls (kernel/smp.c) ---- */
 
@@ -77,6 +78,9 @@ void smp_prepare_cpus(unsigned int max_cpus);
 /* Start CPU with IDLE as its idle task; 0 once it is online. */
 struct task;
 int __cpu_up(unsigned int cpu, struct task *idle);
+/* More than one CPU online: int 0x80 through the gate that takes the
+ * giant lock around do_syscall() (arch/x86/idt.c). */
+void arch_smp_syscall_gate(void);
 /* After the last __cpu_up(): take the trampoline down. */
 void smp_cpus_done(unsigned int max_cpus);
 void arch_send_call_function_single_ipi(int cpu);

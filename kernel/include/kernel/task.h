@@ -19,6 +19,7 @@
 #include <kernel/plist.h>
 #include <kernel/percpu.h>
 #include <kernel/resource.h>
+#include <kernel/cpumask.h>
 #include <arch/thread.h>
 
 struct mm;
@@ -73,6 +74,10 @@ struct task {
 	/* priority inheritance (kernel/sched/rtmutex.c, 2.6.35's names) */
 	struct plist_head pi_waiters;	/* top waiter of each rt_mutex we own */
 	struct rt_mutex_waiter *pi_blocked_on; /* the lock we wait for, or NULL */
+	/* the CPU whose runqueue P is on, or will be on when it wakes
+	 * (2.6.35's task_thread_info(p)->cpu): task_cpu(), set_task_cpu() */
+	unsigned int cpu;
+	struct cpumask cpus_allowed;	/* CPUs P may run on (sched_setaffinity) */
 
 	/* --- identity --- */
 	int pid;			/* thread id (gettid) */
@@ -185,6 +190,12 @@ static inline struct task *get_current(void)
 	return this_cpu_read(current_task);
 }
 #define current get_current()
+
+/* The CPU of P's runqueue (2.6.35 <linux/sched.h>; set_task_cpu() moves it). */
+static inline unsigned int task_cpu(const struct task *p)
+{
+	return p->cpu;
+}
 
 /*
  * A signal to take, or a group stop to join (Linux sets TIF_SIGPENDING on

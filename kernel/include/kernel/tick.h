@@ -4,6 +4,15 @@
 
 /* Called at HZ from interrupt context: jiffies, scheduler_tick(), timers. */
 void timer_tick(void);
+/*
+ * The tick of a CPU other than the boot CPU (its local APIC timer, periodic
+ * at HZ): only update_process_times()'s CPU-time sample and scheduler_tick()
+ * on its own runqueue; jiffies, the load average's global step and the
+ * timers stay the boot CPU's (2.6.35's tick_do_timer_cpu).
+ */
+void timer_tick_secondary(void);
+/* arch: start this (non-boot) CPU's tick with the boot CPU's calibration. */
+void secondary_tick_start(void);
 
 /* arch: pick and start the clock source and clock event (arch/x86/time.c). */
 void time_init(void);

@@ -243,3 +243,15 @@ int sched_test_teardown(void **state)
 	assert_int_equal(switches.bad, 0);
 	return 0;
 }
+
+/* <kernel/topology.h>: QEMU's -smp N default, one package of one core per CPU. */
+unsigned int topology_physical_package_id(unsigned int cpu)
+{
+	return cpu;
+}
+
+unsigned int topology_core_id(unsigned int cpu)
+{
+	(void)cpu;
+	return 0;
+}

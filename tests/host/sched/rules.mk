@@ -4,6 +4,12 @@
 
 SCHED_HOST_SRC := \
 	kernel/sched/core.c \
+	kernel/sched/migrate.c \
+	kernel/sched/topology.c \
+	kernel/sched/balance.c \
+	kernel/sched/rebalance.c \
+	kernel/sched/schedstat.c \
+	kernel/sched/fair_smp.c \
 	kernel/sched/fair.c \
 	kernel/sched/idle.c \
 	kernel/sched/loadavg.c \
@@ -53,17 +59,28 @@ $(eval $(call host_test,sched_rt,$(SCHED_HOST_SRC) tests/host/sched/test_rt.c))
 $(eval $(call host_test,sched_rtmutex,$(SCHED_HOST_SRC) tests/host/sched/test_rtmutex.c))
 # the load average against hand-computed fixed point, the tick's CPU-time split, task_times
 $(eval $(call host_test,sched_acct,$(SCHED_HOST_SRC) tests/host/sched/test_acct.c))
+# SMP on fake CPUs: per-CPU rqs, migration's vruntime, domains, the balancer's
+# arithmetic, wake_affine and find_idlest_* against hand-computed cases
+$(eval $(call host_test,sched_smp,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_smp.c))
+$(eval $(call host_test,sched_balance,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_balance.c))
+# sched domains from a topology: spans, groups, powers, degenerate levels
+$(eval $(call host_test,sched_topology,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_topology.c))
+# load_balance, rebalance_domains, idle_balance: backoff, failures, next_balance
+$(eval $(call host_test,sched_rebalance,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_rebalance.c))
 # the red-black tree against a sorted reference
 $(eval $(call host_test,sched_rbtree,kernel/lib/rbtree.c tests/host/sched/test_rbtree.c))
 
 $(BUILD)/host/sched_fair $(BUILD)/host/sched_preempt $(BUILD)/host/sched_knobs $(BUILD)/host/sched_sim \
 $(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree $(BUILD)/host/sched_fork \
-$(BUILD)/host/sched_worked $(BUILD)/host/sched_rt $(BUILD)/host/sched_rtmutex $(BUILD)/host/sched_acct: $(SCHED_HOST_HDRS)
+$(BUILD)/host/sched_worked $(BUILD)/host/sched_rt $(BUILD)/host/sched_rtmutex $(BUILD)/host/sched_acct \
+$(BUILD)/host/sched_smp $(BUILD)/host/sched_balance $(BUILD)/host/sched_rebalance \
+$(BUILD)/host/sched_topology: $(SCHED_HOST_HDRS)
 
 # tunables.c includes the presets generated from tools/presets (kernel/sched/rules.mk).
 SCHED_HOST_BINS := $(addprefix $(BUILD)/host/,sched_fair sched_preempt sched_knobs sched_sim \
 			     sched_variants sched_fork sched_worked sched_eevdf sched_eevdf_class \
-			     sched_eevdf_setattr sched_rt sched_rtmutex sched_acct)
+			     sched_eevdf_setattr sched_rt sched_rtmutex sched_acct sched_smp sched_balance \
+			     sched_rebalance sched_topology)
 $(SCHED_HOST_BINS): $(SCHED_PRESETS_H)
 $(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)
 

@@ -160,7 +160,7 @@ static void after_event(struct sim *s)
 	assert_int_equal(sched_verify(), 0);
 	/* work conserving: idle runs only when nothing is runnable */
 	if (!cur)
-		assert_int_equal(runqueue.nr_running, 0);
+		assert_int_equal(this_rq()->nr_running, 0);
 }
 
 /* The irq-exit path. */

@@ -22,7 +22,7 @@
 #include <kernel/loadavg.h>
 #include <kernel/math64.h>
 
-#define RQ	(&runqueue)
+#define RQ	this_rq()
 #define CPUSTAT	(kstat_this_cpu.cpustat)
 
 /* kernel/tick.c's timer_tick() on the fake clock: do_timer (jiffies, the

@@ -20,8 +20,8 @@
 #include "fake.h"
 #include "../../../kernel/sched/sched.h"
 
-#define RQ	(&runqueue)
-#define CFS	(&runqueue.cfs)
+#define RQ	this_rq()
+#define CFS	(&this_rq()->cfs)
 
 /* The absolute vruntime a not-yet-queued forked child will have. */
 static u64 child_abs_vruntime(struct task *c)

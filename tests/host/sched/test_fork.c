@@ -26,8 +26,8 @@
 #include <kernel/vm.h>
 #include <arch/process.h>
 
-#define RQ	(&runqueue)
-#define CFS	(&runqueue.cfs)
+#define RQ	this_rq()
+#define CFS	(&this_rq()->cfs)
 #define COPY_NS	200000ULL	/* what the fake mm_dup() "costs" the parent */
 
 /* ---- fakes of what do_fork() calls outside the scheduler ---- */

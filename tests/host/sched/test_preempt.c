@@ -22,8 +22,8 @@
 #include "../../../kernel/sched/sched.h"
 #include <kernel/hrtick.h>
 
-#define RQ	(&runqueue)
-#define CFS	(&runqueue.cfs)
+#define RQ	this_rq()
+#define CFS	(&this_rq()->cfs)
 
 /*
  * RUNNER (nice RUN_NICE) on the CPU alone, SLEEPER (nice SL_NICE) asleep;

@@ -21,8 +21,8 @@
 #include <kernel/errno.h>
 #include <kernel/cmdline.h>
 
-#define RQ	(&runqueue)
-#define RT	(&runqueue.rt)
+#define RQ	this_rq()
+#define RT	(&this_rq()->rt)
 
 /* Fork NAME from current at POLICY / rt priority PRIO and wake it. */
 static struct task *spawn_rt(const char *name, int policy, int prio)

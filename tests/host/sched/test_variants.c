@@ -25,8 +25,8 @@
 #include "sim.h"
 #include "../../../kernel/sched/sched.h"
 
-#define RQ	(&runqueue)
-#define CFS	(&runqueue.cfs)
+#define RQ	this_rq()
+#define CFS	(&this_rq()->cfs)
 #define MSEC	1000000ULL
 
 static void hogs(int n)

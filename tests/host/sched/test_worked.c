@@ -31,8 +31,8 @@
 #include "fake.h"
 #include "../../../kernel/sched/sched.h"
 
-#define RQ	(&runqueue)
-#define CFS	(&runqueue.cfs)
+#define RQ	this_rq()
+#define CFS	(&this_rq()->cfs)
 #define NTASK	4
 #define NTICKS	12	/* rows of the tick table */
 

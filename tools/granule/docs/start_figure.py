@@ -5,7 +5,11 @@ runqueue at a wakeup and where place_entity() put the waking task.
   tools/start-figure --check       exit 1 (one line) if docs/start-rbtree.svg differs
 
 gdb (make gdb's held clock) stops in place_entity() for a waking task
-(initial == 0) once five tasks are queued, after the load's 40th fork;
+(initial == 0) once five tasks are queued, after the load's 40th fork.
+The condition reads the arguments from the stack (i386's cdecl at the
+function's first instruction, where the breakpoint is: CFS_RQ at 4(%esp),
+INITIAL at 12(%esp)); `$rq(0).cfs` in a breakpoint condition failed to
+evaluate, and gdb then stops unconditionally: at a fork (initial == 1);
 tools/granule.gdb's gr-rq prints the runqueue in rbtree order, and after
 `finish` the task's vruntime is where place_entity() put it:
 max(old vruntime, min_vruntime - sched_latency / 2) with GENTLE_FAIR_SLEEPERS.
@@ -22,7 +26,8 @@ OUT = os.path.join(gq.ROOT, "docs", "start-rbtree.svg")
 CMDLINE = "run=experiment mode=thread load=kbuild:10 duration=1"
 SE_TASK = "((struct task *)((char *)$se - (unsigned long)&((struct task *)0)->se))"
 CMDS = ["break do_fork", "ignore 1 39", "continue", "delete 1",
-        "break place_entity if initial == 0 && runqueue.cfs.nr_running >= 5", "continue",
+        "break *place_entity if *(int *)($esp + 12) == 0 && "
+        "((struct cfs_rq *)*(unsigned int *)($esp + 4))->nr_running >= 5", "continue",
         "set $se = se", "print $se->vruntime", f"print {SE_TASK}->pid", f"print {SE_TASK}->comm",
         "print sysctl_sched_latency", "gr-rq", "finish", "print $se->vruntime"]
 ROW = re.compile(r"^  (curr  |\[\s*\d+\]) +pid +(\d+) tgid +\d+ (\S+) +weight +\d+ vruntime +(\d+) key +([+-]\d+)")

@@ -61,6 +61,7 @@ static inline void safe_halt(void) { __asm__ __volatile__("sti; hlt" ::: "memory
 #define X86_FEATURE_MSR		(1u << 5)
 #define X86_FEATURE_PAE		(1u << 6)
 #define X86_FEATURE_APIC	(1u << 9)
+#define X86_FEATURE_HT		(1u << 28)	/* CPUID.1:EBX[23:16] is valid */
 #define X86_FEATURE_SEP		(1u << 11)	/* SYSENTER/SYSEXIT (unused: docs/FASTPATHS.md) */
 #define X86_FEATURE_PGE		(1u << 13)
 #define X86_FEATURE_CMOV	(1u << 15)
@@ -87,6 +88,7 @@ extern struct cpuinfo_x86 boot_cpu;
 static inline int cpu_has(u32 edx_bit) { return (boot_cpu.edx & edx_bit) != 0; }
 
 void cpu_probe(void);
+void detect_ht(unsigned int cpu);	/* topology.c: this CPU's package and core */
 void cpu_print(void);
 
 #endif

@@ -34,6 +34,7 @@ int apic_probe(const char **why_not);	/* 1 if usable */
 void apic_init(void);
 u32 apic_timer_calibrate(void);		/* timer counts per ms at divide 16 */
 void apic_timer_start_periodic(u32 counts_per_tick);
+void apic_timer_start_secondary(u32 counts_per_tick);	/* an AP's tick, /16 */
 void apic_timer_set_oneshot(void);	/* divide 1, one-shot */
 void apic_timer_oneshot(u32 counts);	/* interrupt after COUNTS bus clocks */
 void apic_eoi(void);

@@ -1,0 +1,219 @@
+/*
+ * tests/host/sched/test_smp.c - the scheduler's per-CPU runqueues on four
+ * fake CPUs (host_percpu_setup(): a copy of the per-CPU section each, the
+ * running CPU is host_cpu): cpu_rq/this_rq/task_rq, the rq locks,
+ * set_task_cpu's migration count, and vruntime carried across CPUs
+ * relative to each queue's min_vruntime, as 2.6.35's pull_task() and
+ * try_to_wake_up() + task_waking_fair() do it.  The domains and the
+ * balancer are test_balance.c's; smp_fake.h builds the machine.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "fake.h"
+#include "smp_fake.h"
+#include "../../../kernel/sched/sched.h"
+
+static void test_rq_per_cpu(void **state)
+{
+	(void)state;
+	for (int cpu = 0; cpu < SMP_NCPUS; cpu++) {
+		assert_int_equal(cpu_of(cpu_rq(cpu)), cpu);
+		assert_ptr_equal(cpu_curr(cpu), smp_idle[cpu]);
+		assert_int_equal(task_cpu(smp_idle[cpu]), cpu);
+		assert_int_equal(smp_idle[cpu]->cpus_allowed.bits, 1u << cpu);
+		for (int other = 0; other < cpu; other++)
+			assert_ptr_not_equal(cpu_rq(cpu), cpu_rq(other));
+	}
+	on_cpu(2);
+	assert_ptr_equal(this_rq(), cpu_rq(2));
+	assert_ptr_equal(current, smp_idle[2]);
+	on_cpu(0);
+	assert_ptr_equal(this_rq(), cpu_rq(0));
+}
+
+/* A fork queues the child on the forking CPU's rq, with the parent's mask. */
+static void test_fork_stays_on_cpu(void **state)
+{
+	struct task *p;
+
+	(void)state;
+	on_cpu(3);
+	p = spawn("child", 0);
+	on_cpu(0);
+	assert_int_equal(task_cpu(p), 3);
+	assert_ptr_equal(task_rq(p), cpu_rq(3));
+	assert_int_equal(cpu_rq(3)->nr_running, 1);
+	assert_int_equal(cpu_rq(0)->nr_running, 0);
+	assert_int_equal(p->cpus_allowed.bits, smp_idle[3]->cpus_allowed.bits);
+	assert_int_equal(p->se.nr_migrations, 0);
+}
+
+static void test_set_task_cpu_counts_moves(void **state)
+{
+	struct task *p = task_alloc("sleeper");
+
+	(void)state;
+	p->cpu = 1;
+	set_task_cpu(p, 1);
+	assert_int_equal(p->se.nr_migrations, 0);	/* not a move */
+	set_task_cpu(p, 2);
+	set_task_cpu(p, 0);
+	assert_int_equal(p->se.nr_migrations, 2);
+	assert_int_equal(task_cpu(p), 0);
+}
+
+static void test_task_rq_lock(void **state)
+{
+	struct task *p = spawn_on(1, "t", 0);
+	unsigned long flags;
+	struct rq *rq;
+
+	(void)state;
+	rq = task_rq_lock(p, &flags);
+	assert_ptr_equal(rq, cpu_rq(1));
+	assert_true(raw_spin_is_locked(&cpu_rq(1)->lock));
+	assert_false(raw_spin_is_locked(&cpu_rq(0)->lock));
+	task_rq_unlock(rq, &flags);
+	assert_false(raw_spin_is_locked(&cpu_rq(1)->lock));
+}
+
+/* Both locked whatever the argument order; one rq is locked once. */
+static void test_double_rq_lock(void **state)
+{
+	struct rq *a = cpu_rq(0), *b = cpu_rq(3);
+
+	(void)state;
+	double_rq_lock(b, a);
+	assert_true(raw_spin_is_locked(&a->lock));
+	assert_true(raw_spin_is_locked(&b->lock));
+	double_rq_unlock(b, a);
+	assert_false(raw_spin_is_locked(&a->lock) || raw_spin_is_locked(&b->lock));
+
+	double_rq_lock(a, a);
+	assert_true(raw_spin_is_locked(&a->lock));
+	double_rq_unlock(a, a);
+	assert_false(raw_spin_is_locked(&a->lock));
+
+	/* this_rq held, the other free: the trylock wins, nothing dropped */
+	raw_spin_lock(&b->lock);
+	assert_int_equal(double_lock_balance(b, a), 0);
+	assert_true(raw_spin_is_locked(&a->lock));
+	double_unlock_balance(b, a);
+	assert_false(raw_spin_is_locked(&a->lock));
+	raw_spin_unlock(&b->lock);
+}
+
+/*
+ * pull_task(): a queued task REL ns ahead of CPU 0's min_vruntime arrives
+ * REL ns ahead of CPU 1's, a different clock altogether.
+ */
+static void test_pull_task_keeps_relative_vruntime(void **state)
+{
+	struct task *first, *p, *r;
+	u64 m0, m1, rel, v;
+
+	(void)state;
+	/* CPU 1 runs r for 30 ms: its min_vruntime moves far from CPU 0's */
+	r = spawn_on(1, "r", 0);
+	run_on(1, 30);
+	assert_ptr_equal(cpu_curr(1), r);
+	/* CPU 0: two queued, first (leftmost) keeps min_vruntime in place */
+	first = spawn_on(0, "first", 0);
+	p = spawn_on(0, "p", 0);
+	if (p->se.vruntime < first->se.vruntime) {	/* pull the rightmost */
+		struct task *t = p;
+
+		p = first;
+		first = t;
+	}
+	m0 = cpu_rq(0)->cfs.min_vruntime;
+	m1 = cpu_rq(1)->cfs.min_vruntime;
+	assert_true(m1 != m0);
+	v = p->se.vruntime;
+	rel = v - m0;
+	assert_true(rel > 0 && rel < 10000000);	/* START_DEBIT: a slice or so */
+
+	double_rq_lock(cpu_rq(1), cpu_rq(0));
+	on_cpu(1);
+	pull_task(cpu_rq(0), p, cpu_rq(1), 1);
+	double_rq_unlock(cpu_rq(1), cpu_rq(0));
+
+	assert_int_equal(task_cpu(p), 1);
+	assert_int_equal(p->se.nr_migrations, 1);
+	/* dequeue_entity() makes it relative after update_min_vruntime():
+	 * CPU 0's minimum is then first's vruntime (no curr, first leftmost) */
+	if ((s64)(first->se.vruntime - m0) > 0)	/* max(), across the wrap */
+		m0 = first->se.vruntime;
+	assert_int_equal(cpu_rq(0)->cfs.min_vruntime, m0);
+	rel = v - m0;
+	assert_int_equal(p->se.vruntime - m1, rel);
+	assert_int_equal(cpu_rq(0)->nr_running, 1);
+	assert_int_equal(cpu_rq(1)->nr_running, 2);
+	assert_int_equal(cpu_rq(0)->load.weight, 1024);
+	assert_int_equal(cpu_rq(1)->load.weight, 2048);
+	/* the balancer's lists follow: newest first on the destination */
+	assert_ptr_equal(cpu_rq(1)->cfs.tasks.next, &p->se.group_node);
+	assert_ptr_equal(cpu_rq(0)->cfs.tasks.next, &first->se.group_node);
+	assert_ptr_equal(cpu_rq(0)->cfs.tasks.prev, &first->se.group_node);
+	on_cpu(0);
+}
+
+/*
+ * A sleeper woken onto another CPU (2.6.35 try_to_wake_up): vruntime made
+ * relative to the old queue by task_waking_fair(), then ENQUEUE_WAKEUP |
+ * ENQUEUE_WAKING adds the new queue's min_vruntime before place_entity()
+ * applies the sleeper credit (at most sched_latency / 2 = 3 ms behind).
+ */
+static void test_wakeup_on_another_cpu(void **state)
+{
+	struct task *s;
+	u64 m0, m1, v;
+	s64 rel;
+
+	(void)state;
+	spawn_on(1, "r1", 0);
+	run_on(1, 25);
+	s = spawn_on(0, "sleeper", 0);
+	run_on(0, 2);
+	assert_ptr_equal(current, s);
+	block_current(TASK_INTERRUPTIBLE);	/* dequeued with DEQUEUE_SLEEP */
+	assert_int_equal(s->se.on_rq, 0);
+	m0 = cpu_rq(0)->cfs.min_vruntime;
+	v = s->se.vruntime;
+	rel = (s64)(v - m0);
+
+	task_waking_fair(cpu_rq(0), s);
+	assert_int_equal((s64)s->se.vruntime, rel);
+	set_task_cpu(s, 1);
+	on_cpu(1);
+	m1 = cpu_rq(1)->cfs.min_vruntime;
+	s->state = TASK_RUNNING;
+	activate_task(cpu_rq(1), s, ENQUEUE_WAKEUP | ENQUEUE_WAKING);
+	/* place_entity: max(m1 + rel, m1 - 3 ms); curr's update_curr came
+	 * after the add, so m1 is the value the add used */
+	if (rel > -3000000)
+		assert_int_equal((s64)(s->se.vruntime - m1), rel);
+	else
+		assert_int_equal((s64)(s->se.vruntime - m1), -3000000);
+	assert_int_equal(task_rq(s), cpu_rq(1));
+	assert_int_equal(s->se.nr_migrations, 1);
+	on_cpu(0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_rq_per_cpu, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_fork_stays_on_cpu, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_set_task_cpu_counts_moves, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_task_rq_lock, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_double_rq_lock, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_pull_task_keeps_relative_vruntime,
+						smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_wakeup_on_another_cpu, smp_setup, smp_teardown),
+	};
+
+	return SMP_RUN_TESTS(tests);
+}
