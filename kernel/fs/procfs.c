@@ -403,7 +403,7 @@ static size_t show_stat(struct task *t, int whole, char *buf, size_t size)
 			(unsigned long)(t->sig_pending & 0x7fffffff),
 			(unsigned long)(t->sig_blocked & 0x7fffffff), (unsigned long)(ign & 0x7fffffff),
 			(unsigned long)(caught & 0x7fffffff), 0ul, 0ul, 0ul,
-			t->exit_signal, 0, t->rt_priority, t->policy, 0ull, 0ul, 0l);
+			t->exit_signal, task_cpu(t), t->rt_priority, t->policy, 0ull, 0ul, 0l);
 }
 
 /*
@@ -436,7 +436,9 @@ static size_t show_task_mem(struct mm *mm, char *buf, size_t size)
  * (task_context_switch_counts: for /proc/PID, the leader's).  FDSize is
  * the fd table's size (fdt->max_fds); SigQ the queued signals and their
  * process's RLIMIT_SIGPENDING; ShdPnd stays 0: a process-directed signal is given to one of its
- * threads when it is sent, so none waits in a shared set (docs/SHELL.md). */
+ * threads when it is sent, so none waits in a shared set (docs/SHELL.md).
+ * Cpus_allowed is cpus_allowed as 2.6.35's seq_cpumask prints it, NR_CPUS
+ * (32) bits in hex, and Cpus_allowed_list as cpulist_scnprintf. */
 static size_t show_status(struct task *t, char *buf, size_t size)
 {
 	struct thread_group_acct a;
@@ -444,10 +446,12 @@ static size_t show_status(struct task *t, char *buf, size_t size)
 	int queued;
 	unsigned int limit;
 	size_t n;
+	char cpus[3 * NR_CPUS];		/* Cpus_allowed_list, "0-3" */
 
 	thread_group_acct(t, &a);
 	collect_sigign_sigcatch(t, &ign, &caught);
 	sigqueue_usage(t, &queued, &limit);
+	cpulist_snprint(cpus, sizeof(cpus), &t->cpus_allowed);
 	n = snprintf(buf, size,
 		     "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 		     "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t\n",
@@ -459,12 +463,12 @@ static size_t show_status(struct task *t, char *buf, size_t size)
 			"Threads:\t%d\n"
 			"SigQ:\t%d/%u\nSigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n"
 			"SigIgn:\t%016llx\nSigCgt:\t%016llx\nCapInh:\t%016llx\nCapPrm:\t%016llx\n"
-			"CapEff:\t%016llx\nCapBnd:\t%016llx\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n"
+			"CapEff:\t%016llx\nCapBnd:\t%016llx\nCpus_allowed:\t%08x\nCpus_allowed_list:\t%s\n"
 			"voluntary_ctxt_switches:\t%llu\nnonvoluntary_ctxt_switches:\t%llu\n",
 			a.threads, queued, limit,
 			(unsigned long long)t->sig_pending, 0ull, (unsigned long long)t->sig_blocked,
 			(unsigned long long)ign, (unsigned long long)caught, 0ull, ~0ull, ~0ull, ~0ull,
-			(unsigned long long)t->nvcsw, (unsigned long long)t->nivcsw);
+			t->cpus_allowed.bits, cpus, (unsigned long long)t->nvcsw, (unsigned long long)t->nivcsw);
 }
 
 /* 2.6.35's proc_pid_statm(), in pages: size (total_vm), resident, shared

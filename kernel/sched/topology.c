@@ -192,8 +192,9 @@ int sd_parent_degenerate(struct sched_domain *sd, struct sched_domain *parent)
 	return 1;
 }
 
-/* MASK as a CPU list, "0-1,3" (Linux's cpulist_scnprintf). */
-static void cpulist_snprint(char *buf, size_t size, const struct cpumask *mask)
+/* MASK as a CPU list, "0-1,3" (Linux's cpulist_scnprintf; also
+ * /proc/PID/status's Cpus_allowed_list). */
+void cpulist_snprint(char *buf, size_t size, const struct cpumask *mask)
 {
 	size_t n = 0;
 	unsigned int cpu, last;

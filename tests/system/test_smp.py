@@ -203,3 +203,26 @@ def test_sched_domains_at_smp_2():
     # QEMU's -smp 2: one package of two cores (it prefers cores since 6.2)
     assert d == {0: [" domain 0: span 0-1 level MC", "  groups: 0 1"],
                  1: [" domain 0: span 0-1 level MC", "  groups: 1 0"]}, r.output[-3000:]
+
+
+def test_proc_shows_each_tasks_cpu_and_affinity():
+    """/proc/PID/stat's processor (field 39) is task_cpu() and /proc/PID/status's
+    Cpus_allowed is cpus_allowed as 2.6.35's seq_cpumask prints it (NR_CPUS = 32 bits
+    in hex), with Cpus_allowed_list as cpulist_scnprintf; each agrees with what
+    sched_getaffinity tells busybox's taskset for the same process (init, pid 1)."""
+    r = boot('run="busybox sh -c \'grep Cpus_ /proc/1/status; cut -d\\  -f39 /proc/1/stat; '
+             'taskset -p 1\'"', smp=4, timeout=200)
+    check_clean(r)
+    mask = r.find(r"^Cpus_allowed:\t([0-9a-f]{8})$")
+    cpus = r.find(r"^Cpus_allowed_list:\t([0-9,-]+)$")
+    told = r.find(r"^pid 1's current affinity mask: ([0-9a-f]+)$")
+    assert mask and cpus and told, r.output[-2000:]
+    bits = int(mask.group(1), 16)
+    assert bits == int(told.group(1), 16), (mask.group(0), told.group(0))
+    listed = set()
+    for part in cpus.group(1).split(","):
+        lo, _, hi = part.partition("-")
+        listed |= set(range(int(lo), int(hi or lo) + 1))
+    assert listed == {c for c in range(32) if bits >> c & 1}, (mask.group(0), cpus.group(0))
+    processor = r.find(r"^(\d+)$")
+    assert processor and bits >> int(processor.group(1)) & 1, r.output[-1500:]

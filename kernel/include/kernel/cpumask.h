@@ -37,6 +37,9 @@ __attribute__((weak)) struct cpumask __cpu_possible_mask = { 1 }, __cpu_present_
 __attribute__((weak)) unsigned int nr_cpu_ids = 1;
 #endif
 
+/* MASK as a CPU list, "0-1,3" (Linux's cpulist_scnprintf), in BUF of SIZE. */
+void cpulist_snprint(char *buf, size_t size, const struct cpumask *mask);
+
 static inline void cpumask_set_cpu(unsigned int cpu, struct cpumask *m)
 {
 	__atomic_fetch_or(&m->bits, 1u << cpu, __ATOMIC_SEQ_CST);
