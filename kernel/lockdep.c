@@ -42,6 +42,11 @@ static struct lock_class lock_classes[MAX_LOCKDEP_KEYS];
 static struct lock_list list_entries[MAX_LOCKDEP_ENTRIES];
 static unsigned int nr_lock_classes, nr_list_entries;
 
+static int class_idx(const struct lock_class *class)
+{
+	return (int)(class - lock_classes);
+}
+
 int debug_locks_off(void)
 {
 	if (!debug_locks)
@@ -77,8 +82,13 @@ static struct lock_class *register_lock_class(struct lockdep_map *map)
 {
 	struct lock_class *class = map->class_cache;
 
-	if (class)
+	/* the cache holds unless lockdep_reset() emptied or reused the slot */
+	if (class && class_idx(class) < (int)nr_lock_classes && class->key == map->key)
 		return class;
+	if (!map->key) {		/* never initialised: a class of its own */
+		map->key = map;
+		map->name = "(uninitialised lock)";
+	}
 	class = look_up_lock_class(map->key);
 	if (!class) {
 		if (nr_lock_classes == MAX_LOCKDEP_KEYS) {
@@ -92,13 +102,6 @@ static struct lock_class *register_lock_class(struct lockdep_map *map)
 	}
 	map->class_cache = class;
 	return class;
-}
-
-void lockdep_init_map(struct lockdep_map *map, const char *name, const void *key)
-{
-	map->key = key;
-	map->name = name;
-	map->class_cache = NULL;
 }
 
 /* ---- printing ---- */
@@ -173,11 +176,6 @@ typedef int (*bfs_match_fn)(const struct lock_class *class, const void *data);
 static int bfs_parent[MAX_LOCKDEP_KEYS];	/* edge that reached each class */
 static unsigned char bfs_seen[MAX_LOCKDEP_KEYS];
 static int bfs_queue[MAX_LOCKDEP_KEYS];
-
-static int class_idx(const struct lock_class *class)
-{
-	return (int)(class - lock_classes);
-}
 
 /* Visit the classes START reaches (forwards) or that reach it (backwards),
  * START included; return the first MATCH, its path in bfs_parent[]. */

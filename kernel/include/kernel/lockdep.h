@@ -76,7 +76,12 @@ struct lockdep_stats {
 extern int debug_locks;			/* 1 while the validator runs */
 extern struct lockdep_stats lockdep_stats;
 
-void lockdep_init_map(struct lockdep_map *map, const char *name, const void *key);
+static inline void lockdep_init_map(struct lockdep_map *map, const char *name, const void *key)
+{
+	map->key = key;
+	map->name = name;
+	map->class_cache = NULL;
+}
 void __lock_acquire(struct lockdep_cpu *c, struct lockdep_map *map, int trylock,
 		    int irqs_on, unsigned long ip);
 void __lock_release(struct lockdep_cpu *c, struct lockdep_map *map, unsigned long ip);
@@ -95,5 +100,28 @@ const char *lockdep_class_name(const void *key);
  * the bare address) and a newline; print "comm/pid" of the running task. */
 void lockdep_print_ip(unsigned long ip);
 void lockdep_print_who(void);
+
+#ifndef HOST_TEST
+#include <kernel/jump_label.h>
+#include <arch/irq.h>
+
+/* The kernel's side (kernel/lockdep_hooks.c). */
+extern struct static_key lockdep_key;	/* on only with lockdep=1 */
+void lockdep_init(void);		/* after the command line */
+void lockdep_restart(void);		/* ktest=lockdep: forget all, on again */
+int lockdep_enabled(void);		/* lockdep=1 given */
+void lock_acquire(struct lockdep_map *map, int trylock);
+void lock_release(struct lockdep_map *map);
+/* HANDLER itself, or under lockdep=1 a wrapper that runs it as a hard irq. */
+irq_handler_t lockdep_irq_handler(int vector, irq_handler_t handler);
+
+#define spin_acquire(map, trylock) \
+	do { if (static_branch_on(&lockdep_key)) lock_acquire(map, trylock); } while (0)
+#define spin_release(map) \
+	do { if (static_branch_on(&lockdep_key)) lock_release(map); } while (0)
+#else
+#define spin_acquire(map, trylock)	do { (void)(map); } while (0)
+#define spin_release(map)		do { (void)(map); } while (0)
+#endif
 
 #endif

@@ -294,6 +294,19 @@ static void test_depth_overflow(void **state)
 	assert_int_equal(cpu.depth, MAX_LOCK_DEPTH);
 }
 
+/* lockdep_reset() forgets the graph even for maps that cached a class:
+ * after it, B then A is a first order, and A then B the inversion. */
+static void test_reset_forgets(void **state)
+{
+	lock(&A, 0x1); lock(&B, 0x2); unlock(&B); unlock(&A);
+	lockdep_reset();
+	lock(&B, 0x3); lock(&A, 0x4); unlock(&A); unlock(&B);
+	assert_clean();
+	lock(&A, 0x5);
+	lock(&B, 0x6);
+	assert_out_has("possible circular locking dependency detected");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +324,7 @@ int main(void)
 		cmocka_unit_test_setup(test_unlock_not_held, setup),
 		cmocka_unit_test_setup(test_held_to_user, setup),
 		cmocka_unit_test_setup(test_depth_overflow, setup),
+		cmocka_unit_test_setup(test_reset_forgets, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
