@@ -13,8 +13,8 @@
  * Each CPU keeps its held locks (Linux keeps them per task; Granule's
  * kernel is not preemptible, so no spinlock is held across a switch) and
  * its hard-irq depth.  Addresses print as [<c0101234>]; Granule has no
- * kallsyms, so `addr2line -f -e build/granule-debug.elf c0101234` names
- * the function.
+ * kallsyms, so `addr2line -f -i -e build/granule-debug.elf c0101234`
+ * names the function that took the lock.
  */
 #include <kernel/cmdline.h>
 #include <kernel/jump_label.h>
