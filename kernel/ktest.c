@@ -11,6 +11,7 @@
  *	panic     panic("ktest")
  * and one that returns and lets the boot go on:
  *	smp       cross calls, IPIs and TLB shootdown on every CPU (kernel/ktest_smp.c)
+ *	lockdep   each lock validator report once (lockdep=1; kernel/ktest_lockdep.c)
  */
 #include <kernel/cmdline.h>
 #include <kernel/printk.h>
@@ -18,7 +19,7 @@
 #include <kernel/ktest.h>
 
 static char ktest_name[32];
-DEFINE_KNOB_STRING(ktest, ktest_name, "", "in-kernel test to run at boot (ud2, nullderef, gpf, div0, bug, panic, smp)");
+DEFINE_KNOB_STRING(ktest, ktest_name, "", "in-kernel test to run at boot (ud2, nullderef, gpf, div0, bug, panic, smp, lockdep)");
 
 static volatile int zero;
 
@@ -36,7 +37,7 @@ static void t_panic(void)    { panic("ktest"); }
 static const struct { const char *name; void (*fn)(void); int returns; } ktests[] = {
 	{ "ud2", t_ud2, 0 }, { "nullderef", t_nullderef, 0 }, { "gpf", t_gpf, 0 },
 	{ "div0", t_div0, 0 }, { "bug", t_bug, 0 }, { "panic", t_panic, 0 },
-	{ "smp", ktest_smp, 1 },
+	{ "smp", ktest_smp, 1 }, { "lockdep", ktest_lockdep, 1 },
 };
 
 void ktest_run(void)

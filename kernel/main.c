@@ -9,6 +9,7 @@
 #include <kernel/initrd.h>
 #include <kernel/kmalloc.h>
 #include <kernel/ktest.h>
+#include <kernel/lockdep.h>
 #include <kernel/machine.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
@@ -98,6 +99,7 @@ void kmain(u32 magic, u32 info_phys)
 	knobs_init();			/* every registered knob to its default */
 	cmdline_clip(cmdline_copy, boot_info.cmdline_len, boot_info.cmdline_next);
 	cmdline_parse(cmdline_copy);	/* left to right; errors keep the default */
+	lockdep_init();			/* lockdep=1: the lock validator's hooks on */
 	trace_early_init();		/* trace_event=: probe the traced functions */
 
 	arch_cpu_init();		/* CPUID: vendor, model, features */

@@ -12,9 +12,12 @@ KERNEL_C += kernel/tty.c                  # fds 0/1/2 on the console, termios an
 KERNEL_C += kernel/n_tty.c                # the line discipline: canonical editing, echo, ISIG, VMIN/VTIME
 KERNEL_C += kernel/tick.c                 # jiffies, timers, scheduler_tick at HZ
 KERNEL_C += kernel/ktest.c                # ktest=NAME in-kernel fault tests
+KERNEL_C += kernel/ktest_lockdep.c        # ktest=lockdep: each lock validator report, provoked at boot
 KERNEL_C += kernel/ktest_smp.c            # ktest=smp: cross calls, IPIs, TLB shootdown on every CPU
 KERNEL_C += kernel/cpu.c                  # CPU masks, maxcpus=/nosmp, smp_init: bring the CPUs up
 KERNEL_C += kernel/smp_lock.c             # the giant kernel lock (kernel_flag), at more than one CPU
+KERNEL_C += kernel/lockdep.c              # the lock validator's graph (pure; host-tested)
+KERNEL_C += kernel/lockdep_hooks.c        # lockdep=1, the spinlock and hard-irq hooks, /proc/lockdep_stats
 KERNEL_C += kernel/smp.c                  # cross calls: smp_call_function_single/many, on_each_cpu
 KERNEL_C += kernel/printk.c               # printk, consoles, 16 KiB log ring, panic
 KERNEL_C += kernel/syslog.c               # syslog(2): dmesg reads the log ring again

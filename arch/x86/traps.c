@@ -14,6 +14,7 @@
 #include <kernel/printk.h>
 #include <kernel/entry.h>
 #include <kernel/kernel_stat.h>
+#include <kernel/lockdep.h>
 #include <kernel/signal_nr.h>
 #include <kernel/string.h>
 #include <kernel/smp.h>
@@ -48,13 +49,13 @@ u64 arch_irq_stat_cpu(int cpu)
 
 void request_irq(int irq, irq_handler_t handler)
 {
-	irq_handlers[irq] = handler;
+	irq_handlers[irq] = lockdep_irq_handler(IRQ0_VECTOR + irq, handler);
 	pic_unmask(irq);
 }
 
 void set_vector_handler(int vector, irq_handler_t handler)
 {
-	vector_handlers[vector] = handler;
+	vector_handlers[vector] = lockdep_irq_handler(vector, handler);
 }
 
 static const char *const exception_names[32] = {

@@ -19,7 +19,7 @@
  *				the console names the knob, the value and the range)
  *	/proc/sched_debug	sched_debug_show()'s dump
  *	/proc/mounts		the fixed mount table (kernel/fs/statfs.c)
- *	/proc/{cpuinfo,loadavg,meminfo,schedstat,stat,uptime,vmstat}
+ *	/proc/{cpuinfo,loadavg,lockdep_stats,meminfo,schedstat,stat,uptime,vmstat}
  *				Linux's layouts (kernel/fs/procfs.c, with
  *				/proc/PID/... and /proc/self)
  *	/proc/version		one line, as Linux's
@@ -101,6 +101,8 @@ static const struct pseudo_file files[] = {
 	  .show = arch_cpuinfo_show },
 	{ .path = "proc/loadavg", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
 	  .show = procfs_loadavg_show },
+	{ .path = "proc/lockdep_stats", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
+	  .show = procfs_lockdep_stats_show },
 	{ .path = "proc/meminfo", .mode = S_IFREG | 0444, .size = SHOW_SIZE,
 	  .show = procfs_meminfo_show },
 	{ .path = "proc/mounts", .mode = S_IFREG | 0444, .size = SHOW_SIZE,

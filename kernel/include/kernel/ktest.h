@@ -5,5 +5,7 @@
 void ktest_run(void);
 /* ktest=smp (kernel/ktest_smp.c): cross calls, IPIs, TLB shootdown. */
 void ktest_smp(void);
+/* ktest=lockdep (kernel/ktest_lockdep.c): each lock validator report. */
+void ktest_lockdep(void);
 
 #endif

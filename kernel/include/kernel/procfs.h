@@ -21,6 +21,7 @@ size_t procfs_loadavg_show(char *buf, size_t size);
 size_t procfs_stat_show(char *buf, size_t size);
 size_t procfs_meminfo_show(char *buf, size_t size);
 size_t procfs_vmstat_show(char *buf, size_t size);
+size_t procfs_lockdep_stats_show(char *buf, size_t size);	/* kernel/lockdep_hooks.c */
 size_t procfs_mounts_show(char *buf, size_t size);	/* kernel/fs/statfs.c */
 size_t arch_cpuinfo_show(char *buf, size_t size);	/* arch/x86/cpuid.c */
 
