@@ -20,7 +20,7 @@
 #include <kernel/proc.h>
 #include <arch/irqflags.h>
 
-int max_lock_depth = MAX_LOCK_DEPTH;
+int max_lock_depth = DEFAULT_MAX_LOCK_DEPTH;
 /*
  * PI changes under way: a chain walk passes through states where the next
  * step has not yet requeued a waiter or deboosted an owner, and

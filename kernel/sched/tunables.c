@@ -809,7 +809,7 @@ __KNOB(sched_rt_runtime_us) = {
 
 /* kernel.max_lock_depth (2.6.35's proc_dointvec: any integer; at most that
  * many locks in a PI chain walk, rtmutex.c). */
-DEFINE_KNOB_INT(max_lock_depth, max_lock_depth, MAX_LOCK_DEPTH, -2147483647 - 1, 2147483647,
+DEFINE_KNOB_INT(max_lock_depth, max_lock_depth, DEFAULT_MAX_LOCK_DEPTH, -2147483647 - 1, 2147483647,
 		"PI chain walk: at most this many locks deep (-EDEADLK beyond, for futexes)");
 
 /* Linux 3.9+ (and 6.12): a knob exists only under sched_preset=linux-6.12. */

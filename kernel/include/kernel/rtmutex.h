@@ -44,7 +44,7 @@ struct rt_mutex_waiter {
 	struct rt_mutex *lock;
 };
 
-#define MAX_LOCK_DEPTH		1024	/* 2.6.35's max_lock_depth default */
+#define DEFAULT_MAX_LOCK_DEPTH	1024	/* 2.6.35's max_lock_depth default (rtmutex.c) */
 extern int max_lock_depth;		/* kernel.max_lock_depth */
 /* a PI change is under way: the invariant checker leaves the chains alone */
 extern int rt_mutex_pi_busy;
