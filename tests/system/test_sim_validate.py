@@ -70,21 +70,31 @@ def offgrid_rows():
     return sv.validation(sv.OFFGRID_FILE)
 
 
+# Matrix points outside the bounds at the current calibration, with what was measured about
+# each (docs/EXPLORE.md, "How close"); strict, as KNOWN_OFF below.
+KNOWN_OFF_MATRIX = {
+    "sched_preset=linux-6.12 hz=250 mode=thread load=kbuild:10":
+        "the maximum only (0.74 of QEMU's): each seed's largest sample, 3173-4609 us in QEMU and "
+        "1181-3817 us in the simulator for seeds 1-5, so five seeds' mean moves by a sixth either way",
+}
+
+
 def test_every_configuration_within_bounds(rows):
     assert len(rows) == 2 * len(sv.MATRIX)
     bad = sv.out_of_bounds(rows)
-    assert not bad, "\n".join(bad)
+    unknown = [b for b in bad if not b.startswith(tuple(k + ":" for k in KNOWN_OFF_MATRIX))]
+    assert not unknown, "\n".join(unknown)
+    back = [k for k in KNOWN_OFF_MATRIX if not any(b.startswith(k + ":") for b in bad)]
+    assert not back, f"within the bounds now, take off KNOWN_OFF_MATRIX and docs/EXPLORE.md: {back}"
 
 
 # Off-grid points outside the bounds at the current calibration, each with what was
 # measured about it (docs/EXPLORE.md, "How close", says the same).  Strict: a point that
 # comes back within the bounds fails this test until it is taken off the list.
 KNOWN_OFF = {
-    "sched_preset=linux-6.12 hz=1000 mode=thread load=kbuild:10":
-        "three seeds cannot resolve it: per-seed averages spread 168-213 us in the simulator; over "
-        "seeds 1-10 it gives 187.4 us, 0.94 of QEMU's 198.8 over seeds 1-3",
     "sched_preset=linux-6.12 hz=250 period_ms=20 mode=thread load=kbuild:10":
-        "the maximum only (1.27 of QEMU's): the mean of three seeds' single largest samples",
+        "the maximum only (0.71 of QEMU's; 1.27 at the previous calibration): the mean of three "
+        "seeds' single largest samples",
 }
 
 
