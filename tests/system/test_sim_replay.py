@@ -45,12 +45,17 @@ def figures(out):
 
 
 def test_same_knobs_reproduce_the_run(trace):
+    """Replayed under its own knobs, the run's average and maximum come back within the
+    simulator's validation bounds (granule.sim.validate: 10 % on the average, 25 % on a
+    thread-mode maximum, one run's single largest sample): once the schedules part (at
+    switch 39 on this image, two vruntimes 149 ns apart), the largest wait is another one."""
+    from granule.sim import validate as sv
     r = replay(str(trace))
     assert r.returncode == 0, r.stderr
     assert "recorded under commit-0bf377bbb0be at HZ=1000" in r.stdout
     (rmax, ravg, n), (smax, savg) = figures(r.stdout)
     assert n == 200
-    assert abs(savg / ravg - 1) <= 0.10 and abs(smax / rmax - 1) <= 0.10, r.stdout
+    assert abs(savg / ravg - 1) <= sv.AVG_BOUND and abs(smax / rmax - 1) <= sv.MAX_BOUND, r.stdout
 
 
 def percentiles(out):
