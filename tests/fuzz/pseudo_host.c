@@ -52,6 +52,7 @@ size_t procfs_stat_show(char *buf, size_t size) { return 0; }
 size_t procfs_meminfo_show(char *buf, size_t size) { return 0; }
 size_t procfs_vmstat_show(char *buf, size_t size) { return 0; }
 size_t procfs_mounts_show(char *buf, size_t size) { return 0; }
+size_t procfs_lockdep_stats_show(char *buf, size_t size) { return 0; }
 
 int procfs_dir_entry(const char *dir, int index, char *name, size_t size, u32 *mode, u32 *ino)
 {
