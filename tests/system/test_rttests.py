@@ -196,7 +196,9 @@ def test_measure_hackbench_time(measured):
 
 @pytest.fixture(scope="module")
 def others():
-    return boot_rt("/usr/bin/signaltest -l 100 -p 80 -q; /usr/bin/pi_stress --duration=2 --groups=1 --quiet; "
+    # pi_stress first: run after another program it takes five to twenty times the wall time
+    # for the same virtual time (QEMU's cost, not the guest's; see docs/EXPERIMENT.md).
+    return boot_rt("/usr/bin/pi_stress --inversions=40000 --groups=1 --quiet; /usr/bin/signaltest -l 100 -p 80 -q; "
                    "/usr/bin/cyclicdeadline -D 2 -q", timeout=300)
 
 
@@ -208,7 +210,7 @@ def test_signaltest_runs(others):
     assert len(rows) >= 2 and " P:80 C:    100 " in rows[0], others.output[-3000:]
     t0 = dict(re.findall(r"(Min|Avg|Max):\s*(\d+)", rows[0]))
     assert 0 < int(t0["Min"]) <= int(t0["Avg"]) <= int(t0["Max"]) < 100, rows[0]
-    assert "init: /usr/bin/signaltest (pid 2) exited with status 0" in others.output
+    assert re.search(r"init: /usr/bin/signaltest \(pid \d+\) exited with status 0", others.output)
 
 
 def test_pi_stress_passes(others):
@@ -222,14 +224,23 @@ def test_pi_stress_passes(others):
                for l in others.lines), others.output[-3000:]
     counts = [int(m.group(1)) for m in map(re.compile(r"Total inversion performed: (\d+)").fullmatch,
                                            others.lines) if m]
-    assert len(counts) == 1 and counts[0] > 0, counts
-    # docs/EXPERIMENT.md quotes the count; the run is deterministic, so 5 % is room for
-    # a kernel change's timing shift, not for noise.
+    # --inversions=40000 ends the run after that many (pi_stress counts one more, as on
+    # Linux 6.1); a lost boost deadlocks a group instead, and pi_stress's watchdog fails it.
+    # A count, not a duration: a --duration run keeps the spinners busy for seconds of
+    # virtual time, minutes under TCG.
+    assert counts == [40001], counts
+    # docs/EXPERIMENT.md quotes the run's virtual time: from the last console timestamp
+    # before pi_stress's report to the first after its exit.  Deterministic, so 5 % is room
+    # for a kernel change's timing shift, not for noise.
+    stamp = re.compile(r"\[\s*(\d+\.\d+)\]")
+    raw = others.output.splitlines()
+    report = raw.index("Total inversion performed: 40001")
+    before = [float(m.group(1)) for m in map(stamp.match, raw[:report]) if m][-1]
+    after = next(float(m.group(1)) for m in map(stamp.match, raw[report:]) if m)
     doc = open(os.path.join(ROOT, "docs", "EXPERIMENT.md")).read()
-    m = re.search(r"performs\s+([\d,]+)\s+priority\s+inversions\s+in\s+2\s+s", doc)
+    m = re.search(r"performs\s+the\s+40,000\s+inversions\s+in\s+([\d.]+)\s+s\s+of\s+virtual", doc)
     assert m, "EXPERIMENT.md's pi_stress sentence is gone"
-    quoted = int(m.group(1).replace(",", ""))
-    assert abs(counts[0] - quoted) <= 0.05 * quoted, (counts[0], quoted)
+    assert abs((after - before) - float(m.group(1))) <= 0.05 * float(m.group(1)), (after - before)
 
 
 def test_cyclicdeadline_refuses_without_sched_deadline(others):
