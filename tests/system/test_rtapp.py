@@ -349,7 +349,7 @@ def test_sim_run_is_a_count_of_rt_app_loops(tmp_path):
     so a 2-ms run is 9049 loops, 2036 us of CPU, plus the ticks it sits through (the image's
     fifo thread of mixed.json logs 9049 and 2038)."""
     from granule.sim import rtapp_sim
-    assert rtapp_sim.rt_app_calibration(rtapp_sim.IMAGE_LOOP_NS) == 221
+    assert rtapp_sim.rt_app_calibration(rtapp_sim.image_costs()["loop"]) == 221
     rows = sim_one_fifo(tmp_path)
     assert {r["perf"] for r in rows} == {2000 * 1000 // 221}, rows[:3]
     assert all(2036 <= r["run"] <= 2038 for r in rows), sorted({r["run"] for r in rows})
@@ -388,17 +388,17 @@ def test_sim_calibration_is_the_images(runs):
     simulator derives from the image's loop cost."""
     from granule.sim import rtapp_sim
     r, _, _ = runs["mixed.json"]
-    assert f"pLoad = {rtapp_sim.rt_app_calibration(rtapp_sim.IMAGE_LOOP_NS)}ns" in r.output
+    assert f"pLoad = {rtapp_sim.rt_app_calibration(rtapp_sim.image_costs()['loop'])}ns" in r.output
 
 
 def test_sim_rt_app_costs_are_this_images(runs):
-    """rt-app's own costs the simulator charges (rtapp_sim.IMAGE_RTAPP_COSTS, measured once by
-    hand) still hold on this image: in mixed.json's fifo log, the image's and the simulator's
-    mean gap from one pass's end to the next one's start where no buffer is written (gaps under
-    9.5 us; LOG) agree within the logs' 1-us grain (the simulator's passes keep one phase
-    against the microsecond, so its rounding does not average out as the image's does), and
-    their first pass's offset from t_zero (the barrier's wakeup and START) within 10 %.  A kernel change that moves them fails here, and the
-    constants are re-measured (the method is in rtapp_sim.py) rather than left to drift."""
+    """rt-app's own costs as the simulator charges them (the calibration's rtapp.* lines,
+    tools/granule/sim/rtapp_costs.py) land where the image spends them: in mixed.json's fifo
+    log, the image's and the simulator's mean gap from one pass's end to the next one's start
+    where no buffer is written (gaps under 9.5 us; LOG) agree within the logs' 1-us grain (the
+    simulator's passes keep one phase against the microsecond, so its rounding does not
+    average out as the image's does), and their first pass's offset from t_zero (the barrier's
+    wakeup and START) within 10 %."""
     def figures(rows):
         gaps = [b["start"] - a["end"] for a, b in zip(rows, rows[1:])]
         plain = [g for g in gaps if g < 9.5]
@@ -411,6 +411,22 @@ def test_sim_rt_app_costs_are_this_images(runs):
     (q_gap, q_start), (s_gap, s_start) = figures(runs["mixed.json"][2][log]), figures(rtapp.split_logs(p.stdout)[log])
     assert abs(s_gap - q_gap) <= 1.0, (q_gap, s_gap)
     assert abs(s_start - q_start) <= 0.10 * q_start, (q_start, s_start)
+
+
+def test_rt_app_costs_are_the_calibrations(runs):
+    """The calibration's rtapp.* lines are what this image measures: tools/sim calibrate's step
+    (rtapp_costs.derive) on the plain run of mixed.json above and one traced boot of it gives
+    each within 10 %, the loop's cost exactly (pLoad follows from it).  A kernel change that
+    moves them fails here until `tools/sim calibrate` (or --rtapp-only) runs again."""
+    from granule.sim import rtapp_costs, rtapp_sim
+    traced = boot(rtapp_costs.cmdlines()[1], extra=["-initrd", MODULE], timeout=300)
+    check_clean(traced)
+    tick = next(int(l.split()[1]) for l in open(os.path.join(ROOT, "tools", "granule", "sim", "engine",
+                                                               "calibration")) if l.startswith("tick "))
+    measured = rtapp_costs.derive(runs["mixed.json"][0].output, traced.output, runs["mixed.json"][1], tick)
+    calibrated = rtapp_sim.image_costs()
+    assert measured["loop"] == calibrated["loop"], (measured, calibrated)
+    assert all(abs(measured[k] - calibrated[k]) <= 0.10 * calibrated[k] for k in calibrated), (measured, calibrated)
 
 
 def test_tick_phase():
