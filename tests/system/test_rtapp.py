@@ -409,6 +409,20 @@ def test_sim_run_is_a_count_of_rt_app_loops(tmp_path):
     assert all(2036 <= r["run"] <= 2038 for r in rows), sorted({r["run"] for r in rows})
 
 
+def test_sim_rounds_as_rt_app(runs):
+    """rt-app's timespec_to_usec() rounds to the nearest us (round()), and its log's times and
+    sums are of rounded us: mixed.json's fifo thread runs 9049 loops at 225 ns and two ticks,
+    2037.5 us, which the image logs as 2038 in 97 passes of 99; the simulation at the run's tick
+    phase logs the image's figure in every pass (it truncated, 2037)."""
+    r, cfg, qlogs = runs["mixed.json"]
+    log = "/tmp/mixed-fifo-0.log"
+    q = [r["run"] for r in qlogs[log]]
+    image = max(set(q), key=q.count)
+    p = sim_logs(os.path.join(ROOT, "workloads", "mixed.json"), "--tick-phase", str(rtapp.tick_phase(r.output, cfg)))
+    assert p.returncode == 0, p.stderr
+    assert {r["run"] for r in rtapp.split_logs(p.stdout)[log]} == {image}, image
+
+
 def test_sim_rt_app_own_costs(tmp_path):
     """rt-app's own code between two passes, as the image's logs show it: 8-9 us from a
     pass's end to the next one's start (the log line into the FILE buffer), more when the
