@@ -270,10 +270,11 @@ PERIODIC = {"duty-cycles.json": "duty40", "ramp.json": "ramp", "producer-consume
 # Where the simulator is known to miss, with the figures (docs/RTAPP.md, "In the simulator"):
 # a strict xfail, so that a fix shows as a pass to be recorded.
 KNOWN_OFF = {
-    "experiment-2010.json": "periodic thread: QEMU mean 3.8 us, max 356; sim 1.0, 1: on the image its "
-                            "second wakeup waits 356 us for a hog, in the simulation at the run's tick "
-                            "phase none waits, and every steady wakeup is 2 us on the image, 1 in the "
-                            "simulation (the calibrated wakeup path 1.5 us against the image's just over 2)",
+    "experiment-2010.json": "periodic thread over tick phases 333, 448, 786, 121 us: QEMU mean of the "
+                            "means 4.7 us, largest max 885; sim 2.5, 860. Every steady wakeup is 2 us on "
+                            "the image and 1 in the simulation, and the second wakeup's wait for a hog "
+                            "falls otherwise at two phases (333: 356 us on the image, none simulated; "
+                            "121: 885 against 303)",
 }
 
 
@@ -283,17 +284,16 @@ def sim_logs(path, *args):
     return p
 
 
-@pytest.mark.parametrize("w", WORKLOADS)
-def test_sim_matches_qemu(runs, w, request):
-    """tools/sim experiment --rt-app FILE against the QEMU run of the same file: the periodic
-    task's mean wu_lat within 10 %, its maximum within 25 % (at least 2 us apart: the logs
-    count whole us).  The simulation starts where the run started against the tick
-    (--tick-phase, read off the run by rtapp.tick_phase): six seconds of boot and of rt-app's
-    calibration put it there, and the figures depend on it (docs/RTAPP.md)."""
-    if w in KNOWN_OFF:
-        request.node.add_marker(pytest.mark.xfail(reason=KNOWN_OFF[w], strict=True))
-    r, cfg, qlogs = runs[w]
-    phase = rtapp.tick_phase(r.output, cfg)
+# The files whose periodic task turns on which side of a tick a few wakeups fall (docs/RTAPP.md,
+# "Several tick phases"): each runs again after `usleep D` for each D here, which moves rt-app's
+# start D us (and the usleep's own exec) against the tick, and the cross-validation compares the
+# runs and the simulations at the same phases over all of them.
+PHASED = ("mixed.json", "experiment-2010.json")
+PHASE_DELAYS_US = (333, 667, 1000)
+
+
+def sim_periodic(w, cfg, phase):
+    """The simulated periodic task's summary at PHASE (us past a tick), every log checked."""
     assert phase is not None, "the run's tick phase: no hrtimer line or no timer in thread 0"
     p = sim_logs(os.path.join(ROOT, "workloads", w), "--tick-phase", str(phase))
     assert p.returncode == 0, p.stderr
@@ -302,10 +302,64 @@ def test_sim_matches_qemu(runs, w, request):
     assert set(slogs) == set(paths.values()), sorted(slogs)
     for i, name, task in rtapp.threads(cfg):
         check_rows(f"sim {w}: {name}-{i}", task, slogs[paths[i]], cfg["global"]["duration"])
-    i = next(i for i, name, _ in rtapp.threads(cfg) if name == PERIODIC[w])
-    q, s = rtapp.summary(qlogs[paths[i]]), rtapp.summary(slogs[paths[i]])
-    assert abs(s["wu_lat_mean"] - q["wu_lat_mean"]) <= max(0.10 * q["wu_lat_mean"], 2), (q, s)
-    assert abs(s["wu_lat_max"] - q["wu_lat_max"]) <= max(0.25 * q["wu_lat_max"], 2), (q, s)
+    return rtapp.summary(slogs[paths[periodic_index(cfg, w)]])
+
+
+def periodic_index(cfg, w):
+    return next(i for i, name, _ in rtapp.threads(cfg) if name == PERIODIC[w])
+
+
+def assert_within(q_mean, q_max, s_mean, s_max, what):
+    """The mean within 10 %, the maximum within 25 % (each at least 2 us apart: whole us)."""
+    assert abs(s_mean - q_mean) <= max(0.10 * q_mean, 2), what
+    assert abs(s_max - q_max) <= max(0.25 * q_max, 2), what
+
+
+@pytest.mark.parametrize("w", [w for w in WORKLOADS if w not in PHASED])
+def test_sim_matches_qemu(runs, w, request):
+    """tools/sim experiment --rt-app FILE against the QEMU run of the same file: the periodic
+    task's mean wu_lat within 10 %, its maximum within 25 %.  The simulation starts where the
+    run started against the tick (--tick-phase, read off the run by rtapp.tick_phase): six
+    seconds of boot and of rt-app's calibration put it there (docs/RTAPP.md)."""
+    if w in KNOWN_OFF:
+        request.node.add_marker(pytest.mark.xfail(reason=KNOWN_OFF[w], strict=True))
+    r, cfg, qlogs = runs[w]
+    s = sim_periodic(w, cfg, rtapp.tick_phase(r.output, cfg))
+    q = rtapp.summary(qlogs[rtapp.log_paths(cfg)[periodic_index(cfg, w)]])
+    assert_within(q["wu_lat_mean"], q["wu_lat_max"], s["wu_lat_mean"], s["wu_lat_max"], (q, s))
+
+
+@pytest.fixture(scope="module")
+def phase_runs(runs):
+    """{file: [(tick phase, QEMU summary of the periodic task)]}: the run above and one boot
+    after each usleep of PHASE_DELAYS_US."""
+    out = {}
+    for w in PHASED:
+        r, cfg, _ = runs[w]
+        outputs = [r.output] + [boot_rtapp(f"usleep {d}; {LOGS} workloads/{w}").output for d in PHASE_DELAYS_US]
+        path = rtapp.log_paths(cfg)[periodic_index(cfg, w)]
+        out[w] = [(rtapp.tick_phase(o, cfg), rtapp.summary(rtapp.split_logs(o)[path])) for o in outputs]
+    return out
+
+
+@pytest.mark.parametrize("w", PHASED)
+def test_sim_matches_qemu_over_phases(runs, phase_runs, w, request):
+    """The same comparison over several tick phases: QEMU at each phase the runs fell on, the
+    simulation at the same phases; the mean of the per-phase means within 10 %, the largest
+    maximum within 25 %.  One run decides its mean by which side of a tick a few wakeups
+    fall, and a model good to a few us per period puts some on the other side; over the
+    phases the two sample the same edges (docs/RTAPP.md, "Several tick phases")."""
+    if w in KNOWN_OFF:
+        request.node.add_marker(pytest.mark.xfail(reason=KNOWN_OFF[w], strict=True))
+    cfg = runs[w][1]
+    pairs = [(phase, q, sim_periodic(w, cfg, phase)) for phase, q in phase_runs[w]]
+    assert len({phase for phase, _, _ in pairs}) == len(pairs), "two runs at one phase"
+    table = [(phase, round(q["wu_lat_mean"], 1), q["wu_lat_max"], round(s["wu_lat_mean"], 1), s["wu_lat_max"])
+             for phase, q, s in pairs]
+    n = len(pairs)
+    assert_within(sum(q["wu_lat_mean"] for _, q, _ in pairs) / n, max(q["wu_lat_max"] for _, q, _ in pairs),
+                  sum(s["wu_lat_mean"] for _, _, s in pairs) / n, max(s["wu_lat_max"] for _, _, s in pairs),
+                  table)
 
 
 @pytest.mark.parametrize("f,line", [
@@ -349,10 +403,24 @@ def test_sim_run_is_a_count_of_rt_app_loops(tmp_path):
     so a 2-ms run is 9049 loops, 2036 us of CPU, plus the ticks it sits through (the image's
     fifo thread of mixed.json logs 9049 and 2038)."""
     from granule.sim import rtapp_sim
-    assert rtapp_sim.rt_app_calibration(rtapp_sim.IMAGE_LOOP_NS) == 221
+    assert rtapp_sim.rt_app_calibration(rtapp_sim.image_costs()["loop"]) == 221
     rows = sim_one_fifo(tmp_path)
     assert {r["perf"] for r in rows} == {2000 * 1000 // 221}, rows[:3]
     assert all(2036 <= r["run"] <= 2038 for r in rows), sorted({r["run"] for r in rows})
+
+
+def test_sim_rounds_as_rt_app(runs):
+    """rt-app's timespec_to_usec() rounds to the nearest us (round()), and its log's times and
+    sums are of rounded us: mixed.json's fifo thread runs 9049 loops at 225 ns and two ticks,
+    2037.5 us, which the image logs as 2038 in 97 passes of 99; the simulation at the run's tick
+    phase logs the image's figure in every pass (it truncated, 2037)."""
+    r, cfg, qlogs = runs["mixed.json"]
+    log = "/tmp/mixed-fifo-0.log"
+    q = [r["run"] for r in qlogs[log]]
+    image = max(set(q), key=q.count)
+    p = sim_logs(os.path.join(ROOT, "workloads", "mixed.json"), "--tick-phase", str(rtapp.tick_phase(r.output, cfg)))
+    assert p.returncode == 0, p.stderr
+    assert {r["run"] for r in rtapp.split_logs(p.stdout)[log]} == {image}, image
 
 
 def test_sim_rt_app_own_costs(tmp_path):
@@ -388,17 +456,17 @@ def test_sim_calibration_is_the_images(runs):
     simulator derives from the image's loop cost."""
     from granule.sim import rtapp_sim
     r, _, _ = runs["mixed.json"]
-    assert f"pLoad = {rtapp_sim.rt_app_calibration(rtapp_sim.IMAGE_LOOP_NS)}ns" in r.output
+    assert f"pLoad = {rtapp_sim.rt_app_calibration(rtapp_sim.image_costs()['loop'])}ns" in r.output
 
 
 def test_sim_rt_app_costs_are_this_images(runs):
-    """rt-app's own costs the simulator charges (rtapp_sim.IMAGE_RTAPP_COSTS, measured once by
-    hand) still hold on this image: in mixed.json's fifo log, the image's and the simulator's
-    mean gap from one pass's end to the next one's start where no buffer is written (gaps under
-    9.5 us; LOG) agree within the logs' 1-us grain (the simulator's passes keep one phase
-    against the microsecond, so its rounding does not average out as the image's does), and
-    their first pass's offset from t_zero (the barrier's wakeup and START) within 10 %.  A kernel change that moves them fails here, and the
-    constants are re-measured (the method is in rtapp_sim.py) rather than left to drift."""
+    """rt-app's own costs as the simulator charges them (the calibration's rtapp.* lines,
+    tools/granule/sim/rtapp_costs.py) land where the image spends them: in mixed.json's fifo
+    log, the image's and the simulator's mean gap from one pass's end to the next one's start
+    where no buffer is written (gaps under 9.5 us; LOG) agree within the logs' 1-us grain (the
+    simulator's passes keep one phase against the microsecond, so its rounding does not
+    average out as the image's does), and their first pass's offset from t_zero (the barrier's
+    wakeup and START) within 10 %."""
     def figures(rows):
         gaps = [b["start"] - a["end"] for a, b in zip(rows, rows[1:])]
         plain = [g for g in gaps if g < 9.5]
@@ -411,6 +479,22 @@ def test_sim_rt_app_costs_are_this_images(runs):
     (q_gap, q_start), (s_gap, s_start) = figures(runs["mixed.json"][2][log]), figures(rtapp.split_logs(p.stdout)[log])
     assert abs(s_gap - q_gap) <= 1.0, (q_gap, s_gap)
     assert abs(s_start - q_start) <= 0.10 * q_start, (q_start, s_start)
+
+
+def test_rt_app_costs_are_the_calibrations(runs):
+    """The calibration's rtapp.* lines are what this image measures: tools/sim calibrate's step
+    (rtapp_costs.derive) on the plain run of mixed.json above and one traced boot of it gives
+    each within 10 %, the loop's cost exactly (pLoad follows from it).  A kernel change that
+    moves them fails here until `tools/sim calibrate` (or --rtapp-only) runs again."""
+    from granule.sim import rtapp_costs, rtapp_sim
+    traced = boot(rtapp_costs.cmdlines()[1], extra=["-initrd", MODULE], timeout=300)
+    check_clean(traced)
+    tick = next(int(l.split()[1]) for l in open(os.path.join(ROOT, "tools", "granule", "sim", "engine",
+                                                               "calibration")) if l.startswith("tick "))
+    measured = rtapp_costs.derive(runs["mixed.json"][0].output, traced.output, runs["mixed.json"][1], tick)
+    calibrated = rtapp_sim.image_costs()
+    assert measured["loop"] == calibrated["loop"], (measured, calibrated)
+    assert all(abs(measured[k] - calibrated[k]) <= 0.10 * calibrated[k] for k in calibrated), (measured, calibrated)
 
 
 def test_tick_phase():

@@ -2,7 +2,7 @@
 simulator, measured on the QEMU image, and the QEMU figures the simulator is
 checked against.
 
-  tools/sim calibrate [--reference] [--seeds K] [--duration S] [-j N]
+  tools/sim calibrate [--reference] [--seeds K] [--duration S] [-j N] [--rtapp-only]
 
 Costs (always): three boots of the image (-icount shift=0, so a cost is the
 same on every run):
@@ -48,6 +48,11 @@ same on every run):
      them); the median -> tick_preempt, for both classes (6.12's class has
      no such probe).  It includes the one probe on that path, the tick's
      update_curr(): an upper bound (docs/EXPLORE.md).
+  9. rt-app's own costs (tools/granule/sim/rtapp_costs.py): workloads/mixed.json
+     under rt-app-logs, plain and traced (two boots with build/rt-app/rt-app.tar)
+     -> rtapp.loop (its busy loop), rtapp.create, .pre, .wake, .start, .log and
+     .write, which `tools/sim experiment --rt-app` charges.  --rtapp-only
+     measures this step alone and replaces the file's rtapp.* lines, keeping the rest.
 So the simulator reproduces the image's no-load minima and per-expiry CPU
 by construction; everything under load is its own prediction.
 It writes tools/granule/sim/engine/calibration with the commit of the image.
@@ -63,7 +68,8 @@ then it writes docs/EXPLORE.md's two tables and tools/granule/sim/engine/validat
 rest; --table rewrites only the tables and tools/granule/sim/engine/validated.
 tests/system/test_sim_validate.py runs the simulator on the same
 configurations and compares.
-Imports granule.qemu, bench.jobs, trace.text, sim.replay and sim.validate (downward).
+Imports granule.qemu, bench.jobs, trace.text, sim.replay, sim.rtapp_costs and sim.validate
+(downward).
 """
 import argparse
 import concurrent.futures as cf
@@ -76,6 +82,7 @@ from ..bench import jobs as bj
 from ..paths import ENGINE, ROOT
 from ..trace import text as trace_text
 from . import replay as sim_replay
+from . import rtapp_costs
 from . import validate as sv
 CALIB = os.path.join(ENGINE, "calibration")
 HZS = (100, 250, 300, 1000)
@@ -225,7 +232,26 @@ def calibrate(args, head):
         runs.append(dict(cmdline=cmd))
     cmd, c["tick_preempt"] = tick_preempt()
     runs.append(dict(cmdline=cmd))
+    cmds, rt = rtapp_costs.measure(c["tick"])
+    c.update({f"rtapp.{k}": v for k, v in rt.items()})
+    runs += [dict(cmdline=cmd) for cmd in cmds]
     write_calibration(c, head, runs)
+
+
+def calibrate_rtapp(head):
+    """Step 9 alone: the file's rtapp.* lines replaced with a new measurement, the rest kept
+    (a comment says at which commit these were measured)."""
+    with open(CALIB) as f:
+        lines = [l for l in f if not l.startswith(("rtapp.", "# rtapp."))]
+    tick = next(int(l.split()[1]) for l in lines if l.startswith("tick "))
+    cmds, rt = rtapp_costs.measure(tick)
+    lines.append(f"# rtapp.* measured at commit {head} by tools/sim calibrate --rtapp-only from:\n")
+    lines += [f"# rtapp.   {cmd}\n" for cmd in cmds]
+    lines += [f"rtapp.{k} {v}\n" for k, v in sorted(rt.items())]
+    with open(CALIB, "w") as f:
+        f.writelines(lines)
+    print(f"sim calibrate: rt-app's costs in {os.path.relpath(CALIB, ROOT)}: "
+          + " ".join(f"{k} {v}" for k, v in rt.items()))
 
 
 def main():
@@ -243,6 +269,8 @@ def main():
                     help="measure only the off-grid points (keep the costs and the matrix)")
     ap.add_argument("--table", action="store_true",
                     help="only rewrite docs/EXPLORE.md's tables and tools/granule/sim/engine/validated")
+    ap.add_argument("--rtapp-only", action="store_true",
+                    help="measure only rt-app's own costs (step 9) and keep the rest of the file")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 1, help="boots at a time")
     args = ap.parse_args()
     if args.seeds < 1 or args.duration < 1 or args.j < 1:
@@ -250,6 +278,9 @@ def main():
     if not args.table:
         subprocess.run(["make", "-s", "-C", ROOT, "all"], check=True)
         head = commit()
+        if args.rtapp_only:
+            calibrate_rtapp(head)
+            return
         if not (args.reference_only or args.offgrid_only):
             calibrate(args, head)
         if args.reference or args.reference_only:

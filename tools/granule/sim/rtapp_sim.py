@@ -30,30 +30,39 @@ import sys
 import tempfile
 
 from .. import rtapp
-from ..paths import ROOT
+from ..paths import ENGINE, ROOT
 
-# One pass of rt-app's busy loop (waste_cpu_cycles(): twelve ldexp() calls) on the image, ns:
-# under -icount, its instructions.  Measured from the image's logs: mixed.json's fifo thread
-# runs 9049 loops in 2038 us with two ticks (729 ns each) in them, (2038 - 1.5) / 9049 = 225.05,
-# and its rr threads 13574 loops in 3056-3057 us with three.
-IMAGE_LOOP_NS = 225
-# What rt-app's own code costs on the image, ns, from the logs of mixed.json's run (tools/run-qemu
-# --module build/rt-app/rt-app.tar -- 'run="sh /usr/share/granule/rt-app-logs workloads/mixed.json"')
-# and, for CREATE and PRE, the same run traced (trace_event=sched:*,timer:*; tools/trace reads it):
-#   CREATE: one pthread_create() in main (its stack's mmap and guard, then clone): the forks
-#     come 75-80 us apart;
-#   PRE: a thread's set-up before the start barrier ("Using ... policy" on the console, its
-#     log's first line, its policy): 44-46 us from its first switch-in to its block, for
-#     all but the first two or three threads to run, which take 64-77 (first touches);
-#   WAKE: the barrier's last arrival wakes each waiter (futex_wake): 2.5-2.8 us apart;
-#   START: from a thread's return from the barrier to its first pass (the console's
-#     "starting thread" line and the log's header): 60-63 us (rr and hog threads);
-#   LOG: from one pass's end to the next one's start (log_timing()'s fprintf into the
-#     FILE buffer): 8.34 us on average over the fifo thread's 98 gaps, 8.32 over rr's;
-#   WRITE: the write() of a full 4096-byte buffer (every 33 lines, as the gaps show), on
-#     top of LOG: 2.7 to 12.7 us (the tmpfs file's new page), 7.3 on average.
-IMAGE_RTAPP_COSTS = {"create": 75000, "pre": 44000, "wake": 2800, "start": 61000, "log": 8330,
-                     "write": 7300}
+# What rt-app's own code costs on the image, ns: one pass of its busy loop (waste_cpu_cycles():
+# twelve ldexp() calls; under -icount, its instructions), main's pthread_create() (CREATE), a
+# thread's set-up before the start barrier (PRE), the barrier's wakeup of one waiter (WAKE),
+# the "starting thread" line and the log's header (START), a log line into the FILE buffer
+# between two passes (LOG) and the write() of a full buffer (WRITE).  `tools/sim calibrate`
+# measures them on the image (tools/granule/sim/rtapp_costs.py says how) and writes them to the
+# calibration file as rtapp.NAME lines beside the kernel's costs.
+class Refused(Exception):
+    """str(e): the one line that says why the file is not simulated."""
+
+
+RTAPP_COSTS = ("loop", "create", "pre", "wake", "start", "log", "write")
+
+
+def image_costs(path=None):
+    """{NAME: ns} of RTAPP_COSTS from the calibration file (SIM_CALIB, as tools/sim sets it, or
+    the engine's); Refused naming the first one missing."""
+    path = path or os.environ.get("SIM_CALIB") or os.path.join(ENGINE, "calibration")
+    c = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                w = line.split()
+                if len(w) == 2 and w[0].startswith("rtapp.") and w[1].isdigit():
+                    c[w[0][len("rtapp."):]] = int(w[1])
+    except OSError as e:
+        raise Refused(f"{path}: cannot read the calibration file ({e.strerror})") from None
+    for k in RTAPP_COSTS:
+        if k not in c:
+            raise Refused(f"{path}: no rtapp.{k} (rt-app's own costs: tools/sim calibrate --rtapp-only)")
+    return c
 
 POLICIES = {"SCHED_OTHER": 0, "SCHED_FIFO": 1, "SCHED_RR": 2}
 TASK_KEYS = {"instance", "loop", "policy", "priority", "cpus", "delay", "phases", "dl-runtime", "dl-period",
@@ -79,10 +88,6 @@ def rt_app_calibration(loop_ns):
         if abs(loop_ns - avg) * 50 < avg:
             return avg
     return 0
-
-
-class Refused(Exception):
-    """str(e): the one line that says why the file is not simulated."""
 
 
 def _kind(key):
@@ -181,9 +186,9 @@ class Spec:
         if not isinstance(duration, int) or not 1 <= duration <= 3600:
             raise Refused(f"global: duration {duration!r}: expected 1..3600 s (a simulation needs an end)")
         cal = g.get("calibration", "CPU0")
-        pload = cal if isinstance(cal, int) and cal > 0 else rt_app_calibration(IMAGE_LOOP_NS)
-        c = IMAGE_RTAPP_COSTS
-        self.lines = [f"duration {duration * 1_000_000_000}", f"pload {pload}", f"loop {IMAGE_LOOP_NS}",
+        c = image_costs()
+        pload = cal if isinstance(cal, int) and cal > 0 else rt_app_calibration(c["loop"])
+        self.lines = [f"duration {duration * 1_000_000_000}", f"pload {pload}", f"loop {c['loop']}",
                       "costs " + " ".join(str(c[k]) for k in ("create", "pre", "wake", "start", "log", "write"))]
         for index, name, task in rtapp.threads(self.cfg):
             self.thread(index, name, task, g.get("default_policy", "SCHED_OTHER"))

@@ -7,6 +7,9 @@
  *	<name> <ns>			one per field of struct sim_costs
  *	eevdf.<name> <ns>		the same path under sched_preset=linux-6.12
  *					(its class's code is another length)
+ *	rtapp.<name> <ns>		rt-app's own code, not the kernel's: read by
+ *					tools/granule/sim/rtapp_sim.py, which hands them
+ *					to `build/sim rtapp` in its spec; skipped here
  * Every field must be present; a bad line is one error naming it.
  */
 #include <stdio.h>
@@ -52,7 +55,7 @@ void calib_load(const char *path, struct sim_costs *c, int eevdf)
 		unsigned long long v;
 
 		line++;
-		if (buf[0] == '#' || sscanf(buf, "%63s", key) != 1)
+		if (buf[0] == '#' || sscanf(buf, "%63s", key) != 1 || !strncmp(key, "rtapp.", 6))
 			continue;
 		if (sscanf(buf, "%63s %62s %7s", key, val, extra) != 2)
 			bad(path, line, "expected 'NAME VALUE'");

@@ -248,15 +248,23 @@ static void cond_wake(int i)
 
 #define RT_FILE_BUF	4096		/* glibc's FILE buffer: st_blksize of a tmpfs file */
 
-/* rt-app's log_timing() line for R of thread I, into BUF (its length). */
+/* rt-app's timespec_to_usec(): ns to the nearest us (round(), half away from zero). */
+static s64 usec(s64 ns)
+{
+	return ns >= 0 ? (ns + 500) / 1000 : -((-ns + 500) / 1000);
+}
+
+/* rt-app's log_timing() line for R of thread I, into BUF (its length): every time
+ * rounded to the us as rt-app rounds it; run and wu_lat are already sums of
+ * rounded us (in ns), one per run event and timer, as rt-app adds them. */
 static int row_text(char *buf, size_t n, int i, const struct rt_row *r)
 {
 	return snprintf(buf, n, "%4d %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n", i,
-			(unsigned long long)r->perf, (unsigned long long)(r->run / 1000),
-			(unsigned long long)(r->period / 1000), (unsigned long long)(r->start / 1000),
-			(unsigned long long)(r->end / 1000), (unsigned long long)(r->start / 1000),
-			(long long)(r->slack / 1000), (unsigned long long)(r->c_dur / 1000),
-			(unsigned long long)(r->c_per / 1000), (unsigned long long)(r->wu_lat / 1000));
+			(unsigned long long)r->perf, (unsigned long long)usec((s64)r->run),
+			(unsigned long long)usec((s64)r->period), (unsigned long long)usec((s64)r->start),
+			(unsigned long long)usec((s64)r->end), (unsigned long long)usec((s64)r->start),
+			(long long)usec(r->slack), (unsigned long long)(r->c_dur / 1000),
+			(unsigned long long)(r->c_per / 1000), (unsigned long long)usec((s64)r->wu_lat));
 }
 
 /* The log's header lines (the policy, the columns), as rt-app writes them. */
@@ -468,11 +476,11 @@ static void rt_prog(struct machine *m, struct mproc *p)
 		t->cur.start = now;
 		break;
 	case 3:					/* a run event ended */
-		t->cur.run += now - t->mark;
+		t->cur.run += (u64)usec((s64)(now - t->mark)) * 1000;	/* rt-app adds rounded us */
 		t->cur.c_dur += rt.ev[rt.ph[t->ph].first + t->ev - 1].ns;
 		break;
 	case 4:					/* a timer's sleep ended */
-		t->cur.wu_lat += now - t->mark;
+		t->cur.wu_lat += (u64)usec((s64)(now - t->mark)) * 1000;
 		break;
 	case 5:
 		m_exit(m, p);
