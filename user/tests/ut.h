@@ -78,6 +78,10 @@ long ut_clone(unsigned long flags, void *stack, unsigned long size, volatile int
 long ut_vfork(void);
 /* The whole of PATH into BUF (NUL-terminated); its length, or -errno. */
 long ut_slurp(const char *path, char *buf, long size);
+/* Field K (1-based, Linux's numbering) of the /proc/PID/stat file PATH, read into BUF: a
+ * pointer to its first character (fields 3 on are counted past the last ')', since comm,
+ * field 2, may hold spaces and parentheses). */
+const char *ut_stat_field(const char *path, int k, char *buf, long size);
 /* Free frames now (granule_frames), or -1 off Granule. */
 long ut_frames(void);
 /* Poll (sleeping) until the free frame count is WANT; returns the last one. */

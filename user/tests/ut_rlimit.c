@@ -42,16 +42,9 @@ static void sigq(unsigned long *queued, unsigned long *limit)
 /* Field K (1-based, Linux's numbering) of /proc/self/stat. */
 static unsigned long long self_stat_field(int k)
 {
-	char buf[1024], *p;
+	char buf[1024];
 
-	CHECK(ut_slurp("/proc/self/stat", buf, sizeof(buf)) > 0, "read /proc/self/stat");
-	p = strrchr(buf, ')') + 2;	/* field 3 */
-	for (int f = 3; f < k; f++) {
-		p = strchr(p, ' ');
-		CHECK(p, "/proc/self/stat has no field %d", k);
-		p++;
-	}
-	return strtoull(p, NULL, 10);
+	return strtoull(ut_stat_field("/proc/self/stat", k, buf, sizeof(buf)), NULL, 10);
 }
 
 static void child_sees_limit(uintptr_t want)
