@@ -246,7 +246,7 @@ struct mm *mm_dup(struct mm *old)
 	return mm;
 }
 
-static struct vm_area *find_area(struct mm *mm, u32 addr)
+struct vm_area *find_area(struct mm *mm, u32 addr)
 {
 	for (int i = 0; i < mm->nr_areas; i++)
 		if (addr >= mm->areas[i].start && addr < mm->areas[i].end)

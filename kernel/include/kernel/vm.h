@@ -137,6 +137,9 @@ int mm_padzero(struct mm *mm, u32 addr, u32 len);
  * file's end (SIGBUS, Linux's VM_FAULT_SIGBUS); -ENOMEM = out of frames.
  */
 int mm_fault(struct mm *mm, u32 addr, int write);
+/* The area holding ADDR, or NULL: Linux's find_vma() with its vm_start check
+ * (the heap and the stack window are not areas here; see mm->brk). */
+struct vm_area *find_area(struct mm *mm, u32 addr);
 /* Faults handled since boot, all CPUs (/proc/vmstat's pgfault). */
 u64 vm_events_pgfault(void);
 
