@@ -7,6 +7,7 @@
  * mm_put() of the last user drops all of them and frees the page tables.
  */
 #include <kernel/errno.h>
+#include <kernel/initrd.h>
 #include <kernel/kmalloc.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
@@ -289,10 +290,16 @@ static u8 *page_at(struct mm *mm, u32 va)
 	return __va(PTE_ADDR(*pte_lookup(mm->pgdir, va, 0)));
 }
 
-int mm_elf_map(struct mm *mm, u32 start, u32 end, const u8 *file, u32 size, s64 off, u32 vmflags)
+int mm_elf_map(struct mm *mm, u32 start, u32 end, const struct initrd_node *f, s64 off, u32 vmflags)
 {
-	if (!mm_map_fixed(mm, start, end, vmflags | VM_FILE, NULL, 0, 0))
+	const u8 *file = f->data;
+	u32 size = f->size;
+	struct vm_area *a = mm_map_fixed(mm, start, end, vmflags | VM_FILE, NULL, 0, 0);
+
+	if (!a)
 		return -ENOMEM;
+	a->vm_file = f;				/* named in /proc/PID/maps; its pages are */
+	a->pgoff = off < 0 ? 0 : (u32)(off >> PAGE_SHIFT);	/* all present, no fault reads them */
 	for (u32 va = start; va < end; va += PAGE_SIZE) {
 		/* The file's bytes [lo, hi) fall on this page, at lo - at. */
 		s64 at = off + (va - start), lo = at < 0 ? 0 : at, hi = min(at + PAGE_SIZE, (s64)size);

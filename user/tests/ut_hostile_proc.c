@@ -14,8 +14,6 @@
 #include "ut.h"
 
 #define POLLIN		1
-#define PROT_READ	1
-#define MAP_PRIVATE	0x02
 #define MAP_FIXED	0x10
 #define MAP_ANONYMOUS	0x20
 #define AT_FDCWD	(-100)

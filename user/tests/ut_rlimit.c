@@ -15,11 +15,6 @@
 #include <granule.h>
 #include "ut.h"
 
-#define PROT_NONE		0
-#define PROT_READ		1
-#define PROT_WRITE		2
-#define MAP_PRIVATE		2
-#define MAP_ANON		0x20
 #define RLIMIT_RSS		5
 #define RLIMIT_NOFILE		7
 #define RLIMIT_SIGPENDING	11

@@ -18,6 +18,8 @@
 #include <kernel/types.h>
 #include <kernel/mm.h>
 
+struct initrd_node;
+
 #define STACK_TOP	TASK_SIZE		/* 0xC0000000 */
 #define STACK_LIMIT	(8u << 20)		/* RLIMIT_STACK default: 8 MiB */
 #define STACK_GAP	(1u << 20)		/* heap may not come closer */
@@ -47,6 +49,10 @@ struct vm_area {
 	 * file_size is SIGBUS, as Linux's filemap_fault.  NULL: anonymous. */
 	const u8 *file;
 	u32 pgoff, file_size;
+	/* The initrd file whose bytes the area shows, exec's segments included
+	 * (Linux's vm_file), for /proc/PID/maps; NULL: anonymous.  pgoff is
+	 * its page offset there too.  Initrd files never go away. */
+	const struct initrd_node *vm_file;
 };
 
 #define MM_CMDLINE_MAX	128
@@ -126,7 +132,7 @@ struct vm_area *mm_new_area(struct mm *mm);
  *               as a user write would (-EFAULT where it would fault).
  * 0, or -ENOMEM (-EFAULT for mm_padzero).
  */
-int mm_elf_map(struct mm *mm, u32 start, u32 end, const u8 *file, u32 size, s64 off, u32 vmflags);
+int mm_elf_map(struct mm *mm, u32 start, u32 end, const struct initrd_node *file, s64 off, u32 vmflags);
 int mm_brk_area(struct mm *mm, u32 start, u32 end);
 int mm_padzero(struct mm *mm, u32 addr, u32 len);
 
