@@ -216,6 +216,7 @@ struct mm *mm_dup(struct mm *old)
 	mm->brk = old->brk;
 	mm->start_code = old->start_code;
 	mm->end_code = old->end_code;
+	mm->vdso = old->vdso;
 	mm->start_stack = old->start_stack;
 	mm->def_flags = old->def_flags;		/* 2.6.35's dup_mm copies it (MCL_FUTURE) */
 	/*

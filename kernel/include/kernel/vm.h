@@ -82,6 +82,7 @@ struct mm {
 	 * and the end of the file part of the highest executable one (biased),
 	 * and the first stack pointer (argc's address). */
 	u32 start_code, end_code, start_stack;
+	u32 vdso;			/* the vDSO's address, 0: none (Linux's mm->context.vdso) */
 	/* Locked memory (kernel/mm/mlock.c): def_flags is VM_LOCKED after
 	 * mlockall(MCL_FUTURE), as Linux's; the heap and the stack window are
 	 * not areas here, so each is locked or not as a whole. */
@@ -171,7 +172,7 @@ u32 mm_get_unmapped_area(struct mm *mm, u32 len);
 int mm_install_special(struct mm *mm, u32 start, const phys_addr_t *frames, u32 n, u32 vmflags);
 /* arch: map the vDSO into MM at exec; its address (AT_SYSINFO_EHDR) or 0,
  * and *SYSINFO = its __kernel_vsyscall (AT_SYSINFO). */
-u32 arch_setup_additional_pages(struct mm *mm, u32 *sysinfo);	/* does an area overlap [start, end)? */
+u32 arch_setup_additional_pages(struct mm *mm, u32 *sysinfo);
 long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff);
 long sys_munmap(u32 addr, u32 len);
 long sys_mprotect(u32 addr, u32 len, u32 prot);
