@@ -69,4 +69,12 @@ $(BUILD)/arch/x86/vdso.so: $(BUILD)/arch/x86/vdso_vclock.o arch/x86/vdso.lds
 	$(Q)$(LD) -m elf_i386 -shared -nostdlib -soname=linux-gate.so.1 --hash-style=both \
 		--build-id=none -z max-page-size=4096 -T arch/x86/vdso.lds $< -o $@
 $(BUILD)/arch/x86/vdso_image.o: $(BUILD)/arch/x86/vdso.so
+# The trampolines' offsets in the object, for arch/x86/signal.c (Linux's
+# vdso32-syms.lds, made the same way: from the linked object's symbols).
+$(BUILD)/arch/x86/vdso_syms.h: $(BUILD)/arch/x86/vdso.so
+	@echo "  GEN     $@"
+	$(Q)nm $< | awk '$$3 ~ /^__kernel_(rt_)?sigreturn$$/ { sub(/^__kernel_/, "", $$3); \
+		print "#define VDSO32_" $$3 " 0x" $$1 "u" }' > $@.tmp
+	$(Q)[ $$(wc -l < $@.tmp) = 2 ] && mv $@.tmp $@
+$(BUILD)/arch/x86/signal.o: $(BUILD)/arch/x86/vdso_syms.h
 -include $(BUILD)/arch/x86/vdso_vclock.d

@@ -7,12 +7,17 @@
  *   rt (SA_SIGINFO):         pretcode, sig, &info, &uc, siginfo (128 bytes),
  *                            ucontext {flags, link, stack, sigcontext, mask},
  *                            retcode[8]                -> handler(sig, &info, &uc)
- * pretcode is the SA_RESTORER trampoline (libc's __restore / __restore_rt),
- * else the retcode bytes on the frame itself: "popl %eax; movl $__NR_sigreturn,
- * %eax; int $0x80" (legacy: the pop drops sig, as libc's __restore does) and
- * "movl $__NR_rt_sigreturn, %eax; int $0x80" (rt), Linux 2.6.35's bytes.
- * glibc's i386 sigaction gives no SA_RESTORER when it found a vDSO, so every
- * busybox handler returns through these.
+ * pretcode is the SA_RESTORER trampoline (libc's __restore / __restore_rt);
+ * without one, the vDSO's __kernel_sigreturn / __kernel_rt_sigreturn, as
+ * 2.6.35's setup_frame / setup_rt_frame (glibc's i386 sigaction gives no
+ * SA_RESTORER when it found a vDSO, so every busybox handler returns there).
+ * retcode holds the same instructions, Linux 2.6.35's bytes, "popl %eax;
+ * movl $__NR_sigreturn, %eax; int $0x80" (legacy: the pop drops sig, as
+ * libc's __restore does) and "movl $__NR_rt_sigreturn, %eax; int $0x80"
+ * (rt): "not actually used, but left for gdb", unless the process has no
+ * vDSO (vdso=0), when pretcode points at them.  Difference: 2.6.35's rt
+ * frame points at the vDSO's symbol even then, which a program without
+ * SA_RESTORER cannot return through.
  *
  * Stack layout, as Linux's get_sigframe builds it (sp = the interrupted
  * user %esp; addresses decrease downwards):
@@ -48,8 +53,10 @@
 #include <kernel/string.h>
 #include <kernel/task.h>
 #include <kernel/uaccess.h>
+#include <kernel/vm.h>
 #include <arch/fpu.h>
 #include <arch/segment.h>
+#include <arch/x86/vdso_syms.h>		/* generated from the vDSO: VDSO32_sigreturn ... */
 
 #define FIX_EFLAGS	0x40dd5u	/* AC OF DF TF SF ZF AF PF CF */
 #define NOT_A_SYSCALL	0xffffffffu
@@ -116,6 +123,17 @@ static void make_retcode(u8 *rc, u32 nr, int legacy)
 		*p = 0x90;
 }
 
+/* Where the handler returns: KA's restorer, the vDSO's trampoline at offset
+ * VDSO_OFF, or the retcode at RETCODE on the frame (2.6.35's choice). */
+static u32 restorer(const struct k_sigaction *ka, u32 vdso_off, u32 retcode)
+{
+	u32 vdso = current->mm ? current->mm->vdso : 0;
+
+	if (ka->flags & SA_RESTORER)
+		return ka->restorer;
+	return vdso ? vdso + vdso_off : retcode;
+}
+
 /* The struct _fpstate goes first, right below the interrupted %esp. */
 static u32 fpstate_addr(const struct trap_frame *tf)
 {
@@ -147,7 +165,7 @@ int setup_signal_frame(struct trap_frame *tf, int sig, const struct k_sigaction 
 		save_context(&f.uc.uc_mcontext, tf, (u32)oldmask, fp);
 		f.uc.uc_sigmask = oldmask;
 		make_retcode(f.retcode, __NR_rt_sigreturn, 0);
-		f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : sp + offsetof(struct rt_sigframe, retcode);
+		f.pretcode = restorer(ka, VDSO32_rt_sigreturn, sp + offsetof(struct rt_sigframe, retcode));
 		if (copy_to_user((void *)sp, &f, sizeof(f)))
 			return -EFAULT;
 		tf->useresp = sp;
@@ -162,7 +180,7 @@ int setup_signal_frame(struct trap_frame *tf, int sig, const struct k_sigaction 
 		save_context(&f.sc, tf, (u32)oldmask, fp);
 		f.extramask = (u32)(oldmask >> 32);
 		make_retcode(f.retcode, __NR_sigreturn, 1);
-		f.pretcode = (ka->flags & SA_RESTORER) ? ka->restorer : sp + offsetof(struct sigframe, retcode);
+		f.pretcode = restorer(ka, VDSO32_sigreturn, sp + offsetof(struct sigframe, retcode));
 		if (copy_to_user((void *)sp, &f, sizeof(f)))
 			return -EFAULT;
 		tf->useresp = sp;

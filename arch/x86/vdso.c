@@ -85,5 +85,5 @@ u32 arch_setup_additional_pages(struct mm *mm, u32 *sysinfo)
 	if (mm_install_special(mm, VDSO_DATA, vdso_frames, 2, VM_READ | VM_EXEC))
 		return 0;	/* the program's own segments are there: no vDSO */
 	*sysinfo = VDSO_TEXT + ((const Elf32_Ehdr *)vdso_image_start)->e_entry;
-	return VDSO_TEXT;
+	return mm->vdso = VDSO_TEXT;
 }

@@ -274,3 +274,31 @@ __asm__(".text\n"
 	"\tint $0x80\n"
 	"\tret\n"
 	".size __kernel_vsyscall, .-__kernel_vsyscall\n");
+
+/*
+ * The signal trampolines a handler returns through when the program gave
+ * no SA_RESTORER (glibc's i386 sigaction gives none once it has found a
+ * vDSO): arch/x86/signal.c points the frame's pretcode here, as 2.6.35's
+ * setup_frame / setup_rt_frame do, and writes the same bytes on the frame
+ * only for debuggers.  Returning through the stack instead would run code
+ * from the stack page, which QEMU then checks on every later write there.
+ * Legacy: pop the signal number the handler left, then sigreturn (119);
+ * rt: rt_sigreturn (173).  No unwind tables: libgcc's i386 fallback
+ * recognises these bytes, as it does on the stack.
+ */
+__asm__(".text\n"
+	".globl __kernel_sigreturn\n"
+	".type __kernel_sigreturn, @function\n"
+	".p2align 5\n"
+	"__kernel_sigreturn:\n"
+	"\tpopl %eax\n"
+	"\tmovl $119, %eax\n"
+	"\tint $0x80\n"
+	".size __kernel_sigreturn, .-__kernel_sigreturn\n"
+	".globl __kernel_rt_sigreturn\n"
+	".type __kernel_rt_sigreturn, @function\n"
+	".p2align 5\n"
+	"__kernel_rt_sigreturn:\n"
+	"\tmovl $173, %eax\n"
+	"\tint $0x80\n"
+	".size __kernel_rt_sigreturn, .-__kernel_rt_sigreturn\n");

@@ -64,12 +64,13 @@ static int get_cloexec(struct files *fs, int fd)
 }
 
 /*
- * Linux's expand_files: make the table hold fd NR, doubling it (one kmalloc
- * for the pointers and the close-on-exec bits) up to NR_OPEN.  0, -EMFILE
- * (NR is past RLIMIT_NOFILE), -ENOMEM.  A process that keeps to 64 fds
- * never gets here: fork copies only the table it has.
+ * Linux's expand_fdtable: make the table hold fd NR, doubling it (one
+ * kmalloc for the pointers and the close-on-exec bits) up to NR_OPEN
+ * (Granule's sysctl_nr_open).  0, -EMFILE (past NR_OPEN), -ENOMEM.  A
+ * process that keeps to 64 fds never gets here: fork copies only the table
+ * it has.
  */
-static int expand_files(struct files *fs, int nr)
+static int expand_fdtable(struct files *fs, int nr)
 {
 	int max = fs->max_fds;
 
@@ -91,6 +92,16 @@ static int expand_files(struct files *fs, int nr)
 	fs->cloexec = bits;
 	fs->max_fds = max;
 	return 0;
+}
+
+/* Linux's expand_files: -EMFILE if fd NR is at or past the process's
+ * RLIMIT_NOFILE (checked first, as 2.6.35 does, so a lowered limit binds a
+ * table that is already larger), else expand_fdtable. */
+static int expand_files(struct files *fs, int nr)
+{
+	if ((u32)nr >= task_rlimit(current, RLIMIT_NOFILE))
+		return -EMFILE;
+	return expand_fdtable(fs, nr);
 }
 
 struct file *fget_ref(int fd)
@@ -152,7 +163,7 @@ int copy_files(struct task *p, u32 clone_flags)
 	}
 	if (!(fs = files_alloc()))
 		return -ENOMEM;
-	if (expand_files(fs, old->max_fds - 1)) {
+	if (expand_fdtable(fs, old->max_fds - 1)) {
 		kfree(fs);
 		return -ENOMEM;
 	}
@@ -359,11 +370,11 @@ long sys_dup3(int oldfd, int newfd, u32 flags)
 		return -EBADF;
 	if (oldfd == newfd)
 		return -EINVAL;
-	if (newfd < 0 || newfd >= NR_OPEN)
+	if (newfd < 0 || (u32)newfd >= task_rlimit(current, RLIMIT_NOFILE))
 		return -EBADF;
 	int err = expand_files(fs, newfd);
 	if (err)
-		return err;
+		return err == -EMFILE ? -EBADF : err;
 	f->refs++;
 	if (fs->fd[newfd])
 		fput(fs->fd[newfd]);
@@ -400,7 +411,7 @@ static long file_dupfd(int oldfd, int from, int cloexec)
 
 	if (!f)
 		return -EBADF;
-	if (from < 0 || from >= NR_OPEN)
+	if (from < 0 || (u32)from >= task_rlimit(current, RLIMIT_NOFILE))
 		return -EINVAL;
 	f->refs++;
 	if ((fd = fd_install_from(f, from, cloexec)) < 0)

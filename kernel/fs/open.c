@@ -38,14 +38,11 @@ static long initrd_read(struct file *f, char *ubuf, u32 count)
 static const struct file_ops initrd_file_ops = { .read = initrd_read };
 static const struct file_ops dir_ops = { 0 };
 
-int file_mmap_bytes(struct file *f, const u8 **data, u32 *size)
+int file_mmap_node(struct file *f, const struct initrd_node **node)
 {
-	const struct initrd_node *n = f->node;
-
 	if (f->ops != &initrd_file_ops)
 		return -ENODEV;
-	*data = n->data;
-	*size = n->size;
+	*node = f->node;
 	return 0;
 }
 

@@ -36,6 +36,7 @@
 #include <kernel/uaccess.h>
 #include <kernel/vm.h>
 #include <arch/process.h>
+#include "procfs_maps.h"
 
 #define PROC_SIZE	4096		/* a file's snapshot */
 #define NS_PER_TICK	(NSEC_PER_SEC / USER_HZ)
@@ -46,11 +47,11 @@
 /* What a /proc node is: PE_DIR is /proc/PID or /proc/PID/task/TID, PE_TASK
  * /proc/PID/task; the files are the same in both directories. */
 enum { PE_NONE, PE_SELF, PE_DIR, PE_TASK, PE_STAT, PE_STATUS, PE_CMDLINE, PE_COMM, PE_SCHED,
-       PE_STATM, PE_NR };
+       PE_STATM, PE_MAPS, PE_NR };
 
 static const char *const pid_files[PE_NR] = {
 	[PE_STAT] = "stat", [PE_STATUS] = "status", [PE_CMDLINE] = "cmdline",
-	[PE_COMM] = "comm", [PE_SCHED] = "sched", [PE_STATM] = "statm",
+	[PE_COMM] = "comm", [PE_SCHED] = "sched", [PE_STATM] = "statm", [PE_MAPS] = "maps",
 };
 
 /* The process PID (a live or zombie thread group leader), or NULL. */
@@ -496,6 +497,7 @@ static size_t show_file(int entry, struct task *t, int whole, char *buf, size_t 
 	case PE_COMM: return snprintf(buf, size, "%s\n", t->comm);
 	case PE_SCHED: return proc_sched_task_snprint(t, buf, size);
 	case PE_STATM: return show_statm(t, buf, size);
+	case PE_MAPS: return proc_maps_show(t, buf, size);
 	case PE_CMDLINE:
 		if (!t->mm)
 			return 0;
@@ -518,11 +520,12 @@ int procfs_open(const struct fs_node *n, u32 flags, struct file **out)
 		return -ESRCH;			/* gone since the lookup */
 	if (!(f = file_alloc(&proc_ops, flags)))
 		return -ENOMEM;
-	if (!(f->buf = kmalloc(PROC_SIZE))) {
+	size_t size = n->proc_entry == PE_MAPS ? proc_maps_size(t) : PROC_SIZE;
+	if (!(f->buf = kmalloc(size))) {
 		fput(f);
 		return -ENOMEM;
 	}
-	f->len = min((u32)show_file(n->proc_entry, t, !n->proc_tid, f->buf, PROC_SIZE), PROC_SIZE - 1);
+	f->len = min((u32)show_file(n->proc_entry, t, !n->proc_tid, f->buf, size), (u32)size - 1);
 	*out = f;
 	return 0;
 }

@@ -11,5 +11,6 @@ KERNEL_C += kernel/fs/pipe.c              # pipe, pipe2: a one-page ring with bl
 KERNEL_C += kernel/fs/tmpfs.c             # /tmp: files and directories in kernel memory, bounded
 KERNEL_C += kernel/fs/dir.c               # unlink(at), rmdir, mkdir(at), rename(at), ftruncate(64)
 KERNEL_C += kernel/fs/statfs.c            # the mount table: /proc/mounts, statfs(64), fstatfs(64)
-KERNEL_C += kernel/fs/procfs.c            # /proc/PID/{stat,status,cmdline,comm,sched}, /proc/self
+KERNEL_C += kernel/fs/procfs.c            # /proc/PID/{stat,status,statm,cmdline,comm,sched}, /proc/self
+KERNEL_C += kernel/fs/procfs_maps.c       # /proc/PID/maps
 KERNEL_C += kernel/fs/procfs_stat.c       # /proc/{stat,loadavg,uptime,meminfo,vmstat}

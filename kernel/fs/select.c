@@ -159,7 +159,7 @@ static long do_sys_poll(struct pollfd *ufds, u32 nfds, u64 deadline)
 	long ret;
 	u32 i;
 
-	if (nfds > NR_OPEN)	/* RLIMIT_NOFILE */
+	if (nfds > task_rlimit(current, RLIMIT_NOFILE))
 		return -EINVAL;
 	if (nfds > POLL_STACK_FDS && !(fds = a.fds = kmalloc(nfds * sizeof(*fds))))
 		return -ENOMEM;

@@ -26,28 +26,19 @@
 #define MCL_FUTURE	2
 #define MCL_ONFAULT	4
 
-/* Bytes of [S, E) within [start, end). */
-static u32 overlap(u32 s, u32 e, u32 start, u32 end)
-{
-	s = s > start ? s : start;
-	e = e < end ? e : end;
-	return s < e ? e - s : 0;
-}
-
 /* The end of the area, the heap or the stack window (each a vma on Linux)
  * that holds ADDR, or 0 if none does. */
 static u32 mapped_end(struct mm *mm, u32 addr)
 {
 	u32 heap_end = ALIGN_UP(mm->brk, PAGE_SIZE);
+	const struct vm_area *a;
 
 	if (addr >= mm->start_brk && addr < heap_end)
 		return heap_end;
 	if (addr >= STACK_TOP - STACK_LIMIT && addr < STACK_TOP)
 		return STACK_TOP;
-	for (int i = 0; i < mm->nr_areas; i++)
-		if (addr >= mm->areas[i].start && addr < mm->areas[i].end)
-			return mm->areas[i].end;
-	return 0;
+	a = find_area(mm, addr);
+	return a ? a->end : 0;
 }
 
 /* Where 2.6.35's do_mlock walk from START meets a gap: the first unmapped
@@ -70,7 +61,7 @@ static u32 prot_none_stop(struct mm *mm, u32 start, u32 end)
 	for (int i = 0; i < mm->nr_areas; i++) {
 		const struct vm_area *a = &mm->areas[i];
 		if (!(a->flags & VM_ACCESS) && !(a->flags & VM_DONTEXPAND) &&
-		    overlap(a->start, a->end, start, end) && (!low || a->start < low->start))
+		    a->start < end && start < a->end && (!low || a->start < low->start))
 			low = a;
 	}
 	return low ? (low->end < end ? low->end : end) : 0;

@@ -22,6 +22,7 @@
 #include <kernel/errno.h>
 #include <kernel/file.h>
 #include <kernel/fs.h>
+#include <kernel/initrd.h>
 #include <kernel/task.h>
 #include <kernel/vm.h>
 #include <arch/pgtable.h>
@@ -124,7 +125,8 @@ static struct vm_area *new_area(struct mm *mm, u32 start, u32 end, u32 vmflags, 
 	if (file)
 		vmflags |= VM_FILE;
 	if (a)
-		*a = (struct vm_area){ start, end, vmflags | mm->def_flags, file, pgoff, size };
+		*a = (struct vm_area){ .start = start, .end = end, .flags = vmflags | mm->def_flags,
+				       .file = file, .pgoff = pgoff, .file_size = size };
 	return a;
 }
 
@@ -137,7 +139,7 @@ struct vm_area *mm_map_fixed(struct mm *mm, u32 start, u32 end, u32 vmflags, con
 	return new_area(mm, start, end, vmflags, file, size, pgoff);
 }
 
-static int mmap_file(int fd, u32 prot, const u8 **bytes, u32 *size);
+static int mmap_file(int fd, u32 prot, const struct initrd_node **file);
 
 /* Highest free [addr, addr + len) below MMAP_TOP and above the heap; 0 if none. */
 u32 mm_get_unmapped_area(struct mm *mm, u32 len)
@@ -177,10 +179,12 @@ long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff)
 		return -EINVAL;
 	if (type != MAP_PRIVATE && type != MAP_SHARED)
 		return -EINVAL;
-	const u8 *bytes = NULL;
-	u32 size = 0;
-	if (!(flags & MAP_ANONYMOUS) && (err = mmap_file(fd, prot, &bytes, &size)))
+	const struct initrd_node *file = NULL;
+	if (!(flags & MAP_ANONYMOUS) && (err = mmap_file(fd, prot, &file)))
 		return err;
+	const u8 *bytes = file ? file->data : NULL;
+	u32 size = file ? file->size : 0;
+	struct vm_area *a;
 	if (type == MAP_SHARED)
 		return -EINVAL;
 	if (len > TASK_SIZE)
@@ -195,18 +199,19 @@ long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff)
 			return -ENOMEM;
 		if ((flags & MAP_FIXED_NOREPLACE) && mm_range_used(mm, addr, addr + len))
 			return -EEXIST;
-		if (!mm_map_fixed(mm, addr, addr + len, prot_to_vm(prot), bytes, size, pgoff))
+		if (!(a = mm_map_fixed(mm, addr, addr + len, prot_to_vm(prot), bytes, size, pgoff)))
 			return -ENOMEM;
 	} else if (!(addr = mm_get_unmapped_area(mm, len)) ||
-		   !new_area(mm, addr, addr + len, prot_to_vm(prot), bytes, size, pgoff)) {
+		   !(a = new_area(mm, addr, addr + len, prot_to_vm(prot), bytes, size, pgoff))) {
 		return -ENOMEM;
 	}
+	a->vm_file = file;
 	return addr;
 }
 
 /* The initrd file behind FD, for a private mapping: -EBADF (no such fd),
  * -EACCES (not open for reading), -ENODEV (a file that cannot be mapped). */
-static int mmap_file(int fd, u32 prot, const u8 **bytes, u32 *size)
+static int mmap_file(int fd, u32 prot, const struct initrd_node **file)
 {
 	struct file *f = fget(fd);
 
@@ -214,7 +219,7 @@ static int mmap_file(int fd, u32 prot, const u8 **bytes, u32 *size)
 		return -EBADF;
 	if ((f->flags & O_ACCMODE) == O_WRONLY)
 		return -EACCES;
-	return file_mmap_bytes(f, bytes, size);
+	return file_mmap_node(f, file);
 }
 
 /* munmap(addr, len): 0; -EINVAL for len 0, an unaligned or kernel range. */

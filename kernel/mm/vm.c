@@ -7,6 +7,7 @@
  * mm_put() of the last user drops all of them and frees the page tables.
  */
 #include <kernel/errno.h>
+#include <kernel/initrd.h>
 #include <kernel/kmalloc.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
@@ -215,6 +216,7 @@ struct mm *mm_dup(struct mm *old)
 	mm->brk = old->brk;
 	mm->start_code = old->start_code;
 	mm->end_code = old->end_code;
+	mm->vdso = old->vdso;
 	mm->start_stack = old->start_stack;
 	mm->def_flags = old->def_flags;		/* 2.6.35's dup_mm copies it (MCL_FUTURE) */
 	/*
@@ -246,7 +248,7 @@ struct mm *mm_dup(struct mm *old)
 	return mm;
 }
 
-static struct vm_area *find_area(struct mm *mm, u32 addr)
+struct vm_area *find_area(struct mm *mm, u32 addr)
 {
 	for (int i = 0; i < mm->nr_areas; i++)
 		if (addr >= mm->areas[i].start && addr < mm->areas[i].end)
@@ -289,10 +291,16 @@ static u8 *page_at(struct mm *mm, u32 va)
 	return __va(PTE_ADDR(*pte_lookup(mm->pgdir, va, 0)));
 }
 
-int mm_elf_map(struct mm *mm, u32 start, u32 end, const u8 *file, u32 size, s64 off, u32 vmflags)
+int mm_elf_map(struct mm *mm, u32 start, u32 end, const struct initrd_node *f, s64 off, u32 vmflags)
 {
-	if (!mm_map_fixed(mm, start, end, vmflags | VM_FILE, NULL, 0, 0))
+	const u8 *file = f->data;
+	u32 size = f->size;
+	struct vm_area *a = mm_map_fixed(mm, start, end, vmflags | VM_FILE, NULL, 0, 0);
+
+	if (!a)
 		return -ENOMEM;
+	a->vm_file = f;				/* named in /proc/PID/maps; its pages are */
+	a->pgoff = off < 0 ? 0 : (u32)(off >> PAGE_SHIFT);	/* all present, no fault reads them */
 	for (u32 va = start; va < end; va += PAGE_SIZE) {
 		/* The file's bytes [lo, hi) fall on this page, at lo - at. */
 		s64 at = off + (va - start), lo = at < 0 ? 0 : at, hi = min(at + PAGE_SIZE, (s64)size);

@@ -129,7 +129,7 @@ static int copy_strings(struct exec_args *a, char *const *vec, int from_user, in
  * -ENOTDIR, -ELOOP, -ENAMETOOLONG; -EACCES for a directory or a file
  * outside the initrd (/tmp, /proc, /dev).
  */
-int find_program(const char *path, const void **image, size_t *size)
+int find_program(const char *path, const struct initrd_node **file)
 {
 	char full[PATH_MAX + 68];
 	struct fs_node n;
@@ -150,8 +150,7 @@ int find_program(const char *path, const void **image, size_t *size)
 		return err;
 	if (!n.in || n.in->type != USTAR_REG)
 		return -EACCES;
-	*image = n.in->data;
-	*size = n.in->size;
+	*file = n.in;
 	return 0;
 }
 
@@ -415,8 +414,7 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 {
 	struct exec_args a = { 0 };
 	char kpath[PATH_MAX];
-	const void *image;
-	size_t size;
+	const struct initrd_node *file;
 	struct exec_image im = { .execfn = kpath };
 	u32 sp;
 	struct mm *mm, *old;
@@ -437,7 +435,7 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 	if (!err)
 		err = copy_strings(&a, envp, from_user, &a.envc);
 	if (!err)
-		err = find_program(kpath, &image, &size);
+		err = find_program(kpath, &file);
 	if (err)
 		goto out;
 	mm = mm_create();
@@ -445,7 +443,7 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 		err = -ENOMEM;
 		goto out;
 	}
-	err = load_elf_binary(image, size, mm, &im);
+	err = load_elf_binary(file, mm, &im);
 	if (!err)
 		im.vdso = arch_setup_additional_pages(mm, &im.sysinfo);
 	if (!err)

@@ -9,6 +9,7 @@
 #include <kernel/types.h>
 
 struct mm;
+struct initrd_node;
 
 /* Where a position-independent program goes when it has an interpreter: Linux's
  * ELF_ET_DYN_BASE for 32-bit tasks (4 MiB, arch/x86/include/asm/elf.h since 4.13),
@@ -27,10 +28,10 @@ struct exec_image {
 };
 
 /* The initrd file PATH names, to run (exec.c): 0, -ENOENT ... -EACCES. */
-int find_program(const char *path, const void **image, size_t *size);
+int find_program(const char *path, const struct initrd_node **file);
 
 /*
- * Load IMAGE (SIZE bytes) into the empty MM: its PT_LOADs (an ET_DYN at
+ * Load FILE (an initrd file's bytes) into the empty MM: its PT_LOADs (an ET_DYN at
  * ELF_ET_DYN_BASE), then its PT_INTERP's program (ld-linux.so.2) where mmap
  * would put it (an ET_EXEC one at its own addresses); fills *IM but execfn,
  * vdso and sysinfo.  0, or -ENOEXEC, -EINVAL (a bad program), -ENOENT/-EACCES
@@ -38,6 +39,6 @@ int find_program(const char *path, const void **image, size_t *size);
  * executable or shared object), -EFAULT (a bss whose page cannot be written,
  * Linux's padzero), -ENOMEM.
  */
-int load_elf_binary(const void *image, size_t size, struct mm *mm, struct exec_image *im);
+int load_elf_binary(const struct initrd_node *file, struct mm *mm, struct exec_image *im);
 
 #endif

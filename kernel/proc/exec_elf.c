@@ -34,6 +34,7 @@
 #include <kernel/compiler.h>
 #include <kernel/elf.h>
 #include <kernel/errno.h>
+#include <kernel/initrd.h>
 #include <kernel/vm.h>
 #include "exec.h"
 
@@ -41,6 +42,7 @@
  * and vaddr + memsz so far, biased; 0 before the first segment). */
 struct elf_loader {
 	struct mm *mm;
+	const struct initrd_node *file;	/* its bytes: the image */
 	const u8 *image;
 	u32 size;
 	int program;		/* the program (its bss moves the heap), not the interpreter */
@@ -86,7 +88,7 @@ static int map_segment(void *ctx, u32 vaddr, u32 memsz, const void *data, u32 fi
 	}
 	if (filesz) {
 		u32 start = vaddr & PAGE_MASK;
-		err = mm_elf_map(l->mm, start, ALIGN_UP(vaddr + filesz, PAGE_SIZE), l->image, l->size,
+		err = mm_elf_map(l->mm, start, ALIGN_UP(vaddr + filesz, PAGE_SIZE), l->file,
 				 (s64)offset - (vaddr - start), vmflags);
 		if (err)
 			return err;
@@ -105,15 +107,16 @@ static const struct elf_load_ops exec_ops = { .map_segment = map_segment };
 
 /* IMAGE's segments at BIAS, then its last bss (Linux's set_brk + padzero for
  * the program; padzero + do_brk for the interpreter).  0 or -errno. */
-static int load_segments(const void *image, size_t size, struct mm *mm, int program, u32 bias,
+static int load_segments(const struct initrd_node *file, struct mm *mm, int program, u32 bias,
 			 u32 *entry)
 {
-	struct elf_loader l = { .mm = mm, .image = image, .size = (u32)size, .program = program };
+	struct elf_loader l = { .mm = mm, .file = file, .image = file->data, .size = file->size,
+				.program = program };
 	int err;
 
 	if (program)
 		mm->start_code = ~0u;
-	if ((err = elf_load(image, size, &exec_ops, &l, bias, entry)))
+	if ((err = elf_load(l.image, l.size, &exec_ops, &l, bias, entry)))
 		return err;
 	if (program) {
 		if ((err = set_brk(&l)))
@@ -129,13 +132,14 @@ static int load_segments(const void *image, size_t size, struct mm *mm, int prog
  * *BASE), an ET_EXEC one at its own addresses (*BASE 0); its entry in *START. */
 static int load_interp(const char *path, struct mm *mm, u32 *base, u32 *start)
 {
-	const void *image;
-	size_t size;
+	const struct initrd_node *file;
 	u32 lo, span, at;
-	int err = find_program(path, &image, &size);
+	int err = find_program(path, &file);
 
 	if (err)
 		return err;
+	const void *image = file->data;
+	size_t size = file->size;
 	if (elf_check(image, size))
 		return -ELIBBAD;		/* not an i386 ELF executable or shared object */
 	*base = 0;
@@ -144,11 +148,13 @@ static int load_interp(const char *path, struct mm *mm, u32 *base, u32 *start)
 			return -ENOMEM;
 		*base = at - lo;
 	}
-	return load_segments(image, size, mm, 0, *base, start);
+	return load_segments(file, mm, 0, *base, start);
 }
 
-int load_elf_binary(const void *image, size_t size, struct mm *mm, struct exec_image *im)
+int load_elf_binary(const struct initrd_node *file, struct mm *mm, struct exec_image *im)
 {
+	const void *image = file->data;
+	size_t size = file->size;
 	const char *interp;
 	u32 lo, bias = 0;
 	int err = elf_check(image, size);
@@ -160,7 +166,7 @@ int load_elf_binary(const void *image, size_t size, struct mm *mm, struct exec_i
 		return -ENOMEM;			/* a PIE larger than the address space */
 	if (span)
 		bias = ELF_ET_DYN_BASE - lo;	/* a PIE: lowest page at ELF_ET_DYN_BASE */
-	err = load_segments(image, size, mm, 1, bias, &im->entry);
+	err = load_segments(file, mm, 1, bias, &im->entry);
 	if (err)
 		return err;
 	im->phdr = elf_phdr_vaddr(image, size, &im->phnum);

@@ -11,7 +11,9 @@
  *   RLIMIT_NPROC       TASK_MAX: the task table (Linux: max_threads / 2,
  *                      1024 at 128 MiB; fork's -EAGAIN here is Linux's
  *                      max_threads check, root passes RLIMIT_NPROC's), fixed
- *   RLIMIT_NOFILE      NR_OPEN (INR_OPEN): the fd table's largest size, fixed
+ *   RLIMIT_NOFILE      NR_OPEN (INR_OPEN); expand_files, dup2, F_DUPFD and
+ *                      poll check it; settable up to NR_OPEN, Granule's
+ *                      sysctl_nr_open (Linux's is 1048576): above, -EPERM
  *   RLIMIT_SIGPENDING  RLIMIT_NPROC's value, as fork_init copies it;
  *                      __sigqueue_alloc checks it (kernel/signal.c); settable
  *   RLIMIT_RSS         RLIM_INFINITY; advisory in Linux too; settable
@@ -36,7 +38,7 @@
 #define MQ_BYTES_MAX	819200		/* bytes of POSIX message queues (ipc/mqueue.c) */
 
 /* The limits setrlimit may change: those the table alone decides. */
-#define RLIMIT_SETTABLE	((1u << RLIMIT_SIGPENDING) | (1u << RLIMIT_RSS))
+#define RLIMIT_SETTABLE	((1u << RLIMIT_SIGPENDING) | (1u << RLIMIT_RSS) | (1u << RLIMIT_NOFILE))
 
 struct rlimit64 { u64 cur, max; };
 
@@ -85,6 +87,8 @@ static long do_prlimit(struct task *tsk, int resource, struct rlimit *new, struc
 			return -EPERM;
 		if (new->rlim_max > rlim->rlim_max && !capable(CAP_SYS_RESOURCE))
 			return -EPERM;
+		if (resource == RLIMIT_NOFILE && new->rlim_max > NR_OPEN)
+			return -EPERM;			/* past sysctl_nr_open */
 	}
 	if (old)
 		*old = *rlim;

@@ -15,6 +15,7 @@ struct timespec;
 extern int (*__vdso_clock_gettime_fn)(int, struct timespec *);
 void __libc_vdso_init(char **envp);
 void *__libc_vdso_sym(const char *name);
+void *__libc_vdso_vsym(const char *name, const char *version);
 
 /* SIGEV_THREAD's CPU-time accounting (timer.c): totals since the start. */
 struct timer_thread_cpu {

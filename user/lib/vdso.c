@@ -103,10 +103,16 @@ static void *vdso_sym(const struct elf_ehdr *eh, const char *name, const char *v
 
 static const struct elf_ehdr *vdso_ehdr;
 
-/* NAME (version LINUX_2.6) in the vDSO, or NULL; for the tests too. */
+/* NAME of VERSION in the vDSO, or NULL; for the tests too. */
+void *__libc_vdso_vsym(const char *name, const char *version)
+{
+	return vdso_ehdr ? vdso_sym(vdso_ehdr, name, version) : NULL;
+}
+
+/* NAME (version LINUX_2.6, the clocks') in the vDSO, or NULL. */
 void *__libc_vdso_sym(const char *name)
 {
-	return vdso_ehdr ? vdso_sym(vdso_ehdr, name, "LINUX_2.6") : NULL;
+	return __libc_vdso_vsym(name, "LINUX_2.6");
 }
 
 /* Called by __libc_start with envp: the auxv follows envp's NULL. */

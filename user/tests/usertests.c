@@ -287,6 +287,7 @@ static const struct ut_test *const tables[] = {
 	ut_itimer_tests,
 	ut_futex_pi_tests,
 	ut_mm_tests,
+	ut_maps_tests,
 	ut_acct_tests,
 	ut_rlimit_tests,
 };

@@ -76,8 +76,23 @@ long ut_clone(unsigned long flags, void *stack, unsigned long size, volatile int
 	      volatile int *ctid, void (*fn)(void));
 /* Raw vfork (ut_cmds.c): we run again once the child exits or execs. */
 long ut_vfork(void);
+/* mmap2's and open's numbers, for the raw calls (Linux i386's values) */
+#define O_RDONLY	0
+#define PROT_NONE	0
+#define PROT_READ	1
+#define PROT_WRITE	2
+#define MAP_PRIVATE	2
+#define MAP_ANON	0x20
+/* A raw mmap2 result that is an address, not -errno. */
+#define MAPPED(r)	((unsigned long)(r) < -4095ul)
+/* The auxiliary vector's TYPE entry (AT_*), or 0 (ut_vdso.c). */
+uint32_t ut_aux(uint32_t type);
 /* The whole of PATH into BUF (NUL-terminated); its length, or -errno. */
 long ut_slurp(const char *path, char *buf, long size);
+/* Field K (1-based, Linux's numbering) of the /proc/PID/stat file PATH, read into BUF: a
+ * pointer to its first character (fields 3 on are counted past the last ')', since comm,
+ * field 2, may hold spaces and parentheses). */
+const char *ut_stat_field(const char *path, int k, char *buf, long size);
 /* Free frames now (granule_frames), or -1 off Granule. */
 long ut_frames(void);
 /* Poll (sleeping) until the free frame count is WANT; returns the last one. */
@@ -120,6 +135,8 @@ extern const struct ut_test ut_itimer_tests[];
 extern const struct ut_test ut_futex_pi_tests[];
 /* ut_mm.c: mprotect of present pages, file offsets, the ELF loader's layouts */
 extern const struct ut_test ut_mm_tests[];
+/* ut_maps.c: /proc/PID/maps, its format and which line shows what */
+extern const struct ut_test ut_maps_tests[];
 /* ut_acct.c: the accounted figures (/proc/stat, /proc/PID/stat, getrusage, times, meminfo ...) move */
 extern const struct ut_test ut_acct_tests[];
 /* ut_rlimit.c: rlimits reported as enforced (SIGPENDING, RSS, the defaults); mlock of holes, PROT_NONE */

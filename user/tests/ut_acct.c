@@ -75,18 +75,8 @@ static void touch_pages(int pages)
 static unsigned long long stat_field(const char *path, int k)
 {
 	char buf[1024];
-	char *p;
 
-	CHECK(ut_slurp(path, buf, sizeof(buf)) > 0, "read %s", path);
-	p = strrchr(buf, ')');		/* field 2 ends here; field 3 follows */
-	CHECK(p, "%s: %.60s", path, buf);
-	p += 2;
-	for (int f = 3; f < k; f++) {
-		p = strchr(p, ' ');
-		CHECK(p, "%s has no field %d", path, k);
-		p++;
-	}
-	return strtoull(p, NULL, 10);
+	return strtoull(ut_stat_field(path, k, buf, sizeof(buf)), NULL, 10);
 }
 
 /* The number after "KEY" (a line start, e.g. "\nctxt ") in FILE, or the

@@ -167,7 +167,6 @@ struct ut_statfs32 {
 	uint32_t f_namelen, f_frsize, f_flags, f_spare[4];
 };
 
-#define O_RDONLY	0
 #define O_WRONLY	1
 #define O_CREAT		0100
 #define O_TRUNC		01000

@@ -13,21 +13,15 @@
 #include <unistd.h>
 #include "ut.h"
 
-#define O_RDONLY	0
 #define O_WRONLY	1
 #define O_CREAT		0100
-#define PROT_READ	1
-#define PROT_WRITE	2
 #define MAP_SHARED	1
-#define MAP_PRIVATE	2
 #define MAP_FIXED	0x10
-#define MAP_ANON	0x20
 #define FUTEX_WAIT_BITSET	9
 #define FUTEX_WAKE_BITSET	10
 #define FUTEX_CLOCK_REALTIME	256
 #define CLOCK_REALTIME	0
 #define CLOCK_MONOTONIC	1
-#define MAPPED(r)	((unsigned long)(r) < -4095ul)
 
 static const char prog[] = "/bin/hello";	/* an initrd file larger than two pages */
 

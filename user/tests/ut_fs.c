@@ -8,7 +8,6 @@
 #include <sys/wait.h>
 #include "ut.h"
 
-#define O_RDONLY	0
 #define O_WRONLY	1
 #define O_RDWR		2
 #define O_CREAT		0100

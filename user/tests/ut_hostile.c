@@ -17,7 +17,6 @@
 #include <unistd.h>
 #include "ut.h"
 
-#define O_RDONLY	0
 #define O_RDWR		2
 #define O_CREAT		0100
 #define O_DIRECTORY	0200000
@@ -27,9 +26,6 @@
 #define NR_OPEN		1024		/* Granule's fd table at its largest (RLIMIT_NOFILE) */
 #define TCGETS		0x5401
 #define TIOCSPGRP	0x5410
-#define PROT_READ	1
-#define PROT_WRITE	2
-#define MAP_PRIVATE	0x02
 #define MAP_FIXED	0x10
 #define MAP_ANONYMOUS	0x20
 

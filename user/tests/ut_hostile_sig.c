@@ -20,9 +20,6 @@
 
 #define KSIGMASK(s)	(1ull << ((s) - 1))
 #define KERNEL_PTR	0xC0001000u
-#define PROT_READ	1
-#define PROT_WRITE	2
-#define MAP_PRIVATE	0x02
 #define MAP_ANONYMOUS	0x20
 #define PRIO_PROCESS	0
 #define PRIO_PGRP	1

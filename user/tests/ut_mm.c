@@ -36,13 +36,6 @@
 #include <unistd.h>
 #include "ut.h"
 
-#define O_RDONLY	0
-#define PROT_NONE	0
-#define PROT_READ	1
-#define PROT_WRITE	2
-#define MAP_PRIVATE	2
-#define MAP_ANON	0x20
-#define MAPPED(r)	((unsigned long)(r) < -4095ul)
 
 static void read_byte(uintptr_t a)
 {

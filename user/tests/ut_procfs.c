@@ -37,6 +37,22 @@ long ut_slurp(const char *path, char *buf, long size)
 	return len;
 }
 
+const char *ut_stat_field(const char *path, int k, char *buf, long size)
+{
+	char *p;
+
+	CHECK(ut_slurp(path, buf, size) > 0, "read %s", path);
+	p = strrchr(buf, ')');		/* field 2 ends here; field 3 follows */
+	CHECK(p && p[1] == ' ', "%s: %.60s", path, buf);
+	p += 2;
+	for (int f = 3; f < k; f++) {
+		p = strchr(p, ' ');
+		CHECK(p, "%s has no field %d", path, k);
+		p++;
+	}
+	return p;
+}
+
 /* 1 if directory DIR lists NAME. */
 static int lists(const char *dir, const char *name)
 {

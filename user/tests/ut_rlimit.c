@@ -2,7 +2,8 @@
  * user/tests/ut_rlimit.c - resource limits are one value each, reported and
  * enforced alike (kernel/proc/rlimit.c): RLIMIT_SIGPENDING as getrlimit,
  * /proc/PID/status's SigQ and the signal queue see it, lowered by
- * setrlimit; RLIMIT_RSS as /proc/PID/stat's rsslim prints it; every limit
+ * setrlimit; RLIMIT_RSS as /proc/PID/stat's rsslim prints it; RLIMIT_NOFILE
+ * as open, dup2, F_DUPFD and poll enforce it once lowered; every limit
  * at start as Linux's.  And mlock / munlock of a range with a hole
  * (2.6.35's do_mlock: -ENOMEM; nothing changed here) or of a PROT_NONE
  * area (2.6.35: -ENOMEM, the area left locked).
@@ -15,11 +16,7 @@
 #include <granule.h>
 #include "ut.h"
 
-#define PROT_NONE		0
-#define PROT_READ		1
-#define PROT_WRITE		2
-#define MAP_PRIVATE		2
-#define MAP_ANON		0x20
+#define RLIMIT_STACK		3
 #define RLIMIT_RSS		5
 #define RLIMIT_NOFILE		7
 #define RLIMIT_SIGPENDING	11
@@ -42,16 +39,9 @@ static void sigq(unsigned long *queued, unsigned long *limit)
 /* Field K (1-based, Linux's numbering) of /proc/self/stat. */
 static unsigned long long self_stat_field(int k)
 {
-	char buf[1024], *p;
+	char buf[1024];
 
-	CHECK(ut_slurp("/proc/self/stat", buf, sizeof(buf)) > 0, "read /proc/self/stat");
-	p = strrchr(buf, ')') + 2;	/* field 3 */
-	for (int f = 3; f < k; f++) {
-		p = strchr(p, ' ');
-		CHECK(p, "/proc/self/stat has no field %d", k);
-		p++;
-	}
-	return strtoull(p, NULL, 10);
+	return strtoull(ut_stat_field("/proc/self/stat", k, buf, sizeof(buf)), NULL, 10);
 }
 
 static void child_sees_limit(uintptr_t want)
@@ -134,7 +124,55 @@ static void rlimit_rss(void)
 	CHECK(r[0] == 409600 && r[1] == 0xffffffffu, "RLIMIT_RSS %u/%x", r[0], r[1]);
 	/* A limit Granule cannot move is still refused, unchanged. */
 	lim[0] = lim[1] = 10;
-	EXPECT_RET(sys_prlimit64(0, RLIMIT_NOFILE, (long)lim, 0), -EPERM);
+	EXPECT_RET(sys_prlimit64(0, RLIMIT_STACK, (long)lim, 0), -EPERM);
+}
+
+/* The child of rlimit_nofile: the limit of 16 came with fork. */
+static void child_nofile(uintptr_t limit)
+{
+	long fd;
+
+	while ((fd = sys_open((long)"/dev/null", O_RDONLY, 0)) >= 0 && fd < (long)limit)
+		;
+	CHECK(fd == -EMFILE, "the child's open past RLIMIT_NOFILE %lu: %ld", (unsigned long)limit, fd);
+}
+
+/*
+ * RLIMIT_NOFILE, 1024/1024 at start (INR_OPEN), lowered to 16: the open
+ * that would make fd 16 is -EMFILE (expand_files checks the limit before the
+ * table's size), dup2 to fd 16 -EBADF, F_DUPFD from 16 -EINVAL, poll of 17
+ * fds -EINVAL, all as 2.6.35; fork passes the limit on.  Raised again to
+ * 1024 it binds no more; a hard limit past NR_OPEN (Granule's
+ * sysctl_nr_open, 1024) is -EPERM even for root.
+ */
+static void rlimit_nofile(void)
+{
+	uint32_t r[2];
+	uint64_t lim[2] = { 16, 1024 };
+	long fd, last = -1;
+
+	EXPECT_RET(sys_ugetrlimit(RLIMIT_NOFILE, (long)r), 0);
+	CHECK(r[0] == 1024 && r[1] == 1024, "RLIMIT_NOFILE %u/%u, want 1024/1024", r[0], r[1]);
+	EXPECT_RET(sys_prlimit64(0, RLIMIT_NOFILE, (long)lim, 0), 0);
+	while ((fd = sys_open((long)"/dev/null", O_RDONLY, 0)) >= 0)
+		last = fd;
+	CHECK(fd == -EMFILE && last == 15, "open ended with %ld after fd %ld, want EMFILE after 15", fd, last);
+	EXPECT_RET(sys_dup2(1, 16), -EBADF);
+	EXPECT_RET(sys_close(15), 0);
+	EXPECT_RET(sys_dup2(1, 15), 15);
+	EXPECT_RET(sys_fcntl64(1, 0 /* F_DUPFD */, 16), -EINVAL);
+	EXPECT_RET(sys_poll(0, 17, 0), -EINVAL);
+	for (fd = 3; fd <= last; fd++)
+		EXPECT_RET(sys_close(fd), 0);
+	CHECK(ut_run_child(child_nofile, 16) == 0, "fork did not pass RLIMIT_NOFILE on");
+	lim[0] = 1024;
+	EXPECT_RET(sys_prlimit64(0, RLIMIT_NOFILE, (long)lim, 0), 0);
+	EXPECT_RET(sys_dup2(1, 1000), 1000);
+	EXPECT_RET(sys_close(1000), 0);
+	lim[1] = 1025;
+	EXPECT_RET(sys_prlimit64(0, RLIMIT_NOFILE, (long)lim, 0), -EPERM);	/* past nr_open */
+	EXPECT_RET(sys_ugetrlimit(RLIMIT_NOFILE, (long)r), 0);
+	CHECK(r[0] == 1024 && r[1] == 1024, "RLIMIT_NOFILE %u/%u after the refusal", r[0], r[1]);
 }
 
 /*
@@ -223,6 +261,7 @@ static void mlock_holes(void)
 const struct ut_test ut_rlimit_tests[] = {
 	{ rlimit_sigpending, "rlimit_sigpending" },
 	{ rlimit_rss, "rlimit_rss" },
+	{ rlimit_nofile, "rlimit_nofile" },
 	{ rlimit_defaults, "rlimit_defaults" },
 	{ mlock_holes, "mlock_holes" },
 	{ NULL, NULL },

@@ -239,13 +239,9 @@ static void fw_c(void) { fw_wait('C', 20); }
 static char proc_state(long pid)
 {
 	char path[32], buf[512];
-	char *p;
 
 	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	CHECK(ut_slurp(path, buf, sizeof(buf)) > 0, "read %s", path);
-	p = strrchr(buf, ')');
-	CHECK(p, "%s: %.60s", path, buf);
-	return p[2];
+	return *ut_stat_field(path, 3, buf, sizeof(buf));
 }
 
 /* Yield until COND holds, at most a thousand times. */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "ut.h"
+#include "../lib/ulib.h"
 
 struct fpstate {
 	uint32_t cw, sw, tag, ipoff, cssel, dataoff, datasel;
@@ -428,14 +429,18 @@ static void sigfpu_badptr(void)
 
 /*
  * A handler registered without SA_RESTORER (glibc's i386 sigaction gives
- * none when it found a vDSO) returns through the retcode the kernel wrote
- * on the frame: legacy "popl; movl $119; int $0x80", rt "movl $173; int
- * $0x80".  Both must land back here with the registers and mask intact.
+ * none when it found a vDSO) returns through the vDSO's __kernel_sigreturn
+ * ("popl; movl $119; int $0x80") or __kernel_rt_sigreturn ("movl $173; int
+ * $0x80"), as 2.6.35's frames point; without a vDSO (vdso=0) through the
+ * same bytes on the frame.  Both must land back here with the registers
+ * and mask intact.
  */
 static volatile int norestorer_hits;
+static void *volatile norestorer_ret;
 
 static void norestorer_handler(int sig)
 {
+	norestorer_ret = __builtin_return_address(0);
 	if (sig == SIGUSR1)
 		norestorer_hits++;
 }
@@ -457,6 +462,13 @@ static void sig_norestorer(void)
 		CHECK(norestorer_hits == 1, "%s handler without SA_RESTORER ran %d times",
 		      i ? "rt" : "legacy", norestorer_hits);
 		CHECK(keep == 0x5a5a0000u + i, "a local changed across the %s return", i ? "rt" : "legacy");
+		int vdso = ut_aux(33 /* AT_SYSINFO_EHDR */) != 0;
+		void *tramp = vdso ? __libc_vdso_vsym(i ? "__kernel_rt_sigreturn" : "__kernel_sigreturn",
+						      "LINUX_2.5") : NULL;
+		CHECK(tramp || !vdso, "the vDSO exports no %s trampoline", i ? "rt" : "legacy");
+		CHECK(tramp ? norestorer_ret == tramp : (uintptr_t)norestorer_ret >= 0xbf000000u,
+		      "the %s handler returns to %p, not %s %p", i ? "rt" : "legacy", norestorer_ret,
+		      tramp ? "the vDSO's trampoline" : "its frame on the stack", tramp);
 		sigset_t cur;
 		sigprocmask(SIG_BLOCK, NULL, &cur);
 		CHECK(!sigismember(&cur, SIGUSR1), "SIGUSR1 still blocked after the %s return",

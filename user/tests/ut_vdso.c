@@ -10,8 +10,6 @@
 #include <string.h>
 #include <time.h>
 #include <stdio.h>
-#define PROT_READ	1	/* Linux mman values */
-#define PROT_WRITE	2
 #define PROT_EXEC	4
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,7 +25,7 @@ extern char **environ;
 
 struct ts64 { long long sec, nsec; };
 
-static uint32_t aux(uint32_t type)
+uint32_t ut_aux(uint32_t type)
 {
 	char **e = environ;
 
@@ -51,13 +49,13 @@ static unsigned long long ns(const struct timespec *t)
  */
 static int vdso_on(void)
 {
-	return aux(AT_SYSINFO_EHDR) != 0;
+	return ut_aux(AT_SYSINFO_EHDR) != 0;
 }
 
 /* The vDSO is where AT_SYSINFO_EHDR says, and exports Linux i386's names. */
 static void vdso_auxv(void)
 {
-	uint32_t ehdr = aux(AT_SYSINFO_EHDR), entry = aux(AT_SYSINFO);
+	uint32_t ehdr = ut_aux(AT_SYSINFO_EHDR), entry = ut_aux(AT_SYSINFO);
 	struct timespec t;
 
 	if (!vdso_on()) {	/* vdso=0: no entries, libc uses the system call */

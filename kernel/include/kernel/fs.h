@@ -86,10 +86,10 @@ long snapshot_read(struct file *f, char *ubuf, u32 count);	/* from f->buf */
 long sys_read(int fd, char *ubuf, u32 count);
 long sys_write(int fd, const char *ubuf, u32 count);
 long sys_pread64(int fd, char *ubuf, u32 count, u64 pos);
-/* F's bytes when it is an initrd file (they live in the kernel image for good,
+/* F's initrd file, when it is one (its bytes live in the kernel image for good,
  * so a private mapping can copy them at fault time): 0, or -ENODEV (Linux: a
  * file without an mmap operation). */
-int file_mmap_bytes(struct file *f, const u8 **data, u32 *size);
+int file_mmap_node(struct file *f, const struct initrd_node **node);
 long sys_close(int fd);
 long sys_lseek(int fd, s32 off, int whence);
 long sys_llseek(int fd, u32 hi, u32 lo, long long *uresult, int whence);

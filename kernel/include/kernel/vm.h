@@ -18,6 +18,8 @@
 #include <kernel/types.h>
 #include <kernel/mm.h>
 
+struct initrd_node;
+
 #define STACK_TOP	TASK_SIZE		/* 0xC0000000 */
 #define STACK_LIMIT	(8u << 20)		/* RLIMIT_STACK default: 8 MiB */
 #define STACK_GAP	(1u << 20)		/* heap may not come closer */
@@ -47,6 +49,10 @@ struct vm_area {
 	 * file_size is SIGBUS, as Linux's filemap_fault.  NULL: anonymous. */
 	const u8 *file;
 	u32 pgoff, file_size;
+	/* The initrd file whose bytes the area shows, exec's segments included
+	 * (Linux's vm_file), for /proc/PID/maps; NULL: anonymous.  pgoff is
+	 * its page offset there too.  Initrd files never go away. */
+	const struct initrd_node *vm_file;
 };
 
 #define MM_CMDLINE_MAX	128
@@ -76,6 +82,7 @@ struct mm {
 	 * and the end of the file part of the highest executable one (biased),
 	 * and the first stack pointer (argc's address). */
 	u32 start_code, end_code, start_stack;
+	u32 vdso;			/* the vDSO's address, 0: none (Linux's mm->context.vdso) */
 	/* Locked memory (kernel/mm/mlock.c): def_flags is VM_LOCKED after
 	 * mlockall(MCL_FUTURE), as Linux's; the heap and the stack window are
 	 * not areas here, so each is locked or not as a whole. */
@@ -126,7 +133,7 @@ struct vm_area *mm_new_area(struct mm *mm);
  *               as a user write would (-EFAULT where it would fault).
  * 0, or -ENOMEM (-EFAULT for mm_padzero).
  */
-int mm_elf_map(struct mm *mm, u32 start, u32 end, const u8 *file, u32 size, s64 off, u32 vmflags);
+int mm_elf_map(struct mm *mm, u32 start, u32 end, const struct initrd_node *file, s64 off, u32 vmflags);
 int mm_brk_area(struct mm *mm, u32 start, u32 end);
 int mm_padzero(struct mm *mm, u32 addr, u32 len);
 
@@ -137,6 +144,9 @@ int mm_padzero(struct mm *mm, u32 addr, u32 len);
  * file's end (SIGBUS, Linux's VM_FAULT_SIGBUS); -ENOMEM = out of frames.
  */
 int mm_fault(struct mm *mm, u32 addr, int write);
+/* The area holding ADDR, or NULL: Linux's find_vma() with its vm_start check
+ * (the heap and the stack window are not areas here; see mm->brk). */
+struct vm_area *find_area(struct mm *mm, u32 addr);
 /* Faults handled since boot, all CPUs (/proc/vmstat's pgfault). */
 u64 vm_events_pgfault(void);
 
@@ -162,7 +172,7 @@ u32 mm_get_unmapped_area(struct mm *mm, u32 len);
 int mm_install_special(struct mm *mm, u32 start, const phys_addr_t *frames, u32 n, u32 vmflags);
 /* arch: map the vDSO into MM at exec; its address (AT_SYSINFO_EHDR) or 0,
  * and *SYSINFO = its __kernel_vsyscall (AT_SYSINFO). */
-u32 arch_setup_additional_pages(struct mm *mm, u32 *sysinfo);	/* does an area overlap [start, end)? */
+u32 arch_setup_additional_pages(struct mm *mm, u32 *sysinfo);
 long sys_mmap2(u32 addr, u32 len, u32 prot, u32 flags, int fd, u32 pgoff);
 long sys_munmap(u32 addr, u32 len);
 long sys_mprotect(u32 addr, u32 len, u32 prot);
