@@ -22,6 +22,7 @@
  */
 #include "sched.h"
 #include "stats.h"
+#include "topology.h"
 #include <kernel/rtmutex.h>
 #include <kernel/hrtick.h>
 #include <kernel/time.h>
@@ -338,6 +339,17 @@ void wake_up_new_task(struct task *p)
 /* ---- The tick ------------------------------------------------------------------ */
 
 /*
+ * The tick's SMP half (2.6.35, rq->lock held): note whether the CPU idles,
+ * for the balance the softirq runs, and raise it if it is due.  Behind
+ * smp_key: at one CPU there are no domains and the site is a jump over it.
+ */
+static noinline void scheduler_tick_smp(struct rq *rq)
+{
+	rq->idle_at_tick = idle_cpu(rq->cpu);
+	trigger_load_balance(rq, rq->cpu);
+}
+
+/*
  * Called from the timer interrupt HZ times a second: refresh the clock,
  * update the load averages, and let current's class account the time and
  * decide on preemption (task_tick_fair -> entity_tick).
@@ -355,6 +367,8 @@ void scheduler_tick(void)
 	sched_rt_period_tick(rq);		/* rt throttling's period timer */
 	curr->sched_class->task_tick(rq, curr, 0);
 	sched_verify_hook();
+	if (static_branch_on(&smp_key))
+		scheduler_tick_smp(rq);
 	rq_unlock(rq);
 	local_irq_restore(flags);
 }
@@ -880,6 +894,7 @@ void sched_init(void)
 
 	for_each_possible_cpu(i)
 		init_rq(cpu_rq(i), (int)i);
+	init_sched_softirq();
 
 	/* the scaled tunables = factor * normalized (factor 1 on UP) */
 	update_sysctl();

@@ -14,8 +14,11 @@
  *		queue, move_tasks(); the interval doubles (to max_interval)
  *		while balanced, resets to min_interval after a move
  *
- * Nothing calls these yet (the wiring step: the tick's SCHED_SOFTIRQ and
- * schedule()).  Deliberate difference, until the per-CPU stopper exists:
+ *	trigger_load_balance(rq, cpu)	from scheduler_tick(): raises
+ *		SCHED_SOFTIRQ when rq->next_balance is due; the softirq
+ *		(run_rebalance_domains) runs on the way out of the tick
+ *
+ * Deliberate difference, until the per-CPU stopper exists:
  * an active balance (2.6.35: stop_one_cpu_nowait() running
  * active_load_balance_cpu_stop on the busiest CPU, which pushes its
  * running task here) is only requested, busiest->active_balance and
@@ -23,6 +26,7 @@
  */
 #include "topology.h"
 #include "stats.h"
+#include <kernel/interrupt.h>
 
 /* Backoff cap when pinned tasks make balancing fail (2.6.35). */
 #define MAX_PINNED_INTERVAL	512
@@ -255,9 +259,35 @@ void rebalance_domains(int cpu, enum cpu_idle_type idle)
 		rq->next_balance = next_balance;
 }
 
-/* From the tick: is CPU's periodic balance due? (2.6.35 trigger_load_balance
- * raises SCHED_SOFTIRQ then; without domains it never is.) */
-int trigger_load_balance(struct rq *rq, int cpu)
+/*
+ * The scheduler softirq (2.6.35 run_rebalance_domains()): on the way out
+ * of the tick that raised it, balance this CPU's domains as idle if the
+ * tick found it idle.  Nohz idle balancing (the idle load balancer that
+ * balances for CPUs whose tick is stopped) is not here: every Granule CPU
+ * keeps ticking while idle, so each balances for itself.
+ */
+static void run_rebalance_domains(struct softirq_action *h)
 {
-	return time_after_eq_ul(jiffies, rq->next_balance) && cpu_rq(cpu)->sd;
+	int this_cpu = raw_smp_processor_id();
+	struct rq *this_rq = cpu_rq(this_cpu);
+
+	(void)h;
+	rebalance_domains(this_cpu, this_rq->idle_at_tick ? CPU_IDLE : CPU_NOT_IDLE);
+}
+
+/* sched_init(): the softirq's handler (2.6.35 open_softirq() there). */
+void init_sched_softirq(void)
+{
+	open_softirq(SCHED_SOFTIRQ, run_rebalance_domains);
+}
+
+/*
+ * From scheduler_tick(): raise the scheduler softirq when CPU's periodic
+ * balance is due (2.6.35 trigger_load_balance(), without nohz); a CPU on
+ * no domain (one CPU online, or before sched_init_smp()) never raises it.
+ */
+void trigger_load_balance(struct rq *rq, int cpu)
+{
+	if (time_after_eq_ul(jiffies, rq->next_balance) && likely(cpu_rq(cpu)->sd))
+		raise_softirq(SCHED_SOFTIRQ);
 }

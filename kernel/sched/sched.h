@@ -173,6 +173,7 @@ struct rq {
 	struct sched_domain *sd;	/* lowest of this CPU's domains, or NULL */
 	unsigned long cpu_power;	/* 1024 (SCHED_LOAD_SCALE); SMT: a share */
 	unsigned long next_balance;	/* jiffies when rebalance_domains() is due */
+	int idle_at_tick;		/* the last tick found the idle task running */
 	u64 idle_stamp;			/* rq->clock when idle_balance() found nothing */
 	u64 avg_idle;			/* ns; idle_balance() only if >= migration cost */
 	int active_balance;		/* a push of its running task is requested ... */

@@ -217,7 +217,8 @@ int load_balance(int this_cpu, struct rq *this_rq, struct sched_domain *sd,
 		 enum cpu_idle_type idle, int *balance);
 void idle_balance(int this_cpu, struct rq *this_rq);
 void rebalance_domains(int cpu, enum cpu_idle_type idle);
-int trigger_load_balance(struct rq *rq, int cpu);
+void trigger_load_balance(struct rq *rq, int cpu);
+void init_sched_softirq(void);
 
 /* ---- fair_smp.c: where a waking or new task goes (2.6.35) -------------- */
 

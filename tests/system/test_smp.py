@@ -226,3 +226,64 @@ def test_proc_shows_each_tasks_cpu_and_affinity():
     assert listed == {c for c in range(32) if bits >> c & 1}, (mask.group(0), cpus.group(0))
     processor = r.find(r"^(\d+)$")
     assert processor and bits >> int(processor.group(1)) & 1, r.output[-1500:]
+
+
+def schedstat_dumps(r):
+    """Each `cat /proc/schedstat` of the run: (timestamp, {cpu: [domain0 fields]})
+    with a domain's 36 counters as ints (lb_* for CPU_IDLE, CPU_NOT_IDLE,
+    CPU_NEWLY_IDLE, eight each, then alb_*, sbe_*, sbf_*, ttwu_*)."""
+    dumps, cpu = [], None
+    for l in r.lines:
+        m = re.match(r"^timestamp (\d+)$", l)
+        if m:
+            dumps.append((int(m.group(1)), {}))
+        m = re.match(r"^cpu(\d+) ", l)
+        if m:
+            cpu = int(m.group(1))
+        m = re.match(r"^domain0 [0-9a-f]{8}((?: \d+){36})$", l)
+        if m:
+            dumps[-1][1][cpu] = [int(x) for x in m.group(1).split()]
+    return dumps
+
+
+IDLE, BUSY, NEWIDLE = 0, 8, 16	# each idle type's lb_count in a domain line
+MC_MAX_INTERVAL, MC_BUSY_FACTOR = 4, 64	# ms; 2.6.35's SD_MC_INIT
+
+
+def softirq_sched(r):
+    """/proc/stat's SCHED_SOFTIRQ count (the eighth vector after the total)."""
+    m = r.find(r"^softirq (\d+)((?: \d+){10})$")
+    return int(m.group(2).split()[7]), int(m.group(1))
+
+
+def test_the_tick_balances_each_domain():
+    # 2.6.35's periodic balance: each tick asks whether rq->next_balance is
+    # due and raises SCHED_SOFTIRQ, whose handler (on the way out of the
+    # tick) runs rebalance_domains().  At -smp 2 (one MC domain) an idle CPU
+    # finds its sibling as idle, so every balance is "balanced, no busier
+    # group" and its interval doubles from 1 ms to MC's max_interval: over a
+    # sleep each CPU balances once per 4 ms, as idle, never as busy.
+    r = booted('run="cat /proc/schedstat; sleep 1; cat /proc/schedstat; '
+               'spin -w 0 -t 1000 -q 0; cat /proc/schedstat; cat /proc/stat"', smp=2)
+    (t0, a), (t1, b), (t2, c) = schedstat_dumps(r)
+    assert sorted(a) == sorted(b) == sorted(c) == [0, 1], r.output[-3000:]
+    for cpu in (0, 1):
+        d = [y - x for x, y in zip(a[cpu], b[cpu])]
+        assert d[IDLE] == (t1 - t0) // MC_MAX_INTERVAL == 250, (cpu, t0, t1, d)
+        assert d[IDLE + 1] == d[IDLE + 7] == d[IDLE], (cpu, d)	# balanced, no busier group
+        assert d[IDLE + 2] == 0 and d[BUSY] == 0, (cpu, d)
+    # A spinner on CPU 0 (every task is still pinned there): CPU 0 balances
+    # as busy, once per 4 ms * busy_factor 64; CPU 1, idle, finds CPU 0
+    # busiest but every task there pinned (all_pinned: balanced, and its
+    # interval doubles past max_interval, to 8 ms).
+    busy = [y - x for x, y in zip(b[0], c[0])]
+    assert busy[BUSY] == (t2 - t1) // (MC_MAX_INTERVAL * MC_BUSY_FACTOR) == 3, (t1, t2, busy)
+    idle = [y - x for x, y in zip(b[1], c[1])]
+    assert 0 < idle[IDLE] < (t2 - t1) // MC_MAX_INTERVAL, (t1, t2, idle)
+    assert idle[IDLE + 1] == idle[IDLE] and idle[IDLE + 2] == 0, idle
+    assert idle[IDLE + 3] == 1024, idle	# the imbalance it saw: one nice-0 task's load
+    # the only softirq is SCHED's, counted in /proc/stat: one per balance
+    # (next_balance is the domain's due time), a few more after the dump
+    sched, total = softirq_sched(r)
+    balances = sum(c[cpu][IDLE] + c[cpu][BUSY] for cpu in (0, 1))
+    assert sched == total and 0 <= sched - balances < 10, (sched, balances)
