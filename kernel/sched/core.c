@@ -448,7 +448,9 @@ static void context_switch(struct rq *rq, struct task *prev, struct task *next)
  * interrupted between setting its state and calling schedule()).  SMP
  * (a constant: two copies are compiled) takes rq->lock as 2.6.35 does,
  * from before the pick to after the switch, where the task switched in
- * releases it on its own CPU's rq (finish_lock_switch()).
+ * releases it on its own CPU's rq (finish_lock_switch()), and about to
+ * idle first balances as newly idle (idle_balance(), which drops the lock
+ * meanwhile).
  */
 static __attribute__((always_inline)) inline void __schedule_body(int preempt, const int smp)
 {
@@ -478,6 +480,10 @@ need_resched:
 		deactivate_task(rq, prev, DEQUEUE_SLEEP);
 		switch_count = &prev->nvcsw;
 	}
+
+	/* about to idle: pull from a busier CPU first (drops rq->lock) */
+	if (smp && unlikely(!rq->nr_running))
+		idle_balance(rq->cpu, rq);
 
 	put_prev_task(rq, prev);
 	next = pick_next_task(rq);

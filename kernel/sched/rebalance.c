@@ -7,9 +7,10 @@
  *		rq->next_balance is due: each domain bottom up whose
  *		balance_interval (ms; times busy_factor, 64, on a busy CPU)
  *		has passed since its last_balance
- *	idle_balance(cpu, rq)		from schedule() about to idle: each
- *		SD_BALANCE_NEWIDLE domain until a task comes, unless this CPU
- *		idled only briefly of late (avg_idle < sched_migration_cost)
+ *	idle_balance(cpu, rq)		from schedule() (its SMP copy) about
+ *		to idle: each SD_BALANCE_NEWIDLE domain until a task comes,
+ *		unless this CPU idled only briefly of late
+ *		(avg_idle < sched_migration_cost)
  *	load_balance(cpu, rq, sd, idle)	one domain: busiest group, busiest
  *		queue, move_tasks(); the interval doubles (to max_interval)
  *		while balanced, resets to min_interval after a move

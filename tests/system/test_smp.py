@@ -287,3 +287,23 @@ def test_the_tick_balances_each_domain():
     sched, total = softirq_sched(r)
     balances = sum(c[cpu][IDLE] + c[cpu][BUSY] for cpu in (0, 1))
     assert sched == total and 0 <= sched - balances < 10, (sched, balances)
+
+
+def test_a_cpu_about_to_idle_balances_first():
+    # 2.6.35's schedule(): a CPU whose queue is empty calls idle_balance()
+    # before it picks the idle task, which balances each SD_BALANCE_NEWIDLE
+    # domain as CPU_NEWLY_IDLE.  Ten sleeps of 2 ms: CPU 0 goes idle ten
+    # times (sched_goidle, the cpu line's fourth field) and balances MC as
+    # newly idle each time (rq->avg_idle stays above sched_migration_cost:
+    # nothing lowers it yet); CPU 1 stays in its idle loop and never does.
+    r = booted('run="cat /proc/schedstat; '
+               'busybox sh -c \'for i in 1 2 3 4 5 6 7 8 9 10; do usleep 2000; done\'; '
+               'cat /proc/schedstat"', smp=2)
+    goidle = [int(m.group(1)) for m in re.finditer(r"^cpu0 \d+ \d+ \d+ (\d+) ", r.output, re.M)]
+    (_, a), (_, b) = schedstat_dumps(r)
+    assert len(goidle) == 2 and goidle[1] - goidle[0] == 10, (goidle, r.output[-2000:])
+    newidle = [y - x for x, y in zip(a[0], b[0])][NEWIDLE:NEWIDLE + 8]
+    assert newidle[0] == goidle[1] - goidle[0], newidle
+    assert newidle[1] == newidle[7] == newidle[0] and newidle[2] == 0, newidle	# balanced: CPU 1 idles
+    assert b[1][NEWIDLE] == a[1][NEWIDLE] == 0, (a[1], b[1])
+
