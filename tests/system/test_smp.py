@@ -307,3 +307,34 @@ def test_a_cpu_about_to_idle_balances_first():
     assert newidle[1] == newidle[7] == newidle[0] and newidle[2] == 0, newidle	# balanced: CPU 1 idles
     assert b[1][NEWIDLE] == a[1][NEWIDLE] == 0, (a[1], b[1])
 
+
+def test_balancer_knobs_at_boot_and_in_proc_sys():
+    # 2.6.35's kernel.sched_migration_cost (0.5 ms) and kernel.sched_nr_migrate
+    # (32): on the boot line and in /proc/sys/kernel, a bad value refused
+    # with one line naming the knob, the value and the range.  rq->avg_idle
+    # starts at twice the cost the boot line gave (0.25 ms: 0.5 ms); a cost
+    # written above it stops the new-idle balance: ten sleeps, no
+    # CPU_NEWLY_IDLE balance.
+    r = boot('sched_migration_cost=250000 sched_nr_migrate=5000 '
+             'run="busybox cat /proc/sys/kernel/sched_migration_cost /proc/sys/kernel/sched_nr_migrate; '
+             'busybox sysctl -w kernel.sched_migration_cost=2000000; '
+             'cat /proc/schedstat; '
+             'busybox sh -c \'for i in 1 2 3 4 5 6 7 8 9 10; do usleep 2000; done\'; '
+             'cat /proc/schedstat; '
+             'busybox sysctl -w kernel.sched_nr_migrate=8; '
+             'busybox sysctl -w kernel.sched_migration_cost=-1; '
+             'busybox sysctl kernel.sched_migration_cost kernel.sched_nr_migrate"', smp=2)
+    check_clean(r, status=1)	# the refused sysctl write
+    assert r.has_line("cmdline: sched_nr_migrate=5000: out of range (expected an integer 0..1024); "
+                      "keeping 32"), r.output[-3000:]
+    assert r.has_line("  sched_migration_cost = 250000") and r.has_line("  sched_nr_migrate = 32")
+    lines = r.lines
+    i = lines.index("250000")
+    assert lines[i + 1] == "32", lines[i:i + 3]
+    assert r.has_line("kernel.sched_migration_cost = 2000000")
+    (_, a), (_, b) = schedstat_dumps(r)
+    assert b[0][NEWIDLE] == a[0][NEWIDLE], (a[0], b[0])
+    assert r.has_line("kernel.sched_nr_migrate = 8")
+    assert r.find(r"^sysctl: sched_migration_cost=-1: .*\(expected an integer 0\.\.1000000000\); "
+                  r"keeping 2000000$"), r.output[-2000:]
+    assert r.has_line("kernel.sched_migration_cost = 2000000")
