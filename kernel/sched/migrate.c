@@ -77,10 +77,10 @@ void double_rq_lock(struct rq *rq1, struct rq *rq2)
 		raw_spin_lock(&rq1->lock);
 	} else if (rq1 < rq2) {
 		raw_spin_lock(&rq1->lock);
-		raw_spin_lock(&rq2->lock);
+		raw_spin_lock_nested(&rq2->lock, SINGLE_DEPTH_NESTING);
 	} else {
 		raw_spin_lock(&rq2->lock);
-		raw_spin_lock(&rq1->lock);
+		raw_spin_lock_nested(&rq1->lock, SINGLE_DEPTH_NESTING);
 	}
 }
 
@@ -105,10 +105,10 @@ int double_lock_balance(struct rq *this_rq, struct rq *busiest)
 		if (busiest < this_rq) {
 			raw_spin_unlock(&this_rq->lock);
 			raw_spin_lock(&busiest->lock);
-			raw_spin_lock(&this_rq->lock);
+			raw_spin_lock_nested(&this_rq->lock, SINGLE_DEPTH_NESTING);
 			ret = 1;
 		} else {
-			raw_spin_lock(&busiest->lock);
+			raw_spin_lock_nested(&busiest->lock, SINGLE_DEPTH_NESTING);
 		}
 	}
 	return ret;
