@@ -314,6 +314,18 @@ void sched_fork(struct task *p)
 }
 
 /*
+ * A kernel thread made but not yet woken is allowed on CPU alone and
+ * starts there (2.6.35 kthread_bind(): cpus_allowed, then the CPU; its
+ * vruntime is still relative, as sched_fork() left it).
+ */
+void kthread_bind(struct task *p, unsigned int cpu)
+{
+	cpumask_clear(&p->cpus_allowed);
+	cpumask_set_cpu(cpu, &p->cpus_allowed);
+	p->cpu = cpu;			/* __set_task_cpu(): not a migration */
+}
+
+/*
  * First wakeup of a newly forked task: queue it (flags 0: its relative
  * vruntime gets min_vruntime added back) and check preemption (WF_FORK).
  */

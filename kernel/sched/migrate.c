@@ -245,6 +245,31 @@ out:
 }
 
 /*
+ * Move one fair task from BUSIEST to THIS_RQ, both locked: the newest
+ * queued that may go (2.6.35 move_one_task(), the fair class's
+ * move_one_task_fair(): as balance_tasks() with no weight limit).  1 if
+ * one moved, counted in lb_gained.
+ */
+int move_one_task(struct rq *this_rq, int this_cpu, struct rq *busiest,
+		  struct sched_domain *sd, enum cpu_idle_type idle)
+{
+	struct sched_entity *se, *n;
+	int pinned = 0;
+
+	list_for_each_entry_safe(se, n, &busiest->cfs.tasks, group_node) {
+		struct task *p = task_of(se);
+
+		if (!can_migrate_task(p, busiest, this_cpu, sd, idle, &pinned))
+			continue;
+		pull_task(busiest, p, this_rq, this_cpu);
+		if (schedstat_enabled())
+			sd->lb_gained[idle]++;
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * Move up to MAX_LOAD_MOVE weight from BUSIEST to THIS_RQ, both locked;
  * 1 if anything moved (2.6.35 move_tasks).
  */

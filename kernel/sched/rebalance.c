@@ -19,11 +19,10 @@
  *		SCHED_SOFTIRQ when rq->next_balance is due; the softirq
  *		(run_rebalance_domains) runs on the way out of the tick
  *
- * Deliberate difference, until the per-CPU stopper exists:
- * an active balance (2.6.35: stop_one_cpu_nowait() running
- * active_load_balance_cpu_stop on the busiest CPU, which pushes its
- * running task here) is only requested, busiest->active_balance and
- * push_cpu set, and the failure count reset as Linux does.
+ *	active_load_balance_cpu_stop(busiest)	the active balance, in the
+ *		busiest CPU's stopper (migration/N, kernel/stop_machine.c),
+ *		which load_balance() asks after repeated failures: push one
+ *		task from there to push_cpu
  */
 #include "topology.h"
 #include "stats.h"
@@ -94,6 +93,47 @@ static int balance_failed(int this_cpu, struct rq *busiest, struct sched_domain 
 }
 
 /*
+ * The busiest CPU's stopper, asked by load_balance() (2.6.35
+ * active_load_balance_cpu_stop()): if that CPU still has more than one
+ * task, move one to push_cpu, in the lowest domain spanning both; its
+ * running task, preempted by the stopper, is now just queued and may go.
+ */
+static int active_load_balance_cpu_stop(void *data)
+{
+	struct rq *busiest_rq = data;
+	int busiest_cpu = cpu_of(busiest_rq), target_cpu = busiest_rq->push_cpu;
+	struct rq *target_rq = cpu_rq(target_cpu);
+	struct sched_domain *sd;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&busiest_rq->lock, flags);
+	/* still asked for, and on this CPU; anything to move? */
+	if (busiest_cpu != raw_smp_processor_id() || !busiest_rq->active_balance ||
+	    busiest_rq->nr_running <= 1)
+		goto out_unlock;
+	double_lock_balance(busiest_rq, target_rq);
+	for_each_domain(target_cpu, sd)
+		if ((sd->flags & SD_LOAD_BALANCE) &&
+		    cpumask_test_cpu((unsigned int)busiest_cpu, &sd->span))
+			break;
+	if (likely(sd)) {
+		if (schedstat_enabled())
+			sd->alb_count++;
+		if (move_one_task(target_rq, target_cpu, busiest_rq, sd, CPU_IDLE)) {
+			if (schedstat_enabled())
+				sd->alb_pushed++;
+		} else if (schedstat_enabled()) {
+			sd->alb_failed++;
+		}
+	}
+	double_unlock_balance(busiest_rq, target_rq);
+out_unlock:
+	busiest_rq->active_balance = 0;
+	raw_spin_unlock_irqrestore(&busiest_rq->lock, flags);
+	return 0;
+}
+
+/*
  * Balance THIS_CPU within SD: pull load from the busiest queue of the
  * busiest group.  Returns >0 if tasks moved, -1 for a busy SMT domain
  * (its idle sibling will balance), else 0; *BALANCE = 0 if another CPU of
@@ -153,6 +193,9 @@ redo:
 		active_balance = balance_failed(this_cpu, busiest, sd, idle, &all_pinned);
 		if (active_balance < 0)
 			goto out_one_pinned;
+		if (active_balance)	/* its stopper pushes, the rq unlocked */
+			stop_one_cpu_nowait((unsigned int)cpu_of(busiest), active_load_balance_cpu_stop,
+					    busiest, &busiest->active_balance_work);
 	} else {
 		sd->nr_balance_failed = 0;
 	}

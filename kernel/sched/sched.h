@@ -24,6 +24,7 @@
 #include <kernel/cpumask.h>
 #include <kernel/spinlock.h>
 #include <kernel/jump_label.h>
+#include <kernel/stop_machine.h>
 
 /* ---- Load-weight arithmetic (2.6.35, with i686's 32-bit long) ----------- */
 
@@ -178,6 +179,7 @@ struct rq {
 	u64 avg_idle;			/* ns; idle_balance() only if >= migration cost */
 	int active_balance;		/* a push of its running task is requested ... */
 	int push_cpu;			/* ... to this CPU */
+	struct cpu_stop_work active_balance_work;	/* ... run by its stopper */
 };
 
 DECLARE_PER_CPU(struct rq, runqueues);

@@ -207,6 +207,8 @@ struct rq *find_busiest_queue(struct sched_group *group, enum cpu_idle_type idle
 int task_hot(struct task *p, u64 now, struct sched_domain *sd);
 int can_migrate_task(struct task *p, struct rq *rq, int this_cpu, struct sched_domain *sd,
 		     enum cpu_idle_type idle, int *all_pinned);
+int move_one_task(struct rq *this_rq, int this_cpu, struct rq *busiest,
+		  struct sched_domain *sd, enum cpu_idle_type idle);
 int move_tasks(struct rq *this_rq, int this_cpu, struct rq *busiest,
 	       unsigned long max_load_move, struct sched_domain *sd,
 	       enum cpu_idle_type idle, int *all_pinned);

@@ -46,6 +46,12 @@ def assert_ktest_passed(r, cpus):
     assert r.has_line("ktest: smp: giant lock: CPU1 waiting for it ran a call on CPU1, then took it"
                       if cpus > 1 else "ktest: smp: giant lock: one CPU, never taken"), r.output[-3000:]
     assert r.has_line("ktest: smp: passed"), r.output[-3000:]
+    # cpu_stop: a work queued for the last CPU runs there, in its stopper
+    last = cpus - 1
+    assert r.has_line(f"ktest: smp: cpu_stop: work for CPU{last} ran on CPU{last} in migration/{last}"
+                      if cpus > 1 else "ktest: smp: cpu_stop: one CPU, no stopper"), r.output[-3000:]
+    if cpus > 1:
+        assert r.has_line("ktest: smp: cpu_stop: passed")
 
 
 @pytest.mark.parametrize("cpus", [1, 2, 4])
@@ -127,7 +133,8 @@ def test_user_programs_run_beside_idle_cpus():
     # The APs idle in hlt between their ticks; the boot CPU runs every task.
     r = booted('run="hello"', smp=4)
     assert r.has_line("Brought up 4 CPUs")
-    assert r.has_line("init: hello (pid 2) exited with status 0"), r.output[-2000:]
+    # pids 2-5 are the stoppers, migration/0..3
+    assert r.has_line("init: hello (pid 6) exited with status 0"), r.output[-2000:]
     assert not re.search(r"CPU\d: (Not responding|Stuck)", r.output)
 
 
@@ -295,7 +302,8 @@ def test_a_cpu_about_to_idle_balances_first():
     # domain as CPU_NEWLY_IDLE.  Ten sleeps of 2 ms: CPU 0 goes idle ten
     # times (sched_goidle, the cpu line's fourth field) and balances MC as
     # newly idle each time (rq->avg_idle stays above sched_migration_cost:
-    # nothing lowers it yet); CPU 1 stays in its idle loop and never does.
+    # nothing lowers it yet); CPU 1 stays in its idle loop and does not (it
+    # did once at boot, when its stopper thread first went to sleep).
     r = booted('run="cat /proc/schedstat; '
                'busybox sh -c \'for i in 1 2 3 4 5 6 7 8 9 10; do usleep 2000; done\'; '
                'cat /proc/schedstat"', smp=2)
@@ -305,7 +313,7 @@ def test_a_cpu_about_to_idle_balances_first():
     newidle = [y - x for x, y in zip(a[0], b[0])][NEWIDLE:NEWIDLE + 8]
     assert newidle[0] == goidle[1] - goidle[0], newidle
     assert newidle[1] == newidle[7] == newidle[0] and newidle[2] == 0, newidle	# balanced: CPU 1 idles
-    assert b[1][NEWIDLE] == a[1][NEWIDLE] == 0, (a[1], b[1])
+    assert b[1][NEWIDLE] == a[1][NEWIDLE] == 1, (a[1], b[1])
 
 
 def test_balancer_knobs_at_boot_and_in_proc_sys():
@@ -338,3 +346,20 @@ def test_balancer_knobs_at_boot_and_in_proc_sys():
     assert r.find(r"^sysctl: sched_migration_cost=-1: .*\(expected an integer 0\.\.1000000000\); "
                   r"keeping 2000000$"), r.output[-2000:]
     assert r.has_line("kernel.sched_migration_cost = 2000000")
+
+
+def test_each_cpu_has_its_stopper_thread():
+    # 2.6.35's cpu_stop: a kernel thread per CPU, migration/N, bound to its
+    # CPU, SCHED_FIFO at rt priority 99, made after pid 1 (pids 2..N+1,
+    # parent 0 here: there is no kthreadd).  ps shows them as Linux's kernel
+    # threads, in brackets (no command line); /proc/PID/stat has the CPU
+    # (field 39), rt_priority 99 and policy 1.  At one CPU there is none.
+    ps = 'run="busybox ps -o pid,ppid,comm,args; cat /proc/2/stat /proc/3/stat"'
+    r = booted(ps, smp=2)
+    assert r.find(r"^ +2 +0 migration/0 +\[migration/0\]$"), r.output[-2000:]
+    assert r.find(r"^ +3 +0 migration/1 +\[migration/1\]$"), r.output[-2000:]
+    for pid, cpu in ((2, 0), (3, 1)):
+        f = r.find(rf"^{pid} \(migration/{cpu}\) S .*$").group(0).split()
+        assert (f[38], f[39], f[40]) == (str(cpu), "99", "1"), f
+    r = booted(ps.replace("; cat /proc/2/stat /proc/3/stat", ""), smp=1)
+    assert "migration/" not in r.output, r.output[-2000:]

@@ -156,6 +156,17 @@ static void test_failures_request_active_balance(void **state)
 	assert_int_equal(sd->balance_interval, 2);	/* a push under way: back off */
 	assert_int_equal(sd->lb_failed[CPU_IDLE], 4);
 	assert_int_equal(cpu_rq(1)->nr_running, 2);
+	/* the push is CPU 1's stopper's work (active_load_balance_cpu_stop):
+	 * here A still runs (no stopper preempted it) and B is pinned, so
+	 * nothing moves: alb_count and alb_failed, and the request is over */
+	assert_non_null(host_stop_work);
+	assert_int_equal(host_stop_cpu, 1);
+	assert_int_equal(host_stop_run(), 0);
+	assert_int_equal(sd->alb_count, 1);
+	assert_int_equal(sd->alb_failed, 1);
+	assert_int_equal(sd->alb_pushed, 0);
+	assert_int_equal(cpu_rq(1)->active_balance, 0);
+	assert_int_equal(cpu_rq(1)->nr_running, 2);
 	/* a newly idle CPU never asks for a push */
 	sd->nr_balance_failed = 10;
 	cpu_rq(1)->active_balance = 0;
