@@ -363,3 +363,17 @@ def test_each_cpu_has_its_stopper_thread():
         assert (f[38], f[39], f[40]) == (str(cpu), "99", "1"), f
     r = booted(ps.replace("; cat /proc/2/stat /proc/3/stat", ""), smp=1)
     assert "migration/" not in r.output, r.output[-2000:]
+
+
+def test_sched_debug_shows_every_cpu():
+    # 2.6.35's sched_debug_show(): the header, then for each online CPU its
+    # cpu#N block with cfs_rq[N] (spread0 against CPU 0's min_vruntime) and
+    # rt_rq[N], and its runnable tasks.  CPU 1 runs only its idle task: no
+    # task queued, curr->pid 0.
+    r = booted('run="cat /proc/sched_debug"', smp=2)
+    heads = [l for l in r.lines if re.match(r"^(cpu#|cfs_rq\[|rt_rq\[)", l)]
+    assert heads == ["cpu#0", "cfs_rq[0]:", "rt_rq[0]:", "cpu#1", "cfs_rq[1]:", "rt_rq[1]:"], heads
+    i = r.lines.index("cpu#1")
+    block = r.lines[i:r.lines.index("rt_rq[1]:")]
+    assert "  .nr_running                    : 0" in block, block
+    assert "  .curr->pid                     : 0" in block, block
