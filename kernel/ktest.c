@@ -40,6 +40,12 @@ static const struct { const char *name; void (*fn)(void); int returns; } ktests[
 	{ "smp", ktest_smp, 1 }, { "lockdep", ktest_lockdep, 1 },
 };
 
+void ktest_run_late(void)
+{
+	if (!strcmp(ktest_name, "smp"))
+		ktest_smp_cpu_stop();
+}
+
 void ktest_run(void)
 {
 	if (!ktest_name[0])

@@ -26,6 +26,9 @@
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/smp_lock.h>
+#include <kernel/stop_machine.h>
+#include <kernel/string.h>
+#include <kernel/task.h>
 #include <kernel/time.h>
 #include <kernel/tlbflush.h>
 #include <kernel/vm.h>
@@ -194,6 +197,44 @@ static void giant_lock_waiter(void)
 	check(wait_word(&giant_state, 2), "CPU1 never took the giant lock");
 	__lock_kernel();
 	printk("ktest: smp: giant lock: CPU1 waiting for it ran a call on CPU%d, then took it\n", ran);
+}
+
+static volatile u32 stop_ran_on;	/* CPU + 1 the stopper work ran on */
+static char stop_ran_in[16];
+
+static int record_stopper(void *arg)
+{
+	strlcpy(stop_ran_in, current->comm, sizeof(stop_ran_in));
+	stop_ran_on = (u32)smp_processor_id() + 1;
+	return 0;
+}
+
+/*
+ * 7. cpu_stop (kernel/stop_machine.c), once the stoppers exist (after pid
+ * 1; ktest_run_late()): stop_one_cpu_nowait() to the last CPU runs there,
+ * in its migration thread.  The boot context lets the giant lock go while
+ * it polls: the stopper runs kernel code and holds it.
+ */
+void ktest_smp_cpu_stop(void)
+{
+	static struct cpu_stop_work work;
+	unsigned int cpu = num_online_cpus() - 1;
+	int ran;
+
+	if (!cpu) {
+		printk("ktest: smp: cpu_stop: one CPU, no stopper\n");
+		return;
+	}
+	failed = 0;
+	stop_ran_on = 0;
+	stop_one_cpu_nowait(cpu, record_stopper, NULL, &work);
+	__unlock_kernel();
+	ran = wait_word(&stop_ran_on, cpu + 1);
+	__lock_kernel();
+	check(ran, "the stopper work ran on its CPU");
+	printk("ktest: smp: cpu_stop: work for CPU%u ran on CPU%d in %s\n", cpu,
+	       (int)stop_ran_on - 1, stop_ran_in[0] ? stop_ran_in : "(nothing)");
+	printk("ktest: smp: cpu_stop: %s\n", failed ? "FAILED" : "passed");
 }
 
 void ktest_smp(void)

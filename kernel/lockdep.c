@@ -24,6 +24,7 @@ static const char *const usage_str[NR_USAGE] = { "IN-HARDIRQ-W", "HARDIRQ-ON-W" 
 
 struct lock_class {
 	const void *key;
+	unsigned int subclass;			/* spin_lock_nested()'s, 0 mostly */
 	const char *name;
 	unsigned int usage;			/* 1 << USED_IN_HARDIRQ | ... */
 	unsigned long usage_ip[NR_USAGE];	/* where each bit was first set */
@@ -63,33 +64,39 @@ void lockdep_reset(void)
 	debug_locks = 1;
 }
 
-static struct lock_class *look_up_lock_class(const void *key)
+static struct lock_class *look_up_lock_class(const void *key, unsigned int subclass)
 {
 	for (unsigned int i = 0; i < nr_lock_classes; i++)
-		if (lock_classes[i].key == key)
+		if (lock_classes[i].key == key && lock_classes[i].subclass == subclass)
 			return &lock_classes[i];
 	return NULL;
 }
 
 const char *lockdep_class_name(const void *key)
 {
-	struct lock_class *class = look_up_lock_class(key);
+	struct lock_class *class = look_up_lock_class(key, 0);
 
 	return class ? class->name : NULL;
 }
 
-static struct lock_class *register_lock_class(struct lockdep_map *map)
+/*
+ * MAP's class, made at first use.  A lock of one class taken inside
+ * another of it (two runqueues) names a SUBCLASS, a class of its own, as
+ * 2.6.35's spin_lock_nested(); only subclass 0's is cached in MAP.
+ */
+static struct lock_class *register_lock_class(struct lockdep_map *map, unsigned int subclass)
 {
 	struct lock_class *class = map->class_cache;
 
 	/* the cache holds unless lockdep_reset() emptied or reused the slot */
-	if (class && class_idx(class) < (int)nr_lock_classes && class->key == map->key)
+	if (!subclass && class && class_idx(class) < (int)nr_lock_classes && class->key == map->key &&
+	    !class->subclass)
 		return class;
 	if (!map->key) {		/* never initialised: a class of its own */
 		map->key = map;
 		map->name = "(uninitialised lock)";
 	}
-	class = look_up_lock_class(map->key);
+	class = look_up_lock_class(map->key, subclass);
 	if (!class) {
 		if (nr_lock_classes == MAX_LOCKDEP_KEYS) {
 			if (debug_locks_off())
@@ -97,10 +104,12 @@ static struct lock_class *register_lock_class(struct lockdep_map *map)
 			return NULL;
 		}
 		class = &lock_classes[nr_lock_classes++];
-		*class = (struct lock_class){ .key = map->key, .name = map->name, .first = -1 };
+		*class = (struct lock_class){ .key = map->key, .subclass = subclass,
+					      .name = map->name, .first = -1 };
 		lockdep_stats.nr_classes = nr_lock_classes;
 	}
-	map->class_cache = class;
+	if (!subclass)
+		map->class_cache = class;
 	return class;
 }
 
@@ -117,7 +126,10 @@ static char usage_char(const struct lock_class *class)
 
 static void print_class(const struct lock_class *class)
 {
-	printk(" (%s){%c}", class->name, usage_char(class));
+	if (class->subclass)	/* 2.6.35: "(&rq->lock/1)" */
+		printk(" (%s/%u){%c}", class->name, class->subclass, usage_char(class));
+	else
+		printk(" (%s){%c}", class->name, usage_char(class));
 }
 
 static void print_held(const struct held_lock *hl)
@@ -429,11 +441,17 @@ static void print_deadlock_bug(const struct lockdep_cpu *c, const struct held_lo
 void __lock_acquire(struct lockdep_cpu *c, struct lockdep_map *map, int trylock,
 		    int irqs_on, unsigned long ip)
 {
+	__lock_acquire_nested(c, map, 0, trylock, irqs_on, ip);
+}
+
+void __lock_acquire_nested(struct lockdep_cpu *c, struct lockdep_map *map, unsigned int subclass,
+			   int trylock, int irqs_on, unsigned long ip)
+{
 	struct held_lock next;
 
 	if (!debug_locks)
 		return;
-	next = (struct held_lock){ .class = register_lock_class(map), .instance = map,
+	next = (struct held_lock){ .class = register_lock_class(map, subclass), .instance = map,
 				   .acquire_ip = ip, .irq_context = c->hardirq_context,
 				   .trylock = !!trylock };
 	if (!next.class || !mark_irq_usage(c, &next, irqs_on))

@@ -93,6 +93,13 @@ noinline void lock_acquire(struct lockdep_map *map, int trylock)
 			       (unsigned long)__builtin_return_address(0));
 }
 
+noinline void lock_acquire_nested(struct lockdep_map *map, unsigned int subclass)
+{
+	if (lockdep_on)
+		__lock_acquire_nested(this_cpu_ptr(&lockdep_cpu), map, subclass, 0, !irqs_disabled(),
+				      (unsigned long)__builtin_return_address(0));
+}
+
 noinline void lock_release(struct lockdep_map *map)
 {
 	if (lockdep_on)

@@ -16,6 +16,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
+#include <kernel/stop_machine.h>
 #include <kernel/topology.h>
 #include <kernel/string.h>
 #include <kernel/tick.h>
@@ -135,5 +136,7 @@ void kmain(u32 magic, u32 info_phys)
 
 	printk("Boot complete\n");
 	start_init();			/* pid 1 execs init= with run= */
+	cpu_stop_init();		/* migration/N at more than one CPU */
+	ktest_run_late();		/* ktest=smp's stopper check */
 	cpu_idle();			/* pid 0 from now on */
 }

@@ -11,6 +11,8 @@ KERNEL_C += kernel/jobctl.c               # stop signals' default action, SIGCON
 KERNEL_C += kernel/tty.c                  # fds 0/1/2 on the console, termios and job control ioctls
 KERNEL_C += kernel/n_tty.c                # the line discipline: canonical editing, echo, ISIG, VMIN/VTIME
 KERNEL_C += kernel/tick.c                 # jiffies, timers, scheduler_tick at HZ
+KERNEL_C += kernel/stop_machine.c         # cpu_stop: migration/N, the per-CPU stopper threads
+KERNEL_C += kernel/softirq.c              # softirqs: raised by handlers, run at irq_exit (SCHED_SOFTIRQ)
 KERNEL_C += kernel/ktest.c                # ktest=NAME in-kernel fault tests
 KERNEL_C += kernel/ktest_lockdep.c        # ktest=lockdep: each lock validator report, provoked at boot
 KERNEL_C += kernel/ktest_smp.c            # ktest=smp: cross calls, IPIs, TLB shootdown on every CPU

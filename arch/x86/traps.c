@@ -13,6 +13,7 @@
  */
 #include <kernel/printk.h>
 #include <kernel/entry.h>
+#include <kernel/interrupt.h>
 #include <kernel/kernel_stat.h>
 #include <kernel/lockdep.h>
 #include <kernel/signal_nr.h>
@@ -225,7 +226,7 @@ static int trap_lock_kernel(const struct trap_frame *tf)
 	return 1;
 }
 
-static __attribute__((always_inline)) inline void __trap_dispatch(struct trap_frame *tf)
+static __attribute__((always_inline)) inline void __trap_dispatch(struct trap_frame *tf, const int smp)
 {
 	u32 v = tf->vector;
 
@@ -242,6 +243,8 @@ static __attribute__((always_inline)) inline void __trap_dispatch(struct trap_fr
 	} else {
 		inc_irq_stat(irq_spurious_count);
 	}
+	if (smp && v >= 32)
+		irq_exit();	/* the softirqs the handler raised (SCHED_SOFTIRQ) */
 	exit_to_caller(tf, user_mode(tf));
 }
 
@@ -250,7 +253,7 @@ static noinline void trap_dispatch_smp(struct trap_frame *tf)
 {
 	int locked = trap_lock_kernel(tf);
 
-	__trap_dispatch(tf);
+	__trap_dispatch(tf, 1);
 	if (locked)
 		__unlock_kernel();
 }
@@ -261,5 +264,5 @@ void trap_dispatch(struct trap_frame *tf)
 		trap_dispatch_smp(tf);
 		return;
 	}
-	__trap_dispatch(tf);
+	__trap_dispatch(tf, 0);
 }

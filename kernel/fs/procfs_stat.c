@@ -15,8 +15,9 @@
  *
  * What stays 0 and why (docs/SHELL.md, "What the numbers are"): iowait and
  * procs_blocked (no task ever waits for block I/O: Linux's nr_iowait),
- * irq and softirq time and the softirq line (handlers run with interrupts
- * off, so the tick never samples one; no softirqs), steal and guest time
+ * irq and softirq time (handlers and softirqs run with interrupts off, so
+ * the tick never samples one), the softirq line at one CPU (the only
+ * softirq, SCHED's, balances domains), steal and guest time
  * (no hypervisor accounting), Buffers, swap, pgpgin/pgpgout (no block
  * device, no swap), majflt (no fault waits for I/O).
  */

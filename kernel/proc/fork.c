@@ -145,14 +145,19 @@ void fork_child_tail(void)
 	unlock_kernel();	/* to user mode: the CPU lets the giant lock go */
 }
 
-int kernel_thread(const char *name, void (*fn)(void *), void *arg)
+/*
+ * A kernel thread running FN(ARG), made but not yet woken (Linux's
+ * kthread_create(), whose thread waits for wake_up_process()): the caller
+ * may bind it (kthread_bind()) or change its policy, then
+ * wake_up_new_task().  NULL (*ERR set) if there is no room.
+ */
+struct task *kthread_create_err(const char *name, void (*fn)(void *), void *arg, int *err)
 {
 	struct task *p;
-	int err;
 
-	p = alloc_task(&err);
+	p = alloc_task(err);
 	if (!p)
-		return err;
+		return NULL;
 	strlcpy(p->comm, name, sizeof(p->comm));
 	sched_fork(p);			/* as do_fork: placement first */
 	p->parent = current;
@@ -160,10 +165,29 @@ int kernel_thread(const char *name, void (*fn)(void *), void *arg)
 	init_waitqueue_head(&p->wait_chldexit);
 	if (!(p->sig = signal_state_alloc(NULL))) {
 		free_task(p);
-		return -ENOMEM;
+		*err = -ENOMEM;
+		return NULL;
 	}
 	arch_thread_init(p, fn, arg);
 	total_forks++;
+	return p;
+}
+
+struct task *kthread_create(const char *name, void (*fn)(void *), void *arg)
+{
+	int err;
+
+	return kthread_create_err(name, fn, arg, &err);
+}
+
+int kernel_thread(const char *name, void (*fn)(void *), void *arg)
+{
+	struct task *p;
+	int err;
+
+	p = kthread_create_err(name, fn, arg, &err);
+	if (!p)
+		return err;
 	wake_up_new_task(p);
 	return p->pid;
 }

@@ -21,9 +21,23 @@
 #include "topology.h"
 #include "stats.h"
 #include <kernel/string.h>
+#include <kernel/cmdline.h>
+#include <kernel/limits.h>
 
 unsigned int sysctl_sched_migration_cost = 500000U;	/* 0.5 ms: cache-hot */
 unsigned int sysctl_sched_nr_migrate = 32;		/* tasks looked at per move */
+
+/*
+ * 2.6.35's two balancer sysctls (kernel/sysctl.c, under CONFIG_SCHED_DEBUG),
+ * on the boot line and in /proc/sys/kernel.  Linux takes any int
+ * (proc_dointvec); Granule bounds them as its other knobs: the cost to the
+ * time sysctls' 1 s (0: nothing is cache-hot), the count to the task table
+ * (a larger one looks at every queued task, as TASK_MAX does).
+ */
+DEFINE_KNOB_UINT(sched_migration_cost, sysctl_sched_migration_cost, 500000, 0, 1000000000,
+		 "a task that ran within this many ns is cache-hot: the balancer leaves it");
+DEFINE_KNOB_UINT(sched_nr_migrate, sysctl_sched_nr_migrate, 32, 0, TASK_MAX,
+		 "tasks move_tasks() looks at per pass (one more than this)");
 
 /* ---- Per-CPU load figures -------------------------------------------------- */
 

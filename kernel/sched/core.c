@@ -22,6 +22,7 @@
  */
 #include "sched.h"
 #include "stats.h"
+#include "topology.h"
 #include <kernel/rtmutex.h>
 #include <kernel/hrtick.h>
 #include <kernel/time.h>
@@ -313,6 +314,18 @@ void sched_fork(struct task *p)
 }
 
 /*
+ * A kernel thread made but not yet woken is allowed on CPU alone and
+ * starts there (2.6.35 kthread_bind(): cpus_allowed, then the CPU; its
+ * vruntime is still relative, as sched_fork() left it).
+ */
+void kthread_bind(struct task *p, unsigned int cpu)
+{
+	cpumask_clear(&p->cpus_allowed);
+	cpumask_set_cpu(cpu, &p->cpus_allowed);
+	p->cpu = cpu;			/* __set_task_cpu(): not a migration */
+}
+
+/*
  * First wakeup of a newly forked task: queue it (flags 0: its relative
  * vruntime gets min_vruntime added back) and check preemption (WF_FORK).
  */
@@ -338,6 +351,17 @@ void wake_up_new_task(struct task *p)
 /* ---- The tick ------------------------------------------------------------------ */
 
 /*
+ * The tick's SMP half (2.6.35, rq->lock held): note whether the CPU idles,
+ * for the balance the softirq runs, and raise it if it is due.  Behind
+ * smp_key: at one CPU there are no domains and the site is a jump over it.
+ */
+static noinline void scheduler_tick_smp(struct rq *rq)
+{
+	rq->idle_at_tick = idle_cpu(rq->cpu);
+	trigger_load_balance(rq, rq->cpu);
+}
+
+/*
  * Called from the timer interrupt HZ times a second: refresh the clock,
  * update the load averages, and let current's class account the time and
  * decide on preemption (task_tick_fair -> entity_tick).
@@ -355,6 +379,8 @@ void scheduler_tick(void)
 	sched_rt_period_tick(rq);		/* rt throttling's period timer */
 	curr->sched_class->task_tick(rq, curr, 0);
 	sched_verify_hook();
+	if (static_branch_on(&smp_key))
+		scheduler_tick_smp(rq);
 	rq_unlock(rq);
 	local_irq_restore(flags);
 }
@@ -434,7 +460,9 @@ static void context_switch(struct rq *rq, struct task *prev, struct task *next)
  * interrupted between setting its state and calling schedule()).  SMP
  * (a constant: two copies are compiled) takes rq->lock as 2.6.35 does,
  * from before the pick to after the switch, where the task switched in
- * releases it on its own CPU's rq (finish_lock_switch()).
+ * releases it on its own CPU's rq (finish_lock_switch()), and about to
+ * idle first balances as newly idle (idle_balance(), which drops the lock
+ * meanwhile).
  */
 static __attribute__((always_inline)) inline void __schedule_body(int preempt, const int smp)
 {
@@ -464,6 +492,10 @@ need_resched:
 		deactivate_task(rq, prev, DEQUEUE_SLEEP);
 		switch_count = &prev->nvcsw;
 	}
+
+	/* about to idle: pull from a busier CPU first (drops rq->lock) */
+	if (smp && unlikely(!rq->nr_running))
+		idle_balance(rq->cpu, rq);
 
 	put_prev_task(rq, prev);
 	next = pick_next_task(rq);
@@ -880,6 +912,7 @@ void sched_init(void)
 
 	for_each_possible_cpu(i)
 		init_rq(cpu_rq(i), (int)i);
+	init_sched_softirq();
 
 	/* the scaled tunables = factor * normalized (factor 1 on UP) */
 	update_sysctl();

@@ -44,8 +44,8 @@ void account_user_time(struct task *p, u32 cputime)
 /*
  * CPUTIME ticks of system time to P.  2.6.35 puts a tick that interrupted
  * a hard interrupt into cpustat->irq and one in a softirq into ->softirq
- * (still charging P's stime); Granule's handlers run with interrupts off
- * and it has no softirqs, so the tick always finds plain kernel code here.
+ * (still charging P's stime); Granule's handlers and its one softirq run
+ * with interrupts off, so the tick always finds plain kernel code here.
  */
 void account_system_time(struct task *p, u32 cputime)
 {

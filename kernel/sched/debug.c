@@ -1,7 +1,7 @@
 /*
  * kernel/sched/debug.c - the scheduler's debugging aids:
- *   sched_debug_show()	   Linux 2.6.35's /proc/sched_debug layout (UP, no
- *			   rt_rq section), written as a table with
+ *   sched_debug_show()	   Linux 2.6.35's /proc/sched_debug layout, a cpu#N
+ *			   block per online CPU, written as a table with
  *			   console_write() (no printk timestamps per line);
  *   proc_sched_show_task() a subset of /proc/PID/sched;
  *   sched_verify()	   the invariant checker (sched_verify=1 makes core.c
@@ -129,7 +129,7 @@ void print_rt_rq(struct rt_rq *rt_rq)
 {
 	u64 runtime = rt_rq->rt_runtime;
 
-	out("\nrt_rq[%d]:\n", 0);
+	out("\nrt_rq[%d]:\n", cpu_of(container_of(rt_rq, struct rq, rt)));
 	out("  .%-30s: %lld\n", "rt_nr_running", (long long)rt_rq->rt_nr_running);
 	out("  .%-30s: %lld\n", "rt_throttled", (long long)rt_rq->rt_throttled);
 	out("  .%-30s: %lld.%06lu\n", "rt_time", SPLIT_NS(rt_rq->rt_time));
@@ -142,7 +142,7 @@ static void print_cfs_rq(struct cfs_rq *cfs_rq)
 	s64 MIN_vruntime = -1, min_vruntime, max_vruntime = -1, spread, spread0;
 	struct sched_entity *last;
 
-	out("\ncfs_rq[%d]:\n", 0);
+	out("\ncfs_rq[%d]:\n", cpu_of(rq_of(cfs_rq)));
 	out("  .%-30s: %lld.%06lu\n", "exec_clock", SPLIT_NS(cfs_rq->exec_clock));
 
 	if (cfs_rq->rb_leftmost)
@@ -157,7 +157,7 @@ static void print_cfs_rq(struct cfs_rq *cfs_rq)
 	out("  .%-30s: %lld.%06lu\n", "max_vruntime", SPLIT_NS(max_vruntime));
 	spread = max_vruntime - MIN_vruntime;
 	out("  .%-30s: %lld.%06lu\n", "spread", SPLIT_NS(spread));
-	spread0 = min_vruntime - (s64)this_rq()->cfs.min_vruntime; /* cpu 0 */
+	spread0 = min_vruntime - (s64)cpu_rq(0)->cfs.min_vruntime;	/* against CPU 0's */
 	out("  .%-30s: %lld.%06lu\n", "spread0", SPLIT_NS(spread0));
 	out("  .%-30s: %ld\n", "nr_running", (long)cfs_rq->nr_running);
 	out("  .%-30s: %ld\n", "load", (long)cfs_rq->load.weight);
@@ -166,7 +166,7 @@ static void print_cfs_rq(struct cfs_rq *cfs_rq)
 
 static void print_cpu(struct rq *rq)
 {
-	out("\ncpu#%d\n", 0);
+	out("\ncpu#%d\n", cpu_of(rq));
 #define P(x) out("  .%-30s: %lld\n", #x, (long long)(rq->x))
 #define PN(x) out("  .%-30s: %lld.%06lu\n", #x, SPLIT_NS(rq->x))
 	P(nr_running);
@@ -209,8 +209,8 @@ static const char *const sched_tunable_scaling_names[] = {
 
 void sched_debug_show(void)
 {
-	struct rq *rq = this_rq();
 	unsigned long flags;
+	unsigned int cpu;
 	u64 now = sched_clock();
 
 	local_irq_save(flags);
@@ -253,7 +253,9 @@ cpu:
 #undef P
 #undef PN
 
-	print_cpu(rq);
+	/* every online CPU's, as 2.6.35 (read without their locks, as there) */
+	for_each_online_cpu(cpu)
+		print_cpu(cpu_rq(cpu));
 	out("\n");
 	local_irq_restore(flags);
 }

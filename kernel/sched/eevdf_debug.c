@@ -27,7 +27,7 @@ void eevdf_print_cfs_rq(struct cfs_rq *cfs_rq)
 	s64 left_deadline = -1, spread;
 	struct sched_entity *last, *first, *root;
 
-	out("\ncfs_rq[%d]:\n", 0);
+	out("\ncfs_rq[%d]:\n", cpu_of(rq_of(cfs_rq)));
 	root = __pick_root_entity(cfs_rq);
 	if (root)
 		left_vruntime = (s64)root->min_vruntime;

@@ -77,10 +77,10 @@ void double_rq_lock(struct rq *rq1, struct rq *rq2)
 		raw_spin_lock(&rq1->lock);
 	} else if (rq1 < rq2) {
 		raw_spin_lock(&rq1->lock);
-		raw_spin_lock(&rq2->lock);
+		raw_spin_lock_nested(&rq2->lock, SINGLE_DEPTH_NESTING);
 	} else {
 		raw_spin_lock(&rq2->lock);
-		raw_spin_lock(&rq1->lock);
+		raw_spin_lock_nested(&rq1->lock, SINGLE_DEPTH_NESTING);
 	}
 }
 
@@ -105,10 +105,10 @@ int double_lock_balance(struct rq *this_rq, struct rq *busiest)
 		if (busiest < this_rq) {
 			raw_spin_unlock(&this_rq->lock);
 			raw_spin_lock(&busiest->lock);
-			raw_spin_lock(&this_rq->lock);
+			raw_spin_lock_nested(&this_rq->lock, SINGLE_DEPTH_NESTING);
 			ret = 1;
 		} else {
-			raw_spin_lock(&busiest->lock);
+			raw_spin_lock_nested(&busiest->lock, SINGLE_DEPTH_NESTING);
 		}
 	}
 	return ret;
@@ -242,6 +242,31 @@ out:
 	if (all_pinned)
 		*all_pinned = pinned;
 	return max_load_move - (unsigned long)rem_load_move;
+}
+
+/*
+ * Move one fair task from BUSIEST to THIS_RQ, both locked: the newest
+ * queued that may go (2.6.35 move_one_task(), the fair class's
+ * move_one_task_fair(): as balance_tasks() with no weight limit).  1 if
+ * one moved, counted in lb_gained.
+ */
+int move_one_task(struct rq *this_rq, int this_cpu, struct rq *busiest,
+		  struct sched_domain *sd, enum cpu_idle_type idle)
+{
+	struct sched_entity *se, *n;
+	int pinned = 0;
+
+	list_for_each_entry_safe(se, n, &busiest->cfs.tasks, group_node) {
+		struct task *p = task_of(se);
+
+		if (!can_migrate_task(p, busiest, this_cpu, sd, idle, &pinned))
+			continue;
+		pull_task(busiest, p, this_rq, this_cpu);
+		if (schedstat_enabled())
+			sd->lb_gained[idle]++;
+		return 1;
+	}
+	return 0;
 }
 
 /*

@@ -7,22 +7,26 @@
  *		rq->next_balance is due: each domain bottom up whose
  *		balance_interval (ms; times busy_factor, 64, on a busy CPU)
  *		has passed since its last_balance
- *	idle_balance(cpu, rq)		from schedule() about to idle: each
- *		SD_BALANCE_NEWIDLE domain until a task comes, unless this CPU
- *		idled only briefly of late (avg_idle < sched_migration_cost)
+ *	idle_balance(cpu, rq)		from schedule() (its SMP copy) about
+ *		to idle: each SD_BALANCE_NEWIDLE domain until a task comes,
+ *		unless this CPU idled only briefly of late
+ *		(avg_idle < sched_migration_cost)
  *	load_balance(cpu, rq, sd, idle)	one domain: busiest group, busiest
  *		queue, move_tasks(); the interval doubles (to max_interval)
  *		while balanced, resets to min_interval after a move
  *
- * Nothing calls these yet (the wiring step: the tick's SCHED_SOFTIRQ and
- * schedule()).  Deliberate difference, until the per-CPU stopper exists:
- * an active balance (2.6.35: stop_one_cpu_nowait() running
- * active_load_balance_cpu_stop on the busiest CPU, which pushes its
- * running task here) is only requested, busiest->active_balance and
- * push_cpu set, and the failure count reset as Linux does.
+ *	trigger_load_balance(rq, cpu)	from scheduler_tick(): raises
+ *		SCHED_SOFTIRQ when rq->next_balance is due; the softirq
+ *		(run_rebalance_domains) runs on the way out of the tick
+ *
+ *	active_load_balance_cpu_stop(busiest)	the active balance, in the
+ *		busiest CPU's stopper (migration/N, kernel/stop_machine.c),
+ *		which load_balance() asks after repeated failures: push one
+ *		task from there to push_cpu
  */
 #include "topology.h"
 #include "stats.h"
+#include <kernel/interrupt.h>
 
 /* Backoff cap when pinned tasks make balancing fail (2.6.35). */
 #define MAX_PINNED_INTERVAL	512
@@ -89,6 +93,47 @@ static int balance_failed(int this_cpu, struct rq *busiest, struct sched_domain 
 }
 
 /*
+ * The busiest CPU's stopper, asked by load_balance() (2.6.35
+ * active_load_balance_cpu_stop()): if that CPU still has more than one
+ * task, move one to push_cpu, in the lowest domain spanning both; its
+ * running task, preempted by the stopper, is now just queued and may go.
+ */
+static int active_load_balance_cpu_stop(void *data)
+{
+	struct rq *busiest_rq = data;
+	int busiest_cpu = cpu_of(busiest_rq), target_cpu = busiest_rq->push_cpu;
+	struct rq *target_rq = cpu_rq(target_cpu);
+	struct sched_domain *sd;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&busiest_rq->lock, flags);
+	/* still asked for, and on this CPU; anything to move? */
+	if (busiest_cpu != raw_smp_processor_id() || !busiest_rq->active_balance ||
+	    busiest_rq->nr_running <= 1)
+		goto out_unlock;
+	double_lock_balance(busiest_rq, target_rq);
+	for_each_domain(target_cpu, sd)
+		if ((sd->flags & SD_LOAD_BALANCE) &&
+		    cpumask_test_cpu((unsigned int)busiest_cpu, &sd->span))
+			break;
+	if (likely(sd)) {
+		if (schedstat_enabled())
+			sd->alb_count++;
+		if (move_one_task(target_rq, target_cpu, busiest_rq, sd, CPU_IDLE)) {
+			if (schedstat_enabled())
+				sd->alb_pushed++;
+		} else if (schedstat_enabled()) {
+			sd->alb_failed++;
+		}
+	}
+	double_unlock_balance(busiest_rq, target_rq);
+out_unlock:
+	busiest_rq->active_balance = 0;
+	raw_spin_unlock_irqrestore(&busiest_rq->lock, flags);
+	return 0;
+}
+
+/*
  * Balance THIS_CPU within SD: pull load from the busiest queue of the
  * busiest group.  Returns >0 if tasks moved, -1 for a busy SMT domain
  * (its idle sibling will balance), else 0; *BALANCE = 0 if another CPU of
@@ -148,6 +193,9 @@ redo:
 		active_balance = balance_failed(this_cpu, busiest, sd, idle, &all_pinned);
 		if (active_balance < 0)
 			goto out_one_pinned;
+		if (active_balance)	/* its stopper pushes, the rq unlocked */
+			stop_one_cpu_nowait((unsigned int)cpu_of(busiest), active_load_balance_cpu_stop,
+					    busiest, &busiest->active_balance_work);
 	} else {
 		sd->nr_balance_failed = 0;
 	}
@@ -255,9 +303,35 @@ void rebalance_domains(int cpu, enum cpu_idle_type idle)
 		rq->next_balance = next_balance;
 }
 
-/* From the tick: is CPU's periodic balance due? (2.6.35 trigger_load_balance
- * raises SCHED_SOFTIRQ then; without domains it never is.) */
-int trigger_load_balance(struct rq *rq, int cpu)
+/*
+ * The scheduler softirq (2.6.35 run_rebalance_domains()): on the way out
+ * of the tick that raised it, balance this CPU's domains as idle if the
+ * tick found it idle.  Nohz idle balancing (the idle load balancer that
+ * balances for CPUs whose tick is stopped) is not here: every Granule CPU
+ * keeps ticking while idle, so each balances for itself.
+ */
+static void run_rebalance_domains(struct softirq_action *h)
 {
-	return time_after_eq_ul(jiffies, rq->next_balance) && cpu_rq(cpu)->sd;
+	int this_cpu = raw_smp_processor_id();
+	struct rq *this_rq = cpu_rq(this_cpu);
+
+	(void)h;
+	rebalance_domains(this_cpu, this_rq->idle_at_tick ? CPU_IDLE : CPU_NOT_IDLE);
+}
+
+/* sched_init(): the softirq's handler (2.6.35 open_softirq() there). */
+void init_sched_softirq(void)
+{
+	open_softirq(SCHED_SOFTIRQ, run_rebalance_domains);
+}
+
+/*
+ * From scheduler_tick(): raise the scheduler softirq when CPU's periodic
+ * balance is due (2.6.35 trigger_load_balance(), without nohz); a CPU on
+ * no domain (one CPU online, or before sched_init_smp()) never raises it.
+ */
+void trigger_load_balance(struct rq *rq, int cpu)
+{
+	if (time_after_eq_ul(jiffies, rq->next_balance) && likely(cpu_rq(cpu)->sd))
+		raise_softirq(SCHED_SOFTIRQ);
 }

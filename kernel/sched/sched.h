@@ -24,6 +24,7 @@
 #include <kernel/cpumask.h>
 #include <kernel/spinlock.h>
 #include <kernel/jump_label.h>
+#include <kernel/stop_machine.h>
 
 /* ---- Load-weight arithmetic (2.6.35, with i686's 32-bit long) ----------- */
 
@@ -173,10 +174,12 @@ struct rq {
 	struct sched_domain *sd;	/* lowest of this CPU's domains, or NULL */
 	unsigned long cpu_power;	/* 1024 (SCHED_LOAD_SCALE); SMT: a share */
 	unsigned long next_balance;	/* jiffies when rebalance_domains() is due */
+	int idle_at_tick;		/* the last tick found the idle task running */
 	u64 idle_stamp;			/* rq->clock when idle_balance() found nothing */
 	u64 avg_idle;			/* ns; idle_balance() only if >= migration cost */
 	int active_balance;		/* a push of its running task is requested ... */
 	int push_cpu;			/* ... to this CPU */
+	struct cpu_stop_work active_balance_work;	/* ... run by its stopper */
 };
 
 DECLARE_PER_CPU(struct rq, runqueues);

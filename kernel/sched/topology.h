@@ -207,6 +207,8 @@ struct rq *find_busiest_queue(struct sched_group *group, enum cpu_idle_type idle
 int task_hot(struct task *p, u64 now, struct sched_domain *sd);
 int can_migrate_task(struct task *p, struct rq *rq, int this_cpu, struct sched_domain *sd,
 		     enum cpu_idle_type idle, int *all_pinned);
+int move_one_task(struct rq *this_rq, int this_cpu, struct rq *busiest,
+		  struct sched_domain *sd, enum cpu_idle_type idle);
 int move_tasks(struct rq *this_rq, int this_cpu, struct rq *busiest,
 	       unsigned long max_load_move, struct sched_domain *sd,
 	       enum cpu_idle_type idle, int *all_pinned);
@@ -217,7 +219,8 @@ int load_balance(int this_cpu, struct rq *this_rq, struct sched_domain *sd,
 		 enum cpu_idle_type idle, int *balance);
 void idle_balance(int this_cpu, struct rq *this_rq);
 void rebalance_domains(int cpu, enum cpu_idle_type idle);
-int trigger_load_balance(struct rq *rq, int cpu);
+void trigger_load_balance(struct rq *rq, int cpu);
+void init_sched_softirq(void);
 
 /* ---- fair_smp.c: where a waking or new task goes (2.6.35) -------------- */
 

@@ -46,6 +46,12 @@ def assert_ktest_passed(r, cpus):
     assert r.has_line("ktest: smp: giant lock: CPU1 waiting for it ran a call on CPU1, then took it"
                       if cpus > 1 else "ktest: smp: giant lock: one CPU, never taken"), r.output[-3000:]
     assert r.has_line("ktest: smp: passed"), r.output[-3000:]
+    # cpu_stop: a work queued for the last CPU runs there, in its stopper
+    last = cpus - 1
+    assert r.has_line(f"ktest: smp: cpu_stop: work for CPU{last} ran on CPU{last} in migration/{last}"
+                      if cpus > 1 else "ktest: smp: cpu_stop: one CPU, no stopper"), r.output[-3000:]
+    if cpus > 1:
+        assert r.has_line("ktest: smp: cpu_stop: passed")
 
 
 @pytest.mark.parametrize("cpus", [1, 2, 4])
@@ -127,7 +133,8 @@ def test_user_programs_run_beside_idle_cpus():
     # The APs idle in hlt between their ticks; the boot CPU runs every task.
     r = booted('run="hello"', smp=4)
     assert r.has_line("Brought up 4 CPUs")
-    assert r.has_line("init: hello (pid 2) exited with status 0"), r.output[-2000:]
+    # pids 2-5 are the stoppers, migration/0..3
+    assert r.has_line("init: hello (pid 6) exited with status 0"), r.output[-2000:]
     assert not re.search(r"CPU\d: (Not responding|Stuck)", r.output)
 
 
@@ -226,3 +233,147 @@ def test_proc_shows_each_tasks_cpu_and_affinity():
     assert listed == {c for c in range(32) if bits >> c & 1}, (mask.group(0), cpus.group(0))
     processor = r.find(r"^(\d+)$")
     assert processor and bits >> int(processor.group(1)) & 1, r.output[-1500:]
+
+
+def schedstat_dumps(r):
+    """Each `cat /proc/schedstat` of the run: (timestamp, {cpu: [domain0 fields]})
+    with a domain's 36 counters as ints (lb_* for CPU_IDLE, CPU_NOT_IDLE,
+    CPU_NEWLY_IDLE, eight each, then alb_*, sbe_*, sbf_*, ttwu_*)."""
+    dumps, cpu = [], None
+    for l in r.lines:
+        m = re.match(r"^timestamp (\d+)$", l)
+        if m:
+            dumps.append((int(m.group(1)), {}))
+        m = re.match(r"^cpu(\d+) ", l)
+        if m:
+            cpu = int(m.group(1))
+        m = re.match(r"^domain0 [0-9a-f]{8}((?: \d+){36})$", l)
+        if m:
+            dumps[-1][1][cpu] = [int(x) for x in m.group(1).split()]
+    return dumps
+
+
+IDLE, BUSY, NEWIDLE = 0, 8, 16	# each idle type's lb_count in a domain line
+MC_MAX_INTERVAL, MC_BUSY_FACTOR = 4, 64	# ms; 2.6.35's SD_MC_INIT
+
+
+def softirq_sched(r):
+    """/proc/stat's SCHED_SOFTIRQ count (the eighth vector after the total)."""
+    m = r.find(r"^softirq (\d+)((?: \d+){10})$")
+    return int(m.group(2).split()[7]), int(m.group(1))
+
+
+def test_the_tick_balances_each_domain():
+    # 2.6.35's periodic balance: each tick asks whether rq->next_balance is
+    # due and raises SCHED_SOFTIRQ, whose handler (on the way out of the
+    # tick) runs rebalance_domains().  At -smp 2 (one MC domain) an idle CPU
+    # finds its sibling as idle, so every balance is "balanced, no busier
+    # group" and its interval doubles from 1 ms to MC's max_interval: over a
+    # sleep each CPU balances once per 4 ms, as idle, never as busy.
+    r = booted('run="cat /proc/schedstat; sleep 1; cat /proc/schedstat; '
+               'spin -w 0 -t 1000 -q 0; cat /proc/schedstat; cat /proc/stat"', smp=2)
+    (t0, a), (t1, b), (t2, c) = schedstat_dumps(r)
+    assert sorted(a) == sorted(b) == sorted(c) == [0, 1], r.output[-3000:]
+    for cpu in (0, 1):
+        d = [y - x for x, y in zip(a[cpu], b[cpu])]
+        assert d[IDLE] == (t1 - t0) // MC_MAX_INTERVAL == 250, (cpu, t0, t1, d)
+        assert d[IDLE + 1] == d[IDLE + 7] == d[IDLE], (cpu, d)	# balanced, no busier group
+        assert d[IDLE + 2] == 0 and d[BUSY] == 0, (cpu, d)
+    # A spinner on CPU 0 (every task is still pinned there): CPU 0 balances
+    # as busy, once per 4 ms * busy_factor 64; CPU 1, idle, finds CPU 0
+    # busiest but every task there pinned (all_pinned: balanced, and its
+    # interval doubles past max_interval, to 8 ms).
+    busy = [y - x for x, y in zip(b[0], c[0])]
+    assert busy[BUSY] == (t2 - t1) // (MC_MAX_INTERVAL * MC_BUSY_FACTOR) == 3, (t1, t2, busy)
+    idle = [y - x for x, y in zip(b[1], c[1])]
+    assert 0 < idle[IDLE] < (t2 - t1) // MC_MAX_INTERVAL, (t1, t2, idle)
+    assert idle[IDLE + 1] == idle[IDLE] and idle[IDLE + 2] == 0, idle
+    assert idle[IDLE + 3] == 1024, idle	# the imbalance it saw: one nice-0 task's load
+    # the only softirq is SCHED's, counted in /proc/stat: one per balance
+    # (next_balance is the domain's due time), a few more after the dump
+    sched, total = softirq_sched(r)
+    balances = sum(c[cpu][IDLE] + c[cpu][BUSY] for cpu in (0, 1))
+    assert sched == total and 0 <= sched - balances < 10, (sched, balances)
+
+
+def test_a_cpu_about_to_idle_balances_first():
+    # 2.6.35's schedule(): a CPU whose queue is empty calls idle_balance()
+    # before it picks the idle task, which balances each SD_BALANCE_NEWIDLE
+    # domain as CPU_NEWLY_IDLE.  Ten sleeps of 2 ms: CPU 0 goes idle ten
+    # times (sched_goidle, the cpu line's fourth field) and balances MC as
+    # newly idle each time (rq->avg_idle stays above sched_migration_cost:
+    # nothing lowers it yet); CPU 1 stays in its idle loop and does not (it
+    # did once at boot, when its stopper thread first went to sleep).
+    r = booted('run="cat /proc/schedstat; '
+               'busybox sh -c \'for i in 1 2 3 4 5 6 7 8 9 10; do usleep 2000; done\'; '
+               'cat /proc/schedstat"', smp=2)
+    goidle = [int(m.group(1)) for m in re.finditer(r"^cpu0 \d+ \d+ \d+ (\d+) ", r.output, re.M)]
+    (_, a), (_, b) = schedstat_dumps(r)
+    assert len(goidle) == 2 and goidle[1] - goidle[0] == 10, (goidle, r.output[-2000:])
+    newidle = [y - x for x, y in zip(a[0], b[0])][NEWIDLE:NEWIDLE + 8]
+    assert newidle[0] == goidle[1] - goidle[0], newidle
+    assert newidle[1] == newidle[7] == newidle[0] and newidle[2] == 0, newidle	# balanced: CPU 1 idles
+    assert b[1][NEWIDLE] == a[1][NEWIDLE] == 1, (a[1], b[1])
+
+
+def test_balancer_knobs_at_boot_and_in_proc_sys():
+    # 2.6.35's kernel.sched_migration_cost (0.5 ms) and kernel.sched_nr_migrate
+    # (32): on the boot line and in /proc/sys/kernel, a bad value refused
+    # with one line naming the knob, the value and the range.  rq->avg_idle
+    # starts at twice the cost the boot line gave (0.25 ms: 0.5 ms); a cost
+    # written above it stops the new-idle balance: ten sleeps, no
+    # CPU_NEWLY_IDLE balance.
+    r = boot('sched_migration_cost=250000 sched_nr_migrate=5000 '
+             'run="busybox cat /proc/sys/kernel/sched_migration_cost /proc/sys/kernel/sched_nr_migrate; '
+             'busybox sysctl -w kernel.sched_migration_cost=2000000; '
+             'cat /proc/schedstat; '
+             'busybox sh -c \'for i in 1 2 3 4 5 6 7 8 9 10; do usleep 2000; done\'; '
+             'cat /proc/schedstat; '
+             'busybox sysctl -w kernel.sched_nr_migrate=8; '
+             'busybox sysctl -w kernel.sched_migration_cost=-1; '
+             'busybox sysctl kernel.sched_migration_cost kernel.sched_nr_migrate"', smp=2)
+    check_clean(r, status=1)	# the refused sysctl write
+    assert r.has_line("cmdline: sched_nr_migrate=5000: out of range (expected an integer 0..1024); "
+                      "keeping 32"), r.output[-3000:]
+    assert r.has_line("  sched_migration_cost = 250000") and r.has_line("  sched_nr_migrate = 32")
+    lines = r.lines
+    i = lines.index("250000")
+    assert lines[i + 1] == "32", lines[i:i + 3]
+    assert r.has_line("kernel.sched_migration_cost = 2000000")
+    (_, a), (_, b) = schedstat_dumps(r)
+    assert b[0][NEWIDLE] == a[0][NEWIDLE], (a[0], b[0])
+    assert r.has_line("kernel.sched_nr_migrate = 8")
+    assert r.find(r"^sysctl: sched_migration_cost=-1: .*\(expected an integer 0\.\.1000000000\); "
+                  r"keeping 2000000$"), r.output[-2000:]
+    assert r.has_line("kernel.sched_migration_cost = 2000000")
+
+
+def test_each_cpu_has_its_stopper_thread():
+    # 2.6.35's cpu_stop: a kernel thread per CPU, migration/N, bound to its
+    # CPU, SCHED_FIFO at rt priority 99, made after pid 1 (pids 2..N+1,
+    # parent 0 here: there is no kthreadd).  ps shows them as Linux's kernel
+    # threads, in brackets (no command line); /proc/PID/stat has the CPU
+    # (field 39), rt_priority 99 and policy 1.  At one CPU there is none.
+    ps = 'run="busybox ps -o pid,ppid,comm,args; cat /proc/2/stat /proc/3/stat"'
+    r = booted(ps, smp=2)
+    assert r.find(r"^ +2 +0 migration/0 +\[migration/0\]$"), r.output[-2000:]
+    assert r.find(r"^ +3 +0 migration/1 +\[migration/1\]$"), r.output[-2000:]
+    for pid, cpu in ((2, 0), (3, 1)):
+        f = r.find(rf"^{pid} \(migration/{cpu}\) S .*$").group(0).split()
+        assert (f[38], f[39], f[40]) == (str(cpu), "99", "1"), f
+    r = booted(ps.replace("; cat /proc/2/stat /proc/3/stat", ""), smp=1)
+    assert "migration/" not in r.output, r.output[-2000:]
+
+
+def test_sched_debug_shows_every_cpu():
+    # 2.6.35's sched_debug_show(): the header, then for each online CPU its
+    # cpu#N block with cfs_rq[N] (spread0 against CPU 0's min_vruntime) and
+    # rt_rq[N], and its runnable tasks.  CPU 1 runs only its idle task: no
+    # task queued, curr->pid 0.
+    r = booted('run="cat /proc/sched_debug"', smp=2)
+    heads = [l for l in r.lines if re.match(r"^(cpu#|cfs_rq\[|rt_rq\[)", l)]
+    assert heads == ["cpu#0", "cfs_rq[0]:", "rt_rq[0]:", "cpu#1", "cfs_rq[1]:", "rt_rq[1]:"], heads
+    i = r.lines.index("cpu#1")
+    block = r.lines[i:r.lines.index("rt_rq[1]:")]
+    assert "  .nr_running                    : 0" in block, block
+    assert "  .curr->pid                     : 0" in block, block

@@ -10,8 +10,8 @@
  * counted in ticks (2.6.35's cputime_t is jiffies); a tick is tick_nsec ns.
  *
  * Fields Granule never moves, and why (docs/SHELL.md, "What the numbers
- * are"): irq and softirq (every interrupt handler runs with interrupts off,
- * so the tick never lands in one, and there are no softirqs), iowait (no
+ * are"): irq and softirq (every interrupt handler and softirq runs with
+ * interrupts off, so the tick never lands in one), iowait (no
  * task ever waits for block I/O), steal, guest, guest_nice (no hypervisor
  * accounting, no guests).
  */
@@ -23,7 +23,7 @@
 #include <kernel/time.h>
 
 #define NR_IRQS		16	/* the 8259 pair's lines: IRQ n is vector 0x20 + n */
-#define NR_SOFTIRQS	10	/* 2.6.35's HI .. RCU (none run here) */
+#define NR_SOFTIRQS	10	/* 2.6.35's HI .. RCU (<kernel/interrupt.h>) */
 #define USER_HZ		100	/* clock_t ticks per second, as sysconf(_SC_CLK_TCK) */
 
 struct cpu_usage_stat {

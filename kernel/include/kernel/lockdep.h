@@ -84,6 +84,9 @@ static inline void lockdep_init_map(struct lockdep_map *map, const char *name, c
 }
 void __lock_acquire(struct lockdep_cpu *c, struct lockdep_map *map, int trylock,
 		    int irqs_on, unsigned long ip);
+/* The same as SUBCLASS of MAP's class (spin_lock_nested; 0 is the class). */
+void __lock_acquire_nested(struct lockdep_cpu *c, struct lockdep_map *map, unsigned int subclass,
+			   int trylock, int irqs_on, unsigned long ip);
 void __lock_release(struct lockdep_cpu *c, struct lockdep_map *map, unsigned long ip);
 /* Returning to user mode: report any lock still held (lockdep_sys_exit). */
 void __lockdep_sys_exit(struct lockdep_cpu *c);
@@ -111,6 +114,7 @@ void lockdep_init(void);		/* after the command line */
 void lockdep_restart(void);		/* ktest=lockdep: forget all, on again */
 int lockdep_enabled(void);		/* lockdep=1 given */
 void lock_acquire(struct lockdep_map *map, int trylock);
+void lock_acquire_nested(struct lockdep_map *map, unsigned int subclass);
 void lock_release(struct lockdep_map *map);
 /* HANDLER itself, or under lockdep=1 a wrapper that runs it as a hard irq. */
 irq_handler_t lockdep_irq_handler(int vector, irq_handler_t handler);
@@ -119,7 +123,10 @@ irq_handler_t lockdep_irq_handler(int vector, irq_handler_t handler);
 	do { if (static_branch_on(&lockdep_key)) lock_acquire(map, trylock); } while (0)
 #define spin_release(map) \
 	do { if (static_branch_on(&lockdep_key)) lock_release(map); } while (0)
+#define spin_acquire_nested(map, subclass) \
+	do { if (static_branch_on(&lockdep_key)) lock_acquire_nested(map, subclass); } while (0)
 #else
+#define spin_acquire_nested(map, subclass)	do { (void)(map); } while (0)
 #define spin_acquire(map, trylock)	do { (void)(map); } while (0)
 #define spin_release(map)		do { (void)(map); } while (0)
 #endif

@@ -47,6 +47,9 @@ extern u32 total_forks;
 /* Start a kernel thread running fn(arg), which must end in do_exit();
  * returns its pid or -errno. */
 int kernel_thread(const char *name, void (*fn)(void *), void *arg);
+/* The same, not yet woken (kthread_create): bind it, then wake_up_new_task(). */
+struct task *kthread_create_err(const char *name, void (*fn)(void *), void *arg, int *err);
+struct task *kthread_create(const char *name, void (*fn)(void *), void *arg);
 
 /* fork/clone from user space, with the caller's trap frame.  TLS is the
  * struct user_desc pointer of CLONE_SETTLS (ignored without the flag). */

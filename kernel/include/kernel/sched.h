@@ -183,6 +183,8 @@ void sched_fork(struct task *p);
 
 /* Queue a forked task for the first time and check preemption (WF_FORK). */
 void wake_up_new_task(struct task *p);
+/* Before its first wakeup: P runs on CPU only (Linux's kthread_bind()). */
+void kthread_bind(struct task *p, unsigned int cpu);
 
 /*
  * Wake P if its state is in STATE (e.g. TASK_NORMAL): queue it, check

@@ -59,6 +59,11 @@ typedef struct spinlock {
 
 #define raw_spin_lock(l)	\
 	do { spin_acquire(&(l)->dep_map, 0); arch_spin_lock(&(l)->raw_lock); } while (0)
+/* A second lock of the class of one held, in a fixed order (two rqs by
+ * address): lockdep's SUBCLASS of it (2.6.35's SINGLE_DEPTH_NESTING = 1). */
+#define SINGLE_DEPTH_NESTING	1
+#define raw_spin_lock_nested(l, subclass)	\
+	do { spin_acquire_nested(&(l)->dep_map, subclass); arch_spin_lock(&(l)->raw_lock); } while (0)
 #define raw_spin_unlock(l)	\
 	do { spin_release(&(l)->dep_map); arch_spin_unlock(&(l)->raw_lock); } while (0)
 #define raw_spin_trylock(l)	\

@@ -89,6 +89,12 @@ void sched_test_reset(void);
 /* cmocka fixtures: reset before a test; after it, no invariant broken,
  * no verify failure, no switch to a dead or unqueued task. */
 int sched_test_setup(void **state);
+
+/* cpu_stop: the last stop_one_cpu_nowait() recorded; run it as its CPU's
+ * stopper would (fake_arch.c). */
+extern struct cpu_stop_work *host_stop_work;
+extern unsigned int host_stop_cpu;
+int host_stop_run(void);
 int sched_test_teardown(void **state);
 /* Apply one knob ("name", "value") and fail the test if refused. */
 void knob_set_ok(const char *name, const char *value);

@@ -255,3 +255,33 @@ unsigned int topology_core_id(unsigned int cpu)
 	(void)cpu;
 	return 0;
 }
+
+/*
+ * cpu_stop (kernel/stop_machine.c, not linked here): the host tests have
+ * no stopper threads, so a queued work is only recorded; a test runs it
+ * with host_stop_run() as if it were that CPU's migration thread.
+ */
+struct cpu_stop_work *host_stop_work;
+unsigned int host_stop_cpu;
+
+void stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
+			 struct cpu_stop_work *work_buf)
+{
+	work_buf->fn = fn;
+	work_buf->arg = arg;
+	work_buf->done = NULL;
+	host_stop_work = work_buf;
+	host_stop_cpu = cpu;
+}
+
+int host_stop_run(void)
+{
+	struct cpu_stop_work *work = host_stop_work;
+	int saved = host_cpu, ret;
+
+	host_stop_work = NULL;
+	host_cpu = (int)host_stop_cpu;
+	ret = work->fn(work->arg);
+	host_cpu = saved;
+	return ret;
+}

@@ -8,6 +8,7 @@ SCHED_HOST_SRC := \
 	kernel/sched/topology.c \
 	kernel/sched/balance.c \
 	kernel/sched/rebalance.c \
+	kernel/softirq.c \
 	kernel/sched/schedstat.c \
 	kernel/sched/fair_smp.c \
 	kernel/sched/fair.c \

@@ -104,6 +104,7 @@ static void test_knobs_registered(void **state)
 		"sched_preset", "sched_verify", "sched_std_granularity_ns",
 		"sched_nr_latency_max", "sched_sleeper_wakeup_slice_ns",
 		"sched_fork_update_clock", "sched_nr_latency",
+		"sched_migration_cost", "sched_nr_migrate",
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		assert_non_null(knob_find(names[i]));
@@ -138,6 +139,19 @@ static void test_ranges(void **state)
 	knob_set_ok("sched_tunable_scaling", "2");
 	knob_set_ok("sched_child_runs_first", "1");
 	assert_int_equal(sysctl_sched_child_runs_first, 1);
+	/* the balancer's two: 2.6.35's defaults, bounded by 1 s and TASK_MAX */
+	assert_int_equal(sysctl_sched_migration_cost, 500000);
+	assert_int_equal(sysctl_sched_nr_migrate, 32);
+	assert_int_equal(knob_apply("sched_migration_cost", "1000000001"), -1);
+	assert_int_equal(knob_apply("sched_migration_cost", "-1"), -1);
+	assert_int_equal(knob_apply("sched_nr_migrate", "1025"), -1);
+	assert_int_equal(sysctl_sched_migration_cost, 500000);
+	assert_int_equal(sysctl_sched_nr_migrate, 32);
+	knob_set_ok("sched_migration_cost", "0");
+	knob_set_ok("sched_nr_migrate", "1024");
+	assert_int_equal(sysctl_sched_migration_cost + sysctl_sched_nr_migrate, 1024);
+	knob_set_ok("sched_migration_cost", "500000");
+	knob_set_ok("sched_nr_migrate", "32");
 }
 
 static void test_nr_latency_recomputed(void **state)

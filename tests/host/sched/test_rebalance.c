@@ -13,6 +13,8 @@
 #include "fake.h"
 #include "smp_fake.h"
 #include "smp_topo.h"
+#include <kernel/interrupt.h>
+#include <kernel/kernel_stat.h>
 #include <string.h>
 
 static int rebalance_teardown(void **state)
@@ -154,11 +156,34 @@ static void test_failures_request_active_balance(void **state)
 	assert_int_equal(sd->balance_interval, 2);	/* a push under way: back off */
 	assert_int_equal(sd->lb_failed[CPU_IDLE], 4);
 	assert_int_equal(cpu_rq(1)->nr_running, 2);
+	/* the push is CPU 1's stopper's work (active_load_balance_cpu_stop):
+	 * here A still runs (no stopper preempted it) and B is pinned, so
+	 * nothing moves: alb_count and alb_failed, and the request is over */
+	assert_non_null(host_stop_work);
+	assert_int_equal(host_stop_cpu, 1);
+	assert_int_equal(host_stop_run(), 0);
+	assert_int_equal(sd->alb_count, 1);
+	assert_int_equal(sd->alb_failed, 1);
+	assert_int_equal(sd->alb_pushed, 0);
+	assert_int_equal(cpu_rq(1)->active_balance, 0);
+	assert_int_equal(cpu_rq(1)->nr_running, 2);
 	/* a newly idle CPU never asks for a push */
 	sd->nr_balance_failed = 10;
 	cpu_rq(1)->active_balance = 0;
 	load_balance(0, cpu_rq(0), sd, CPU_NEWLY_IDLE, &balance);
 	assert_int_equal(cpu_rq(1)->active_balance, 0);
+}
+
+/* Does the tick's trigger_load_balance() raise SCHED_SOFTIRQ on CPU? */
+static int balance_raised(int cpu)
+{
+	int raised;
+
+	this_cpu_write(softirq_pending, 0);
+	trigger_load_balance(cpu_rq(cpu), cpu);
+	raised = !!(local_softirq_pending() & 1u << SCHED_SOFTIRQ);
+	this_cpu_write(softirq_pending, 0);
+	return raised;
 }
 
 /*
@@ -185,10 +210,10 @@ static void test_rebalance_domains(void **state)
 	assert_int_equal(mc->lb_count[CPU_NOT_IDLE] + top->lb_count[CPU_NOT_IDLE], 0);
 	rebalance_domains(0, CPU_IDLE);
 	assert_int_equal(cpu_rq(0)->next_balance, j + 1);
-	assert_false(trigger_load_balance(cpu_rq(0), 0));
+	assert_false(balance_raised(0));
 
 	jiffies = j + 1;
-	assert_true(trigger_load_balance(cpu_rq(0), 0));
+	assert_true(balance_raised(0));
 	rebalance_domains(0, CPU_IDLE);
 	assert_int_equal(mc->lb_balanced[CPU_IDLE], 1);
 	assert_int_equal(top->lb_count[CPU_IDLE], 1);
@@ -199,7 +224,41 @@ static void test_rebalance_domains(void **state)
 	assert_int_equal(cpu_rq(0)->next_balance, j + 2);
 	/* without domains, never due */
 	detach_sched_domains(&all4);
-	assert_false(trigger_load_balance(cpu_rq(0), 0));
+	assert_false(balance_raised(0));
+}
+
+/*
+ * The tick's softirq: scheduler_tick() notes the idle task running
+ * (idle_at_tick) and raises SCHED_SOFTIRQ when next_balance is due;
+ * do_softirq(), as irq_exit() runs it, balances as CPU_IDLE, counts the
+ * softirq in kstat and clears it.  Not due: nothing raised.
+ */
+static void test_tick_softirq_balances(void **state)
+{
+	struct sched_domain *mc;
+	u32 before;
+
+	(void)state;
+	jiffies = 7000;
+	build_sched_domains(&all4, two_pkgs_two_cores);
+	mc = cpu_rq(0)->sd;
+	jiffies += 1;		/* MC's interval (1 ms idle) has passed */
+	cpu_rq(0)->next_balance = jiffies;
+	this_cpu_write(softirq_pending, 0);
+	scheduler_tick();
+	assert_int_equal(cpu_rq(0)->idle_at_tick, 1);
+	assert_int_equal(local_softirq_pending(), 1u << SCHED_SOFTIRQ);
+	before = kstat_cpu(0).softirqs[SCHED_SOFTIRQ];
+	do_softirq();
+	assert_int_equal(local_softirq_pending(), 0);
+	assert_int_equal(kstat_cpu(0).softirqs[SCHED_SOFTIRQ], before + 1);
+	assert_int_equal(mc->lb_count[CPU_IDLE], 1);
+	assert_int_equal(mc->lb_count[CPU_NOT_IDLE], 0);
+	/* next_balance moved past now: the next tick raises nothing */
+	assert_true((long)(cpu_rq(0)->next_balance - jiffies) > 0);
+	scheduler_tick();
+	assert_int_equal(local_softirq_pending(), 0);
+	detach_sched_domains(&all4);
 }
 
 /*
@@ -238,6 +297,7 @@ int main(void)
 		T(test_load_balance_pulls),
 		T(test_schedstat_lines),
 		T(test_balanced_backs_off),
+		T(test_tick_softirq_balances),
 		T(test_all_pinned),
 		T(test_failures_request_active_balance),
 		T(test_rebalance_domains),

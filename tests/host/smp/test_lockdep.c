@@ -162,6 +162,31 @@ static void test_recursive(void **state)
 	assert_out_has("already holding lock:\n (lock_a){.}, at: [<00000010>]\n");
 }
 
+/*
+ * Two locks of one class taken one inside the other in a fixed order (two
+ * runqueues by address): the inner one as subclass 1 (spin_lock_nested,
+ * SINGLE_DEPTH_NESTING) is a class of its own, so no report, and the same
+ * again is still clean; its own order reversed, (A/1 then A), is a cycle.
+ */
+static void test_nested_subclass(void **state)
+{
+	struct lockdep_map a2;
+
+	lockdep_init_map(&a2, "lock_a", &A);
+	for (int i = 0; i < 2; i++) {
+		lock(&A, 0x10);
+		__lock_acquire_nested(&cpu, &a2, 1, 0, 0, 0x20);
+		unlock(&a2);
+		unlock(&A);
+	}
+	assert_clean();
+	assert_int_equal(lockdep_stats.nr_classes, 2);
+	__lock_acquire_nested(&cpu, &a2, 1, 0, 0, 0x30);
+	lock(&A, 0x40);
+	assert_out_has("[ INFO: possible circular locking dependency detected ]\n");
+	assert_out_has("(lock_a/1){.}");
+}
+
 /* A is taken in a hard irq, then with irqs on elsewhere. */
 static void test_inconsistent_irq(void **state)
 {
@@ -314,6 +339,7 @@ int main(void)
 		cmocka_unit_test_setup(test_ab_ba, setup),
 		cmocka_unit_test_setup(test_abc_cycle, setup),
 		cmocka_unit_test_setup(test_recursive, setup),
+		cmocka_unit_test_setup(test_nested_subclass, setup),
 		cmocka_unit_test_setup(test_inconsistent_irq, setup),
 		cmocka_unit_test_setup(test_inconsistent_irq_reverse, setup),
 		cmocka_unit_test_setup(test_safe_to_unsafe, setup),
