@@ -18,6 +18,7 @@
 #include <kernel/signal.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
+#include <kernel/tlbflush.h>
 #include <arch/irqflags.h>
 #include <arch/pgtable.h>
 #include <arch/process.h>
@@ -59,13 +60,12 @@ static inline __attribute__((always_inline)) void *kstack_alloc(void)
 		for (u32 off = 0; off < KSTACK_SIZE; off += PAGE_SIZE) {
 			u32 frame = alloc_frame();
 			if (!frame) {
-				while (off) {	/* undo the pages mapped so far */
-					off -= PAGE_SIZE;
-					pte_t *pte = pte_lookup(kernel_pgdir, base + off, 0);
+				for (u32 undo = 0; undo < off; undo += PAGE_SIZE) {
+					pte_t *pte = pte_lookup(kernel_pgdir, base + undo, 0);
 					free_frame(PTE_ADDR(*pte));
 					*pte = 0;
-					flush_tlb_kernel_page(base + off);
 				}
+				flush_tlb_kernel_range(base, base + off);
 				return NULL;
 			}
 			*pte_lookup(kernel_pgdir, base + off, 0) = frame | PTE_P | PTE_W;
@@ -84,8 +84,8 @@ static inline __attribute__((always_inline)) void kstack_free(void *stack)
 		pte_t *pte = pte_lookup(kernel_pgdir, base + off, 0);
 		free_frame(PTE_ADDR(*pte));
 		*pte = 0;
-		flush_tlb_kernel_page(base + off);
 	}
+	flush_tlb_kernel_range(base, base + KSTACK_SIZE);
 	kstack_used[(base - KSTACK_AREA) / KSTACK_SLOT] = 0;
 }
 
