@@ -213,19 +213,35 @@ void task_autoreap(struct task *t)
 	list_add_tail(&t->sibling, &dead_list);
 }
 
+/*
+ * A dead task may be freed once it has switched away for the last time:
+ * off the runqueue, not current here, and (more than one CPU online) not
+ * on_cpu, set until the CPU it ran on has finished switching it out
+ * (kernel/sched/core.c): until then that CPU is still on its stack.
+ */
+int task_switched_out(struct task *t)
+{
+	return t != current && !t->on_rq && !__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Free the dead tasks that have switched out.  They leave the list with
+ * interrupts off; they are freed with interrupts as the caller had them,
+ * on, since freeing a kernel stack shoots its mapping down on every CPU.
+ */
 void reap_dead_tasks(void)
 {
 	struct task *t, *n;
 	unsigned long flags;
+	LIST_HEAD(gone);
 
 	local_irq_save(flags);
-	list_for_each_entry_safe(t, n, &dead_list, sibling) {
-		if (t == current || t->on_rq)
-			continue;	/* still switching away */
-		list_del(&t->sibling);
-		free_task(t);
-	}
+	list_for_each_entry_safe(t, n, &dead_list, sibling)
+		if (task_switched_out(t))
+			list_move_tail(&t->sibling, &gone);
 	local_irq_restore(flags);
+	list_for_each_entry_safe(t, n, &gone, sibling)
+		free_task(t);
 }
 
 /* Tasks alive now (sysinfo's procs). */

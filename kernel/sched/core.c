@@ -419,6 +419,34 @@ static void put_prev_task(struct rq *rq, struct task *prev)
 }
 
 /*
+ * p->on_cpu (Linux 3.3's, 2.6.35's p->oncpu under __ARCH_WANT_UNLOCKED_CTXSW):
+ * set for NEXT before the switch, cleared for PREV only after it, on the CPU
+ * that switched PREV out (rq->prev: switch_to()'s 'last', since the task
+ * that resumes here is not the one that called arch_switch_to()).  Until
+ * then PREV's stack is in use: reap_dead_tasks() and wait4 do not free a
+ * dead task while it is set (kernel/proc/task.c).  The release store orders
+ * every write of the switch before it.  Kept while more than one CPU is
+ * online; at one, the dead task is freed by the CPU it ran on, after.
+ */
+static inline void prepare_lock_switch(struct rq *rq, struct task *prev, struct task *next)
+{
+	next->on_cpu = 1;
+	rq->prev = prev;
+}
+
+static inline void finish_on_cpu(struct rq *rq)
+{
+	__atomic_store_n(&rq->prev->on_cpu, 0, __ATOMIC_RELEASE);
+}
+
+/* A new task's first switch in (schedule_tail()). */
+static inline void finish_lock_switch(struct rq *rq)
+{
+	finish_on_cpu(rq);
+	raw_spin_unlock(&rq->lock);
+}
+
+/*
  * Switch to NEXT.  'current' follows rq->curr; arch_switch_to() returns
  * when PREV is switched back in (on the host: at once, as NEXT).
  */
@@ -474,7 +502,11 @@ need_resched:
 		rq->curr = next;
 		++*switch_count;
 
+		if (smp)
+			prepare_lock_switch(rq, prev, next);
 		context_switch(rq, prev, next);
+		if (smp)
+			finish_on_cpu(this_rq());
 	}
 
 	sched_verify_hook();
@@ -545,8 +577,8 @@ void preempt_schedule_irq(void)
 void schedule_tail(void)
 {
 	sched_verify_hook();
-	if (!static_branch_on(&sched_up_key))	/* finish_lock_switch() */
-		raw_spin_unlock(&this_rq()->lock);
+	if (!static_branch_on(&sched_up_key))
+		finish_lock_switch(this_rq());
 }
 
 /* ---- Priorities, policy, yield ----------------------------------------------- */
@@ -848,6 +880,7 @@ void init_idle(struct task *idle, int cpu)
 	idle->cpus_allowed = cpumask_of_cpu((unsigned int)cpu);
 
 	rq->curr = rq->idle = idle;
+	idle->on_cpu = 1;			/* 2.6.35: idle->oncpu = 1 */
 	idle->sched_class = &idle_sched_class;
 	rt_mutex_init_task(idle);
 }

@@ -29,6 +29,7 @@ static inline void fake_clock_advance(u64 ns) { fake_clock_ns += ns; }
 struct switch_record {
 	struct task *prev, *next;
 	u64 when;				/* fake clock at the switch */
+	int prev_on_cpu, next_on_cpu;		/* their on_cpu during it */
 };
 #define SWITCH_LOG_LEN		64		/* the newest N are kept */
 struct switch_recorder {

@@ -69,6 +69,8 @@ void arch_switch_to(struct task *prev, struct task *next)
 	r->prev = prev;
 	r->next = next;
 	r->when = fake_clock_ns;
+	r->prev_on_cpu = prev->on_cpu;
+	r->next_on_cpu = next->on_cpu;
 	switches.count++;
 	/* never to a dead task, never to a task that is not queued (but idle) */
 	if (next->state == TASK_DEAD ||
