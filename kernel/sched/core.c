@@ -26,6 +26,7 @@
 #include <kernel/hrtick.h>
 #include <kernel/time.h>
 #include <kernel/printk.h>
+#include <kernel/smp.h>
 #include <kernel/smp_lock.h>
 #include <kernel/string.h>
 #include <kernel/errno.h>
@@ -71,10 +72,36 @@ const u32 prio_to_wmult[40] = {
 
 /* ---- Small helpers --------------------------------------------------------- */
 
-/* Ask P (the running task) to reschedule at the next irq/syscall exit. */
+/*
+ * 2.6.35's resched_task() on SMP: P runs on another CPU, whose return path
+ * looks at need_resched only when it next leaves an interrupt: send it the
+ * reschedule IPI (once: a set need_resched has had its IPI).  The flag is
+ * set before the IPI (the full barrier) so the handler's exit sees it.
+ * Granule's idle loop halts and never polls, so no tsk_is_polling() test.
+ */
+static noinline void resched_task_smp(struct task *p)
+{
+	unsigned int cpu;
+
+	if (p->need_resched)
+		return;
+	p->need_resched = 1;
+	cpu = task_cpu(p);
+	if (cpu == (unsigned int)smp_processor_id())
+		return;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* smp_mb() */
+	smp_send_reschedule((int)cpu);
+}
+
+/* Ask P (the running task) to reschedule at the next irq/syscall exit;
+ * at one CPU that is all (sched_up_key: a nop, then the store). */
 void resched_task(struct task *p)
 {
-	p->need_resched = 1;
+	if (static_branch_on(&sched_up_key)) {
+		p->need_resched = 1;
+		return;
+	}
+	resched_task_smp(p);
 }
 
 /* se.load from the policy and static priority (SCHED_IDLE: weight 3). */

@@ -42,6 +42,9 @@ void switches_reset(void);
 /* The i-th most recent switch (0 = last). */
 const struct switch_record *switch_last(unsigned int i);
 
+/* ---- IPIs: reschedule IPIs sent to each CPU (smp_send_reschedule) ---- */
+extern unsigned long fake_resched_ipis[];
+
 /* ---- hrtick ---- */
 struct fake_hrtick {
 	int available;				/* hrtick_available() result */

@@ -257,3 +257,11 @@ unsigned int topology_core_id(unsigned int cpu)
 	(void)cpu;
 	return 0;
 }
+
+/* ---- IPIs ---- */
+unsigned long fake_resched_ipis[NR_CPUS];
+
+void smp_send_reschedule(int cpu)
+{
+	fake_resched_ipis[cpu]++;
+}

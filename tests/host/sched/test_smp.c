@@ -237,6 +237,35 @@ static void test_on_cpu_until_switched_out(void **state)
 	static_key_set(&sched_up_key, true);
 }
 
+/*
+ * resched_task() of a task running on another CPU sends that CPU the
+ * reschedule IPI, once until it has rescheduled; of one here, none.
+ */
+static void test_resched_remote_sends_ipi(void **state)
+{
+	struct task *p;
+	unsigned long before = fake_resched_ipis[2];
+
+	(void)state;
+	static_key_set(&sched_up_key, false);
+	p = spawn_on(2, "remote", 0);
+	run_on(2, 0);
+	assert_ptr_equal(cpu_curr(2), p);
+	p->need_resched = 0;
+	resched_task(p);			/* from CPU 0 */
+	assert_int_equal(p->need_resched, 1);
+	assert_int_equal(fake_resched_ipis[2], before + 1);
+	resched_task(p);			/* already asked: no second IPI */
+	assert_int_equal(fake_resched_ipis[2], before + 1);
+	before = fake_resched_ipis[0];
+	current->need_resched = 0;
+	resched_task(current);			/* this CPU: the flag only */
+	assert_int_equal(current->need_resched, 1);
+	assert_int_equal(fake_resched_ipis[0], before);
+	current->need_resched = 0;
+	static_key_set(&sched_up_key, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +278,7 @@ int main(void)
 						smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_wakeup_on_another_cpu, smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_on_cpu_until_switched_out, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_resched_remote_sends_ipi, smp_setup, smp_teardown),
 	};
 
 	return SMP_RUN_TESTS(tests);
