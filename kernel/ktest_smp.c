@@ -9,9 +9,11 @@
  *     runs it once (the caller polls a count, bounded);
  *  4. smp_send_reschedule() to each other CPU: its reschedule count grows;
  *  5. TLB shootdown: flush_tlb_mm() of a fresh mm that no other CPU has
- *     loaded sends no IPI; with another CPU made to load it, that CPU
- *     flushes (flush_tlb_mm, then flush_tlb_range); flush_tlb_all()
- *     flushes every other CPU once;
+ *     loaded sends no IPI; with another CPU switched to it (switch_mm: in
+ *     its mm_cpumask), that CPU flushes (flush_tlb_mm, flush_tlb_range,
+ *     and mm_dup()'s copy-on-write protect of the parent); made lazy
+ *     (enter_lazy_tlb), it leaves the mm at the next shootdown and the one
+ *     after sends nothing; flush_tlb_all() flushes every other CPU once;
  *  6. the giant kernel lock (kernel/smp_lock.c), held here: CPU 1, sent a
  *     call that takes it, waits for it in its IPI handler, interrupts off;
  *     a call to CPU 1 that this CPU waits for must still run there (a
@@ -34,6 +36,7 @@
 #include <kernel/vm.h>
 #include <arch/barrier.h>
 #include <arch/hardirq.h>
+#include <arch/mmu_context.h>
 #include <arch/pgtable.h>
 #include <arch/tlbflush.h>
 
@@ -129,39 +132,100 @@ static unsigned int remote_flushes(void)
 	return n;
 }
 
-static void load_mm_pgdir(void *pgdir)
+/* What a task of MM switched in here does, and a kernel thread after it. */
+static void use_mm(void *mm)
 {
-	load_pgdir((u32)pgdir);
+	switch_mm(this_cpu_read(cpu_tlbstate.active_mm), mm);
+}
+
+static void lazy_mm(void *unused)
+{
+	(void)unused;
+	enter_lazy_tlb();
+}
+
+static void drop_mm(void *unused)
+{
+	(void)unused;
+	if (this_cpu_read(cpu_tlbstate.active_mm))
+		leave_mm();
+}
+
+/* An mm with one present writable page, at 0x08048000. */
+static struct mm *mm_with_a_page(void)
+{
+	struct mm *mm = mm_create();
+
+	if (mm && (!mm_map_fixed(mm, 0x08048000u, 0x0804a000u, VM_READ | VM_WRITE, NULL, 0, 0) ||
+		   mm_fault(mm, 0x08048000u, 1))) {
+		mm_put(mm);
+		mm = NULL;
+	}
+	return mm;
+}
+
+/*
+ * CPU TARGET runs a task of MM: each shootdown of MM flushes it, fork's
+ * copy-on-write protect of MM's pages too; then a kernel thread runs
+ * there (lazy): the next shootdown makes it leave MM, and the one after
+ * passes it by.
+ */
+static void tlb_shootdown_remote(struct mm *mm, int target)
+{
+	unsigned int before, loaded, range, cow, lazy, after;
+	struct mm *child;
+
+	smp_call_function_single(target, use_mm, mm, 1);
+	check(cpumask_test_cpu(target, mm_cpumask(mm)), "switch_mm set the CPU in mm_cpumask");
+	before = remote_flushes();
+	flush_tlb_mm(mm);
+	loaded = remote_flushes() - before;
+	flush_tlb_range(mm, 0x08048000u, 0x0804a000u);
+	range = remote_flushes() - before - loaded;
+	printk("ktest: smp: flush_tlb_mm: %u remote flushes with it loaded on CPU%d; "
+	       "flush_tlb_range: %u\n", loaded, target, range);
+	check(loaded == 1 && range == 1, "the CPU with the mm loaded flushed it");
+	before = remote_flushes();
+	child = mm_dup(mm);
+	cow = remote_flushes() - before;
+	if (child)
+		mm_put(child);
+	printk("ktest: smp: fork's copy-on-write protect: %u remote flushes\n", cow);
+	check(child && cow == 1, "fork's write-protect of the parent flushed the other CPU");
+	smp_call_function_single(target, lazy_mm, NULL, 1);
+	before = remote_flushes();
+	flush_tlb_mm(mm);
+	lazy = remote_flushes() - before;
+	before = remote_flushes();
+	flush_tlb_mm(mm);
+	after = remote_flushes() - before;
+	printk("ktest: smp: lazy CPU%d: %u shootdown, %s the mm (CR3 %s), then %u\n",
+	       target, lazy, cpumask_test_cpu(target, mm_cpumask(mm)) ? "still in" : "left",
+	       per_cpu(cpu_tlbstate, target).loaded_pgdir == kernel_pgdir ? "the kernel's" : "its",
+	       after);
+	check(lazy == 1 && after == 0 && !cpumask_test_cpu(target, mm_cpumask(mm)) &&
+	      per_cpu(cpu_tlbstate, target).loaded_pgdir == kernel_pgdir,
+	      "a lazy CPU left the mm at the first shootdown");
+	smp_call_function_single(target, drop_mm, NULL, 1);
 }
 
 static void tlb_shootdown(void)
 {
-	struct mm *mm = mm_create();
-	unsigned int before, idle_mm, loaded = 0, range = 0, all, others = num_online_cpus() - 1;
+	struct mm *mm = mm_with_a_page();
+	unsigned int before, idle_mm, all, others = num_online_cpus() - 1;
 	int target = (int)cpumask_any_but(cpu_online_mask, smp_processor_id());
 
 	if (!mm) {
-		check(0, "mm_create for the TLB checks");
+		check(0, "an mm for the TLB checks");
 		return;
 	}
 	before = remote_flushes();
 	flush_tlb_mm(mm);
 	idle_mm = remote_flushes() - before;
-	if ((unsigned int)target < nr_cpu_ids) {
-		smp_call_function_single(target, load_mm_pgdir, (void *)mm->pgdir, 1);
-		before = remote_flushes();
-		flush_tlb_mm(mm);
-		loaded = remote_flushes() - before;
-		flush_tlb_range(mm, 0x08048000u, 0x0804a000u);
-		range = remote_flushes() - before - loaded;
-		smp_call_function_single(target, load_mm_pgdir, (void *)kernel_pgdir, 1);
-		printk("ktest: smp: flush_tlb_mm: %u remote flushes with the mm loaded nowhere else, "
-		       "%u with it loaded on CPU%d; flush_tlb_range: %u\n", idle_mm, loaded, target, range);
-		check(loaded == 1 && range == 1, "the CPU with the mm loaded flushed it");
-	} else {
-		printk("ktest: smp: flush_tlb_mm: %u remote flushes, no other CPU\n", idle_mm);
-	}
+	printk("ktest: smp: flush_tlb_mm: %u remote flushes with the mm loaded nowhere else\n", idle_mm);
 	check(idle_mm == 0, "no IPI for an mm loaded nowhere else");
+	if ((unsigned int)target < nr_cpu_ids)
+		tlb_shootdown_remote(mm, target);
 	before = remote_flushes();
 	flush_tlb_all();
 	all = remote_flushes() - before;

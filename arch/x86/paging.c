@@ -133,14 +133,3 @@ pte_t *pte_lookup(u32 pgdir, u32 va, int alloc)
 		return NULL;	/* kernel large page: no PTE */
 	return (pte_t *)__va(PTE_ADDR(pd[pde])) + ((va >> 12) & 1023);
 }
-
-void flush_tlb_page(u32 pgdir, u32 va)
-{
-	if (read_cr3() == pgdir)
-		invlpg(va);
-}
-
-void flush_tlb_kernel_page(u32 va)
-{
-	invlpg(va);
-}

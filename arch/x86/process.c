@@ -7,6 +7,7 @@
 #include <arch/cpu.h>
 #include <arch/desc.h>
 #include <arch/fpu.h>
+#include <arch/mmu_context.h>
 #include <arch/pgtable.h>
 #include <arch/process.h>
 #include <arch/segment.h>
@@ -38,12 +39,28 @@ u32 kstk_eip(struct task *t)
 	return task_pt_regs(t)->eip;
 }
 
-/* Load PGDIR into CR3 (if it is not already there), noting it for the
- * TLB shootdown (arch/tlbflush.h): one %fs read in place of reading CR3. */
-static inline void switch_pgdir(u32 pgdir)
+/* More than one CPU online: T's mm is switched to by switch_mm() (its
+ * mm_cpumask kept), and a task without one (a kernel thread, the idle
+ * task, an exiting task) borrows the loaded mm: enter_lazy_tlb(). */
+static noinline void switch_pgdir_smp(struct task *t, u32 pgdir)
 {
-	if (this_cpu_read(cpu_tlbstate.loaded_pgdir) != pgdir)
-		load_pgdir(pgdir);
+	if (t->mm && pgdir != kernel_pgdir)
+		switch_mm(this_cpu_read(cpu_tlbstate.active_mm), t->mm);
+	else
+		enter_lazy_tlb();
+}
+
+/* Load PGDIR into CR3 (if it is not already there), noting it for the
+ * TLB shootdown (arch/tlbflush.h): one %fs read in place of reading CR3.
+ * At one CPU that is all (sched_up_key: a nop, then the compare). */
+static inline void switch_pgdir(struct task *t, u32 pgdir)
+{
+	if (static_branch_on(&sched_up_key)) {
+		if (this_cpu_read(cpu_tlbstate.loaded_pgdir) != pgdir)
+			load_pgdir(pgdir);
+		return;
+	}
+	switch_pgdir_smp(t, pgdir);
 }
 
 void arch_set_kstack(struct task *t, void *base, u32 size)
@@ -58,7 +75,7 @@ void arch_set_pgdir(struct task *t, u32 pgdir)
 {
 	t->thread.cr3 = pgdir ? pgdir : kernel_pgdir;
 	if (t == current)
-		switch_pgdir(t->thread.cr3);
+		switch_pgdir(t, t->thread.cr3);
 }
 
 /* Push the callee-saved switch frame returning to RET below SP. */
@@ -125,6 +142,6 @@ noinline void arch_switch_to(struct task *prev, struct task *next)
 	fpu_switch(prev->thread.fpu, next->thread.fpu);	/* eager: arch/fpu.h */
 	tss_set_esp0(next->thread.esp0);
 	load_TLS(next);		/* before NEXT's "pop gs" reloads its selector */
-	switch_pgdir(next->thread.cr3);
+	switch_pgdir(next, next->thread.cr3);
 	__switch_stacks(&prev->thread.esp, next->thread.esp);
 }

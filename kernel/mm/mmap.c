@@ -24,6 +24,7 @@
 #include <kernel/fs.h>
 #include <kernel/initrd.h>
 #include <kernel/task.h>
+#include <kernel/tlbflush.h>
 #include <kernel/vm.h>
 #include <arch/pgtable.h>
 
@@ -246,11 +247,13 @@ long sys_munmap(u32 addr, u32 len)
  * hardware refuses).  Not writable: PTE_W goes.  A page not writable now in
  * an area that may be written gets PTE_COW, so that its first write goes
  * through mm_fault (which takes the frame if it is the only user, copies
- * it if fork shares it): the private mapping's do_wp_page.  Each PTE that
- * changes is flushed from the TLB (flush_tlb_range's work, page by page).
+ * it if fork shares it): the private mapping's do_wp_page.  If any PTE
+ * changed, one flush_tlb_range() after the loop, as 2.6.35's.
  */
 static void change_protection(struct mm *mm, u32 start, u32 end, u32 vm)
 {
+	int changed = 0;
+
 	for (u32 va = start; va < end; va += PAGE_SIZE) {
 		pte_t *pte = pte_lookup(mm->pgdir, va, 0), old;
 		if (!pte || !((old = *pte) & PTE_P))
@@ -262,9 +265,11 @@ static void change_protection(struct mm *mm, u32 start, u32 end, u32 vm)
 			new |= PTE_COW;
 		if (new != old) {
 			*pte = new;
-			flush_tlb_page(mm->pgdir, va);
+			changed = 1;
 		}
 	}
+	if (changed)
+		flush_tlb_range(mm, start, end);
 }
 
 /*

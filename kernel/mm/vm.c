@@ -14,6 +14,7 @@
 #include <kernel/smp.h>
 #include <kernel/string.h>
 #include <kernel/task.h>
+#include <kernel/tlbflush.h>
 #include <kernel/vm.h>
 #include <arch/pgtable.h>
 
@@ -185,6 +186,10 @@ void mm_put(struct mm *mm)
 {
 	if (--mm->users > 0)
 		return;
+	/* exit_mmap's flush: every CPU that still holds MM lazily leaves it
+	 * (<arch/mmu_context.h>), so no CPU has the directory loaded when
+	 * it is freed and none keeps a pointer to MM */
+	flush_tlb_mm(mm);
 	mm_release_pages(mm);
 	if (mm->areas != mm->area_inline)
 		kfree(mm->areas);
@@ -225,26 +230,32 @@ struct mm *mm_dup(struct mm *old)
 	 * (Linux's copy_page_range() skips empty ranges the same way).
 	 */
 	pte_t *src;
+	int cow = 0;
 	for (u32 pde = 0; (src = mm_next_table(old, &pde)); pde++) {
 		pte_t *dst = NULL;
 
 		for (u32 i = next_pte(src, 0); i < 1024; i = next_pte(src, i + 1)) {
 			if (!(src[i] & PTE_P))
 				continue;
-			u32 va = (pde << 22) | (i << 12);
 			if (!dst && !(dst = mm_pte_alloc(mm, pde << 22))) {
+				if (cow)
+					flush_tlb_mm(old);
 				mm_put(mm);
 				return NULL;
 			}
 			if (src[i] & (PTE_W | PTE_COW)) {	/* share read-only until written */
+				cow |= src[i] & PTE_W;
 				src[i] = (src[i] & ~PTE_W) | PTE_COW;
-				flush_tlb_page(old->pgdir, va);
 			}
 			dst[i] = src[i];
 			frame_get(PTE_ADDR(src[i]));
 			mm->nr_pages++;
 		}
 	}
+	/* dup_mmap's flush_tlb_mm(oldmm): the parent's other threads, on
+	 * other CPUs, must not keep writing through the old translations */
+	if (cow)
+		flush_tlb_mm(old);
 	return mm;
 }
 
@@ -281,7 +292,7 @@ static int map_new_page(struct mm *mm, u32 va, u32 pteflags, const void *copy)
 	else
 		mm->nr_pages++;
 	*pte = frame | PTE_P | pteflags;
-	flush_tlb_page(mm->pgdir, va);
+	flush_tlb_page(mm, va);
 	return 0;
 }
 
@@ -420,14 +431,14 @@ static int handle_mm_fault(struct mm *mm, u32 addr, int write)
 			return -EFAULT;
 		if (frame_refcount(frame) == 1) {	/* last sharer: just take it */
 			*pte = (*pte | PTE_W) & ~PTE_COW;
-			flush_tlb_page(mm->pgdir, va);
+			flush_tlb_page(mm, va);
 			return 0;
 		}
 		return map_new_page(mm, va, PTE_U | PTE_W, __va(frame));
 	}
 	if (!(*pte & PTE_U)) {		/* never left so by mprotect: no fault loop all the same */
 		*pte |= PTE_U;
-		flush_tlb_page(mm->pgdir, va);
+		flush_tlb_page(mm, va);
 	}
 	return 0;	/* already there (another thread faulted it in) */
 }
@@ -467,15 +478,23 @@ void mm_unmap_pages(struct mm *mm, u32 start, u32 end)
 {
 	if (mm->hiwater_rss < mm->nr_pages)	/* update_hiwater_rss(): RSS is about to drop */
 		mm->hiwater_rss = mm->nr_pages;
+	int unmapped = 0;
+
 	for (u32 va = start; va < end; va += PAGE_SIZE) {
 		pte_t *pte = pte_lookup(mm->pgdir, va, 0);
 		if (pte && (*pte & PTE_P)) {
 			frame_put(PTE_ADDR(*pte));
 			*pte = 0;
 			mm->nr_pages--;
-			flush_tlb_page(mm->pgdir, va);
+			unmapped = 1;
 		}
 	}
+	/* One shootdown for the range, after the loop (zap_page_range's
+	 * tlb_finish_mmu).  The frames went back first, which 2.6.35 does
+	 * after the flush: harmless here, since nothing is allocated before
+	 * the flush and a free frame holds nothing (pmm's bitmap). */
+	if (unmapped)
+		flush_tlb_range(mm, start, end);
 }
 
 /*

@@ -303,14 +303,21 @@ long do_wait4(int pid, int *status_user, int options, struct rusage32 *ru)
 					return -EFAULT;
 				return cpid;
 			}
-			if (c->exit_state != EXIT_ZOMBIE || !list_empty(&c->thread_group) || c->on_rq)
+			if (c->exit_state != EXIT_ZOMBIE || !list_empty(&c->thread_group))
 				continue;
 			int cpid = c->pid, status = c->exit_code;
 			struct rusage32 r;
 			rusage_reap(self, c, &r);
 			list_del(&c->sibling);
+			/* still switching out on its CPU: the reaper frees it */
+			int later = !task_switched_out(c);
+			if (later) {
+				c->exit_state = EXIT_DEAD;
+				task_autoreap(c);
+			}
 			local_irq_restore(flags);
-			free_task(c);
+			if (!later)
+				free_task(c);
 			if (ru && copy_to_user(ru, &r, sizeof(r)))
 				return -EFAULT;
 			if (status_user && copy_to_user(status_user, &status, sizeof(status)))

@@ -18,6 +18,7 @@
 #include <kernel/signal.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
+#include <kernel/tlbflush.h>
 #include <arch/irqflags.h>
 #include <arch/pgtable.h>
 #include <arch/process.h>
@@ -59,13 +60,12 @@ static inline __attribute__((always_inline)) void *kstack_alloc(void)
 		for (u32 off = 0; off < KSTACK_SIZE; off += PAGE_SIZE) {
 			u32 frame = alloc_frame();
 			if (!frame) {
-				while (off) {	/* undo the pages mapped so far */
-					off -= PAGE_SIZE;
-					pte_t *pte = pte_lookup(kernel_pgdir, base + off, 0);
+				for (u32 undo = 0; undo < off; undo += PAGE_SIZE) {
+					pte_t *pte = pte_lookup(kernel_pgdir, base + undo, 0);
 					free_frame(PTE_ADDR(*pte));
 					*pte = 0;
-					flush_tlb_kernel_page(base + off);
 				}
+				flush_tlb_kernel_range(base, base + off);
 				return NULL;
 			}
 			*pte_lookup(kernel_pgdir, base + off, 0) = frame | PTE_P | PTE_W;
@@ -84,8 +84,8 @@ static inline __attribute__((always_inline)) void kstack_free(void *stack)
 		pte_t *pte = pte_lookup(kernel_pgdir, base + off, 0);
 		free_frame(PTE_ADDR(*pte));
 		*pte = 0;
-		flush_tlb_kernel_page(base + off);
 	}
+	flush_tlb_kernel_range(base, base + KSTACK_SIZE);
 	kstack_used[(base - KSTACK_AREA) / KSTACK_SLOT] = 0;
 }
 
@@ -213,19 +213,35 @@ void task_autoreap(struct task *t)
 	list_add_tail(&t->sibling, &dead_list);
 }
 
+/*
+ * A dead task may be freed once it has switched away for the last time:
+ * off the runqueue, not current here, and (more than one CPU online) not
+ * on_cpu, set until the CPU it ran on has finished switching it out
+ * (kernel/sched/core.c): until then that CPU is still on its stack.
+ */
+int task_switched_out(struct task *t)
+{
+	return t != current && !t->on_rq && !__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Free the dead tasks that have switched out.  They leave the list with
+ * interrupts off; they are freed with interrupts as the caller had them,
+ * on, since freeing a kernel stack shoots its mapping down on every CPU.
+ */
 void reap_dead_tasks(void)
 {
 	struct task *t, *n;
 	unsigned long flags;
+	LIST_HEAD(gone);
 
 	local_irq_save(flags);
-	list_for_each_entry_safe(t, n, &dead_list, sibling) {
-		if (t == current || t->on_rq)
-			continue;	/* still switching away */
-		list_del(&t->sibling);
-		free_task(t);
-	}
+	list_for_each_entry_safe(t, n, &dead_list, sibling)
+		if (task_switched_out(t))
+			list_move_tail(&t->sibling, &gone);
 	local_irq_restore(flags);
+	list_for_each_entry_safe(t, n, &gone, sibling)
+		free_task(t);
 }
 
 /* Tasks alive now (sysinfo's procs). */

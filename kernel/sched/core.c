@@ -27,6 +27,7 @@
 #include <kernel/hrtick.h>
 #include <kernel/time.h>
 #include <kernel/printk.h>
+#include <kernel/smp.h>
 #include <kernel/smp_lock.h>
 #include <kernel/string.h>
 #include <kernel/errno.h>
@@ -72,10 +73,36 @@ const u32 prio_to_wmult[40] = {
 
 /* ---- Small helpers --------------------------------------------------------- */
 
-/* Ask P (the running task) to reschedule at the next irq/syscall exit. */
+/*
+ * 2.6.35's resched_task() on SMP: P runs on another CPU, whose return path
+ * looks at need_resched only when it next leaves an interrupt: send it the
+ * reschedule IPI (once: a set need_resched has had its IPI).  The flag is
+ * set before the IPI (the full barrier) so the handler's exit sees it.
+ * Granule's idle loop halts and never polls, so no tsk_is_polling() test.
+ */
+static noinline void resched_task_smp(struct task *p)
+{
+	unsigned int cpu;
+
+	if (p->need_resched)
+		return;
+	p->need_resched = 1;
+	cpu = task_cpu(p);
+	if (cpu == (unsigned int)smp_processor_id())
+		return;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* smp_mb() */
+	smp_send_reschedule((int)cpu);
+}
+
+/* Ask P (the running task) to reschedule at the next irq/syscall exit;
+ * at one CPU that is all (sched_up_key: a nop, then the store). */
 void resched_task(struct task *p)
 {
-	p->need_resched = 1;
+	if (static_branch_on(&sched_up_key)) {
+		p->need_resched = 1;
+		return;
+	}
+	resched_task_smp(p);
 }
 
 /* se.load from the policy and static priority (SCHED_IDLE: weight 3). */
@@ -445,6 +472,34 @@ static void put_prev_task(struct rq *rq, struct task *prev)
 }
 
 /*
+ * p->on_cpu (Linux 3.3's, 2.6.35's p->oncpu under __ARCH_WANT_UNLOCKED_CTXSW):
+ * set for NEXT before the switch, cleared for PREV only after it, on the CPU
+ * that switched PREV out (rq->prev: switch_to()'s 'last', since the task
+ * that resumes here is not the one that called arch_switch_to()).  Until
+ * then PREV's stack is in use: reap_dead_tasks() and wait4 do not free a
+ * dead task while it is set (kernel/proc/task.c).  The release store orders
+ * every write of the switch before it.  Kept while more than one CPU is
+ * online; at one, the dead task is freed by the CPU it ran on, after.
+ */
+static inline void prepare_lock_switch(struct rq *rq, struct task *prev, struct task *next)
+{
+	next->on_cpu = 1;
+	rq->prev = prev;
+}
+
+static inline void finish_on_cpu(struct rq *rq)
+{
+	__atomic_store_n(&rq->prev->on_cpu, 0, __ATOMIC_RELEASE);
+}
+
+/* A new task's first switch in (schedule_tail()). */
+static inline void finish_lock_switch(struct rq *rq)
+{
+	finish_on_cpu(rq);
+	raw_spin_unlock(&rq->lock);
+}
+
+/*
  * Switch to NEXT.  'current' follows rq->curr; arch_switch_to() returns
  * when PREV is switched back in (on the host: at once, as NEXT).
  */
@@ -506,7 +561,11 @@ need_resched:
 		rq->curr = next;
 		++*switch_count;
 
+		if (smp)
+			prepare_lock_switch(rq, prev, next);
 		context_switch(rq, prev, next);
+		if (smp)
+			finish_on_cpu(this_rq());
 	}
 
 	sched_verify_hook();
@@ -577,8 +636,8 @@ void preempt_schedule_irq(void)
 void schedule_tail(void)
 {
 	sched_verify_hook();
-	if (!static_branch_on(&sched_up_key))	/* finish_lock_switch() */
-		raw_spin_unlock(&this_rq()->lock);
+	if (!static_branch_on(&sched_up_key))
+		finish_lock_switch(this_rq());
 }
 
 /* ---- Priorities, policy, yield ----------------------------------------------- */
@@ -880,6 +939,7 @@ void init_idle(struct task *idle, int cpu)
 	idle->cpus_allowed = cpumask_of_cpu((unsigned int)cpu);
 
 	rq->curr = rq->idle = idle;
+	idle->on_cpu = 1;			/* 2.6.35: idle->oncpu = 1 */
 	idle->sched_class = &idle_sched_class;
 	rt_mutex_init_task(idle);
 }

@@ -118,6 +118,8 @@ struct rq {
 	long nr_uninterruptible;	/* tasks in TASK_UNINTERRUPTIBLE sleep */
 
 	struct task *curr, *idle;
+	struct task *prev;		/* switch_to()'s 'last': the task this CPU is
+					 * switching away from (SMP), for its on_cpu */
 	u64 clock;			/* sched_clock() at the last update_rq_clock */
 	/*
 	 * 2.6.35's flag, set where Linux 6.1 sets it (rq_clock_skip_update()

@@ -61,6 +61,12 @@ static inline int cpumask_test_and_clear_cpu(unsigned int cpu, struct cpumask *m
 	return (__atomic_fetch_and(&m->bits, ~(1u << cpu), __ATOMIC_SEQ_CST) >> cpu) & 1;
 }
 
+/* Set CPU's bit and say whether it was set already, in one atomic step. */
+static inline int cpumask_test_and_set_cpu(unsigned int cpu, struct cpumask *m)
+{
+	return (__atomic_fetch_or(&m->bits, 1u << cpu, __ATOMIC_SEQ_CST) >> cpu) & 1;
+}
+
 static inline void cpumask_clear(struct cpumask *m)		{ m->bits = 0; }
 static inline int cpumask_empty(const struct cpumask *m)	{ return m->bits == 0; }
 static inline unsigned int cpumask_weight(const struct cpumask *m)

@@ -43,6 +43,13 @@ static inline void list_del(struct list_head *e)
 
 static inline int list_empty(const struct list_head *h) { return h->next == h; }
 
+/* E leaves its list for the tail of HEAD's. */
+static inline void list_move_tail(struct list_head *e, struct list_head *head)
+{
+	list_del(e);
+	list_add_tail(e, head);
+}
+
 /* NEW takes OLD's place in its list (OLD may be a list head); OLD is left
  * empty. */
 static inline void list_replace_init(struct list_head *old, struct list_head *new)

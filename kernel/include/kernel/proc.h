@@ -33,6 +33,8 @@ struct task *fork_idle(unsigned int cpu);
 void free_idle(struct task *t);
 /* Free tasks that exited without anyone to reap them (threads). */
 void reap_dead_tasks(void);
+/* T (dead) has switched away for the last time and may be freed. */
+int task_switched_out(struct task *t);
 /* T (exited, EXIT_DEAD) is freed by reap_dead_tasks() once off the CPU. */
 void task_autoreap(struct task *t);
 /* Tasks alive now (sysinfo's procs). */

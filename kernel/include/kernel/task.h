@@ -58,6 +58,8 @@ struct task {
 	volatile long state;		/* TASK_* */
 	int need_resched;		/* TIF_NEED_RESCHED: honoured on irq/syscall exit */
 	int on_rq;			/* queued on the runqueue (incl. current) */
+	int on_cpu;			/* running, or still switching out (SMP: see
+					 * kernel/sched/core.c's finish_lock_switch) */
 	int prio, static_prio, normal_prio; /* 100..139 for nice -20..19 */
 	unsigned int policy;		/* SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE */
 	const struct sched_class *sched_class;

@@ -16,6 +16,7 @@
 #define KERNEL_VM_H
 
 #include <kernel/types.h>
+#include <kernel/cpumask.h>
 #include <kernel/mm.h>
 
 struct initrd_node;
@@ -88,7 +89,18 @@ struct mm {
 	 * not areas here, so each is locked or not as a whole. */
 	u32 def_flags;
 	u8 heap_locked, stack_locked;
+	/* The CPUs that may cache this mm's translations (2.6.35's
+	 * cpu_vm_mask): set by switch_mm() on the CPU that loads the page
+	 * directory, cleared when it switches to another or leave_mm()s it
+	 * (<arch/mmu_context.h>); a TLB shootdown IPIs these.  Kept while
+	 * more than one CPU is online. */
+	struct cpumask cpu_vm_mask;
 };
+
+static inline struct cpumask *mm_cpumask(struct mm *mm)
+{
+	return &mm->cpu_vm_mask;
+}
 
 /*
  * 2.6.35's mm_struct counters, in pages, computed when asked (/proc reads

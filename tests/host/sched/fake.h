@@ -29,6 +29,7 @@ static inline void fake_clock_advance(u64 ns) { fake_clock_ns += ns; }
 struct switch_record {
 	struct task *prev, *next;
 	u64 when;				/* fake clock at the switch */
+	int prev_on_cpu, next_on_cpu;		/* their on_cpu during it */
 };
 #define SWITCH_LOG_LEN		64		/* the newest N are kept */
 struct switch_recorder {
@@ -40,6 +41,9 @@ extern struct switch_recorder switches;
 void switches_reset(void);
 /* The i-th most recent switch (0 = last). */
 const struct switch_record *switch_last(unsigned int i);
+
+/* ---- IPIs: reschedule IPIs sent to each CPU (smp_send_reschedule) ---- */
+extern unsigned long fake_resched_ipis[];
 
 /* ---- hrtick ---- */
 struct fake_hrtick {

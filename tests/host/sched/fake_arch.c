@@ -69,6 +69,8 @@ void arch_switch_to(struct task *prev, struct task *next)
 	r->prev = prev;
 	r->next = next;
 	r->when = fake_clock_ns;
+	r->prev_on_cpu = prev->on_cpu;
+	r->next_on_cpu = next->on_cpu;
 	switches.count++;
 	/* never to a dead task, never to a task that is not queued (but idle) */
 	if (next->state == TASK_DEAD ||
@@ -284,4 +286,12 @@ int host_stop_run(void)
 	ret = work->fn(work->arg);
 	host_cpu = saved;
 	return ret;
+}
+
+/* ---- IPIs ---- */
+unsigned long fake_resched_ipis[NR_CPUS];
+
+void smp_send_reschedule(int cpu)
+{
+	fake_resched_ipis[cpu]++;
 }

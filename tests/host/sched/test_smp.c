@@ -202,6 +202,70 @@ static void test_wakeup_on_another_cpu(void **state)
 	on_cpu(0);
 }
 
+/*
+ * With more than one CPU online (sched_up_key off: schedule()'s SMP copy),
+ * a task is on_cpu from before its switch in until its CPU has finished
+ * switching it out: during the switch both PREV and NEXT are, after it
+ * only NEXT.  reap_dead_tasks() and wait4 free a dead task only once
+ * on_cpu is clear, so a task exiting on one CPU is not freed by another
+ * while its stack is still in use.
+ */
+static void test_on_cpu_until_switched_out(void **state)
+{
+	const struct switch_record *r;
+	struct task *p;
+
+	(void)state;
+	static_key_set(&sched_up_key, false);
+	p = spawn_on(1, "exiter", 0);
+	run_on(1, 1);
+	assert_ptr_equal(cpu_curr(1), p);
+	r = switch_last(0);
+	assert_ptr_equal(r->next, p);
+	assert_int_equal(r->prev_on_cpu, 1);	/* the idle task, still switching out */
+	assert_int_equal(r->next_on_cpu, 1);
+	assert_int_equal(p->on_cpu, 1);
+	assert_int_equal(smp_idle[1]->on_cpu, 0);
+	on_cpu(1);
+	block_current(TASK_DEAD);		/* its last switch */
+	r = switch_last(0);
+	assert_ptr_equal(r->prev, p);
+	assert_int_equal(r->prev_on_cpu, 1);	/* not to be freed during it */
+	assert_int_equal(p->on_cpu, 0);		/* and free to go after */
+	assert_int_equal(smp_idle[1]->on_cpu, 1);
+	on_cpu(0);
+	static_key_set(&sched_up_key, true);
+}
+
+/*
+ * resched_task() of a task running on another CPU sends that CPU the
+ * reschedule IPI, once until it has rescheduled; of one here, none.
+ */
+static void test_resched_remote_sends_ipi(void **state)
+{
+	struct task *p;
+	unsigned long before = fake_resched_ipis[2];
+
+	(void)state;
+	static_key_set(&sched_up_key, false);
+	p = spawn_on(2, "remote", 0);
+	run_on(2, 0);
+	assert_ptr_equal(cpu_curr(2), p);
+	p->need_resched = 0;
+	resched_task(p);			/* from CPU 0 */
+	assert_int_equal(p->need_resched, 1);
+	assert_int_equal(fake_resched_ipis[2], before + 1);
+	resched_task(p);			/* already asked: no second IPI */
+	assert_int_equal(fake_resched_ipis[2], before + 1);
+	before = fake_resched_ipis[0];
+	current->need_resched = 0;
+	resched_task(current);			/* this CPU: the flag only */
+	assert_int_equal(current->need_resched, 1);
+	assert_int_equal(fake_resched_ipis[0], before);
+	current->need_resched = 0;
+	static_key_set(&sched_up_key, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +277,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pull_task_keeps_relative_vruntime,
 						smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_wakeup_on_another_cpu, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_on_cpu_until_switched_out, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_resched_remote_sends_ipi, smp_setup, smp_teardown),
 	};
 
 	return SMP_RUN_TESTS(tests);

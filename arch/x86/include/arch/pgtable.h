@@ -72,9 +72,5 @@ static inline pte_t pte_peek(u32 pgdir, u32 va)
  */
 pte_t *pgdir_next_table(u32 pgdir, u32 *pde, u32 end);
 
-/* Drop VA's translation from the TLB if PGDIR is the current one. */
-void flush_tlb_page(u32 pgdir, u32 va);
-/* Drop a kernel-half VA (shared by every directory) from the TLB. */
-void flush_tlb_kernel_page(u32 va);
 
 #endif

@@ -6,9 +6,9 @@
  * a page table reaches only the CPU that flushes.  cpu_tlbstate.loaded_pgdir
  * is the directory each CPU last loaded, written before the CR3 write that
  * loads it (switch_pgdir, arch/x86/process.c; a CR3 write is serialising),
- * so a CPU that changes a table and then (after smp_mb()) reads the others'
- * loaded_pgdir either sees that a CPU has it or that CPU's CR3 load comes
- * after the change: the TLB shootdown (kernel/mm/tlb.c) IPIs exactly those.
+ * so that a flush at one CPU can tell whether the directory is loaded.  With
+ * more than one CPU online the shootdown's targets are the mm's
+ * mm_cpumask instead, kept by switch_mm() (<arch/mmu_context.h>).
  * Portable code includes this header (not <arch/cpu.h>), so the few
  * control-register instructions are written out here.
  */
@@ -17,8 +17,21 @@
 
 #include <kernel/percpu.h>
 
+struct mm;
+
+/*
+ * 2.6.35's cpu_tlbstate.state: OK while a task of active_mm runs here;
+ * LAZY while a kernel thread (the idle task) borrows it (enter_lazy_tlb():
+ * its translations stay loaded, unused, and the first shootdown that
+ * reaches this CPU makes it leave_mm() instead of flushing).
+ */
+#define TLBSTATE_OK	1
+#define TLBSTATE_LAZY	2
+
 struct tlb_state {
 	u32 loaded_pgdir;	/* physical page directory in this CPU's CR3 */
+	struct mm *active_mm;	/* the mm loaded there (NULL: the kernel's own) */
+	int state;		/* TLBSTATE_*, with more than one CPU online */
 };
 DECLARE_PER_CPU(struct tlb_state, cpu_tlbstate);
 
