@@ -61,9 +61,8 @@ static void cpu_stop_signal_done(struct cpu_stop_done *done, int executed)
 
 /*
  * Link WORK on CPU's stopper and wake its thread; a CPU without one says
- * so.  The wakeup marks the thread's CPU need_resched; 2.6.35's
- * resched_task() then sends that CPU a reschedule IPI, which Granule's
- * does not yet (the placement work brings it), so it is sent here: a CPU
+ * so.  The wakeup preempts whatever runs there (the thread is SCHED_FIFO
+ * 99), and resched_task() sends that CPU the reschedule IPI, so a CPU
  * halted in its idle loop, whose tick may be off (clockevent=pit), looks.
  */
 static void cpu_stop_queue_work(unsigned int cpu, struct cpu_stop_work *work)
@@ -77,11 +76,9 @@ static void cpu_stop_queue_work(unsigned int cpu, struct cpu_stop_work *work)
 	if (enabled)
 		list_add_tail(&work->list, &stopper->works);
 	raw_spin_unlock_irqrestore(&stopper->lock, flags);
-	if (enabled) {
+	if (enabled)
 		wake_up_process(stopper->thread);
-		if (cpu != (unsigned int)smp_processor_id())
-			smp_send_reschedule((int)cpu);
-	} else
+	else
 		cpu_stop_signal_done(work->done, 0);
 }
 

@@ -281,7 +281,11 @@ def test_the_tick_balances_each_domain():
     assert sorted(a) == sorted(b) == sorted(c) == [0, 1], r.output[-3000:]
     for cpu in (0, 1):
         d = [y - x for x, y in zip(a[cpu], b[cpu])]
-        assert d[IDLE] == (t1 - t0) // MC_MAX_INTERVAL == 250, (cpu, t0, t1, d)
+        # t1 - t0 jiffies hold that many 4-ms intervals, one more if the
+        # window begins just before a balance (where the dumps fall against
+        # each CPU's next_balance)
+        assert (t1 - t0) // MC_MAX_INTERVAL <= d[IDLE] <= -(-(t1 - t0) // MC_MAX_INTERVAL), (cpu, t0, t1, d)
+        assert d[IDLE] in (250, 251), (cpu, t0, t1, d)
         assert d[IDLE + 1] == d[IDLE + 7] == d[IDLE], (cpu, d)	# balanced, no busier group
         assert d[IDLE + 2] == 0 and d[BUSY] == 0, (cpu, d)
     # A spinner on CPU 0 (every task is still pinned there): CPU 0 balances
