@@ -438,6 +438,7 @@ static long exec_common(const char *path, char *const *argv, char *const *envp, 
 		err = find_program(kpath, &file);
 	if (err)
 		goto out;
+	sched_exec();			/* 2.6.35: after open_exec(), before the mm */
 	mm = mm_create();
 	if (!mm) {
 		err = -ENOMEM;

@@ -117,11 +117,6 @@ void set_load_weight(struct task *p)
 	p->se.load.inv_weight = prio_to_wmult[p->static_prio - MAX_RT_PRIO];
 }
 
-static inline int task_contributes_to_load(const struct task *p)
-{
-	return (p->state & TASK_UNINTERRUPTIBLE) != 0;
-}
-
 void enqueue_task(struct rq *rq, struct task *p, int flags)
 {
 	update_rq_clock(rq);
@@ -247,6 +242,8 @@ int try_to_wake_up(struct task *p, unsigned int state, int wake_flags)
 	unsigned long flags;
 	int success = 0;
 
+	if (!static_branch_on(&sched_up_key))	/* place.c: choose its CPU */
+		return try_to_wake_up_smp(p, state, wake_flags);
 	local_irq_save(flags);
 	rq = static_branch_on(&smp_key) ? __task_rq_lock(p) : task_rq(p);
 	if (!(p->state & state))
@@ -353,18 +350,23 @@ void kthread_bind(struct task *p, unsigned int cpu)
 }
 
 /*
- * First wakeup of a newly forked task: queue it (flags 0: its relative
- * vruntime gets min_vruntime added back) and check preemption (WF_FORK).
+ * First wakeup of a newly forked task: with more than one CPU online, fork
+ * balancing chooses its CPU (place.c); queue it there (flags 0: its
+ * relative vruntime gets that queue's min_vruntime added back) and check
+ * preemption (WF_FORK).
  */
 void wake_up_new_task(struct task *p)
 {
-	struct rq *rq = task_rq(p);
 	unsigned long flags;
+	struct rq *rq;
 
-	local_irq_save(flags);
 	if (p->state != TASK_WAKING)
 		printk("sched: wake_up_new_task: %s/%d is not TASK_WAKING\n",
 		       p->comm, p->pid);
+	if (!static_branch_on(&sched_up_key))
+		sched_fork_balance(p);
+	local_irq_save(flags);
+	rq = task_rq(p);
 	rq_lock(rq);
 	p->state = TASK_RUNNING;
 	update_rq_clock(rq);

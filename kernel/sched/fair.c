@@ -21,6 +21,7 @@
  */
 #include "sched.h"
 #include "stats.h"
+#include "topology.h"
 #include <kernel/hrtick.h>
 #include <kernel/math64.h>
 #include <kernel/printk.h>
@@ -1087,6 +1088,8 @@ void init_cfs_rq(struct cfs_rq *cfs_rq)
 	.prio_changed		= prio_changed_fair,			\
 	.switched_to		= switched_to_fair,			\
 	.get_rr_interval	= get_rr_interval_fair,			\
+	.select_task_rq		= select_task_rq_fair,			\
+	.task_waking		= task_waking_fair,			\
 	.name			= "fair",				\
 }
 const struct sched_class cfs_sched_class = CFS_SCHED_CLASS;

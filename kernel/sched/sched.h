@@ -239,6 +239,10 @@ struct sched_class {
 	unsigned int (*get_rr_interval)(struct rq *rq, struct task *p);
 	/* charge rq->curr up to rq->clock (task_sched_runtime); NULL: never */
 	void (*update_curr)(struct rq *rq);
+	/* SMP (place.c): P's CPU for SD_BALANCE_WAKE/FORK/EXEC; NULL: stay */
+	int (*select_task_rq)(struct task *p, int sd_flag, int wake_flags);
+	/* SMP: a sleeper is about to be woken, maybe elsewhere (ENQUEUE_WAKING) */
+	void (*task_waking)(struct rq *rq, struct task *p);
 	const char *name;		/* for messages: "fair", "idle" */
 };
 
@@ -420,6 +424,24 @@ int double_lock_balance(struct rq *this_rq, struct rq *busiest);
 void double_unlock_balance(struct rq *this_rq, struct rq *busiest);
 void pull_task(struct rq *src_rq, struct task *p, struct rq *this_rq, int this_cpu);
 void task_waking_fair(struct rq *rq, struct task *p);
+
+/* ---- place.c (2.6.35: a task's CPU at wakeup, fork and exec) ------------- */
+
+/* An uninterruptible sleeper counts in its rq's nr_uninterruptible. */
+static inline int task_contributes_to_load(const struct task *p)
+{
+	return (p->state & TASK_UNINTERRUPTIBLE) != 0;
+}
+struct migration_arg {			/* migration_cpu_stop's: move TASK ... */
+	struct task *task;
+	int dest_cpu;			/* ... here */
+};
+int select_fallback_rq(int cpu, struct task *p);
+int select_task_rq(struct task *p, int sd_flag, int wake_flags);
+int try_to_wake_up_smp(struct task *p, unsigned int state, int wake_flags);
+void sched_fork_balance(struct task *p);
+int migrate_task(struct task *p, int dest_cpu);
+int migration_cpu_stop(void *data);
 
 /* ---- fair.c (non-static so debug.c and the host tests can reach them) --- */
 

@@ -185,6 +185,8 @@ void sched_fork(struct task *p);
 void wake_up_new_task(struct task *p);
 /* Before its first wakeup: P runs on CPU only (Linux's kthread_bind()). */
 void kthread_bind(struct task *p, unsigned int cpu);
+/* exec balancing: move current to the idlest allowed CPU (2.6.35). */
+void sched_exec(void);
 
 /*
  * Wake P if its state is in STATE (e.g. TASK_NORMAL): queue it, check

@@ -99,6 +99,8 @@ int sched_test_setup(void **state);
 extern struct cpu_stop_work *host_stop_work;
 extern unsigned int host_stop_cpu;
 int host_stop_run(void);
+/* stop_one_cpu() runs its work at once on that CPU; counted here. */
+extern unsigned long host_stop_calls;
 int sched_test_teardown(void **state);
 /* Apply one knob ("name", "value") and fail the test if refused. */
 void knob_set_ok(const char *name, const char *value);

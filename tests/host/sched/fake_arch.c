@@ -288,6 +288,21 @@ int host_stop_run(void)
 	return ret;
 }
 
+/* stop_one_cpu(): the work runs at once, as CPU's stopper, and returns
+ * its value; host_stop_calls counts the calls. */
+unsigned long host_stop_calls;
+
+int stop_one_cpu(unsigned int cpu, cpu_stop_fn_t fn, void *arg)
+{
+	int saved = host_cpu, ret;
+
+	host_stop_calls++;
+	host_cpu = (int)cpu;
+	ret = fn(arg);
+	host_cpu = saved;
+	return ret;
+}
+
 /* ---- IPIs ---- */
 unsigned long fake_resched_ipis[NR_CPUS];
 

@@ -11,6 +11,7 @@ SCHED_HOST_SRC := \
 	kernel/softirq.c \
 	kernel/sched/schedstat.c \
 	kernel/sched/fair_smp.c \
+	kernel/sched/place.c \
 	kernel/sched/fair.c \
 	kernel/sched/idle.c \
 	kernel/sched/loadavg.c \
@@ -64,6 +65,8 @@ $(eval $(call host_test,sched_acct,$(SCHED_HOST_SRC) tests/host/sched/test_acct.
 # arithmetic, wake_affine and find_idlest_* against hand-computed cases
 $(eval $(call host_test,sched_smp,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_smp.c))
 $(eval $(call host_test,sched_balance,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_balance.c))
+# placement at wakeup, fork and exec: select_task_rq, avg_idle, migration_cpu_stop
+$(eval $(call host_test,sched_place,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_place.c))
 # sched domains from a topology: spans, groups, powers, degenerate levels
 $(eval $(call host_test,sched_topology,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_topology.c))
 # load_balance, rebalance_domains, idle_balance: backoff, failures, next_balance
@@ -75,13 +78,13 @@ $(BUILD)/host/sched_fair $(BUILD)/host/sched_preempt $(BUILD)/host/sched_knobs $
 $(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree $(BUILD)/host/sched_fork \
 $(BUILD)/host/sched_worked $(BUILD)/host/sched_rt $(BUILD)/host/sched_rtmutex $(BUILD)/host/sched_acct \
 $(BUILD)/host/sched_smp $(BUILD)/host/sched_balance $(BUILD)/host/sched_rebalance \
-$(BUILD)/host/sched_topology: $(SCHED_HOST_HDRS)
+$(BUILD)/host/sched_topology $(BUILD)/host/sched_place: $(SCHED_HOST_HDRS)
 
 # tunables.c includes the presets generated from tools/presets (kernel/sched/rules.mk).
 SCHED_HOST_BINS := $(addprefix $(BUILD)/host/,sched_fair sched_preempt sched_knobs sched_sim \
 			     sched_variants sched_fork sched_worked sched_eevdf sched_eevdf_class \
 			     sched_eevdf_setattr sched_rt sched_rtmutex sched_acct sched_smp sched_balance \
-			     sched_rebalance sched_topology)
+			     sched_rebalance sched_topology sched_place)
 $(SCHED_HOST_BINS): $(SCHED_PRESETS_H)
 $(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)
 
