@@ -347,6 +347,7 @@ void kthread_bind(struct task *p, unsigned int cpu)
 	cpumask_clear(&p->cpus_allowed);
 	cpumask_set_cpu(cpu, &p->cpus_allowed);
 	p->cpu = cpu;			/* __set_task_cpu(): not a migration */
+	p->flags |= PF_THREAD_BOUND;	/* sched_setaffinity() may not move it */
 }
 
 /*

@@ -21,6 +21,7 @@
  */
 #include "topology.h"
 #include "stats.h"
+#include <kernel/errno.h>
 #include <kernel/printk.h>
 #include <kernel/stop_machine.h>
 #include <arch/irqflags.h>
@@ -264,3 +265,50 @@ void sched_exec(void)
 	task_rq_unlock(rq, &flags);
 }
 
+/*
+ * P may run on NEW_MASK's CPUs from now on (2.6.35 set_cpus_allowed_ptr):
+ * -EINVAL if no CPU of it is online, or for a kernel thread bound to its
+ * CPU (kthread_bind: PF_THREAD_BOUND) unless it is the caller.  If P's CPU
+ * is no longer allowed, a P that is queued or running is moved at once by
+ * the stopper of its CPU, where it cannot be running (the caller sleeps
+ * until it has; P = current included); a sleeping P is placed by its next
+ * wakeup.  A wakeup in flight (TASK_WAKING, its rq unlocked) is waited
+ * for, as it relies on the mask staying.
+ */
+int set_cpus_allowed_ptr(struct task *p, const struct cpumask *new_mask)
+{
+	unsigned long flags;
+	struct rq *rq;
+	int ret = 0;
+
+again:
+	while (READ_ONCE(p->state) == TASK_WAKING)
+		cpu_relax();
+	rq = task_rq_lock(p, &flags);
+	if (p->state == TASK_WAKING) {
+		task_rq_unlock(rq, &flags);
+		goto again;
+	}
+	if (!cpumask_intersects(new_mask, cpu_online_mask) ||
+	    ((p->flags & PF_THREAD_BOUND) && p != current &&
+	     !cpumask_equal(&p->cpus_allowed, new_mask))) {
+		ret = -EINVAL;
+		goto out;
+	}
+	cpumask_copy(&p->cpus_allowed, new_mask);
+	if (cpumask_test_cpu(task_cpu(p), new_mask))
+		goto out;		/* its CPU is still allowed */
+
+	struct cpumask allowed;
+	cpumask_and(&allowed, new_mask, cpu_online_mask);
+	struct migration_arg arg = { p, (int)cpumask_first(&allowed) };
+
+	if (migrate_task(p, arg.dest_cpu)) {
+		task_rq_unlock(rq, &flags);
+		stop_one_cpu((unsigned int)cpu_of(rq), migration_cpu_stop, &arg);
+		return 0;
+	}
+out:
+	task_rq_unlock(rq, &flags);
+	return ret;
+}

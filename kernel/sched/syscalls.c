@@ -216,43 +216,48 @@ long sys_sched_rr_get_interval_time64(int pid, void *interval)
 }
 
 /*
- * sched_getaffinity(2) and sched_setaffinity(2) on Granule's one CPU, as
- * 2.6.35's without CONFIG_SMP.  The mask is Linux i386's cpumask:
- * cpumask_size() = 4 bytes (NR_CPUS <= 32, one unsigned long).
- *   getaffinity: LEN * 8 must cover nr_cpu_ids (1) and LEN must be a
- *   multiple of sizeof(long), else -EINVAL; writes min(LEN, 4) bytes (CPU
- *   0's bit) and returns that count; -ESRCH, -EFAULT.
+ * sched_getaffinity(2) and sched_setaffinity(2), as 2.6.35's.  The mask is
+ * Linux i386's cpumask: cpumask_size() = 4 bytes (NR_CPUS 32, one
+ * unsigned long).
+ *   getaffinity: LEN * 8 must cover nr_cpu_ids and LEN must be a multiple
+ *   of sizeof(long), else -EINVAL; -ESRCH; the task's mask and the online
+ *   CPUs' (cpumask_and), min(LEN, 4) bytes of it (-EFAULT), and that count.
  *   setaffinity: get_user_cpu_mask() reads min(LEN, 4) bytes into a
- *   cleared mask (-EFAULT), then -ESRCH for no such task, -EINVAL unless
- *   the mask holds CPU 0 (set_cpus_allowed_ptr on UP).  Nothing else to
- *   do: every task may run on CPU 0, its only CPU.
+ *   cleared mask (-EFAULT), then -ESRCH for no such task; the mask is
+ *   limited to the possible CPUs (cpuset_cpus_allowed() without cpusets)
+ *   and set_cpus_allowed_ptr() says -EINVAL if no CPU of it is online (an
+ *   empty mask too) or the task is a bound kernel thread (migration/N).
  */
 #define CPUMASK_SIZE	4U
 
 long sys_sched_getaffinity(int pid, unsigned int len, u32 *user_mask)
 {
-	u32 mask = 1;		/* CPU 0 */
+	struct cpumask mask;
 	unsigned int retlen;
+	struct task *p;
 
-	if (len * 8 < 1 || (len & (sizeof(u32) - 1)))
+	if (len * 8 < nr_cpu_ids || (len & (sizeof(u32) - 1)))
 		return -EINVAL;
-	if (!find_process_by_pid(pid))
+	p = find_process_by_pid(pid);
+	if (!p)
 		return -ESRCH;
+	cpumask_and(&mask, &p->cpus_allowed, cpu_online_mask);
 	retlen = min(len, CPUMASK_SIZE);
-	if (copy_to_user(user_mask, &mask, retlen))
+	if (copy_to_user(user_mask, &mask.bits, retlen))
 		return -EFAULT;
 	return retlen;
 }
 
 long sys_sched_setaffinity(int pid, unsigned int len, const u32 *user_mask)
 {
-	u32 mask = 0;
+	struct cpumask mask = { 0 };
+	struct task *p;
 
-	if (len && copy_from_user(&mask, user_mask, min(len, CPUMASK_SIZE)))
+	if (len && copy_from_user(&mask.bits, user_mask, min(len, CPUMASK_SIZE)))
 		return -EFAULT;
-	if (!find_process_by_pid(pid))
+	p = find_process_by_pid(pid);
+	if (!p)
 		return -ESRCH;
-	if (!(mask & 1))
-		return -EINVAL;
-	return 0;
+	cpumask_and(&mask, &mask, cpu_possible_mask);
+	return set_cpus_allowed_ptr(p, &mask);
 }

@@ -386,3 +386,21 @@ def test_sched_debug_shows_every_cpu():
     block = r.lines[i:r.lines.index("rt_rq[1]:")]
     assert "  .nr_running                    : 0" in block, block
     assert "  .curr->pid                     : 0" in block, block
+
+
+def test_taskset_pins_a_task_to_another_cpu():
+    # A real sched_setaffinity (2.6.35's set_cpus_allowed_ptr): busybox's
+    # taskset sets the mask of its own process, running on CPU 0, to CPU 1
+    # alone and execs spin; CPU 0's stopper (migration/0) moves it there at
+    # once.  /proc/PID/stat's processor (field 39) says CPU 1 both times it
+    # is read, taskset -p tells the mask, and CPU 1's schedstat line counts
+    # the spinner's whole window as run time (rq_cpu_time, the seventh field).
+    r = booted("run=\"busybox sh -c 'busybox taskset 2 spin -w 0 -t 200 -q 0 & usleep 50000; "
+               "cut -d\\  -f39 /proc/$!/stat; usleep 100000; cut -d\\  -f39 /proc/$!/stat; "
+               "busybox taskset -p $!; wait; cat /proc/schedstat'\"", smp=2)
+    cpus = [l for l in r.lines if re.fullmatch(r"\d", l)]
+    assert cpus == ["1", "1"], r.output[-2000:]
+    assert r.find(r"^pid \d+'s current affinity mask: 2$"), r.output[-2000:]
+    window = int(r.find(r'"window_ns":(\d+)').group(1))
+    cpu1 = r.find(r"^cpu1 (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) ")
+    assert window >= 200000000 and int(cpu1.group(7)) >= window, (window, cpu1.group(0))

@@ -61,7 +61,7 @@ ALL_TESTS = [
     # user/tests/ut_dyn.c: what dynamic glibc programs need
     "mmap_file", "mmap_file_fork", "pread64", "mlock", "vmpeak", "futex_bitset", "futex_wake_pi", "fd_table_grow",
     # user/tests/ut_cmds.c: the calls behind everyday commands
-    "reboot_calls", "syslog_calls", "vfork_calls", "times_calls", "affinity_calls",
+    "reboot_calls", "syslog_calls", "vfork_calls", "times_calls", "affinity_calls", "affinity_moves",
     "statfs_calls", "proc_create", "file_times",
     # user/tests/ut_itimer.c: alarm, setitimer, getitimer
     "itimer_alarm_once", "itimer_alarm_left", "itimer_interval", "itimer_overrun_skipped",
@@ -78,7 +78,9 @@ ALL_TESTS = [
     "acct_proc_stat", "acct_pid_stat", "acct_ctxt_switches", "acct_getrusage", "acct_times",
     "acct_memory_and_tasks", "acct_interval_reread",
     # user/tests/ut_rlimit.c: limits reported as enforced, mlock's holes
-    "rlimit_sigpending", "rlimit_rss", "rlimit_defaults", "mlock_holes",
+    "rlimit_sigpending", "rlimit_rss", "rlimit_nofile", "rlimit_defaults", "mlock_holes",
+    # user/tests/ut_maps.c: /proc/PID/maps
+    "maps_format", "maps_lines", "maps_many",
 ]
 
 

@@ -6,6 +6,7 @@
  * /proc/mounts (df, mount), O_CREAT under /proc (sysctl -w of an unknown
  * key) and a /tmp file's times (the RTC's wall clock).
  */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -128,12 +129,29 @@ static void times_calls(void)
 	EXPECT_RET(sys_times(BAD_PTR), -EFAULT);
 }
 
+/* This task's CPU: /proc/self/stat's processor, field 39 (task_cpu()). */
+static long self_cpu(void)
+{
+	char buf[1024];
+
+	return strtol(ut_stat_field("/proc/self/stat", 39, buf, sizeof(buf)), NULL, 10);
+}
+
+/*
+ * 2.6.35's affinity calls at any CPU count: getaffinity gives the task's
+ * mask and the online CPUs' (after a mask of every CPU, the online CPUs,
+ * 0..N-1); a mask with no online CPU (empty, or only CPU 31, never up
+ * here) is EINVAL.
+ */
 static void affinity_calls(void)
 {
-	unsigned long m[2] = { 0, 0x5a5a5a5a };
+	unsigned long m[2] = { ~0ul, 0x5a5a5a5a }, online;
 
+	EXPECT_RET(sys_sched_setaffinity(0, 4, (long)m), 0);
 	EXPECT_RET(sys_sched_getaffinity(0, sizeof(m), (long)m), 4);
-	CHECK(m[0] == 1 && m[1] == 0x5a5a5a5a, "mask %lx %lx", m[0], m[1]);
+	online = m[0];
+	CHECK((online & 1) && !(online & (online + 1)) && m[1] == 0x5a5a5a5a,
+	      "mask %lx %lx", m[0], m[1]);
 	EXPECT_RET(sys_sched_getaffinity(getpid(), 4, (long)m), 4);
 	EXPECT_RET(sys_sched_getaffinity(0, 0, (long)m), -EINVAL);
 	EXPECT_RET(sys_sched_getaffinity(0, 3, (long)m), -EINVAL);
@@ -142,16 +160,52 @@ static void affinity_calls(void)
 	EXPECT_RET(sys_sched_getaffinity(0, 4, BAD_PTR), -EFAULT);
 	m[0] = 1;
 	EXPECT_RET(sys_sched_setaffinity(0, 4, (long)m), 0);
-	m[0] = 3;						/* CPU 1 too: it does not exist */
+	m[0] = 3;					/* CPU 1 too, online or not */
 	EXPECT_RET(sys_sched_setaffinity(1, 8, (long)m), 0);
-	m[0] = 2;						/* no CPU 0 */
+	m[0] = 0x80000000ul;				/* CPU 31 alone: offline */
 	EXPECT_RET(sys_sched_setaffinity(0, 4, (long)m), -EINVAL);
-	EXPECT_RET(sys_sched_setaffinity(0, 2, (long)m), -EINVAL);	/* its 2 bytes: no CPU 0 */
+	m[0] = 2;					/* CPU 1 alone */
+	EXPECT_RET(sys_sched_setaffinity(0, 2, (long)m), online & 2 ? 0 : -EINVAL);
 	m[0] = 1;
 	EXPECT_RET(sys_sched_setaffinity(0, 1, (long)m), 0);		/* 1 byte names CPU 0 */
 	EXPECT_RET(sys_sched_setaffinity(0, 0, (long)m), -EINVAL);	/* nothing read: empty */
 	EXPECT_RET(sys_sched_setaffinity(99999, 4, (long)m), -ESRCH);
 	EXPECT_RET(sys_sched_setaffinity(0, 4, BAD_PTR), -EFAULT);
+	m[0] = ~0ul;					/* every CPU */
+	EXPECT_RET(sys_sched_setaffinity(0, 4, (long)m), 0);
+	EXPECT_RET(sys_sched_getaffinity(0, 4, (long)m), 4);
+	CHECK(m[0] == online, "mask %lx, online %lx", m[0], online);
+	m[0] = 1;					/* back to init's, CPU 0 */
+	EXPECT_RET(sys_sched_setaffinity(1, 4, (long)m), 0);
+	EXPECT_RET(sys_sched_setaffinity(0, 4, (long)m), 0);
+}
+
+/*
+ * A running task whose CPU its new mask leaves out is moved at once (its
+ * CPU's stopper, migration/N): on return it runs on the mask's CPU, and
+ * stays there.  Only with a second CPU online.
+ */
+static void affinity_moves(void)
+{
+	unsigned long m = 0, all = ~0ul;
+
+	EXPECT_RET(sys_sched_setaffinity(0, 4, (long)&all), 0);
+	EXPECT_RET(sys_sched_getaffinity(0, 4, (long)&m), 4);
+	if (!(m & 2))
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		long to = self_cpu() == 1 ? 0 : 1;	/* not the CPU it is on */
+
+		m = 1ul << to;
+		EXPECT_RET(sys_sched_setaffinity(0, 4, (long)&m), 0);
+		CHECK(self_cpu() == to, "on CPU %ld, mask %lx", self_cpu(), m);
+		for (volatile int i = 0; i < 200000; i++)
+			;
+		EXPECT_RET(sys_sched_yield(), 0);
+		CHECK(self_cpu() == to, "on CPU %ld after a yield, mask %lx", self_cpu(), m);
+	}
+	m = 1;						/* back where it started */
+	EXPECT_RET(sys_sched_setaffinity(0, 4, (long)&m), 0);
 }
 
 struct ut_statfs64 {
@@ -275,6 +329,7 @@ const struct ut_test ut_cmds_tests[] = {
 	{ vfork_calls, "vfork_calls" },
 	{ times_calls, "times_calls" },
 	{ affinity_calls, "affinity_calls" },
+	{ affinity_moves, "affinity_moves" },
 	{ statfs_calls, "statfs_calls" },
 	{ proc_create, "proc_create" },
 	{ file_times, "file_times" },

@@ -28,6 +28,7 @@
 #include <kernel/rbtree.h>
 
 struct task;
+struct cpumask;
 struct sched_class;	/* kernel/sched/sched.h */
 
 /* Scheduling policies (Linux values).  Only the fair ones exist here. */
@@ -187,6 +188,9 @@ void wake_up_new_task(struct task *p);
 void kthread_bind(struct task *p, unsigned int cpu);
 /* exec balancing: move current to the idlest allowed CPU (2.6.35). */
 void sched_exec(void);
+/* P's CPUs from now on; moved off a disallowed one at once (2.6.35):
+ * 0, or -EINVAL (no online CPU in it, a bound kernel thread). */
+int set_cpus_allowed_ptr(struct task *p, const struct cpumask *new_mask);
 
 /*
  * Wake P if its state is in STATE (e.g. TASK_NORMAL): queue it, check

@@ -175,6 +175,7 @@ static inline u32 task_rlimit(const struct task *t, int resource)
 #define PF_SUPERPRIV	0x00000100	/* used a privilege (capable()) */
 #define PF_SIGNALED	0x00000400	/* killed by a signal */
 #define PF_KTHREAD	0x00200000	/* a kernel thread */
+#define PF_THREAD_BOUND	0x04000000	/* bound to its CPU (kthread_bind): no setaffinity */
 
 /* Exit states. */
 #define EXIT_DEAD		16

@@ -5,7 +5,7 @@
  * relative (task_waking_fair, ENQUEUE_WAKING); wake_up_new_task() places a
  * fork on the idlest CPU (SD_BALANCE_FORK); a wakeup of an idle CPU
  * averages how long it idled (rq->avg_idle); migration_cpu_stop() moves a
- * queued task.  Two packages of two cores (smp_topo.h); the placement
+ * queued task, and set_cpus_allowed_ptr() through it.  Two packages of two cores (smp_topo.h); the placement
  * arithmetic itself is test_balance.c's.
  */
 #include <stdarg.h>
@@ -15,6 +15,7 @@
 #include "fake.h"
 #include "smp_fake.h"
 #include "smp_topo.h"
+#include <kernel/errno.h>
 
 static int place_setup(void **state)
 {
@@ -196,6 +197,37 @@ static void test_migration_cpu_stop(void **state)
 	assert_int_equal(task_cpu(b), 2);
 }
 
+/*
+ * set_cpus_allowed_ptr(): a queued task whose CPU leaves its mask is moved
+ * by its CPU's stopper to the mask's first online CPU; one whose CPU stays
+ * allowed stays; no online CPU in the mask, or a bound kernel thread
+ * (kthread_bind), is -EINVAL and the mask unchanged.
+ */
+static void test_set_cpus_allowed(void **state)
+{
+	const struct cpumask cpu3 = { 0x8 }, cpu2_3 = { 0xc }, offline = { 0x30 };
+	unsigned long calls = host_stop_calls;
+	struct task *b, *k;
+
+	(void)state;
+	queue_on(1, "a");
+	run_on(1, 0);
+	b = queue_on(1, "b");
+	assert_int_equal(set_cpus_allowed_ptr(b, &offline), -EINVAL);
+	assert_int_equal(b->cpus_allowed.bits, 0xf);
+	assert_int_equal(set_cpus_allowed_ptr(b, &cpu2_3), 0);
+	assert_int_equal(host_stop_calls, calls + 1);
+	assert_int_equal(task_cpu(b), 2);
+	assert_int_equal(cpu_rq(2)->nr_running, 1);
+	assert_int_equal(set_cpus_allowed_ptr(b, &all4), 0);	/* CPU 2 stays allowed */
+	assert_int_equal(task_cpu(b), 2);
+	assert_int_equal(host_stop_calls, calls + 1);
+	k = task_alloc("kthread");
+	kthread_bind(k, 3);
+	assert_int_equal(set_cpus_allowed_ptr(k, &all4), -EINVAL);
+	assert_int_equal(set_cpus_allowed_ptr(k, &cpu3), 0);	/* the same mask */
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, place_setup, place_teardown)
@@ -206,6 +238,7 @@ int main(void)
 		T(test_wakeup_of_an_idle_cpu_averages_its_idle),
 		T(test_fork_goes_to_the_idlest_cpu),
 		T(test_migration_cpu_stop),
+		T(test_set_cpus_allowed),
 	};
 
 	return SMP_RUN_TESTS(tests);
