@@ -16,6 +16,7 @@
 #include <kernel/printk.h>
 #include <kernel/time.h>
 #include <kernel/smp.h>
+#include <kernel/smp_lock.h>
 #include <kernel/tick.h>
 #include <kernel/math64.h>
 #include <arch/cpu.h>
@@ -134,10 +135,21 @@ void clockevent_set_oneshot(void)
  * boot (kernel/clockevent.h), clamped to 32 bits. */
 static struct clockevent_scale apic_scale;
 
+/*
+ * The hrtimer queue is the boot CPU's (one base: docs/ARCHITECTURE.md,
+ * "SMP bring-up"), and so is the one-shot device.  A timer armed from an
+ * AP (its task runs there) must not program that AP's local APIC, whose
+ * timer is its periodic tick: a 1 ns timer made it fire as fast as it
+ * could count and the AP never left its interrupt.  The boot CPU's next
+ * event (its tick, at most 1/HZ away) expires the timer and programs the
+ * device for the one after it.
+ */
 void clockevent_program(u64 delta_ns)
 {
 	u64 counts = clockevent_ns_to_counts(apic_scale, delta_ns);
 
+	if (static_branch_on(&smp_key) && smp_processor_id())
+		return;
 	apic_timer_oneshot(counts > 0xffffffffull ? 0xffffffffu : (u32)counts);
 }
 
