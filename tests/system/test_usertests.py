@@ -78,7 +78,9 @@ ALL_TESTS = [
     "acct_proc_stat", "acct_pid_stat", "acct_ctxt_switches", "acct_getrusage", "acct_times",
     "acct_memory_and_tasks", "acct_interval_reread",
     # user/tests/ut_rlimit.c: limits reported as enforced, mlock's holes
-    "rlimit_sigpending", "rlimit_rss", "rlimit_defaults", "mlock_holes",
+    "rlimit_sigpending", "rlimit_rss", "rlimit_nofile", "rlimit_defaults", "mlock_holes",
+    # user/tests/ut_maps.c: /proc/PID/maps
+    "maps_format", "maps_lines", "maps_many",
 ]
 
 
