@@ -136,12 +136,36 @@ void arch_enter_user(struct task *t)
 	__enter_user(task_pt_regs(t));
 }
 
-/* The one function of the switch (probed: sched_switch); the steps inline. */
-noinline void arch_switch_to(struct task *prev, struct task *next)
+/* The switch's steps before the address space, both copies' (inline). */
+static __attribute__((always_inline)) inline void switch_to_regs(struct task *prev, struct task *next)
 {
 	fpu_switch(prev->thread.fpu, next->thread.fpu);	/* eager: arch/fpu.h */
 	tss_set_esp0(next->thread.esp0);
 	load_TLS(next);		/* before NEXT's "pop gs" reloads its selector */
-	switch_pgdir(next, next->thread.cr3);
+}
+
+/* More than one CPU online: the mm by switch_mm() or lazily (switch_pgdir_smp). */
+static noinline void arch_switch_to_smp(struct task *prev, struct task *next)
+{
+	switch_to_regs(prev, next);
+	switch_pgdir_smp(next, next->thread.cr3);
+	__switch_stacks(&prev->thread.esp, next->thread.esp);
+}
+
+/*
+ * The one function of the switch (probed: sched_switch); the steps inline.
+ * At one CPU (sched_up_key: a nop) the uniprocessor body, whose registers
+ * no call in the middle disturbs; else a jump to the SMP copy.  A task's
+ * saved stack holds its own way back through either.
+ */
+noinline void arch_switch_to(struct task *prev, struct task *next)
+{
+	if (!static_branch_on(&sched_up_key)) {
+		arch_switch_to_smp(prev, next);
+		return;
+	}
+	switch_to_regs(prev, next);
+	if (this_cpu_read(cpu_tlbstate.loaded_pgdir) != next->thread.cr3)
+		load_pgdir(next->thread.cr3);
 	__switch_stacks(&prev->thread.esp, next->thread.esp);
 }

@@ -8,6 +8,7 @@ triple-fault reboot), no timeout, no "Kernel panic" or "BUG:" unless the test
 expects one, and the expected power-off status.
 """
 import os
+import struct
 import sys
 
 # tools/ on the path, here once for every test module: they import the tools'
@@ -49,3 +50,12 @@ def boot_usertests(names, cmdline="", timeout=90):
     run = boot(f'{cmdline} run="usertests {" ".join(names)}"'.lstrip(), timeout=timeout)
     usertests_ok(run, names)
     return run
+
+
+def elf_program_headers(data):
+    """[(p_type, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_flags, p_align)] of the
+    ELF32 image DATA (bytes), in header order."""
+    assert data[:4] == b"\x7fELF" and data[4] == 1, "not an ELF32 file"     # ELFCLASS32
+    phoff, = struct.unpack_from("<I", data, 28)
+    phentsize, phnum = struct.unpack_from("<HH", data, 42)
+    return [struct.unpack_from("<8I", data, phoff + i * phentsize) for i in range(phnum)]

@@ -13,11 +13,11 @@ tools/granule.gdb's helpers driven through QEMU's gdb stub.
 import os
 import re
 import shutil
-import struct
 import subprocess
 
 import pytest
 
+from conftest import elf_program_headers
 from granule import qemu as gq
 
 PT_LOAD = 1
@@ -27,13 +27,9 @@ def load_segments(path):
     """[(vaddr, paddr, memsz, flags, bytes)] of an ELF32 file's PT_LOAD headers."""
     with open(path, "rb") as f:
         data = f.read()
-    assert data[:4] == b"\x7fELF" and data[4] == 1, path     # ELFCLASS32
-    phoff, = struct.unpack_from("<I", data, 28)
-    phentsize, phnum = struct.unpack_from("<HH", data, 42)
     segs = []
-    for i in range(phnum):
-        (p_type, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_flags,
-         _align) = struct.unpack_from("<8I", data, phoff + i * phentsize)
+    for (p_type, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_flags,
+         _align) in elf_program_headers(data):
         if p_type == PT_LOAD:
             segs.append((p_vaddr, p_paddr, p_memsz, p_flags,
                          data[p_offset:p_offset + p_filesz]))

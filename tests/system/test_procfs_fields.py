@@ -16,12 +16,11 @@ PF_SUPERPRIV, rt_priority and policy, a non-zero VmLck.
 import io
 import os
 import re
-import struct
 import tarfile
 
 import pytest
 
-from conftest import boot, check_clean
+from conftest import boot, check_clean, elf_program_headers
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 RTTESTS = os.path.join(ROOT, "build", "rt-tests", "rt-tests.tar")
@@ -127,11 +126,8 @@ def busybox_code():
     part of the highest executable one, the pages of the read-only executable ones."""
     with open(BUSYBOX, "rb") as f:
         elf = f.read()
-    phoff, = struct.unpack_from("<I", elf, 28)
-    phentsize, phnum = struct.unpack_from("<HH", elf, 42)
     start, end, exec_pages = 1 << 32, 0, 0
-    for i in range(phnum):
-        p_type, _, vaddr, _, filesz, _, flags, _ = struct.unpack_from("<8I", elf, phoff + i * phentsize)
+    for p_type, _, vaddr, _, filesz, _, flags, _ in elf_program_headers(elf):
         if p_type != 1:
             continue
         start = min(start, vaddr)

@@ -12,11 +12,10 @@ kinds of line and a large file (user/tests/ut_maps.c).
 """
 import os
 import re
-import struct
 
 import pytest
 
-from conftest import boot, check_clean
+from conftest import boot, check_clean, elf_program_headers
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BUSYBOX = os.path.join(ROOT, "build", "busybox", "busybox")
@@ -36,11 +35,8 @@ def expected_segments():
     """[(start, end, perms, offset)] of busybox's file-backed lines."""
     with open(BUSYBOX, "rb") as f:
         elf = f.read()
-    phoff, = struct.unpack_from("<I", elf, 28)
-    phentsize, phnum = struct.unpack_from("<HH", elf, 42)
     loads, relro = [], None
-    for i in range(phnum):
-        p_type, offset, vaddr, _, filesz, memsz, flags, _ = struct.unpack_from("<8I", elf, phoff + i * phentsize)
+    for p_type, offset, vaddr, _, filesz, memsz, flags, _ in elf_program_headers(elf):
         perms = ("r" if flags & 4 else "-") + ("w" if flags & 2 else "-") + ("x" if flags & 1 else "-") + "p"
         if p_type == PT_LOAD and filesz:
             loads.append([vaddr & ~(PAGE - 1), up(vaddr + filesz), perms, offset & ~(PAGE - 1)])

@@ -72,11 +72,7 @@ def offgrid_rows():
 
 # Matrix points outside the bounds at the current calibration, with what was measured about
 # each (docs/EXPLORE.md, "How close"); strict, as KNOWN_OFF below.
-KNOWN_OFF_MATRIX = {
-    "sched_preset=linux-6.12 hz=250 mode=thread load=kbuild:10":
-        "the maximum only (0.74 of QEMU's): each seed's largest sample, 3173-4609 us in QEMU and "
-        "1181-3817 us in the simulator for seeds 1-5, so five seeds' mean moves by a sixth either way",
-}
+KNOWN_OFF_MATRIX = {}		# none at this calibration (linux-6.12 hz=250 thread's maximum was 0.74)
 
 
 def test_every_configuration_within_bounds(rows):
@@ -91,11 +87,7 @@ def test_every_configuration_within_bounds(rows):
 # Off-grid points outside the bounds at the current calibration, each with what was
 # measured about it (docs/EXPLORE.md, "How close", says the same).  Strict: a point that
 # comes back within the bounds fails this test until it is taken off the list.
-KNOWN_OFF = {
-    "sched_preset=linux-6.12 hz=250 period_ms=20 mode=thread load=kbuild:10":
-        "the maximum only (0.71 of QEMU's; 1.27 at the previous calibration): the mean of three "
-        "seeds' single largest samples",
-}
+KNOWN_OFF = {}		# none at this calibration (linux-6.12 hz=250 period_ms=20's maximum was 0.71)
 
 
 def test_offgrid_within_bounds(offgrid_rows):
