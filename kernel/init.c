@@ -61,6 +61,10 @@ static void init_thread(void *unused)
 	const char **unknown;
 	int n = cmdline_unknown(&unknown), e = 0;
 
+	/* init can run on any CPU (2.6.35 kernel_init()): it was forked by the
+	 * boot CPU's thread, allowed CPU 0 alone, and every process inherits
+	 * init's mask.  Nothing moves at one CPU: CPU 0 stays in the mask. */
+	set_cpus_allowed_ptr(current, cpu_all_mask);
 	for (int i = 0; i < n; i++) {
 		if (!strchr(unknown[i], '='))
 			continue;

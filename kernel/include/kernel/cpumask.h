@@ -27,6 +27,10 @@ extern struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask
 #define cpu_possible_mask	((const struct cpumask *)&__cpu_possible_mask)
 #define cpu_present_mask	((const struct cpumask *)&__cpu_present_mask)
 #define cpu_online_mask		((const struct cpumask *)&__cpu_online_mask)
+/* Every CPU number, online or not (Linux's cpu_all_mask, CPU_MASK_ALL):
+ * what init is allowed, so its children may run wherever a CPU comes up. */
+static const struct cpumask __cpu_all_mask = { ~0u };
+#define cpu_all_mask		(&__cpu_all_mask)
 extern unsigned int nr_cpu_ids;
 
 #ifdef HOST_TEST
