@@ -135,7 +135,7 @@ def test_ipis_work_with_the_tick_on_the_pit():
 
 
 def test_user_programs_run_beside_idle_cpus():
-    # The APs idle in hlt between their ticks; the boot CPU runs every task.
+    # The APs idle in hlt between their ticks unless a task is placed there.
     r = booted('run="hello"', smp=4)
     assert r.has_line("Brought up 4 CPUs")
     # pids 2-5 are the stoppers, migration/0..3
@@ -160,10 +160,14 @@ def proc_stat_cpus(r):
 def test_each_cpu_ticks_on_its_own_runqueue(cpus):
     # Each AP's local APIC timer runs at HZ with the boot CPU's calibration
     # and its tick charges its idle task's time to its own /proc/stat line
-    # (before, an AP's timer stayed masked and its line at 0).  Every task
-    # still runs on CPU 0: the APs count no user or system time.  Over a
+    # (before, an AP's timer stayed masked and its line at 0).  The shell
+    # and what it runs are pinned to CPU 0 (taskset 1): the APs count no user
+    # or system time, and each /proc/stat read happens on CPU 0, so over a
     # one-second sleep every CPU counts exactly 100 clock ticks (USER_HZ).
-    r = booted('run="cat /proc/stat; sleep 1; cat /proc/stat"', smp=cpus)
+    # (A read on another CPU than the one ticking may fall either side of
+    # that CPU's tick: 100 or 101.)
+    r = booted('run="busybox taskset 1 busybox sh -c \'cat /proc/stat; sleep 1; cat /proc/stat\'"',
+               smp=cpus)
     before, after = proc_stat_cpus(r)
     assert sorted(after) == list(range(cpus)), r.output[-2000:]
     for cpu in range(1, cpus):
@@ -221,7 +225,9 @@ def test_proc_shows_each_tasks_cpu_and_affinity():
     """/proc/PID/stat's processor (field 39) is task_cpu() and /proc/PID/status's
     Cpus_allowed is cpus_allowed as 2.6.35's seq_cpumask prints it (NR_CPUS = 32 bits
     in hex), with Cpus_allowed_list as cpulist_scnprintf; each agrees with what
-    sched_getaffinity tells busybox's taskset for the same process (init, pid 1)."""
+    sched_getaffinity tells busybox's taskset for the same process (init, pid 1):
+    2.6.35's getaffinity is the mask and the online CPUs.  init may run on every
+    CPU (kernel_init()'s cpu_all_mask): ffffffff, 0-31, and f at four CPUs."""
     r = boot('run="busybox sh -c \'grep Cpus_ /proc/1/status; cut -d\\  -f39 /proc/1/stat; '
              'taskset -p 1\'"', smp=4, timeout=200)
     check_clean(r)
@@ -230,7 +236,8 @@ def test_proc_shows_each_tasks_cpu_and_affinity():
     told = r.find(r"^pid 1's current affinity mask: ([0-9a-f]+)$")
     assert mask and cpus and told, r.output[-2000:]
     bits = int(mask.group(1), 16)
-    assert bits == int(told.group(1), 16), (mask.group(0), told.group(0))
+    assert bits == 0xffffffff and cpus.group(1) == "0-31", (mask.group(0), cpus.group(0))
+    assert bits & 0xf == int(told.group(1), 16) == 0xf, (mask.group(0), told.group(0))
     listed = set()
     for part in cpus.group(1).split(","):
         lo, _, hi = part.partition("-")
@@ -288,16 +295,23 @@ def test_the_tick_balances_each_domain():
         assert d[IDLE] in (250, 251), (cpu, t0, t1, d)
         assert d[IDLE + 1] == d[IDLE + 7] == d[IDLE], (cpu, d)	# balanced, no busier group
         assert d[IDLE + 2] == 0 and d[BUSY] == 0, (cpu, d)
-    # A spinner on CPU 0 (every task is still pinned there): CPU 0 balances
-    # as busy, once per 4 ms * busy_factor 64; CPU 1, idle, finds CPU 0
-    # busiest but every task there pinned (all_pinned: balanced, and its
-    # interval doubles past max_interval, to 8 ms).
+    # A spinner (spin's hog thread lands on CPU 0, its main thread on CPU 1,
+    # where it yields until the hog is ready, then sleeps): CPU 0 balances as
+    # busy, once per 4 ms * busy_factor 64.  CPU 1, idle, finds CPU 0 with
+    # one task, within its capacity, so not a busier group: every balance is
+    # "balanced, no busier group", and nothing is moved or failed.  It
+    # balances 188 times, not (t2 - t1) / 4 = 250: one tick at which its
+    # balance was due found CPU 1 running a task (spin's main thread starts
+    # there), and a busy CPU's due interval is busy_factor times longer, so
+    # 2.6.35's rebalance_domains() balances nothing then and sets
+    # next_balance 256 ms after the last balance: 62 idle balances are
+    # skipped.
     busy = [y - x for x, y in zip(b[0], c[0])]
     assert busy[BUSY] == (t2 - t1) // (MC_MAX_INTERVAL * MC_BUSY_FACTOR) == 3, (t1, t2, busy)
     idle = [y - x for x, y in zip(b[1], c[1])]
-    assert 0 < idle[IDLE] < (t2 - t1) // MC_MAX_INTERVAL, (t1, t2, idle)
-    assert idle[IDLE + 1] == idle[IDLE] and idle[IDLE + 2] == 0, idle
-    assert idle[IDLE + 3] == 1024, idle	# the imbalance it saw: one nice-0 task's load
+    assert idle[BUSY] == 0 and idle[IDLE + 2] == idle[IDLE + 3] == idle[IDLE + 4] == 0, idle
+    assert idle[IDLE + 1] == idle[IDLE + 7] == idle[IDLE], idle
+    assert (t2 - t1) // MC_MAX_INTERVAL - MC_BUSY_FACTOR < idle[IDLE] == 188, (t1, t2, idle)
     # the only softirq is SCHED's, counted in /proc/stat: one per balance
     # (next_balance is the domain's due time), a few more after the dump
     sched, total = softirq_sched(r)
@@ -311,18 +325,18 @@ def test_a_cpu_about_to_idle_balances_first():
     # domain as CPU_NEWLY_IDLE.  Ten sleeps of 2 ms: CPU 0 goes idle ten
     # times (sched_goidle, the cpu line's fourth field) and balances MC as
     # newly idle each time (rq->avg_idle stays above sched_migration_cost:
-    # nothing lowers it yet); CPU 1 stays in its idle loop and does not (it
-    # did once at boot, when its stopper thread first went to sleep).
-    r = booted('run="cat /proc/schedstat; '
-               'busybox sh -c \'for i in 1 2 3 4 5 6 7 8 9 10; do usleep 2000; done\'; '
-               'cat /proc/schedstat"', smp=2)
+    # nothing lowers it yet); CPU 1 stays in its idle loop and does not.  The
+    # shell is pinned to CPU 0 (taskset 1), so that its sleeps are CPU 0's,
+    # and reads /proc/schedstat itself, so that they are all it counts.
+    r = booted('run="busybox taskset 1 busybox sh -c \'cat /proc/schedstat; '
+               'for i in 1 2 3 4 5 6 7 8 9 10; do usleep 2000; done; cat /proc/schedstat\'"', smp=2)
     goidle = [int(m.group(1)) for m in re.finditer(r"^cpu0 \d+ \d+ \d+ (\d+) ", r.output, re.M)]
     (_, a), (_, b) = schedstat_dumps(r)
     assert len(goidle) == 2 and goidle[1] - goidle[0] == 10, (goidle, r.output[-2000:])
     newidle = [y - x for x, y in zip(a[0], b[0])][NEWIDLE:NEWIDLE + 8]
     assert newidle[0] == goidle[1] - goidle[0], newidle
     assert newidle[1] == newidle[7] == newidle[0] and newidle[2] == 0, newidle	# balanced: CPU 1 idles
-    assert b[1][NEWIDLE] == a[1][NEWIDLE] == 1, (a[1], b[1])
+    assert b[1][NEWIDLE] == a[1][NEWIDLE], (a[1], b[1])
 
 
 def test_balancer_knobs_at_boot_and_in_proc_sys():
@@ -330,14 +344,13 @@ def test_balancer_knobs_at_boot_and_in_proc_sys():
     # (32): on the boot line and in /proc/sys/kernel, a bad value refused
     # with one line naming the knob, the value and the range.  rq->avg_idle
     # starts at twice the cost the boot line gave (0.25 ms: 0.5 ms); a cost
-    # written above it stops the new-idle balance: ten sleeps, no
+    # written above it stops the new-idle balance: ten sleeps on CPU 0, no
     # CPU_NEWLY_IDLE balance.
     r = boot('sched_migration_cost=250000 sched_nr_migrate=5000 '
              'run="busybox cat /proc/sys/kernel/sched_migration_cost /proc/sys/kernel/sched_nr_migrate; '
              'busybox sysctl -w kernel.sched_migration_cost=2000000; '
-             'cat /proc/schedstat; '
-             'busybox sh -c \'for i in 1 2 3 4 5 6 7 8 9 10; do usleep 2000; done\'; '
-             'cat /proc/schedstat; '
+             'busybox taskset 1 busybox sh -c \'cat /proc/schedstat; '
+             'for i in 1 2 3 4 5 6 7 8 9 10; do usleep 2000; done; cat /proc/schedstat\'; '
              'busybox sysctl -w kernel.sched_nr_migrate=8; '
              'busybox sysctl -w kernel.sched_migration_cost=-1; '
              'busybox sysctl kernel.sched_migration_cost kernel.sched_nr_migrate"', smp=2)
@@ -350,6 +363,8 @@ def test_balancer_knobs_at_boot_and_in_proc_sys():
     assert lines[i + 1] == "32", lines[i:i + 3]
     assert r.has_line("kernel.sched_migration_cost = 2000000")
     (_, a), (_, b) = schedstat_dumps(r)
+    goidle = [int(m.group(1)) for m in re.finditer(r"^cpu0 \d+ \d+ \d+ (\d+) ", r.output, re.M)]
+    assert goidle[1] - goidle[0] == 10, goidle	# the sleeps, CPU 0's (taskset 1)
     assert b[0][NEWIDLE] == a[0][NEWIDLE], (a[0], b[0])
     assert r.has_line("kernel.sched_nr_migrate = 8")
     assert r.find(r"^sysctl: sched_migration_cost=-1: .*\(expected an integer 0\.\.1000000000\); "
@@ -377,15 +392,22 @@ def test_each_cpu_has_its_stopper_thread():
 def test_sched_debug_shows_every_cpu():
     # 2.6.35's sched_debug_show(): the header, then for each online CPU its
     # cpu#N block with cfs_rq[N] (spread0 against CPU 0's min_vruntime) and
-    # rt_rq[N], and its runnable tasks.  CPU 1 runs only its idle task: no
-    # task queued, curr->pid 0.
+    # rt_rq[N], and its runnable tasks.  init forks cat and sleeps in wait4;
+    # 2.6.35's fork balance (SD_BALANCE_FORK, find_idlest_group()) puts cat
+    # on CPU 1, which idled: CPU 0 shows no task and its idle task current,
+    # CPU 1 cat running ("R"), current, alone on its queue.
     r = booted('run="cat /proc/sched_debug"', smp=2)
     heads = [l for l in r.lines if re.match(r"^(cpu#|cfs_rq\[|rt_rq\[)", l)]
     assert heads == ["cpu#0", "cfs_rq[0]:", "rt_rq[0]:", "cpu#1", "cfs_rq[1]:", "rt_rq[1]:"], heads
-    i = r.lines.index("cpu#1")
-    block = r.lines[i:r.lines.index("rt_rq[1]:")]
-    assert "  .nr_running                    : 0" in block, block
-    assert "  .curr->pid                     : 0" in block, block
+    i, j = r.lines.index("cpu#0"), r.lines.index("cpu#1")
+    cpu0, cpu1 = r.lines[i:j], r.lines[j:]
+    assert "  .nr_running                    : 0" in cpu0, cpu0
+    assert "  .curr->pid                     : 0" in cpu0, cpu0
+    assert not any(re.match(r"^[R ] +\S+ +\d+ ", l) for l in cpu0), cpu0
+    pid = r.find(r"^init: cat \(pid (\d+)\) exited with status 0$").group(1)
+    assert "  .nr_running                    : 1" in cpu1, cpu1
+    assert f"  .curr->pid                     : {pid}" in cpu1, cpu1
+    assert [l.split()[:3] for l in cpu1 if re.match(r"^[R ] +\S+ +\d+ ", l)] == [["R", "cat", pid]], cpu1
 
 
 def test_taskset_pins_a_task_to_another_cpu():
@@ -406,16 +428,16 @@ def test_taskset_pins_a_task_to_another_cpu():
     assert window >= 200000000 and int(cpu1.group(7)) >= window, (window, cpu1.group(0))
 
 
-# kbuild-load -j 10 -d 2 with every CPU allowed (taskset widens the mask that
-# init, still on CPU 0 alone, would pass on): jobs in the window and jobs/s at
-# 1, 2 and 4 CPUs.  Deterministic under -icount; Linux 6.1 on the same QEMU
-# does 29.5, 56.5 and 106.5 jobs/s (issue text, "The machine it is measured on").
-KBUILD = {1: (59, "29.50"), 2: (117, "58.50"), 4: (225, "112.50")}
+# kbuild-load -j 10 -d 2, every CPU allowed (init's mask is cpu_all_mask):
+# jobs in the window and jobs/s at 1, 2 and 4 CPUs.  Deterministic under
+# -icount; Linux 6.1 on the same QEMU does 29.5, 56.5 and 106.5 jobs/s (issue
+# text, "The machine it is measured on").
+KBUILD = {1: (59, "29.50"), 2: (116, "58.00"), 4: (226, "113.00")}
 
 
 @pytest.mark.parametrize("cpus", [1, 2, 4])
 def test_kbuild_throughput_scales_with_the_cpus(cpus):
-    r = booted('run="busybox taskset ffffffff kbuild-load -j 10 -d 2; cat /proc/schedstat"',
+    r = booted('run="kbuild-load -j 10 -d 2; cat /proc/schedstat"',
                smp=cpus, timeout=200)
     m = r.find(r"^kbuild-load: (\d+) jobs in 2 s \(([\d.]+) jobs/s\), work_frac ([\d.]+), .* 0 failed forks$")
     assert m, r.output[-2000:]
@@ -426,11 +448,17 @@ def test_kbuild_throughput_scales_with_the_cpus(cpus):
     if cpus == 1:
         return
     assert KBUILD[cpus][0] > 0.9 * cpus * KBUILD[1][0]	# within 10 % of N times one CPU's
-    # tasks moved by the periodic balance (as busy) and by the new-idle one:
-    # the lb_gained of CPU_NOT_IDLE and CPU_NEWLY_IDLE, summed over the CPUs
+    # tasks moved by the new-idle balance and, at four CPUs, by the periodic
+    # one (as busy): the lb_gained of CPU_NEWLY_IDLE and CPU_NOT_IDLE summed
+    # over the CPUs.  At two CPUs the fork and wakeup placement keeps both
+    # CPUs busy enough that every busy balance finds the domain balanced.
     (_, d), = schedstat_dumps(r)
     assert sorted(d) == list(range(cpus)), r.output[-2000:]
-    assert sum(d[c][BUSY + 4] for c in d) > 0 and sum(d[c][NEWIDLE + 4] for c in d) > 0, d
+    assert sum(d[c][NEWIDLE + 4] for c in d) > 0, d
+    busy_gained = sum(d[c][BUSY + 4] for c in d)
+    assert (busy_gained > 0) == (cpus == 4), d
+    if cpus == 2:
+        assert all(d[c][BUSY] == d[c][BUSY + 1] > 0 for c in d), d
 
 
 def test_timers_armed_from_another_cpu():
