@@ -116,7 +116,7 @@ size_t procfs_stat_show(char *buf, size_t size)
 	}
 	n += snprintf(buf + n, size - n,
 		      "\nctxt %llu\nbtime %u\nprocesses %u\nprocs_running %u\nprocs_blocked %u\n"
-		      "softirq %u", (unsigned long long)sched_nr_switches(),
+		      "softirq %u", (unsigned long long)nr_context_switches(),
 		      (u32)div_u64(boot_realtime_ns, NSEC_PER_SEC), total_forks, nr_running(), 0u,
 		      sum_softirq);
 	for (int j = 0; j < NR_SOFTIRQS; j++)

@@ -325,10 +325,17 @@ size_t proc_sched_task_snprint(struct task *p, char *buf, size_t size)
 	return out_len;
 }
 
-/* Context switches so far (/proc/stat's ctxt). */
-u64 sched_nr_switches(void)
+/* Context switches so far on every CPU (/proc/stat's ctxt): 2.6.35's
+ * nr_context_switches(), the sum over the possible CPUs' runqueues, the
+ * same whichever CPU asks. */
+u64 nr_context_switches(void)
 {
-	return this_rq()->nr_switches;
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += cpu_rq(cpu)->nr_switches;
+	return sum;
 }
 
 /* ---- The invariant checker --------------------------------------------------- */

@@ -87,7 +87,7 @@ u32 nr_running(void)
 	int cpu;
 
 	for_each_online_cpu(cpu)
-		sum += this_rq()->nr_running;	/* cpu_rq(cpu): the one rq */
+		sum += cpu_rq(cpu)->nr_running;
 	return sum;
 }
 

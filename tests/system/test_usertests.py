@@ -102,9 +102,10 @@ def test_usertests_all_pass(full_run):
 
 
 def test_usertests_pass_at_two_cpus():
-    # -smp 2: the second CPU is started and idles (hlt), its timer masked;
-    # every program still runs on CPU 0, and the whole suite passes with
-    # the free-frame count exact.
+    # -smp 2: every program may run on either CPU (init's mask is every
+    # CPU); the tests whose premise is that their tasks take turns on one
+    # CPU pin themselves there (ut_one_cpu), and the whole suite passes
+    # with the free-frame count exact.
     r = boot('run="usertests"', timeout=110, smp=2)
     check_clean(r, status=0)
     assert r.has_line("Brought up 2 CPUs"), r.output[:6000]

@@ -155,6 +155,30 @@ long ut_clone(unsigned long flags, void *stack, unsigned long size, volatile int
 	return __ut_clone(flags, top, ptid, ctid);
 }
 
+unsigned long ut_cpus(void)
+{
+	unsigned long m = 0;
+	long r = sys_sched_getaffinity(0, sizeof(m), (long)&m);
+
+	if (r != sizeof(m))
+		FAIL("sched_getaffinity returned %ld", r);
+	return m;
+}
+
+void ut_pin_cpu(int cpu)
+{
+	unsigned long m = 1ul << cpu;
+	long r = sys_sched_setaffinity(0, sizeof(m), (long)&m);
+
+	if (r != 0)
+		FAIL("sched_setaffinity to CPU %d returned %ld", cpu, r);
+}
+
+void ut_one_cpu(void)
+{
+	ut_pin_cpu(__builtin_ctzl(ut_cpus()));
+}
+
 long ut_frames(void)
 {
 	long n = sys_granule_frames();

@@ -93,6 +93,18 @@ long ut_slurp(const char *path, char *buf, long size);
  * pointer to its first character (fields 3 on are counted past the last ')', since comm,
  * field 2, may hold spaces and parentheses). */
 const char *ut_stat_field(const char *path, int k, char *buf, long size);
+/* The CPUs we may run on (sched_getaffinity's mask; init's is every online CPU). */
+unsigned long ut_cpus(void);
+/* Run on CPU from now on, and so do the children we fork or clone later
+ * (sched_setaffinity to it alone: it moves us there before returning). */
+void ut_pin_cpu(int cpu);
+/*
+ * Run on one CPU, the lowest we may use (so a "taskset 2 usertests" keeps
+ * CPU 1): for a test whose premise is that its tasks take turns - a child
+ * runs only when we sleep, a spinner beside us preempts us, FIFO tasks
+ * run in priority order.  Two CPUs run two tasks at once instead.
+ */
+void ut_one_cpu(void);
 /* Free frames now (granule_frames), or -1 off Granule. */
 long ut_frames(void);
 /* Poll (sleeping) until the free frame count is WANT; returns the last one. */

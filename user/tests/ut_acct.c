@@ -126,8 +126,75 @@ static void nice_spinner(uintptr_t arg)
 	spin_user(60 * MS);
 }
 
+/* The user column of /proc/stat's cpuN lines, summed (the cpu line is
+ * their sum). */
+static unsigned long long cpus_user(void)
+{
+	char buf[4096], key[16], *p;
+	unsigned long long sum = 0;
+
+	buf[0] = '\n';
+	CHECK(ut_slurp("/proc/stat", buf + 1, sizeof(buf) - 1) > 0, "read /proc/stat");
+	for (int c = 0; c < 32; c++) {
+		snprintf(key, sizeof(key), "\ncpu%d ", c);
+		if ((p = strstr(buf, key)))
+			sum += strtoull(p + strlen(key), NULL, 10);
+	}
+	return sum;
+}
+
+/* The processes /proc lists in state R (running or runnable). */
+static int procs_in_state_r(void)
+{
+	struct { uint64_t ino; int64_t off; uint16_t reclen; uint8_t type; char name[]; }
+		__attribute__((packed)) *d;
+	char buf[1024], path[32], st[512], *p;
+	long fd = sys_open((long)"/proc", O_RDONLY, 0), n;
+	int r = 0;
+
+	CHECK(fd >= 0, "open /proc: %ld", fd);
+	while ((n = sys_getdents64(fd, (long)buf, sizeof(buf))) > 0)
+		for (long off = 0; off < n; off += d->reclen) {
+			d = (void *)(buf + off);
+			if (d->name[0] < '1' || d->name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/stat", d->name);
+			if (ut_slurp(path, st, sizeof(st)) > 0 && (p = strrchr(st, ')')))
+				r += p[2] == 'R';	/* field 3, past comm's ')' */
+		}
+	sys_close(fd);
+	return r;
+}
+
+/*
+ * /proc/stat's ctxt and procs_running are every CPU's (2.6.35's
+ * nr_context_switches() and nr_running() sum each runqueue), whichever CPU
+ * reads them: ctxt read on each of our CPUs in turn never goes back, and
+ * procs_running counts the tasks in state R once each (us, and any a test
+ * before left running; the usertests parent and init wait).
+ */
+static void proc_stat_each_cpu(void)
+{
+	unsigned long cpus = ut_cpus();
+	unsigned long long last = 0, now;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int c = 0; c < 32; c++) {
+			if (!(cpus & (1ul << c)))
+				continue;
+			ut_pin_cpu(c);
+			now = file_value("/proc/stat", "\nctxt ", 0);
+			CHECK(now >= last, "ctxt %llu read on CPU %d, %llu before", now, c, last);
+			last = now;
+			now = file_value("/proc/stat", "\nprocs_running ", 0);
+			CHECK(now == (unsigned)procs_in_state_r(), "procs_running %llu read on CPU %d, "
+			      "%d processes in state R", now, c, procs_in_state_r());
+		}
+}
+
 /* /proc/stat: each CPU-time column moves with its kind of work; the
- * interrupt, switch and fork counters move. */
+ * interrupt, switch and fork counters move, and ctxt and procs_running are
+ * every CPU's. */
 static void acct_proc_stat(void)
 {
 	unsigned long long u = cpu(USER), n = cpu(NICE), s = cpu(SYSTEM), i = cpu(IDLE);
@@ -149,8 +216,8 @@ static void acct_proc_stat(void)
 	CHECK(file_value("/proc/stat", "\nintr ", 0) >= intr + 100, "intr %llu did not move", intr);
 	CHECK(file_value("/proc/stat", "\nprocesses ", 0) >= forks + 1, "processes %llu", forks);
 	CHECK(file_value("/proc/stat", "\nprocs_running ", 0) >= 1, "procs_running");
-	/* one CPU: cpu0 is the sum */
-	CHECK(file_value("/proc/stat", "\ncpu0 ", USER) >= u + 4, "cpu0's user");
+	CHECK(cpus_user() >= u + 4, "the cpuN lines' user %llu, %llu before", cpus_user(), u);
+	proc_stat_each_cpu();
 }
 
 /* A child that faults 32 pages in, spins 30 ms in user mode and 30 ms in
@@ -200,13 +267,16 @@ static long start_spinner(void)
 }
 
 /* /proc/self/status's switch counts: a sleep is voluntary, a preemption
- * by the tick (a spinner beside us) involuntary. */
+ * by the tick (a spinner beside us) involuntary.  "Beside" means on our
+ * CPU: on another the spinner never preempts us, so we keep to one. */
 static void acct_ctxt_switches(void)
 {
 	const char *me = "/proc/self/status";
-	unsigned long long v = file_value(me, "\nvoluntary_ctxt_switches:", 0);
-	unsigned long long nv = file_value(me, "\nnonvoluntary_ctxt_switches:", 0);
+	unsigned long long v, nv;
 
+	ut_one_cpu();				/* the spinner too */
+	v = file_value(me, "\nvoluntary_ctxt_switches:", 0);
+	nv = file_value(me, "\nnonvoluntary_ctxt_switches:", 0);
 	for (int k = 0; k < 5; k++)
 		ut_sleep_ns(MS);
 	CHECK(file_value(me, "\nvoluntary_ctxt_switches:", 0) >= v + 5, "voluntary %llu after 5 sleeps", v);
@@ -223,12 +293,14 @@ static long long tv_us(const struct timeval *tv)
 	return tv->tv_sec * 1000000LL + tv->tv_usec;
 }
 
-/* getrusage(RUSAGE_SELF, RUSAGE_THREAD, RUSAGE_CHILDREN) and wait4's. */
+/* getrusage(RUSAGE_SELF, RUSAGE_THREAD, RUSAGE_CHILDREN) and wait4's.  On
+ * one CPU, so that the spinner preempts us (ru_nivcsw). */
 static void acct_getrusage(void)
 {
 	struct rusage a, b, t, kids0, kids1, ru;
 	int st;
 
+	ut_one_cpu();
 	CHECK(getrusage(RUSAGE_SELF, &a) == 0 && getrusage(RUSAGE_CHILDREN, &kids0) == 0, "getrusage");
 	touch_pages(64);
 	spin_user(40 * MS);

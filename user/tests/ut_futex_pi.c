@@ -328,7 +328,9 @@ static void ch_t1(void) { ch_waiter(1); }
  * then T1 (FIFO 30) wait for M1: T2 and T3 run at 30.  T1 drops to FIFO 10
  * (pthread_setschedparam): C becomes M1's top waiter, and the walk goes on
  * past T2 (now 20) to T3, which must drop to 20 too.  We run as SCHED_OTHER,
- * so each step happens when we raise a flag, and is done when we run again.
+ * so each step happens when we raise a flag, and is done when we run again:
+ * on one CPU, where a woken FIFO task preempts us.  On two, it may wake on
+ * the other CPU while we read its priority before it has blocked.
  */
 static void futex_pi_chain(void)
 {
@@ -336,6 +338,7 @@ static void futex_pi_chain(void)
 	static const int rtprio[4] = { 20, 30, 2, 1 };
 	long tid[4];
 
+	ut_one_cpu();				/* the threads too */
 	for (int i = 0; i < 4; i++) {
 		tid[i] = start(fn[i], i);
 		setfifo(tid[i], rtprio[i]);		/* it runs, and waits for its flag */
@@ -377,13 +380,16 @@ static void rr_waiter(void)
 /*
  * We are SCHED_OTHER beside a fair spinner: our interval is our slice.  A
  * FIFO 30 waiter boosts us into the rt class, which answers for us by our
- * policy (2.6.35's get_rr_interval_rt): not SCHED_RR, so 0.
+ * policy (2.6.35's get_rr_interval_rt): not SCHED_RR, so 0.  On one CPU,
+ * where the waiter preempts us and blocks before we look; on another it
+ * may not have reached the lock yet.
  */
 static void futex_pi_rr_interval(void)
 {
 	int32_t ts[2] = { -1, -1 };
 	long s, w;
 
+	ut_one_cpu();				/* the spinner and the waiter too */
 	EXPECT_RET(pi_op(&rr_lock, FUTEX_LOCK_PI), 0);
 	s = start(spinner, 0);
 	EXPECT_RET(sys_sched_rr_get_interval(0, (long)ts), 0);

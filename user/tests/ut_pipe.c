@@ -314,7 +314,8 @@ static long nvcsw(void)
  * blocked poll() - now that an empty queue is skipped without a call
  * (wake_up_all).  The child runs only once the parent sleeps (it is
  * forked behind it and the parent blocks at once), which the parent's
- * voluntary switch count proves.
+ * voluntary switch count proves.  That needs one CPU: on a second the
+ * child writes while the parent runs, and the read finds the byte.
  */
 static void pipe_wakeups(void)
 {
@@ -322,6 +323,7 @@ static void pipe_wakeups(void)
 	int fds[2];
 	char b[4];
 
+	ut_one_cpu();
 	EXPECT_RET(sys_pipe((long)fds), 0);
 	for (int round = 0; round < 2; round++) {
 		long pid = sys_fork();

@@ -263,7 +263,7 @@ size_t sched_debug_snprint(char *buf, size_t size);	/* the same, into BUF: /proc
 void proc_sched_show_task(struct task *p);
 size_t proc_sched_task_snprint(struct task *p, char *buf, size_t size);	/* /proc/PID/sched */
 size_t sched_schedstat_snprint(char *buf, size_t size);	/* /proc/schedstat */
-u64 sched_nr_switches(void);					/* /proc/stat's ctxt */
+u64 nr_context_switches(void);		/* every CPU's switches: /proc/stat's ctxt */
 /* Tasks running or runnable on every CPU, the running ones included
  * (Linux's nr_running(): /proc/stat's procs_running, /proc/loadavg). */
 u32 nr_running(void);

@@ -266,6 +266,32 @@ static void test_resched_remote_sends_ipi(void **state)
 	static_key_set(&sched_up_key, true);
 }
 
+/*
+ * /proc/stat's procs_running and ctxt are every CPU's, read from any:
+ * 2.6.35's nr_running() sums the online CPUs' rq->nr_running, and
+ * nr_context_switches() the possible CPUs' rq->nr_switches.
+ */
+static void test_counts_sum_every_cpu(void **state)
+{
+	u64 switches = 0;
+
+	(void)state;
+	spawn_on(1, "a", 0);
+	spawn_on(3, "b", 0);
+	spawn_on(3, "c", 0);
+	run_on(1, 2);
+	run_on(3, 2);
+	for (int cpu = 0; cpu < SMP_NCPUS; cpu++)
+		switches += cpu_rq(cpu)->nr_switches;
+	assert_true(cpu_rq(1)->nr_switches > 0 && cpu_rq(3)->nr_switches > 0);
+	for (int cpu = 0; cpu < SMP_NCPUS; cpu++) {
+		on_cpu(cpu);
+		assert_int_equal(nr_running(), 3);
+		assert_int_equal(nr_context_switches(), switches);
+	}
+	on_cpu(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +305,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_wakeup_on_another_cpu, smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_on_cpu_until_switched_out, smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_resched_remote_sends_ipi, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_counts_sum_every_cpu, smp_setup, smp_teardown),
 	};
 
 	return SMP_RUN_TESTS(tests);
