@@ -189,5 +189,5 @@ long sys_utimensat(int dirfd, const char *upath, const s32 *utimes, int flags)
 	if (n.tn && (!utimes || ts[3] != UTIME_OMIT))
 		tmpfs_set_mtime(&n, !utimes || ts[3] == UTIME_NOW ? 0 :
 				(u64)(u32)ts[2] * 1000000000ull + (u32)ts[3]);
-	return n.tn || n.pf || n.knob ? 0 : -EROFS;
+	return n.tn || fs_node_pseudo(&n) ? 0 : -EROFS;
 }

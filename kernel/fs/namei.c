@@ -226,7 +226,7 @@ long sys_faccessat2(int dirfd, const char *upath, int mode, int flags)
 	if ((mode & X_OK) && !(n.mode & 0111))
 		return -EACCES;
 	if (mode & W_OK)
-		return n.tn ? 0 : n.pf || n.knob ? ((n.mode & 0222) ? 0 : -EACCES) : -EROFS;
+		return n.tn ? 0 : fs_node_pseudo(&n) ? ((n.mode & 0222) ? 0 : -EACCES) : -EROFS;
 	return 0;
 }
 

@@ -65,7 +65,7 @@ static int open_node(const struct fs_node *n, u32 flags, struct file **out)
 	} else if (n->tn) {
 		if ((err = tmpfs_open(n, flags, &f)))
 			return err;
-	} else if (n->pf || n->knob) {
+	} else if (fs_node_pseudo(n)) {
 		if ((err = pseudo_open(n, flags, &f)))
 			return err;
 	} else {

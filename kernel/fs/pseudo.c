@@ -17,6 +17,9 @@
  *				with EINVAL (EBUSY for sched_rt_runtime_us=0,
  *				as Linux) and changes nothing (one line on
  *				the console names the knob, the value and the range)
+ *	/proc/sys/kernel/sched_domain/cpuN/domainM/FIELD
+ *				2.6.35's per-domain balancing parameters
+ *				(kernel/fs/sysctl_sd.c, kernel/sched/sd_sysctl.c)
  *	/proc/sched_debug	sched_debug_show()'s dump
  *	/proc/mounts		the fixed mount table (kernel/fs/statfs.c)
  *	/proc/{cpuinfo,loadavg,lockdep_stats,meminfo,schedstat,stat,uptime,vmstat}
@@ -163,6 +166,8 @@ int pseudo_lookup(const char *path, struct fs_node *n)
 				return 0;
 			}
 	}
+	if (!sysctl_sd_lookup(path, n))	/* sched_domain/ */
+		return 0;
 	if (trace_on)			/* only then is the tracer in memory */
 		return trace_fs_lookup(path, n);
 	return -ENOENT;
@@ -172,6 +177,7 @@ int pseudo_lookup(const char *path, struct fs_node *n)
 int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *mode, u32 *ino)
 {
 	size_t dlen = strlen(dir);
+	struct fs_node sd_dir;
 
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		const char *p = files[i].path, *rest = p;
@@ -193,11 +199,21 @@ int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *m
 		return procfs_dir_entry("", index, name, size, mode, ino);	/* self, PIDs */
 	if (!strncmp(dir, "proc/", 5) && dir[5] >= '0' && dir[5] <= '9')
 		return procfs_dir_entry(dir + 5, index, name, size, mode, ino);
+	int r = sysctl_sd_dir_entry(dir, index, name, size, mode, ino);
+	if (r >= 0)
+		return r;
 	if (strcmp(dir, "proc/sys/kernel"))
 		return 0;
 	const struct knob *k = knob_at(index);
-	if (!k)
-		return 0;
+	if (!k) {			/* after the knobs, 2.6.35's sched_domain/ */
+		if (knob_at(index - 1) == NULL ||
+		    sysctl_sd_lookup("proc/sys/kernel/sched_domain", &sd_dir))
+			return 0;
+		strlcpy(name, "sched_domain", size);
+		*mode = sd_dir.mode;
+		*ino = sd_dir.ino;
+		return 1;
+	}
 	strlcpy(name, k->name, size);
 	*mode = S_IFREG | 0644;
 	*ino = PSEUDO_INO + ARRAY_SIZE(files) + index;
@@ -235,7 +251,9 @@ static long text_write(struct file *f, const char *ubuf, u32 count)
 		err = knob_write(n->knob, val, "sysctl");	/* 0, -1 or KNOB_BUSY */
 		if (err)
 			err = err == KNOB_BUSY ? -EBUSY : -EINVAL;
-	}
+	} else if (n->sd_file)
+		err = sd_sysctl_write(SD_FILE_CPU(n->sd_file), SD_FILE_LEVEL(n->sd_file),
+				      SD_FILE_FIELD(n->sd_file), val);
 	else
 		err = n->pf->store(val);
 	if (err)
@@ -275,7 +293,8 @@ static const struct file_ops text_ops = {
 int pseudo_open(const struct fs_node *n, u32 flags, struct file **out)
 {
 	const struct pseudo_file *pf = n->pf;
-	int writable = pf ? pf->store != NULL : 1;
+	int writable = pf ? pf->store != NULL :
+		       n->sd_file ? sd_sysctl_writable(SD_FILE_FIELD(n->sd_file)) : 1;
 	struct fs_node *copy;
 	struct file *f;
 
@@ -303,6 +322,10 @@ int pseudo_open(const struct fs_node *n, u32 flags, struct file **out)
 		}
 		if (pf) {
 			f->len = 0;		/* made by the first read: show_read() */
+		} else if (n->sd_file) {
+			struct sched_domain *sd = sd_sysctl_domain(SD_FILE_CPU(n->sd_file),
+								   SD_FILE_LEVEL(n->sd_file));
+			f->len = sd ? sd_sysctl_show(sd, SD_FILE_FIELD(n->sd_file), f->buf, size) : 0;
 		} else {
 			knob_show(n->knob, f->buf, size - 1);
 			f->len = strlen(f->buf);

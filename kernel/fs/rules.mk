@@ -5,6 +5,7 @@ KERNEL_C += kernel/fs/namei.c             # path lookup (initrd + pseudo), readl
 KERNEL_C += kernel/fs/file.c              # open files, fd tables; read, write(v), close, lseek, dup*, fcntl64
 KERNEL_C += kernel/fs/open.c              # open/openat over the name space, initrd files, getdents64
 KERNEL_C += kernel/fs/pseudo.c            # /dev, /proc/sys/kernel/sched_*, /proc/sched_debug, /sys/.../sched_features
+KERNEL_C += kernel/fs/sysctl_sd.c         # the /proc/sys/kernel/sched_domain/ tree: cpuN, domainM, files
 KERNEL_C += kernel/fs/poll.c              # poll_wait(): files announce readiness changes (kernel/poll.h)
 KERNEL_C += kernel/fs/select.c            # poll, ppoll, select, pselect6 (both time ABIs)
 KERNEL_C += kernel/fs/pipe.c              # pipe, pipe2: a one-page ring with blocking ends

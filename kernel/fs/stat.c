@@ -86,7 +86,7 @@ static void node_stat(const struct fs_node *n, struct kstat *st)
 	st->dev_minor = fs_dev_minor(n->path);
 	if (n->tn)
 		st->time = tmpfs_mtime(n);
-	else if (n->pf || n->knob || n->proc_entry || n->proc_pid)
+	else if (fs_node_pseudo(n) || n->proc_entry || n->proc_pid)
 		st->time = boot_realtime_ns;
 }
 

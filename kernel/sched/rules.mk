@@ -5,6 +5,7 @@ KERNEL_C += kernel/sched/topology.c	# sched domains and groups from a topology (
 KERNEL_C += kernel/sched/balance.c	# load_balance's arithmetic: find_busiest_group, calculate_imbalance
 KERNEL_C += kernel/sched/rebalance.c	# load_balance, idle_balance, rebalance_domains: when to balance
 KERNEL_C += kernel/sched/schedstat.c	# /proc/schedstat version 15: a cpu line per CPU, a domain line per domain
+KERNEL_C += kernel/sched/sd_sysctl.c	# /proc/sys/kernel/sched_domain/cpuN/domainM/: 2.6.35's per-domain parameters
 KERNEL_C += kernel/sched/place.c	# select_task_rq in wakeup, fork and exec; migration_cpu_stop
 KERNEL_C += kernel/sched/fair_smp.c	# select_task_rq_fair: wake_affine, find_idlest_group/cpu
 KERNEL_C += kernel/sched/fair.c		# the fair class (CFS): vruntime tree, slices, preemption

@@ -372,6 +372,49 @@ def test_balancer_knobs_at_boot_and_in_proc_sys():
     assert r.has_line("kernel.sched_migration_cost = 2000000")
 
 
+SD_FILES = ["busy_factor", "busy_idx", "cache_nice_tries", "flags", "forkexec_idx", "idle_idx",
+            "imbalance_pct", "max_interval", "min_interval", "name", "newidle_idx", "wake_idx"]
+
+
+def test_sched_domain_files_in_proc_sys():
+    # 2.6.35's /proc/sys/kernel/sched_domain/cpuN/domainM/: each domain's
+    # balancing parameters, as SD_MC_INIT set them at -smp 2 (flags 0x122f:
+    # LOAD_BALANCE, BALANCE_NEWIDLE/EXEC/FORK, WAKE_AFFINE,
+    # SHARE_PKG_RESOURCES, PREFER_SIBLING), the name read only.  A bad
+    # value gets the knobs' one line and changes nothing.  A write is seen
+    # at the next balance: with max_interval 16 ms on both CPUs, an idle CPU
+    # balances once per 16 ms over a sleep, not once per 4 ms (250 in a
+    # second, test_the_tick_balances_each_domain).
+    sh = ("cd /proc/sys/kernel/sched_domain; for f in cpu1/domain0/*; do echo $f=$(cat $f); done; "
+          "echo 16 > cpu0/domain0/max_interval; echo 16 > cpu1/domain0/max_interval; "
+          "echo 50 > cpu0/domain0/imbalance_pct; echo x > cpu0/domain0/name; "
+          "cat cpu0/domain0/imbalance_pct; cat /proc/schedstat; sleep 1; cat /proc/schedstat")
+    r = boot(f"run=\"busybox sh -c '{sh}'\"", smp=2)
+    check_clean(r)
+    got = dict(m.groups() for m in re.finditer(r"^cpu1/domain0/(\w+)=(.*)$", r.output, re.M))
+    assert sorted(got) == SD_FILES, got
+    assert got == {"busy_factor": "64", "busy_idx": "2", "cache_nice_tries": "1", "flags": "4655",
+                   "forkexec_idx": "0", "idle_idx": "0", "imbalance_pct": "125",
+                   "max_interval": "4", "min_interval": "1", "name": "MC", "newidle_idx": "0",
+                   "wake_idx": "0"}, got
+    assert 4655 == 0x122f
+    assert r.has_line("sysctl: sched_domain.cpu0.domain0.imbalance_pct=50: out of range "
+                      "(expected an integer 100..1000); keeping 125"), r.output[-2000:]
+    assert r.has_line("sh: write error: Invalid argument")
+    assert r.has_line("sh: can't create cpu0/domain0/name: Permission denied")
+    assert r.has_line("125")
+    (t0, a), (t1, b) = schedstat_dumps(r)
+    idle = {cpu: b[cpu][IDLE] - a[cpu][IDLE] for cpu in (0, 1)}
+    assert (t1 - t0) // 16 <= idle[0] <= -(-(t1 - t0) // 16), (t0, t1, idle)
+    assert 0 < idle[1] <= -(-(t1 - t0) // 16), (t0, t1, idle)
+    # one CPU: cpu0 and no domain in it, as 2.6.35 with no domain attached
+    r = boot("run=\"busybox sh -c 'ls /proc/sys/kernel/sched_domain; ls /proc/sys/kernel/sched_domain/cpu0 "
+             "| busybox wc -l; ls /proc/sys/kernel | grep domain'\"")
+    check_clean(r)
+    i = r.lines.index("cpu0")
+    assert r.lines[i:i + 3] == ["cpu0", "0", "sched_domain"], r.output[-1500:]
+
+
 def test_each_cpu_has_its_stopper_thread():
     # 2.6.35's cpu_stop: a kernel thread per CPU, migration/N, bound to its
     # CPU, SCHED_FIFO at rt priority 99, made after pid 1 (pids 2..N+1,

@@ -64,10 +64,23 @@ struct fs_node {
 	struct tmpfs_node *tn;		/* a /tmp file or directory (kernel/fs/tmpfs.c) */
 	int proc_entry, proc_pid;	/* /proc/PID/... and /proc/self (kernel/fs/procfs.c) */
 	int proc_tid;			/* /proc/PID/task/TID/...; 0: the process's own */
+	u32 sd_file;			/* under /proc/sys/kernel/sched_domain/: SD_FILE() */
 	char path[INITRD_PATH_MAX];	/* canonical, no leading '/' ("" = the root) */
 	u32 mode, ino, rdev;
 	u64 size;
 };
+
+/* A sched_domain file's CPU, level and field in fs_node.sd_file (0: none). */
+#define SD_FILE(cpu, level, field)	(0x80000000u | (u32)(cpu) << 16 | (u32)(level) << 8 | (u32)(field))
+#define SD_FILE_CPU(f)			((int)((f) >> 16 & 0xff))
+#define SD_FILE_LEVEL(f)		((int)((f) >> 8 & 0xff))
+#define SD_FILE_FIELD(f)		((int)((f) & 0xff))
+
+/* A /dev, /proc/sys or /sys entry of pseudo.c (not /proc/PID, /tmp or the initrd). */
+static inline int fs_node_pseudo(const struct fs_node *n)
+{
+	return n->pf || n->knob || n->sd_file;
+}
 
 /* kernel/fs/namei.c: resolve PATH (kernel memory).  0 or -errno. */
 int fs_lookup(const char *path, int follow, struct fs_node *n);
@@ -80,6 +93,9 @@ int fs_dir_entry(const char *dir, int index, char *name, size_t size, u8 *d_type
 int pseudo_lookup(const char *path, struct fs_node *n);	/* 0 or -ENOENT */
 int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *mode, u32 *ino);
 int pseudo_open(const struct fs_node *n, u32 flags, struct file **out);
+/* kernel/fs/sysctl_sd.c: /proc/sys/kernel/sched_domain/ (sysctl_sd_dir_entry: -1 if not under it) */
+int sysctl_sd_lookup(const char *path, struct fs_node *n);
+int sysctl_sd_dir_entry(const char *dir, int index, char *name, size_t size, u32 *mode, u32 *ino);
 long snapshot_read(struct file *f, char *ubuf, u32 count);	/* from f->buf */
 
 /* kernel/fs/file.c */

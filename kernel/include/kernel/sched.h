@@ -192,6 +192,15 @@ void sched_exec(void);
  * 0, or -EINVAL (no online CPU in it, a bound kernel thread). */
 int set_cpus_allowed_ptr(struct task *p, const struct cpumask *new_mask);
 
+/* kernel/sched/sd_sysctl.c: a domain's files under /proc/sys/kernel/sched_domain/ */
+struct sched_domain;
+int sd_sysctl_nr_fields(void);
+const char *sd_sysctl_field_name(int field);	/* NULL past the last */
+int sd_sysctl_writable(int field);
+struct sched_domain *sd_sysctl_domain(int cpu, int level);	/* NULL: none */
+size_t sd_sysctl_show(struct sched_domain *sd, int field, char *buf, size_t size);
+int sd_sysctl_write(int cpu, int level, int field, const char *val);	/* 0 or -EINVAL */
+
 /*
  * Wake P if its state is in STATE (e.g. TASK_NORMAL): queue it, check
  * whether it preempts current (setting need_resched), set TASK_RUNNING.

@@ -10,6 +10,7 @@ SCHED_HOST_SRC := \
 	kernel/sched/rebalance.c \
 	kernel/softirq.c \
 	kernel/sched/schedstat.c \
+	kernel/sched/sd_sysctl.c \
 	kernel/sched/fair_smp.c \
 	kernel/sched/place.c \
 	kernel/sched/fair.c \

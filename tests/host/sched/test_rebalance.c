@@ -15,6 +15,7 @@
 #include "smp_topo.h"
 #include <kernel/interrupt.h>
 #include <kernel/kernel_stat.h>
+#include <kernel/errno.h>
 #include <string.h>
 
 static int rebalance_teardown(void **state)
@@ -290,6 +291,35 @@ static void test_idle_balance(void **state)
 	assert_int_equal(cpu_rq(0)->next_balance, sd->last_balance + 1);
 }
 
+/* /proc/sys/kernel/sched_domain's files (sd_sysctl.c): CPU 0's only domain
+ * is domain0, a refused write leaves the field, an accepted one is the next
+ * balance's. */
+static void test_sd_sysctl_files(void **state)
+{
+	struct sched_domain *sd = two_socket_domain();
+	char buf[32];
+
+	assert_ptr_equal(sd_sysctl_domain(0, 0), sd);
+	assert_null(sd_sysctl_domain(0, 1));
+	assert_null(sd_sysctl_domain(NR_CPUS, 0));
+	assert_string_equal(sd_sysctl_field_name(0), "min_interval");
+	assert_string_equal(sd_sysctl_field_name(sd_sysctl_nr_fields() - 1), "name");
+	assert_null(sd_sysctl_field_name(sd_sysctl_nr_fields()));
+	assert_false(sd_sysctl_writable(sd_sysctl_nr_fields() - 1));
+	sd_sysctl_show(sd, sd_sysctl_nr_fields() - 1, buf, sizeof(buf));
+	assert_string_equal(buf, "CPU\n");
+	assert_int_equal(sd_sysctl_write(0, 0, 8, "50"), -EINVAL);	/* imbalance_pct < 100 */
+	assert_int_equal(sd->imbalance_pct, 125);
+	assert_int_equal(sd_sysctl_write(0, 0, 8, "117"), 0);
+	assert_int_equal(sd->imbalance_pct, 117);
+	assert_int_equal(sd_sysctl_write(0, 0, 2, "5"), -EINVAL);	/* busy_idx past cpu_load[] */
+	assert_int_equal(sd_sysctl_write(0, 0, 1, "16"), 0);		/* max_interval, a long */
+	assert_int_equal(sd->max_interval, 16);
+	sd_sysctl_show(sd, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "16\n");
+	assert_int_equal(sd_sysctl_write(0, 0, sd_sysctl_nr_fields() - 1, "x"), -EINVAL);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, smp_setup, rebalance_teardown)
@@ -302,6 +332,7 @@ int main(void)
 		T(test_failures_request_active_balance),
 		T(test_rebalance_domains),
 		T(test_idle_balance),
+		T(test_sd_sysctl_files),
 	};
 
 	return SMP_RUN_TESTS(tests);
