@@ -612,6 +612,7 @@ void schedule(void)
  */
 int cond_resched(void)
 {
+	cond_resched_kernel_lock();	/* another CPU waits for the giant lock */
 	if (!current->need_resched)
 		return 0;
 	__schedule(1);
