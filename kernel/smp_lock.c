@@ -68,6 +68,26 @@ void __unlock_kernel(void)
 }
 
 /*
+ * Let the lock go at a long loop's preemption point (cond_resched()) if
+ * another CPU is waiting for it, and queue for it again behind that CPU:
+ * 2.6.35's __cond_resched_lock() when spin_needbreak().  schedule() hands
+ * the lock to the next task of this CPU, so only this lets another CPU in
+ * before the loop ends: without it a 64 KiB console write held it for the
+ * whole write, and the other CPU could not even come back from a sleep to
+ * send the writer its SIGKILL.  The caller already expects anything to
+ * change at its cond_resched().  1 if the lock was let go.
+ */
+int __cond_resched_kernel_lock(void)
+{
+	if (!this_cpu_read(kernel_flag_held) || !arch_spin_is_contended(&kernel_flag))
+		return 0;
+	__unlock_kernel();
+	cpu_relax();
+	__lock_kernel();
+	return 1;
+}
+
+/*
  * int 0x80 at more than one CPU (arch_smp_syscall_gate): the call runs
  * under the lock, and the way back to user mode lets it go (do_syscall()
  * returns with interrupts off, its exit work done).  A call that does not

@@ -22,7 +22,8 @@
  * A long write is copied and written in TTY_WRITE_CHUNK pieces, as Linux's
  * do_tty_write (2.6.35 drivers/char/tty_io.c) does: between two pieces it
  * is a scheduling point (cond_resched(): the kernel is not preemptible, and
- * 1 MiB to a 115200-baud UART takes long) and it stops early for a fatal
+ * 1 MiB to a 115200-baud UART takes long; there another CPU waiting for the
+ * giant lock gets it, kernel/smp_lock.c) and it stops early for a fatal
  * signal, returning the count written so far (Linux stops for any pending
  * signal; Granule's libc does not retry short writes, so only a signal that
  * ends the process cuts a write short here).

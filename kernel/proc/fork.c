@@ -135,12 +135,26 @@ bad_fork_cleanup_links:
  * the child's copy of memory - glibc's fork() reads its tid from there -
  * or, with CLONE_VM, in the shared one.  A bad address is ignored, as in
  * Linux: the clone has already succeeded.
+ *
+ * The write may fault (the page is copy-on-write after fork), and with
+ * more than one CPU the fault's flush_tlb_page() sends a shootdown IPI and
+ * waits for it: that needs interrupts on, or two CPUs each waiting for the
+ * other with interrupts off never finish.  So, as in 2.6.35, whose
+ * finish_task_switch() has enabled them before schedule_tail()'s put_user,
+ * the write runs with interrupts on; at one CPU no IPI is sent and they
+ * stay off until the iret (kernel/sched/core.c, schedule_tail()).
  */
 void fork_child_tail(void)
 {
 	if (current->set_child_tid) {
+		int smp = !static_branch_on(&sched_up_key);
+
+		if (smp)
+			local_irq_enable();
 		put_user(current->pid, (int *)current->set_child_tid);
 		current->set_child_tid = 0;
+		if (smp)
+			local_irq_disable();	/* ret_from_trap runs with them off */
 	}
 	unlock_kernel();	/* to user mode: the CPU lets the giant lock go */
 }

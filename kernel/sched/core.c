@@ -612,6 +612,7 @@ void schedule(void)
  */
 int cond_resched(void)
 {
+	cond_resched_kernel_lock();	/* another CPU waits for the giant lock */
 	if (!current->need_resched)
 		return 0;
 	__schedule(1);
@@ -634,7 +635,8 @@ void preempt_schedule_irq(void)
  * the runqueue invariant check.  Deliberate difference: Linux's
  * finish_task_switch() enables interrupts here and syscall_exit disables
  * them again; Granule leaves them off until the task's first iret (or the
- * trampoline's sti), so no interrupt lands in between.
+ * trampoline's sti), so no interrupt lands in between - but for a
+ * CLONE_CHILD_SETTID write at more than one CPU (fork_child_tail()).
  */
 void schedule_tail(void)
 {

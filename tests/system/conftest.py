@@ -24,7 +24,7 @@ def boot(cmdline="", **kw):
     return gq.run(cmdline, **kw)
 
 
-def check_clean(run, status=0, panic=False, bug=False):
+def check_clean(run, status=0, panic=False, bug=False, warning=False):
     assert not run.timed_out, "timeout:\n" + run.output[-2000:]
     banners = [l for l in run.lines if l.startswith("Granule ") and l.endswith("booting")]
     assert len(banners) == 1, f"{len(banners)} boot banners (reboot?):\n" + run.output[-2000:]
@@ -32,6 +32,8 @@ def check_clean(run, status=0, panic=False, bug=False):
         assert "Kernel panic" not in run.output, run.output[-3000:]
     if not bug:
         assert not any(l.startswith("BUG:") for l in run.lines), run.output[-3000:]
+    if not warning:  # WARN_ON, or smp.c's cross call with interrupts off
+        assert not any(l.startswith("WARNING:") for l in run.lines), run.output[-3000:]
     assert run.status == status, f"power-off status {run.status}, expected {status}:\n" + run.output[-2000:]
 
 

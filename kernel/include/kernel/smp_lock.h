@@ -27,10 +27,12 @@ DECLARE_PER_CPU(int, kernel_flag_held);
 
 void __lock_kernel(void);
 void __unlock_kernel(void);
+int __cond_resched_kernel_lock(void);
 
 #ifdef HOST_TEST	/* the host tests' kernel files run on one thread */
 static inline void lock_kernel(void) { }
 static inline void unlock_kernel(void) { }
+static inline int cond_resched_kernel_lock(void) { return 0; }
 #else
 static inline void lock_kernel(void)
 {
@@ -42,6 +44,13 @@ static inline void unlock_kernel(void)
 {
 	if (static_branch_on(&smp_key))
 		__unlock_kernel();
+}
+
+/* A long loop's preemption point (cond_resched()): another CPU waiting for
+ * the lock gets it now, not when this CPU next goes to user mode or idle. */
+static inline int cond_resched_kernel_lock(void)
+{
+	return static_branch_on(&smp_key) ? __cond_resched_kernel_lock() : 0;
 }
 #endif
 
