@@ -76,6 +76,22 @@ def test_hackbench_threads():
     assert "exited with status 0" in r.output, r.output[-2000:]
 
 
+@pytest.mark.parametrize("mode", ["-p", "-p -T"])
+def test_hackbench_on_four_cpus(mode):
+    """hackbench -p and -T at -smp 4: 160 tasks placed and balanced over every
+    CPU (each CPU's rq_cpu_time, /proc/schedstat's seventh field, is at least a
+    fifth of the four's sum), every message delivered."""
+    r = boot_rt(f"/usr/bin/hackbench {mode} -l 50 -g 4; cat /proc/schedstat", smp=4, timeout=300)
+    check_clean(r)
+    kind = "threaded" if "-T" in mode else "process"
+    assert f"Running in {kind} mode with 4 groups using 40 file descriptors each (== 160 tasks)" \
+        in r.output, r.output[-2000:]
+    assert any(l.startswith("Time: ") for l in r.lines), r.output[-2000:]
+    assert r.find(r"^init: /usr/bin/hackbench \(pid \d+\) exited with status 0$"), r.output[-2000:]
+    run = [int(m.group(2)) for m in re.finditer(r"^cpu(\d) (?:\d+ ){6}(\d+) ", r.output, re.M)]
+    assert len(run) == 4 and min(run) >= sum(run) / 5, run
+
+
 def test_missing_interpreter_is_enoent(tmp_path):
     """A module without ld-linux.so.2: exec of a dynamic program fails with ENOENT
     (Linux's answer for a missing PT_INTERP), and the kernel carries on."""
