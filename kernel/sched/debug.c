@@ -297,6 +297,7 @@ void proc_sched_show_task(struct task *p)
 	PN(se.statistics.wait_max);
 	PN(se.statistics.wait_sum);
 	P(se.statistics.wait_count);
+	P(se.nr_migrations);		/* 2.6.35's place: after the iowait and bkl counts */
 	P(se.statistics.nr_wakeups);
 	PN(sched_info.run_delay);
 	P(sched_info.pcount);

@@ -459,13 +459,18 @@ def test_taskset_pins_a_task_to_another_cpu():
     # alone and execs spin; CPU 0's stopper (migration/0) moves it there at
     # once.  /proc/PID/stat's processor (field 39) says CPU 1 both times it
     # is read, taskset -p tells the mask, and CPU 1's schedstat line counts
-    # the spinner's whole window as run time (rq_cpu_time, the seventh field).
+    # the spinner's whole window as run time (rq_cpu_time, the seventh field),
+    # and its /proc/PID/sched counts the moves.
     r = booted("run=\"busybox sh -c 'busybox taskset 2 spin -w 0 -t 200 -q 0 & usleep 50000; "
                "cut -d\\  -f39 /proc/$!/stat; usleep 100000; cut -d\\  -f39 /proc/$!/stat; "
-               "busybox taskset -p $!; wait; cat /proc/schedstat'\"", smp=2)
+               "busybox taskset -p $!; grep nr_migrations /proc/$!/sched; wait; cat /proc/schedstat'\"",
+               smp=2)
     cpus = [l for l in r.lines if re.fullmatch(r"\d", l)]
     assert cpus == ["1", "1"], r.output[-2000:]
     assert r.find(r"^pid \d+'s current affinity mask: 2$"), r.output[-2000:]
+    # /proc/PID/sched's se.nr_migrations (2.6.35's place in the file) counts the moves
+    moved = r.find(r"^se\.nr_migrations +: +(\d+)$")
+    assert moved and int(moved.group(1)) >= 1, r.output[-2000:]
     window = int(r.find(r'"window_ns":(\d+)').group(1))
     cpu1 = r.find(r"^cpu1 (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) ")
     assert window >= 200000000 and int(cpu1.group(7)) >= window, (window, cpu1.group(0))
