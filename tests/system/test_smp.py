@@ -10,6 +10,7 @@ boot at -smp 4 is as deterministic as one at -smp 1: two boots print the
 same bytes.  At -smp 1 the log gains only the MADT line, "SMP: Allowing 1
 CPUs", the per-CPU area and "Brought up 1 CPUs".
 """
+import json
 import re
 
 import pytest
@@ -507,6 +508,27 @@ def test_kbuild_throughput_scales_with_the_cpus(cpus):
     assert (busy_gained > 0) == (cpus == 4), d
     if cpus == 2:
         assert all(d[c][BUSY] == d[c][BUSY + 1] > 0 for c in d), d
+
+
+def test_experiment_on_two_cpus():
+    # The experiment at -smp 2: kbuild:10 keeps ten jobs per CPU in flight
+    # (kbuild-load -j 20), the load's RESULT has its migrations after fork
+    # placement (each process's /proc/self/sched se.nr_migrations, end minus
+    # start), and a cpu-busy RESULT and the summary give each CPU's busy
+    # share of the test from /proc/stat.  At one CPU none of it appears.
+    r = booted("run=experiment mode=thread load=kbuild:10 duration=2", smp=2, timeout=200)
+    kb = json.loads(r.find(r'^RESULT (\{"bench":"kbuild-load".*\})$').group(1))
+    assert (kb["j"], kb["cpus"], kb["failed_forks"]) == (20, 2, 0), kb
+    assert 0 < kb["migrations"] < kb["jobs"] and abs(kb["migrations_per_s"] - kb["migrations"] / 4) < 0.051, kb
+    busy = json.loads(r.find(r'^RESULT (\{"bench":"cpu-busy".*\})$').group(1))
+    assert busy["cpus"] == 2 and len(busy["busy_pct"]) == 2 and min(busy["busy_pct"]) >= 95, busy
+    line = r.find(r"^2 CPUs, 10 jobs each \(kbuild-load's RESULT has the migrations\); busy over the "
+                  r"test: cpu0 ([\d.]+) % cpu1 ([\d.]+) %$")
+    assert line and [float(x) for x in line.groups()] == busy["busy_pct"], r.output[-3000:]
+    one = booted("run=experiment mode=thread load=kbuild:10 duration=1")
+    kb1 = json.loads(one.find(r'^RESULT (\{"bench":"kbuild-load".*\})$').group(1))
+    assert kb1["j"] == 10 and "migrations" not in kb1 and "cpus" not in kb1, kb1
+    assert '"bench":"cpu-busy"' not in one.output and " jobs each (kbuild-load" not in one.output
 
 
 def test_timers_armed_from_another_cpu():

@@ -271,3 +271,59 @@ long env_long(const char *name, long def)
 	r = strtol(v, &end, 0);
 	return *end ? def : r;
 }
+
+int bench_cpus(void)
+{
+	static unsigned long mask[32];		/* 1024 CPUs: Linux refuses a mask shorter than nr_cpu_ids */
+	long n = sys_sched_getaffinity(0, sizeof(mask), (long)mask);
+	int cpus = 0;
+
+	for (long i = 0; n > 0 && i < n / (long)sizeof(long); i++)
+		cpus += __builtin_popcountl(mask[i]);
+	return cpus ? cpus : 1;
+}
+
+long self_nr_migrations(void)
+{
+	static char buf[8192];			/* Linux 6.x's file is about 3 KB */
+	long fd = sys_open((long)"/proc/self/sched", 0 /* O_RDONLY */, 0), len = 0, n;
+	const char *p;
+
+	if (fd < 0)
+		return -1;
+	while (len < (long)sizeof(buf) - 1 && (n = sys_read(fd, (long)(buf + len), sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	sys_close(fd);
+	buf[len] = '\0';
+	if (!(p = strstr(buf, "\nse.nr_migrations ")) || !(p = strchr(p, ':')))
+		return -1;
+	return strtol(p + 1, NULL, 10);
+}
+
+int proc_stat_busy(uint64_t *busy, uint64_t *total, int max)
+{
+	static char buf[4096];
+	long fd = sys_open((long)"/proc/stat", 0 /* O_RDONLY */, 0), len = 0, n;
+	int cpus = 0;
+
+	if (fd < 0)
+		return 0;
+	while (len < (long)sizeof(buf) - 1 && (n = sys_read(fd, (long)(buf + len), sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	sys_close(fd);
+	buf[len] = '\0';
+	for (char *p = buf; p && cpus < max; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		unsigned long long f[8] = { 0 };
+		char *q;
+
+		/* cpuN user nice system idle iowait irq softirq steal (USER_HZ) */
+		if (strncmp(p, "cpu", 3) || p[3] < '0' || p[3] > '9' || strtol(p + 3, &q, 10) != cpus)
+			continue;
+		for (int i = 0; i < 8 && *q == ' '; i++)
+			f[i] = strtoull(q, &q, 10);
+		total[cpus] = f[0] + f[1] + f[2] + f[3] + f[4] + f[5] + f[6] + f[7];
+		busy[cpus] = total[cpus] - f[3] - f[4];
+		cpus++;
+	}
+	return cpus;
+}

@@ -83,4 +83,14 @@ void kjob_body(const struct kjob *j);
 /* getenv(NAME) as a long, or DEF when unset or not a number. */
 long env_long(const char *name, long def);
 
+/* The CPUs this process may run on: sched_getaffinity's mask (the online
+ * CPUs of its affinity, on Granule and on Linux), at least 1. */
+int bench_cpus(void);
+/* This process's moves between CPUs: /proc/self/sched's se.nr_migrations
+ * (2.6.35 and Linux 6.x print it), or -1 without the file or the line. */
+long self_nr_migrations(void);
+/* /proc/stat's cpuN lines: per CPU (up to MAX) the busy (all but idle and
+ * iowait) and total USER_HZ ticks so far; the number of CPUs read. */
+int proc_stat_busy(uint64_t *busy, uint64_t *total, int max);
+
 #endif

@@ -10,6 +10,11 @@
  *   mode       thread | signal                       (thread)
  *   load       none, or a comma list of kbuild[:N] (N jobs in flight, 10)
  *              and video[:burst_ms] (10)             (kbuild:10)
+ *              On C > 1 CPUs kbuild:N keeps N jobs per CPU in flight
+ *              (kbuild-load -j N*C, at most 256), so that each CPU sees the
+ *              2010 machine's load, and the summary adds each CPU's busy time
+ *              over the test (/proc/stat) and a RESULT line with it; the
+ *              load's own RESULT line then has its migrations.
  *   duration   latency test length, s                (15)
  *   period_ms  timer period, ms                      (10)
  *   seed       kbuild-load seed                      (1)
@@ -45,10 +50,12 @@
 #include <unistd.h>
 
 #define MAX_LOADS	4
+#define MAX_CPUS	32	/* the busy figures of the first 32 CPUs */
 #define LEAD_S		1	/* loads start this long before the test and end this long after */
 
 static int nargs;
 static char **args;
+static int cpus = 1;		/* the CPUs this process may run on */
 
 /* KEY from the arguments (key=value), else the environment, else DEF. */
 static const char *setting(const char *key, const char *def)
@@ -237,6 +244,41 @@ static const struct seed_row seeds[] = {
  * ratio to a mainline run needs that run: `make run` prints it below,
  * tools/granule/run/summary.py).
  */
+/* /proc/stat's per-CPU ticks when the test starts and when it ends (> 1 CPU). */
+static struct cpu_ticks {
+	int n;
+	uint64_t busy[MAX_CPUS], total[MAX_CPUS];
+} ticks_before, ticks_after;
+
+/* CPU I's busy share of the test in tenths of a percent; -1 if not read. */
+static long busy_permille(int i)
+{
+	uint64_t total = ticks_after.total[i] - ticks_before.total[i];
+
+	if (i >= ticks_before.n || i >= ticks_after.n || !total)
+		return -1;
+	return (long)(((ticks_after.busy[i] - ticks_before.busy[i]) * 1000 + total / 2) / total);
+}
+
+/* RESULT {"bench":"cpu-busy","cpus":C,"busy_pct":[..]}: each CPU over the test. */
+static void cpus_result(void)
+{
+	char list[MAX_CPUS * 8 + 4], *p = list;
+	struct jline jl;
+
+	*p++ = '[';
+	for (int i = 0; i < ticks_after.n; i++) {
+		long b = busy_permille(i);
+		p += snprintf(p, list + sizeof(list) - p, "%s%ld.%ld", i ? "," : "", b / 10, b % 10);
+	}
+	snprintf(p, list + sizeof(list) - p, "]");
+	jl_init(&jl);
+	jl_str(&jl, "bench", "cpu-busy");
+	jl_int(&jl, "cpus", cpus);
+	jl_raw(&jl, "busy_pct", list);
+	printf("RESULT %s\n", jl_end(&jl));
+}
+
 static void summary(const char *preset, const char *mode, const char *load, long duration,
 		    long period, int rc, const struct wl_result *r)
 {
@@ -254,6 +296,15 @@ static void summary(const char *preset, const char *mode, const char *load, long
 		       fmt_us1(b3, r->p99_ns), r->missed, r->expected);
 	else
 		printf("wakeup latency: not measured (the kernel has no POSIX timers?)\n");
+	if (cpus > 1) {
+		printf("%d CPUs, %d jobs each (kbuild-load's RESULT has the migrations); busy over the test:",
+		       cpus, (int)strtol(strchr(load, ':') ? strchr(load, ':') + 1 : "10", NULL, 10));
+		for (int i = 0; i < ticks_after.n; i++) {
+			long b = busy_permille(i);
+			printf(" cpu%d %ld.%ld %%", i, b / 10, b % 10);
+		}
+		printf("\n");
+	}
 	printf("seeds, %s mode (Pentium M 2.0 GHz, UP), max / avg us, and x their mainline row:\n", mode);
 	for (unsigned i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
 		const struct seed_row *s = &seeds[i];
@@ -322,7 +373,8 @@ static void start_loads(struct loads *l, char *loadbuf, long duration, long seed
 		if (colon)
 			*colon++ = '\0';
 		if (strcmp(tok, "kbuild") == 0) {
-			snprintf(jarg, sizeof(jarg), "%s", colon ? colon : "10");
+			long j = strtol(colon ? colon : "10", NULL, 10) * cpus;
+			snprintf(jarg, sizeof(jarg), "%ld", j > 256 ? 256 : j);	/* kbuild-load's MAX_J */
 			a[n++] = "kbuild-load"; a[n++] = "-j"; a[n++] = jarg;
 			a[n++] = "-d"; a[n++] = darg; a[n++] = "-s"; a[n++] = sarg;
 			a[n++] = "-P"; a[n++] = (char *)profile;
@@ -407,6 +459,7 @@ int main(int argc, char **argv)
 	}
 	if (check_settings())
 		return 2;
+	cpus = bench_cpus();
 	pad_to_environment();
 	mode = setting("mode", "thread");
 	duration = strtol(setting("duration", "15"), NULL, 10);
@@ -432,11 +485,17 @@ int main(int argc, char **argv)
 	       preset, mode, c.load, duration, period);
 
 	start_loads(&l, loadbuf, duration, seed, profile);
+	if (cpus > 1)
+		ticks_before.n = proc_stat_busy(ticks_before.busy, ticks_before.total, MAX_CPUS);
 	rc = wl_run(&c, &r);
+	if (cpus > 1)
+		ticks_after.n = proc_stat_busy(ticks_after.busy, ticks_after.total, MAX_CPUS);
 	if (rc < 0)
 		printf("experiment: wakeup-latency timer: %s\n", strerror(errno));
 	else
 		wl_report(&c, &r);
+	if (cpus > 1)
+		cpus_result();
 	wait_loads(&l);
 	summary(preset, mode, c.load, duration, period, rc, &r);
 	loads_summary(&l);

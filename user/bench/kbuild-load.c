@@ -23,6 +23,15 @@
  *   work_frac   planned useful CPU time of those jobs (a+b+c+as) / window
  *               (work of jobs still running at the end is not counted)
  *   tail_jobs   jobs reaped after the window
+ * and, when it may run on more than one CPU (canonical profile):
+ *   migrations  moves between CPUs of the jobs and their "as" children
+ *               reaped inside the window, after their fork placed them:
+ *               each reads its own /proc/self/sched se.nr_migrations when
+ *               it starts and just before it exits, and writes the
+ *               difference to a pipe the parent drains after every wait().
+ *               (2.6.35 counts the fork's placement as a migration, Linux
+ *               6.x does not: wake_up_new_task() uses __set_task_cpu().)
+ *               At one CPU nothing is read, so the load is what it was.
  */
 #include <bench.h>
 #include <errno.h>
@@ -31,6 +40,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <gen/user_syscalls.h>
 
 #define MAX_J	256
 
@@ -41,6 +51,37 @@ struct slot {
 
 static uint64_t seed = 1;
 static int chain;
+static int mig_fd[2] = { -1, -1 };	/* the migration counts' pipe, at > 1 CPU */
+
+/* A load process's se.nr_migrations when it starts, at > 1 CPU (else 0). */
+static long start_migrations(void)
+{
+	return mig_fd[1] >= 0 ? self_nr_migrations() : 0;
+}
+
+/* Its last act at > 1 CPU: the moves since START to the pipe. */
+static void report_migrations(long start)
+{
+	long m;
+
+	if (mig_fd[1] >= 0 && start >= 0 && (m = self_nr_migrations()) >= start) {
+		uint32_t v = (uint32_t)(m - start);
+		(void)!write(mig_fd[1], &v, sizeof(v));		/* 4 bytes: atomic */
+	}
+}
+
+/* The counts written so far (the read end does not block). */
+static long drain_migrations(void)
+{
+	uint32_t v[64];
+	long sum = 0;
+	ssize_t n;
+
+	while (mig_fd[0] >= 0 && (n = read(mig_fd[0], v, sizeof(v))) > 0)
+		for (ssize_t i = 0; i < n / (ssize_t)sizeof(v[0]); i++)
+			sum += v[i];
+	return sum;
+}
 
 static pid_t start_job(uint64_t i)
 {
@@ -60,18 +101,23 @@ static pid_t start_job(uint64_t i)
 		       strerror(errno));
 		_exit(127);
 	}
+	long m0 = start_migrations();
+
 	kjob_params(seed, i, &j);
 	kjob_body(&j);
 	if (j.as_ns) {
 		pid_t as = fork();
 
 		if (as == 0) {
+			m0 = start_migrations();
 			burn_cpu_ns(j.as_ns);
+			report_migrations(m0);
 			_exit(0);
 		}
 		if (as > 0)
 			waitpid(as, NULL, 0);
 	}
+	report_migrations(m0);
 	_exit(0);
 }
 
@@ -80,7 +126,8 @@ int main(int argc, char **argv)
 	help_exit(argc, argv, "usage: kbuild-load [-j N] [-d duration_s] [-s seed] [-P canonical|chain] [-q]\nA make -jN-like load: N jobs in flight, each a fork with CPU bursts and sleeps.\n");
 	static struct slot slots[MAX_J];
 	int nj = 10, duration = 15, quiet = 0, opt, inflight = 0, failed = 0;
-	long jobs = 0, tail = 0, as_children = 0;
+	long jobs = 0, tail = 0, as_children = 0, migrations = 0;
+	int cpus = bench_cpus();
 	int64_t start, end, work = 0;
 	uint64_t next = 0;
 	struct jline jl;
@@ -107,6 +154,8 @@ int main(int argc, char **argv)
 	if (!quiet)
 		printf("kbuild-load: profile %s, -j %d, %d s, seed %llu\n", chain ? "chain" : "canonical",
 		       nj, duration, (unsigned long long)seed);
+	if (cpus > 1 && !chain && sys_pipe2((long)mig_fd, 04000 /* O_NONBLOCK */) < 0)
+		mig_fd[0] = mig_fd[1] = -1;
 	start = mono_ns();
 	end = start + (int64_t)duration * NSEC_PER_SEC;
 	for (;;) {
@@ -134,6 +183,10 @@ int main(int argc, char **argv)
 		pid = wait(&status);
 		if (pid < 0)
 			break;
+		if (mono_ns() <= end)
+			migrations += drain_migrations();
+		else
+			drain_migrations();
 		for (int s = 0; s < nj; s++) {
 			if (slots[s].pid != pid)
 				continue;
@@ -170,6 +223,14 @@ int main(int argc, char **argv)
 	jl_int(&jl, "as_children", as_children);
 	jl_int(&jl, "tail_jobs", tail);
 	jl_int(&jl, "failed_forks", failed);
+	if (mig_fd[0] >= 0) {
+		if (!quiet)
+			printf("kbuild-load: %ld migrations in the window (%s per s) on %d CPUs\n",
+			       migrations, fmt_ratio(b1, migrations, duration, 1), cpus);
+		jl_int(&jl, "cpus", cpus);
+		jl_int(&jl, "migrations", migrations);
+		jl_raw(&jl, "migrations_per_s", fmt_ratio(b1, migrations, duration, 1));
+	}
 	printf("RESULT %s\n", jl_end(&jl));
 	return 0;
 usage:
