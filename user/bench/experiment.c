@@ -378,6 +378,8 @@ static void start_loads(struct loads *l, char *loadbuf, long duration, long seed
 			a[n++] = "kbuild-load"; a[n++] = "-j"; a[n++] = jarg;
 			a[n++] = "-d"; a[n++] = darg; a[n++] = "-s"; a[n++] = sarg;
 			a[n++] = "-P"; a[n++] = (char *)profile;
+			if (cpus > 1)
+				a[n++] = "-m";		/* its migrations */
 		} else if (strcmp(tok, "video") == 0) {
 			snprintf(barg, sizeof(barg), "%s", colon ? colon : "10");
 			a[n++] = "video-load"; a[n++] = "-b"; a[n++] = barg;
