@@ -532,6 +532,25 @@ def test_experiment_on_two_cpus():
     assert '"bench":"cpu-busy"' not in one.output and " jobs each (kbuild-load" not in one.output
 
 
+def test_smpstress_on_four_cpus_is_clean():
+    # The SMP soak's workload for one second at -smp 4, under sched_verify=1
+    # and lockdep=1: eight threads of one process map, write and unmap
+    # memory (TLB shootdowns of a shared mm), pass futex words in pairs and
+    # fork children that write a COW page; every count moves, every check
+    # holds, no violation, no lock report, and the free frames are the same
+    # before and after.  (`make soak` runs it for minutes: docs/ROBUSTNESS.md.)
+    r = booted('sched_verify=1 lockdep=1 run="frames; smpstress -t 8 -d 1; frames"', smp=4,
+               timeout=300)
+    m = r.find(r"^smpstress: 8 threads, (\d+) rounds, (\d+) mmaps, (\d+) futex passes, (\d+) forks "
+               r"in 1 s$")
+    assert m and all(int(x) > 0 for x in m.groups()), r.output[-2000:]
+    assert r.has_line("init: smpstress (pid 7) exited with status 0"), r.output[-2000:]
+    frames = [int(x) for x in re.findall(r"^frames: (\d+) free$", r.output, re.M)]
+    assert len(frames) == 2 and frames[0] == frames[1], frames
+    assert r.has_line("sched_verify: 0 violations"), r.output[-2000:]
+    assert not re.search(r"^\[ INFO: ", r.output, re.M), r.output[-3000:]	# lockdep's reports
+
+
 def test_timers_armed_from_another_cpu():
     # The hrtimer queue and its one-shot device are the boot CPU's; a 1 ns
     # periodic timer armed by a task on CPU 1 used to program CPU 1's local

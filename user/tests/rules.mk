@@ -22,6 +22,8 @@ INITRD_DATA_ARGS += bin/ut-link->../bin/usertests bin/ut-loop->ut-loop bin/ut-da
 $(eval $(call user_prog,fuzz,$(UT)/fuzz.o $(UT)/fuzz_gen.o))
 # frames: prints the free frame count (tools/soak's leak check).
 $(eval $(call user_prog,frames,$(UT)/frames.o))
+# smpstress: threads mapping, unmapping, passing a futex and forking (the SMP soak).
+$(eval $(call user_prog,smpstress,$(UT)/smpstress.o))
 
 # Programs of unusual layout for the loader tests (usertests exec_shared_page,
 # exec_big_bss, exec_interp_exec; ut_mm.c): code and data on one page, a bss
