@@ -83,3 +83,22 @@ def test_docs_section_names_the_leak_and_is_replaced_not_appended(tmp_path):
     assert text.startswith("# Results\n\nthe bench's text\n\n<!-- SOAK")
     # tools/bench --docs appends this file when it rewrites RESULTS.md.
     assert text.endswith((docs / "results" / "soak.md").read_text())
+
+
+def test_smp_soak_refuses_a_bad_cpu_count():
+    for bad in ("0", "two", "2,33"):
+        p = subprocess.run([os.path.join(TOOLS, "soak"), "--smp", bad], capture_output=True,
+                           text=True, timeout=60)
+        assert p.returncode == 1 and p.stderr.strip() == \
+            f"soak: --smp {bad}: expected CPU counts 1..32, comma-separated", p.stderr
+
+
+def test_smp_soak_table_names_what_is_not_clean():
+    from granule.check import smp_soak
+    runs = [{"cpus": 4, "stress_s": 57, "smpstress": "smpstress: 8 threads, 9 rounds, 9 mmaps, "
+             "72 futex passes, 2 forks in 57 s", "hackbench_s": [0.25, 0.27],
+             "failed_programs": ["/usr/bin/hackbench"], "status": 0, "hang": False,
+             "violations": 0, "leaked_frames": 3, "warnings": ["WARNING: at x.c:1 f()"]}]
+    lines = smp_soak.table(runs)
+    assert lines[1].split()[:7] == ["4", "57", "0", "3", "0.250/0.270", "1", "0"], lines
+    assert lines[2:] == ["    WARNING: at x.c:1 f()", "    failed: /usr/bin/hackbench"], lines

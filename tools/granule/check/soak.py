@@ -3,6 +3,7 @@
   tools/soak [--seconds N] [-j JOBS] [--load LOAD] [--mode thread|signal]
              [--json FILE] [--docs] [PRESET...]
   tools/soak --report-only FILE [--docs]
+  tools/soak --smp N[,M...] [--seconds S]   the SMP soak (smp_soak.py), S per count (600)
 
 N seconds of guest time in all (default 3600, one virtual hour) are shared
 by the presets (default: every one in tools/presets).  Each preset boots
@@ -35,6 +36,7 @@ import sys
 import time
 
 from .. import qemu as gq
+from . import smp_soak
 from ..paths import ROOT
 
 WARN = re.compile(r"^(WARNING:|BUG:|Kernel panic|sched_verify: (?!\d+ violations$))")
@@ -169,6 +171,24 @@ def write_docs(result, docs):
     print(f"soak: wrote {path} (its soak section) and {os.path.join(docs, 'results', 'soak.md')}")
 
 
+def main_smp(a):
+    """tools/soak --smp N[,M...] [--seconds S]: S s of guest time per CPU count (default 600)."""
+    try:
+        cpus = [int(x) for x in a.smp.split(",")]
+    except ValueError:
+        cpus = []
+    if not cpus or any(n < 1 or n > 32 for n in cpus):
+        sys.exit(f"soak: --smp {a.smp}: expected CPU counts 1..32, comma-separated")
+    seconds = a.seconds if a.seconds != 3600 else 600
+    result = smp_soak.soak(cpus, seconds)
+    os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
+    with open(a.json, "w", encoding="utf-8") as f:
+        json.dump(result, f, indent=1)
+    print("\n".join(smp_soak.table(result["runs"])))
+    print("RESULT " + json.dumps(result))
+    sys.exit(0 if result["clean"] else 1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=int, default=3600)
@@ -179,8 +199,12 @@ def main():
     ap.add_argument("--docs", action="store_true")
     ap.add_argument("--docs-dir", default=os.path.join(ROOT, "docs"), help=argparse.SUPPRESS)
     ap.add_argument("--report-only", metavar="FILE")
+    ap.add_argument("--smp", metavar="N[,M...]",
+                    help="the SMP soak instead: smpstress and hackbench on N CPUs (smp_soak.py)")
     ap.add_argument("presets", nargs="*")
     a = ap.parse_args()
+    if a.smp:
+        main_smp(a)
     if a.report_only:
         with open(a.report_only, encoding="utf-8") as f:
             result = json.load(f)
