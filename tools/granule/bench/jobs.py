@@ -13,7 +13,8 @@ parallel over ssh on many machines (docs/EXPERIMENT.md):
              "trace": an experiment with the tracer on, tools/granule/bench/trace.py;
              "measure": experiment measure=..., tools/bench_rt.py; "rtapp": rt-app's
              per-thread logs, tools/bench_rtapp.py)
-  optional   module (a boot module's path under the repository, e.g.
+  optional   smp (the CPUs, 1 if absent: tools/bench_smp.py),
+             module (a boot module's path under the repository, e.g.
              build/rt-tests/rt-tests.tar), memory (QEMU's -m, "128M"), env
              (Linux: environment words for the programs), expect (the bench
              names whose RESULT lines make the run good; default
@@ -91,12 +92,12 @@ def run_job(job, timeout=900, check_image=True):
     module = os.path.join(gq.ROOT, job["module"]) if job.get("module") else None
     memory = job.get("memory", "128M")
     if job["kernel"] == "granule":
-        r = gq.run(job["cmdline"], timeout=timeout, memory=memory,
+        r = gq.run(job["cmdline"], timeout=timeout, memory=memory, smp=job.get("smp", 1),
                    extra=["-initrd", module] if module else [])
         lines, timed_out, status = r.lines, r.timed_out, r.status
     else:
         r = lp.run(job["preset"], job["run"], env=job.get("env"), timeout=timeout, module=module,
-                   memory=memory)
+                   memory=memory, smp=job.get("smp", 1))
         lines, timed_out, status = r.lines, r.timed_out, r.status()
     res, hist, bucket = parse_output(lines)
     out = dict(job)
