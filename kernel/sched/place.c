@@ -162,7 +162,7 @@ out_running:
 	if (unlikely(rq->idle_stamp))
 		ttwu_idle_stamp(rq);
 out:
-	sched_verify_hook();
+	sched_verify_hook(rq);
 	task_rq_unlock(rq, &flags);
 	return success;
 }
@@ -304,8 +304,12 @@ again:
 	struct migration_arg arg = { p, (int)cpumask_first(&allowed) };
 
 	if (migrate_task(p, arg.dest_cpu)) {
+		rq->migration_pending++;	/* P may stay outside its mask until then */
 		task_rq_unlock(rq, &flags);
 		stop_one_cpu((unsigned int)cpu_of(rq), migration_cpu_stop, &arg);
+		raw_spin_lock_irqsave(&rq->lock, flags);
+		rq->migration_pending--;
+		raw_spin_unlock_irqrestore(&rq->lock, flags);
 		return 0;
 	}
 out:

@@ -218,7 +218,7 @@ static void test_on_cpu_until_switched_out(void **state)
 	(void)state;
 	static_key_set(&sched_up_key, false);
 	p = spawn_on(1, "exiter", 0);
-	run_on(1, 1);
+	run_on(1, 3);
 	assert_ptr_equal(cpu_curr(1), p);
 	r = switch_last(0);
 	assert_ptr_equal(r->next, p);
@@ -266,6 +266,57 @@ static void test_resched_remote_sends_ipi(void **state)
 	static_key_set(&sched_up_key, true);
 }
 
+/*
+ * sched_verify() checks the running CPU's own queue: corrupt CPU 1's and
+ * only a check on CPU 1 reports it.  SMP's own invariant: a queued task's
+ * task_cpu() is its queue's CPU, which its mask allows (unless a move off
+ * that CPU is pending, rq->migration_pending) and which is online.
+ */
+static void test_verify_checks_each_cpu(void **state)
+{
+	struct task *a = spawn_on(1, "a", 0), *b = spawn_on(1, "b", 0);
+	struct rq *rq1 = cpu_rq(1);
+
+	(void)state;
+	run_on(1, 3);
+	on_cpu(1);
+	assert_int_equal(sched_verify(), 0);
+
+	rq1->cfs.nr_running++;
+	capture_reset();
+	on_cpu(0);
+	assert_int_equal(sched_verify(), 0);		/* CPU 0's queue is sound */
+	on_cpu(1);
+	assert_int_equal(sched_verify(), 2);		/* cfs count and rq != cfs */
+	assert_true(capture_contains("sched_verify: cfs nr_running 3, counted 2"));
+	rq1->cfs.nr_running--;
+
+	b->cpu = 0;					/* queued on CPU 1 */
+	capture_reset();
+	assert_int_equal(sched_verify(), 1);
+	assert_true(capture_contains("sched_verify: b/"));
+	assert_true(capture_contains(" is queued on CPU 1 but its cpu is 0\n"));
+	b->cpu = 1;
+
+	cpumask_clear_cpu(1, &b->cpus_allowed);		/* a move not asked for */
+	capture_reset();
+	assert_int_equal(sched_verify(), 1);
+	assert_true(capture_contains(" is queued on CPU 1, which its mask 0xd does not allow\n"));
+	rq1->migration_pending++;			/* set_cpus_allowed_ptr's */
+	assert_int_equal(sched_verify(), 0);
+	rq1->migration_pending--;
+	cpumask_set_cpu(1, &b->cpus_allowed);
+
+	cpumask_clear_cpu(1, &__cpu_online_mask);
+	capture_reset();
+	assert_int_equal(sched_verify(), 2);		/* a and b */
+	assert_true(capture_contains(" is queued on CPU 1, which is offline\n"));
+	cpumask_set_cpu(1, &__cpu_online_mask);
+	on_cpu(0);
+	sched_verify_failures = 0;
+	(void)a;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +330,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_wakeup_on_another_cpu, smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_on_cpu_until_switched_out, smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_resched_remote_sends_ipi, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_verify_checks_each_cpu, smp_setup, smp_teardown),
 	};
 
 	return SMP_RUN_TESTS(tests);
