@@ -204,10 +204,7 @@ static int __migrate_task(struct task *p, int src_cpu, int dest_cpu)
 	if (!cpumask_test_cpu((unsigned int)dest_cpu, &p->cpus_allowed))
 		goto fail;			/* the mask changed again */
 	if (p->se.on_rq) {
-		deactivate_task(rq_src, p, 0);
-		set_task_cpu(p, (unsigned int)dest_cpu);
-		activate_task(rq_dest, p, 0);
-		check_preempt_curr(rq_dest, p, 0);
+		move_queued_task(rq_src, p, rq_dest);
 	}
 done:
 	ret = 1;

@@ -449,6 +449,7 @@ void double_rq_lock(struct rq *rq1, struct rq *rq2);	/* by address */
 void double_rq_unlock(struct rq *rq1, struct rq *rq2);
 int double_lock_balance(struct rq *this_rq, struct rq *busiest);
 void double_unlock_balance(struct rq *this_rq, struct rq *busiest);
+void move_queued_task(struct rq *src_rq, struct task *p, struct rq *dst_rq);
 void pull_task(struct rq *src_rq, struct task *p, struct rq *this_rq, int this_cpu);
 void task_waking_fair(struct rq *rq, struct task *p);
 

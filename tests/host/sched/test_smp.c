@@ -317,6 +317,54 @@ static void test_verify_checks_each_cpu(void **state)
 	(void)a;
 }
 
+/*
+ * EEVDF: a DELAY_DEQUEUE sleeper stays queued but is counted out of
+ * rq->nr_running when it blocks (eevdf_class.c).  The balancer may move it
+ * (Linux 6.12 does: it stays delayed there); neither queue's nr_running
+ * may change for it.  Before move_queued_task() the source went one below
+ * its queued tasks and the destination one above (sched_verify at -smp 4
+ * under sched_preset=linux-6.12 counted thousands of violations).
+ */
+static void test_delayed_sleeper_moves_uncounted(void **state)
+{
+	struct task *a, *b, *c;
+
+	(void)state;
+	knob_set_ok("sched_preset", "linux-6.12");
+	c = spawn_on(2, "c", 0);
+	a = spawn_on(1, "a", 0);
+	b = spawn_on(1, "b", 0);
+	run_on(2, 1);
+	/* a and b take turns; half a tick into a turn the runner's vruntime is
+	 * past V (it owes: its lag is negative), so it blocks delayed */
+	run_on(1, 3);
+	on_cpu(1);
+	a = current;
+	fake_clock_ns += 500000;
+	block_current(TASK_INTERRUPTIBLE);
+	on_cpu(1);
+	assert_int_equal(a->se.sched_delayed, 1);
+	assert_int_equal(cpu_rq(1)->nr_running, 1);
+	assert_int_equal(cpu_rq(2)->nr_running, 1);
+
+	double_rq_lock(cpu_rq(1), cpu_rq(2));
+	pull_task(cpu_rq(1), a, cpu_rq(2), 2);
+	double_rq_unlock(cpu_rq(1), cpu_rq(2));
+	assert_int_equal(task_cpu(a), 2);
+	assert_int_equal(a->se.sched_delayed, 1);	/* still delayed there */
+	assert_int_equal(cpu_rq(1)->nr_running, 1);
+	assert_int_equal(cpu_rq(2)->nr_running, 1);
+	assert_int_equal(cpu_rq(2)->eevdf.h_nr_delayed, 1);
+	assert_int_equal(sched_verify(), 0);
+	on_cpu(2);
+	assert_int_equal(sched_verify(), 0);
+	assert_int_equal(wake_up_process(a), 0);	/* requeued, counted in */
+	assert_int_equal(cpu_rq(2)->nr_running, 2);
+	on_cpu(0);
+	(void)b;
+	(void)c;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,6 +379,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_on_cpu_until_switched_out, smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_resched_remote_sends_ipi, smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_verify_checks_each_cpu, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_delayed_sleeper_moves_uncounted,
+						smp_setup, smp_teardown),
 	};
 
 	return SMP_RUN_TESTS(tests);
