@@ -8,9 +8,12 @@
  * than one CPU is online (smp_key, <kernel/smp_lock.h>), under its rq->lock
  * in 2.6.35's places: schedule() (held across the switch, released by the
  * task switched in: after context_switch() or in schedule_tail()),
- * try_to_wake_up() (__task_rq_lock()), wake_up_new_task(), the tick and
- * the hrtick.  At one CPU each of those is one jump over the lock.  The
- * other paths are a task's kernel code, under the giant kernel lock.
+ * try_to_wake_up() (__task_rq_lock()), wake_up_new_task(), the tick, the
+ * hrtick, and the changes of another task's nice, policy or PI priority
+ * (task_rq_lock(): that task's CPU may be ticking meanwhile).  At one CPU
+ * each of those is one jump over the lock.  The other paths are a task's
+ * kernel code, under the giant kernel lock.  sched_verify_hook() runs
+ * inside each, on the rq locked there.
  * Time: rq->clock = sched_clock(), refreshed by update_rq_clock() at the
  * tick, on every enqueue/dequeue and, in schedule(), only through
  * deactivate_task() or put_prev_task() of a still-queued task (2.6.35).
@@ -223,7 +226,7 @@ void hrtick_fire(void)
 	rq->hrtick_active = 0;
 	update_rq_clock(rq);
 	rq->curr->sched_class->task_tick(rq, rq->curr, 1);
-	sched_verify_hook();
+	sched_verify_hook(rq);
 	rq_unlock(rq);
 	local_irq_restore(flags);
 }
@@ -244,8 +247,7 @@ int try_to_wake_up(struct task *p, unsigned int state, int wake_flags)
 
 	if (!static_branch_on(&sched_up_key))	/* place.c: choose its CPU */
 		return try_to_wake_up_smp(p, state, wake_flags);
-	local_irq_save(flags);
-	rq = static_branch_on(&smp_key) ? __task_rq_lock(p) : task_rq(p);
+	rq = task_rq_lock_irqsave(p, &flags);
 	if (!(p->state & state))
 		goto out;
 
@@ -263,9 +265,8 @@ out_running:
 	check_preempt_curr(rq, p, wake_flags);
 	p->state = TASK_RUNNING;
 out:
-	sched_verify_hook();
-	rq_unlock(rq);
-	local_irq_restore(flags);
+	sched_verify_hook(rq);
+	task_rq_unlock_irqrestore(rq, &flags);
 	return success;
 }
 
@@ -373,7 +374,7 @@ void wake_up_new_task(struct task *p)
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_INITIAL);	/* CFS: as 0 */
 	check_preempt_curr(rq, p, WF_FORK);
-	sched_verify_hook();
+	sched_verify_hook(rq);
 	rq_unlock(rq);
 	local_irq_restore(flags);
 }
@@ -408,7 +409,7 @@ void scheduler_tick(void)
 	update_cpu_load(rq);
 	sched_rt_period_tick(rq);		/* rt throttling's period timer */
 	curr->sched_class->task_tick(rq, curr, 0);
-	sched_verify_hook();
+	sched_verify_hook(rq);
 	if (static_branch_on(&smp_key))
 		scheduler_tick_smp(rq);
 	rq_unlock(rq);
@@ -571,7 +572,7 @@ need_resched:
 			finish_on_cpu(this_rq());
 	}
 
-	sched_verify_hook();
+	sched_verify_hook(this_rq());	/* the rq locked here: this CPU's */
 	if (smp)
 		raw_spin_unlock(&this_rq()->lock);
 	local_irq_restore(flags);
@@ -640,7 +641,7 @@ void preempt_schedule_irq(void)
  */
 void schedule_tail(void)
 {
-	sched_verify_hook();
+	sched_verify_hook(this_rq());	/* locked since the switch in */
 	if (!static_branch_on(&sched_up_key))
 		finish_lock_switch(this_rq());
 }
@@ -659,21 +660,21 @@ long task_nice(const struct task *p)
  */
 void set_user_nice(struct task *p, long nice)
 {
-	struct rq *rq = task_rq(p);
 	int old_prio, delta, on_rq;
 	unsigned long flags;
+	struct rq *rq;
 
 	if (task_nice(p) == nice || nice < -20 || nice > 19)
 		return;
-	if (p == rq->idle)
+	if (p == task_rq(p)->idle)
 		return;
 
-	local_irq_save(flags);
+	rq = task_rq_lock_irqsave(p, &flags);
 	update_rq_clock(rq);
 	/* rt tasks: static_prio is kept for a later SCHED_NORMAL, nothing moves */
 	if (rt_policy((int)p->policy)) {
 		p->static_prio = NICE_TO_PRIO(nice);
-		local_irq_restore(flags);
+		task_rq_unlock_irqrestore(rq, &flags);
 		return;
 	}
 
@@ -696,8 +697,8 @@ void set_user_nice(struct task *p, long nice)
 		if (delta < 0 || (delta > 0 && task_running(rq, p)))
 			resched_task(rq->curr);
 	}
-	sched_verify_hook();
-	local_irq_restore(flags);
+	sched_verify_hook(rq);
+	task_rq_unlock_irqrestore(rq, &flags);
 }
 
 /*
@@ -770,7 +771,7 @@ static void sched_change_end(struct rq *rq, struct task *p, const struct sched_c
 		else
 			p->sched_class->prio_changed(rq, p, c->oldprio, c->running);
 	}
-	sched_verify_hook();
+	sched_verify_hook(rq);
 }
 
 /*
@@ -782,9 +783,9 @@ static void sched_change_end(struct rq *rq, struct task *p, const struct sched_c
  */
 int sched_setscheduler_prio(struct task *p, int policy, int prio)
 {
-	struct rq *rq = task_rq(p);
 	struct sched_change c;
 	unsigned long flags;
+	struct rq *rq;
 	int newprio;
 
 	if (policy != SCHED_NORMAL && policy != SCHED_BATCH &&
@@ -792,17 +793,17 @@ int sched_setscheduler_prio(struct task *p, int policy, int prio)
 		return -EINVAL;
 	if (prio < 0 || prio > MAX_RT_PRIO - 1 || rt_policy(policy) != (prio != 0))
 		return -EINVAL;
-	if (p == rq->idle)
+	if (p == task_rq(p)->idle)
 		return -EINVAL;
 
-	local_irq_save(flags);
+	rq = task_rq_lock_irqsave(p, &flags);
 	rt_mutex_pi_busy++;		/* until the waiter has moved too */
 	newprio = rt_mutex_get_effective_prio(p, rt_policy(policy) ?
 					      MAX_RT_PRIO - 1 - prio : p->static_prio);
 	sched_change_begin(rq, p, rt_prio(newprio) ? &rt_sched_class : &fair_sched_class, &c);
 	__setscheduler(p, policy, prio);
 	sched_change_end(rq, p, &c, 0);
-	local_irq_restore(flags);
+	task_rq_unlock_irqrestore(rq, &flags);
 	rt_mutex_adjust_pi(p);		/* a blocked task's waiter moves */
 	rt_mutex_pi_busy--;
 	return 0;
@@ -818,18 +819,18 @@ int sched_setscheduler_prio(struct task *p, int policy, int prio)
 void rt_mutex_setprio(struct task *p, int prio)
 {
 	const struct sched_class *class = rt_prio(prio) ? &rt_sched_class : &fair_sched_class;
-	struct rq *rq = task_rq(p);
 	struct sched_change c;
 	unsigned long flags;
+	struct rq *rq;
 
 	if (prio < 0 || prio > MAX_PRIO - 1)
 		return;
-	local_irq_save(flags);
+	rq = task_rq_lock_irqsave(p, &flags);
 	sched_change_begin(rq, p, class, &c);
 	p->sched_class = class;
 	p->prio = prio;
 	sched_change_end(rq, p, &c, c.oldprio < prio ? ENQUEUE_HEAD : 0);
-	local_irq_restore(flags);
+	task_rq_unlock_irqrestore(rq, &flags);
 }
 
 /* The fair subset: SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE (weight 3). */

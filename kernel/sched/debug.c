@@ -4,9 +4,10 @@
  *			   block per online CPU, written as a table with
  *			   console_write() (no printk timestamps per line);
  *   proc_sched_show_task() a subset of /proc/PID/sched;
- *   sched_verify()	   the invariant checker (sched_verify=1 makes core.c
- *			   call it after every schedule, tick and wakeup;
- *			   the host tests always turn it on);
+ *   sched_verify_rq()	   the invariant checker of one CPU's runqueue
+ *			   (sched_verify=1 makes core.c call it, on the rq
+ *			   whose lock it holds, after every schedule, tick and
+ *			   wakeup; the host tests always turn it on);
  *   sched_report_at_end()  what sched_debug=end prints when init ends the
  *			   run: the dump plus a per-task schedstats table.
  *
@@ -23,6 +24,7 @@
 #include <kernel/proc.h>
 #include <kernel/rtmutex.h>
 #include <kernel/string.h>
+#include <kernel/smp_lock.h>
 #include <arch/irqflags.h>
 
 
@@ -341,13 +343,23 @@ u64 nr_context_switches(void)
 
 /* ---- The invariant checker --------------------------------------------------- */
 
-static u64 verify_last_min_vruntime[NR_CPUS];	/* each queue's own history */
-static u32 verify_have_last;			/* a bit per CPU */
+/* Each queue's own history, written under that rq's lock (a byte per CPU,
+ * not a shared bit mask that two CPUs' checks would both write). */
+static u64 verify_last_min_vruntime[NR_CPUS];
+static u8 verify_have_last[NR_CPUS];
 
 void sched_verify_reset(void)
 {
-	verify_have_last = 0;	/* every CPU's */
+	memset(verify_have_last, 0, sizeof(verify_have_last));	/* every CPU's */
 	sched_verify_failures = 0;
+}
+
+/* Every CPU's checks add to the one count: atomic_long_add(). */
+int sched_verify_count(int bad)
+{
+	if (bad)
+		__atomic_add_fetch(&sched_verify_failures, (unsigned long)bad, __ATOMIC_RELAXED);
+	return bad;
 }
 
 #define VIOLATION(...) do {				\
@@ -363,8 +375,31 @@ static int entity_queued(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 /*
  * The invariants, one helper each; every helper prints and returns its
- * violations.  sched_verify() runs them all with interrupts masked.
+ * violations.  sched_verify_rq() runs them all with interrupts masked.
  */
+
+/*
+ * SMP's own: P, queued on RQ, has RQ's CPU for its task_cpu(), that CPU
+ * is online, and P's mask allows it - unless set_cpus_allowed_ptr() has
+ * narrowed the mask and waits for the stopper of RQ's CPU to move P
+ * (rq->migration_pending; 2.6.35 moves it the same way, later).
+ */
+int sched_verify_task_cpu(struct rq *rq, struct task *p)
+{
+	unsigned int cpu = (unsigned int)cpu_of(rq);
+	int bad = 0;
+
+	if (task_cpu(p) != cpu)
+		VIOLATION("%s/%d is queued on CPU %u but its cpu is %u\n",
+			  p->comm, p->pid, cpu, task_cpu(p));
+	if (!cpumask_test_cpu(cpu, &p->cpus_allowed) && !rq->migration_pending)
+		VIOLATION("%s/%d is queued on CPU %u, which its mask %#x does not allow\n",
+			  p->comm, p->pid, cpu, (unsigned)p->cpus_allowed.bits);
+	if (!cpu_online(cpu))
+		VIOLATION("%s/%d is queued on CPU %u, which is offline\n",
+			  p->comm, p->pid, cpu);
+	return bad;
+}
 
 /*
  * The tree is a valid red-black tree (*BROKEN says it is not, so that it
@@ -410,6 +445,7 @@ static int verify_tree_entities(struct cfs_rq *cfs_rq, u32 *nr, u64 *load)
 		if (p->sched_class != &fair_sched_class)
 			VIOLATION("%s/%d in the tree is not a fair task\n",
 				  p->comm, p->pid);
+		bad += sched_verify_task_cpu(rq_of(cfs_rq), p);
 		(*nr)++;
 		*load += se->load.weight;
 		prev = se;
@@ -432,6 +468,7 @@ static int verify_curr(struct rq *rq, u32 *nr, u64 *load)
 		if (cfs_rq->curr->on_rq) {
 			(*nr)++;
 			*load += cfs_rq->curr->load.weight;
+			bad += sched_verify_task_cpu(rq, task_of(cfs_rq->curr));
 		}
 	} else if (rq->curr->sched_class == &fair_sched_class) {
 		VIOLATION("fair task %s/%d runs but cfs_rq->curr is NULL\n",
@@ -442,7 +479,8 @@ static int verify_curr(struct rq *rq, u32 *nr, u64 *load)
 
 /*
  * cfs_rq nr_running and load.weight equal NR and LOAD (the tree plus a
- * queued curr); rq's equal cfs_rq's (no other class); current is rq->curr.
+ * queued curr); rq's equal cfs_rq's (no other class); on RQ's own CPU,
+ * current is rq->curr.
  */
 static int verify_counts(struct rq *rq, u32 nr, u64 load)
 {
@@ -462,7 +500,7 @@ static int verify_counts(struct rq *rq, u32 nr, u64 load)
 	if (rq->load.weight != cfs_rq->load.weight)
 		VIOLATION("rq load %u != cfs load %u\n",
 			  (unsigned)rq->load.weight, (unsigned)cfs_rq->load.weight);
-	if (current != rq->curr)
+	if (rq == this_rq() && current != rq->curr)
 		VIOLATION("current is not rq->curr\n");
 	return bad;
 }
@@ -487,11 +525,11 @@ static int verify_min_vruntime(struct cfs_rq *cfs_rq)
 	int bad = 0, cpu = cpu_of(rq_of(cfs_rq));
 	u64 *last = &verify_last_min_vruntime[cpu];
 
-	if ((verify_have_last >> cpu) & 1 && (s64)(cfs_rq->min_vruntime - *last) < 0)
+	if (verify_have_last[cpu] && (s64)(cfs_rq->min_vruntime - *last) < 0)
 		VIOLATION("min_vruntime went back by %lld ns\n",
 			  (long long)(*last - cfs_rq->min_vruntime));
 	*last = cfs_rq->min_vruntime;
-	verify_have_last |= 1u << cpu;
+	verify_have_last[cpu] = 1;
 	return bad;
 }
 
@@ -523,23 +561,33 @@ static int verify_deadline_list(struct rq *rq)
 }
 
 /*
- * Check every runqueue invariant above (each violation printed and
- * counted in sched_verify_failures); returns the number of violations.
- * A spread beyond 3 x latency is only counted (nr_spread_over), as Linux.
+ * The checks of what no runqueue lock covers: the PI chains, which the
+ * giant kernel lock protects (rtmutex.c changes them in task context,
+ * holding it).  Only while this CPU holds it: an AP's tick, or an IPI,
+ * runs without it while another CPU may be walking a chain.  At one CPU
+ * kernel_locked() is always true.
  */
-int sched_verify(void)
+int sched_verify_global(void)
 {
-	struct rq *rq = this_rq();
+	return kernel_locked() ? rt_mutex_verify_chains() : 0;
+}
+
+/*
+ * Check every invariant above on RQ, whose lock the caller holds while
+ * more than one CPU is online (each violation printed and counted in
+ * sched_verify_failures); returns the number of violations.  A spread
+ * beyond 3 x latency is only counted (nr_spread_over), as Linux.
+ */
+int sched_verify_rq(struct rq *rq)
+{
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	unsigned long flags;
 	u64 load = 0;
 	u32 nr = 0;
 	int bad, broken;
 
-	if (rq->cpu)				/* CPU 0's queue only, for now */
-		return 0;
 	if (sched_eevdf())			/* eevdf_debug.c */
-		return sched_verify_eevdf();
+		return sched_verify_eevdf(rq);
 	local_irq_save(flags);
 	bad = verify_rbtree(cfs_rq, &broken);
 	if (!broken)
@@ -550,11 +598,16 @@ int sched_verify(void)
 	bad += verify_min_vruntime(cfs_rq);
 	bad += verify_idle(rq);
 	bad += verify_deadline_list(rq);
-	bad += sched_verify_rt();		/* rt.c: the priority array */
-	bad += rt_mutex_verify_chains();	/* rtmutex.c: the PI chains */
-	sched_verify_failures += (unsigned long)bad;
+	bad += sched_verify_rt(rq);		/* rt.c: the priority array */
+	bad += sched_verify_global();		/* rtmutex.c: the PI chains */
 	local_irq_restore(flags);
-	return bad;
+	return sched_verify_count(bad);
+}
+
+/* This CPU's runqueue (<kernel/sched.h>; the host tests' "on" CPU). */
+int sched_verify(void)
+{
+	return sched_verify_rq(this_rq());
 }
 
 /* ---- sched_debug= and the end-of-run report ------------------------------ */

@@ -161,6 +161,8 @@ static int check_augment(struct rb_node *node, u64 *min_v)
  *  - some queued entity is eligible (the one with the smallest vruntime),
  *    and, with two or more queued, the entity the pick would choose now
  *    is eligible (RUN_TO_PARITY keeps only an eligible curr);
+ *  - every queued task is on RQ's CPU, online, in its mask
+ *    (sched_verify_task_cpu, debug.c);
  *  - a delayed entity (DELAY_DEQUEUE) is queued and not running, and its
  *    task is asleep, or was woken while the CPU was idle (then the next
  *    pick requeues it); h_nr_delayed counts them.  (Its lag was negative
@@ -206,9 +208,8 @@ int eevdf_verify_tree(struct cfs_rq *cfs_rq)
 	return bad;
 }
 
-int sched_verify_eevdf(void)
+int sched_verify_eevdf(struct rq *rq)
 {
-	struct rq *rq = this_rq();
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se, *curr = cfs_rq->curr, *minv = NULL;
 	struct rb_node *node;
@@ -232,6 +233,7 @@ int sched_verify_eevdf(void)
 			VIOLATION("%s/%d is in the tree but not on_rq\n", p->comm, p->pid);
 		if (p->sched_class != &fair_sched_class)
 			VIOLATION("%s/%d in the tree is not an EEVDF task\n", p->comm, p->pid);
+		bad += sched_verify_task_cpu(rq, p);
 		if (se->sched_delayed) {
 			delayed++;
 			/* requeued by the next fair pick: idle or an rt task may run first */
@@ -250,6 +252,7 @@ int sched_verify_eevdf(void)
 		if (curr->sched_delayed && rq->curr == task_of(curr))
 			VIOLATION("the running task is delayed\n");
 		if (curr->on_rq) {
+			bad += sched_verify_task_cpu(rq, task_of(curr));
 			S += entity_key(cfs_rq, curr) * curr->load.weight;
 			W += curr->load.weight;
 			nr++;
@@ -288,7 +291,7 @@ int sched_verify_eevdf(void)
 	if (delayed != eevdf_rq(cfs_rq)->h_nr_delayed)
 		VIOLATION("h_nr_delayed %u, counted %u\n",
 			  (unsigned)eevdf_rq(cfs_rq)->h_nr_delayed, (unsigned)delayed);
-	if (current != rq->curr)
+	if (rq == this_rq() && current != rq->curr)
 		VIOLATION("current is not rq->curr\n");
 	if (cfs_rq->next && !cfs_rq->next->on_rq)
 		VIOLATION("next buddy is not queued\n");
@@ -307,9 +310,8 @@ int sched_verify_eevdf(void)
 	if (rq->idle && (rq->idle->on_rq || rq->idle->se.on_rq))
 		VIOLATION("the idle task is queued\n");
 
-	bad += sched_verify_rt();		/* rt.c: the priority array */
-	bad += rt_mutex_verify_chains();	/* rtmutex.c: the PI chains */
-	sched_verify_failures += (unsigned long)bad;
+	bad += sched_verify_rt(rq);		/* rt.c: the priority array */
+	bad += sched_verify_global();		/* rtmutex.c: the PI chains */
 	local_irq_restore(flags);
-	return bad;
+	return sched_verify_count(bad);
 }

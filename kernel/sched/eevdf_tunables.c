@@ -213,13 +213,13 @@ void eevdf_set_slice(struct task *p, u64 runtime)
  */
 void eevdf_change_slice(struct task *p, u64 runtime)
 {
-	struct rq *rq = task_rq(p);
 	int on_rq, running;
 	unsigned long flags;
+	struct rq *rq;
 
 	if (runtime == p->se.slice)
 		return;			/* 6.12: nothing to change, no requeue */
-	local_irq_save(flags);
+	rq = task_rq_lock_irqsave(p, &flags);	/* 6.12: task_rq_lock() */
 	update_rq_clock(rq);
 	on_rq = p->se.on_rq;
 	running = task_current(rq, p);
@@ -234,6 +234,6 @@ void eevdf_change_slice(struct task *p, u64 runtime)
 		enqueue_task(rq, p, 0);
 	if (running)
 		p->sched_class->set_curr_task(rq);
-	sched_verify_hook();
-	local_irq_restore(flags);
+	sched_verify_hook(rq);
+	task_rq_unlock_irqrestore(rq, &flags);
 }

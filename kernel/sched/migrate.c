@@ -121,17 +121,35 @@ void double_unlock_balance(struct rq *this_rq, struct rq *busiest)
 }
 
 /*
- * Move the queued, not running task P from SRC_RQ to THIS_RQ (THIS_CPU's),
- * both locked (2.6.35 pull_task()): flags 0 on both sides, so vruntime
- * leaves relative to SRC_RQ's min_vruntime and arrives relative to
- * THIS_RQ's.  Then P may preempt what runs here.
+ * Move the queued, not running task P from SRC_RQ to DST_RQ, both locked:
+ * flags 0 on both sides, so vruntime leaves relative to SRC_RQ's
+ * min_vruntime and arrives relative to DST_RQ's; then P may preempt what
+ * runs there (2.6.35 pull_task(); 6.12 move_queued_task()).
+ * An EEVDF DELAY_DEQUEUE sleeper moves as it is, still delayed, as Linux
+ * 6.12 moves it; but Granule's rq->nr_running counted it out when it
+ * blocked, and its class's preemption check is what requeues a woken one
+ * (eevdf_class.c, ttwu_delayed()): so it moves without deactivate/
+ * activate's counts and without the check, which would wake it.
  */
+void move_queued_task(struct rq *src_rq, struct task *p, struct rq *dst_rq)
+{
+	if (sched_eevdf() && p->se.sched_delayed) {
+		dequeue_task(src_rq, p, 0);
+		set_task_cpu(p, (unsigned int)cpu_of(dst_rq));
+		enqueue_task(dst_rq, p, 0);
+		return;
+	}
+	deactivate_task(src_rq, p, 0);
+	set_task_cpu(p, (unsigned int)cpu_of(dst_rq));
+	activate_task(dst_rq, p, 0);
+	check_preempt_curr(dst_rq, p, 0);
+}
+
+/* P to THIS_RQ (THIS_CPU's): the balancer's move (2.6.35 pull_task()). */
 void pull_task(struct rq *src_rq, struct task *p, struct rq *this_rq, int this_cpu)
 {
-	deactivate_task(src_rq, p, 0);
-	set_task_cpu(p, (unsigned int)this_cpu);
-	activate_task(this_rq, p, 0);
-	check_preempt_curr(this_rq, p, 0);
+	(void)this_cpu;
+	move_queued_task(src_rq, p, this_rq);
 }
 
 /*

@@ -162,7 +162,7 @@ out_running:
 	if (unlikely(rq->idle_stamp))
 		ttwu_idle_stamp(rq);
 out:
-	sched_verify_hook();
+	sched_verify_hook(rq);
 	task_rq_unlock(rq, &flags);
 	return success;
 }
@@ -204,10 +204,7 @@ static int __migrate_task(struct task *p, int src_cpu, int dest_cpu)
 	if (!cpumask_test_cpu((unsigned int)dest_cpu, &p->cpus_allowed))
 		goto fail;			/* the mask changed again */
 	if (p->se.on_rq) {
-		deactivate_task(rq_src, p, 0);
-		set_task_cpu(p, (unsigned int)dest_cpu);
-		activate_task(rq_dest, p, 0);
-		check_preempt_curr(rq_dest, p, 0);
+		move_queued_task(rq_src, p, rq_dest);
 	}
 done:
 	ret = 1;
@@ -304,8 +301,12 @@ again:
 	struct migration_arg arg = { p, (int)cpumask_first(&allowed) };
 
 	if (migrate_task(p, arg.dest_cpu)) {
+		rq->migration_pending++;	/* P may stay outside its mask until then */
 		task_rq_unlock(rq, &flags);
 		stop_one_cpu((unsigned int)cpu_of(rq), migration_cpu_stop, &arg);
+		raw_spin_lock_irqsave(&rq->lock, flags);
+		rq->migration_pending--;
+		raw_spin_unlock_irqrestore(&rq->lock, flags);
 		return 0;
 	}
 out:

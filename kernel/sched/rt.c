@@ -415,11 +415,12 @@ const struct sched_class rt_sched_class = {
 /*
  * rt_nr_running = sum of the list lengths; a bit is set iff its list is
  * non-empty; highest_prio = first set bit; every queued task is rt, on_rq,
- * at its own prio.  Returns the number of violations (printed).
+ * at its own prio, on RQ's CPU (sched_verify_task_cpu).  RQ is locked at
+ * more than one CPU.  Returns the number of violations (printed).
  */
-int sched_verify_rt(void)
+int sched_verify_rt(struct rq *rq)
 {
-	struct rt_rq *rt_rq = &this_rq()->rt;
+	struct rt_rq *rt_rq = &rq->rt;
 	struct rt_prio_array *array = &rt_rq->active;
 	u32 n = 0;
 	int bad = 0;
@@ -441,6 +442,7 @@ int sched_verify_rt(void)
 				       p->pid, i, p->prio, p->se.on_rq);
 				bad++;
 			}
+			bad += sched_verify_task_cpu(rq, p);
 			n++;
 		}
 	}

@@ -182,6 +182,9 @@ struct rq {
 	int active_balance;		/* a push of its running task is requested ... */
 	int push_cpu;			/* ... to this CPU */
 	struct cpu_stop_work active_balance_work;	/* ... run by its stopper */
+	/* set_cpus_allowed_ptr() moves off this CPU waiting for its stopper:
+	 * a queued task may be outside its mask meanwhile (sched_verify) */
+	unsigned int migration_pending;
 };
 
 DECLARE_PER_CPU(struct rq, runqueues);
@@ -393,13 +396,37 @@ static inline void rq_unlock(struct rq *rq)
 		raw_spin_unlock(&rq->lock);
 }
 struct rq *__task_rq_lock(struct task *p);	/* migrate.c: interrupts are off */
+/* Interrupts off and, while more than one CPU is online, P's rq locked
+ * (2.6.35's task_rq_lock()); at one CPU a jump over the lock. */
+static inline struct rq *task_rq_lock_irqsave(struct task *p, unsigned long *flags)
+{
+	local_irq_save(*flags);
+	return static_branch_on(&smp_key) ? __task_rq_lock(p) : task_rq(p);
+}
+static inline void task_rq_unlock_irqrestore(struct rq *rq, unsigned long *flags)
+{
+	rq_unlock(rq);
+	local_irq_restore(*flags);
+}
 void hrtick_clear(struct rq *rq);
-/* core.c calls this after schedule/tick/wakeup: debug.c's sched_verify()
- * (<kernel/sched.h>) under sched_verify=1 (inline: the test is one load). */
-static inline void sched_verify_hook(void)
+/*
+ * debug.c's checker: RQ's invariants (the caller holds RQ's lock at more
+ * than one CPU), then, if this CPU holds the giant lock, the PI chains;
+ * the parts, each returning its violations (printed); the count.
+ */
+int sched_verify_rq(struct rq *rq);
+int sched_verify_task_cpu(struct rq *rq, struct task *p);
+int sched_verify_global(void);
+int sched_verify_count(int bad);	/* adds to sched_verify_failures */
+/*
+ * core.c calls this after schedule/tick/wakeup/priority changes, on the
+ * rq whose lock it holds there, under sched_verify=1 (inline: the test is
+ * one load).
+ */
+static inline void sched_verify_hook(struct rq *rq)
 {
 	if (unlikely(sysctl_sched_verify))
-		sched_verify();
+		sched_verify_rq(rq);
 }
 void sched_verify_reset(void);	/* forget the min_vruntime history */
 /* sched_debug=: off, end (the end-of-run report), domains (sched_domain_debug) */
@@ -422,6 +449,7 @@ void double_rq_lock(struct rq *rq1, struct rq *rq2);	/* by address */
 void double_rq_unlock(struct rq *rq1, struct rq *rq2);
 int double_lock_balance(struct rq *this_rq, struct rq *busiest);
 void double_unlock_balance(struct rq *this_rq, struct rq *busiest);
+void move_queued_task(struct rq *src_rq, struct task *p, struct rq *dst_rq);
 void pull_task(struct rq *src_rq, struct task *p, struct rq *this_rq, int this_cpu);
 void task_waking_fair(struct rq *rq, struct task *p);
 
@@ -486,7 +514,7 @@ void eevdf_print_tunables(void);
 int eevdf_params_snprint(char *buf, size_t len);
 struct knob;
 int sched_knob_cfs_only(const struct knob *k);		/* tunables.c */
-int sched_verify_eevdf(void);			/* eevdf_debug.c */
+int sched_verify_eevdf(struct rq *rq);			/* eevdf_debug.c */
 void eevdf_print_cfs_rq(struct cfs_rq *cfs_rq);		/* eevdf_debug.c */
 void eevdf_print_rq(struct rq *rq);
 void proc_sched_show_task_eevdf(struct task *p);	/* eevdf_debug.c */
@@ -511,7 +539,7 @@ u64 sched_rt_runtime(void);		/* ns per period, or RUNTIME_INF */
 u64 sched_rt_period(void);		/* ns */
 void sched_rt_period_tick(struct rq *rq); /* the period timer, from the tick */
 int sched_find_first_bit(const u32 *bitmap);
-int sched_verify_rt(void);		/* rt.c: rt_rq invariants, 0 if sound */
+int sched_verify_rt(struct rq *rq);		/* rt.c: rt_rq invariants, 0 if sound */
 void print_rt_rq(struct rt_rq *rt_rq);	/* debug.c layout of rt_rq[0] */
 /* debug.c: PRINT each queued rt task (/proc/sched_debug's runnable tasks) */
 void print_rt_tasks(struct rq *rq, void (*print)(struct rq *rq, struct task *p));

@@ -54,6 +54,19 @@ static inline int cond_resched_kernel_lock(void)
 }
 #endif
 
+/*
+ * Does this CPU hold the giant lock (2.6.35's kernel_locked())?  At one
+ * CPU there is no lock and nothing to hold it against: always.
+ */
+#ifdef HOST_TEST
+static inline int kernel_locked(void) { return 1; }
+#else
+static inline int kernel_locked(void)
+{
+	return !static_branch_on(&smp_key) || this_cpu_read(kernel_flag_held);
+}
+#endif
+
 /* int 0x80's C entry at more than one CPU (arch/x86/entry.asm). */
 struct trap_frame;
 void do_syscall_smp(struct trap_frame *tf);

@@ -52,7 +52,7 @@ static void test_bitmap(void **state)
 	assert_int_equal(sched_find_first_bit(RT->active.bitmap), 49);
 	assert_int_equal(RT->highest_prio.curr, 49);
 	assert_int_equal(RT->rt_nr_running, 1);
-	assert_int_equal(sched_verify_rt(), 0);
+	assert_int_equal(sched_verify_rt(this_rq()), 0);
 }
 
 static void test_fifo_order(void **state)

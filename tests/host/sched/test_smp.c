@@ -218,7 +218,7 @@ static void test_on_cpu_until_switched_out(void **state)
 	(void)state;
 	static_key_set(&sched_up_key, false);
 	p = spawn_on(1, "exiter", 0);
-	run_on(1, 1);
+	run_on(1, 3);
 	assert_ptr_equal(cpu_curr(1), p);
 	r = switch_last(0);
 	assert_ptr_equal(r->next, p);
@@ -292,6 +292,105 @@ static void test_counts_sum_every_cpu(void **state)
 	on_cpu(0);
 }
 
+/*
+ * sched_verify() checks the running CPU's own queue: corrupt CPU 1's and
+ * only a check on CPU 1 reports it.  SMP's own invariant: a queued task's
+ * task_cpu() is its queue's CPU, which its mask allows (unless a move off
+ * that CPU is pending, rq->migration_pending) and which is online.
+ */
+static void test_verify_checks_each_cpu(void **state)
+{
+	struct task *a = spawn_on(1, "a", 0), *b = spawn_on(1, "b", 0);
+	struct rq *rq1 = cpu_rq(1);
+
+	(void)state;
+	run_on(1, 3);
+	on_cpu(1);
+	assert_int_equal(sched_verify(), 0);
+
+	rq1->cfs.nr_running++;
+	capture_reset();
+	on_cpu(0);
+	assert_int_equal(sched_verify(), 0);		/* CPU 0's queue is sound */
+	on_cpu(1);
+	assert_int_equal(sched_verify(), 2);		/* cfs count and rq != cfs */
+	assert_true(capture_contains("sched_verify: cfs nr_running 3, counted 2"));
+	rq1->cfs.nr_running--;
+
+	b->cpu = 0;					/* queued on CPU 1 */
+	capture_reset();
+	assert_int_equal(sched_verify(), 1);
+	assert_true(capture_contains("sched_verify: b/"));
+	assert_true(capture_contains(" is queued on CPU 1 but its cpu is 0\n"));
+	b->cpu = 1;
+
+	cpumask_clear_cpu(1, &b->cpus_allowed);		/* a move not asked for */
+	capture_reset();
+	assert_int_equal(sched_verify(), 1);
+	assert_true(capture_contains(" is queued on CPU 1, which its mask 0xd does not allow\n"));
+	rq1->migration_pending++;			/* set_cpus_allowed_ptr's */
+	assert_int_equal(sched_verify(), 0);
+	rq1->migration_pending--;
+	cpumask_set_cpu(1, &b->cpus_allowed);
+
+	cpumask_clear_cpu(1, &__cpu_online_mask);
+	capture_reset();
+	assert_int_equal(sched_verify(), 2);		/* a and b */
+	assert_true(capture_contains(" is queued on CPU 1, which is offline\n"));
+	cpumask_set_cpu(1, &__cpu_online_mask);
+	on_cpu(0);
+	sched_verify_failures = 0;
+	(void)a;
+}
+
+/*
+ * EEVDF: a DELAY_DEQUEUE sleeper stays queued but is counted out of
+ * rq->nr_running when it blocks (eevdf_class.c).  The balancer may move it
+ * (Linux 6.12 does: it stays delayed there); neither queue's nr_running
+ * may change for it.  Before move_queued_task() the source went one below
+ * its queued tasks and the destination one above (sched_verify at -smp 4
+ * under sched_preset=linux-6.12 counted thousands of violations).
+ */
+static void test_delayed_sleeper_moves_uncounted(void **state)
+{
+	struct task *a, *b, *c;
+
+	(void)state;
+	knob_set_ok("sched_preset", "linux-6.12");
+	c = spawn_on(2, "c", 0);
+	a = spawn_on(1, "a", 0);
+	b = spawn_on(1, "b", 0);
+	run_on(2, 1);
+	/* a and b take turns; half a tick into a turn the runner's vruntime is
+	 * past V (it owes: its lag is negative), so it blocks delayed */
+	run_on(1, 3);
+	on_cpu(1);
+	a = current;
+	fake_clock_ns += 500000;
+	block_current(TASK_INTERRUPTIBLE);
+	on_cpu(1);
+	assert_int_equal(a->se.sched_delayed, 1);
+	assert_int_equal(cpu_rq(1)->nr_running, 1);
+	assert_int_equal(cpu_rq(2)->nr_running, 1);
+
+	double_rq_lock(cpu_rq(1), cpu_rq(2));
+	pull_task(cpu_rq(1), a, cpu_rq(2), 2);
+	double_rq_unlock(cpu_rq(1), cpu_rq(2));
+	assert_int_equal(task_cpu(a), 2);
+	assert_int_equal(a->se.sched_delayed, 1);	/* still delayed there */
+	assert_int_equal(cpu_rq(1)->nr_running, 1);
+	assert_int_equal(cpu_rq(2)->nr_running, 1);
+	assert_int_equal(cpu_rq(2)->eevdf.h_nr_delayed, 1);
+	assert_int_equal(sched_verify(), 0);
+	on_cpu(2);
+	assert_int_equal(sched_verify(), 0);
+	assert_int_equal(wake_up_process(a), 0);	/* requeued, counted in */
+	assert_int_equal(cpu_rq(2)->nr_running, 2);
+	on_cpu(0);
+	(void)b;
+	(void)c;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +405,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_on_cpu_until_switched_out, smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_resched_remote_sends_ipi, smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_counts_sum_every_cpu, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_verify_checks_each_cpu, smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_delayed_sleeper_moves_uncounted,
+						smp_setup, smp_teardown),
 	};
 
 	return SMP_RUN_TESTS(tests);
