@@ -17,6 +17,15 @@ extern struct jump_entry __start___jump_table[], __stop___jump_table[];
 
 static const u8 nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
+void text_redirect(void *fn, void *to)
+{
+	u8 *site = fn;
+	u32 rel = (u32)to - ((u32)fn + 5);
+
+	site[0] = JMP_REL32;
+	memcpy(site + 1, &rel, 4);
+}
+
 void static_key_set(struct static_key *key, bool on)
 {
 	unsigned long flags;

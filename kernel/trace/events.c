@@ -156,7 +156,7 @@ int trace_format_event(const struct trace_entry *e, char *buf, int len)
 	return n + format_fields(e, n < len ? buf + n : NULL, n < len ? len - n : 0);
 }
 
-int trace_format_line(const struct trace_entry *e, char *buf, int len)
+int trace_format_line(const struct trace_entry *e, int cpu, char *buf, int len)
 {
 	u64 us = e->ts / 1000;
 	char flags[6] = {
@@ -168,7 +168,7 @@ int trace_format_line(const struct trace_entry *e, char *buf, int len)
 	int n;
 
 	n = snprintf(buf, len, "%16s-%-7d [%03d] %s %5lu.%06lu: ", e->pid ? e->comm : "<idle>",
-		     e->pid, 0, flags, (unsigned long)(us / 1000000), (unsigned long)(us % 1000000));
+		     e->pid, cpu, flags, (unsigned long)(us / 1000000), (unsigned long)(us % 1000000));
 	n += trace_format_event(e, n < len ? buf + n : NULL, n < len ? len - n : 0);
 	if (n + 1 < len) {
 		buf[n] = '\n';

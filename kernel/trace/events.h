@@ -140,10 +140,10 @@ int trace_event_lookup(const char *name);
 
 /*
  * One line of ftrace's trace file for E (with its '\n'): the context
- * ("comm-pid [000] flags secs.usecs: ") then "name: fields".  Returns the
+ * ("comm-pid [CPU] flags secs.usecs: ", CPU the buffer's it came from) then "name: fields".  Returns the
  * length (snprintf's, may exceed LEN).
  */
-int trace_format_line(const struct trace_entry *e, char *buf, int len);
+int trace_format_line(const struct trace_entry *e, int cpu, char *buf, int len);
 /* Just "name: fields" (tp_printk's console line). */
 int trace_format_event(const struct trace_entry *e, char *buf, int len);
 

@@ -10,7 +10,7 @@
  * only run while the command line is parsed, before memory_init().
  *
  *	trace_event=sched:*,timer:hrtimer_expire_entry	events to record
- *	trace_buf_size=12M				ring buffer bytes (K/M)
+ *	trace_buf_size=12M				ring buffer bytes of each CPU (K/M)
  *	tp_printk					also print each event
  * (Linux's names; Documentation/admin-guide/kernel-parameters.txt.)
  *

@@ -5,8 +5,14 @@
  *
  * Recording: a probe handler (probes.c) asks trace_reserve() for a record
  * of its event, fills the fields and calls trace_commit().  Both run with
- * interrupts off, so a record is written whole before anything else can
- * write; a full buffer drops its oldest records (ring_buffer.c).
+ * interrupts off, so a record is written whole before anything else on
+ * this CPU can write; a full buffer drops its oldest records
+ * (ring_buffer.c).  As ftrace's, there is one buffer per possible CPU,
+ * written only by its CPU (the one the event happens on), each of
+ * trace_buf_size bytes.  ftrace's writer is lockless (2.6.35
+ * ring_buffer.c's commit pages); here the writer holds its own CPU's
+ * buffer lock from trace_reserve() to trace_commit(), a lock only a reader
+ * on another CPU can contend, and at one possible CPU no lock is taken.
  *
  * The dump (trace_dump, from sys_granule_poweroff) stops recording, then
  * writes with console_write():
@@ -14,6 +20,7 @@
  *	# tracer: nop
  *	...ftrace's header, with entries-in-buffer/entries-written...
  *	          <idle>-0       [000] d....     0.125010: sched_switch: ...
+ * (the CPUs' buffers merged by time, as the trace file reads).
  *	==== granule trace end: N entries, M lost ====
  * tools/trace finds the two marker lines in a serial log.
  *
@@ -31,7 +38,11 @@
 #include <kernel/uaccess.h>
 #include <kernel/time.h>
 #include <kernel/sched.h>
+#include <kernel/jump_label.h>
+#include <kernel/cpumask.h>
+#include <kernel/smp.h>
 #include <arch/irqflags.h>
+#include <arch/spinlock.h>
 #include "ring_buffer.h"
 #include "events.h"
 #include "trace_internal.h"
@@ -42,7 +53,8 @@
 #define TRACE_MARKER_MAX	256		/* bytes kept of one marker */
 #define TRACE_LINE_MAX		384
 
-static struct ring_buffer rb;
+static struct ring_buffer rbs[NR_CPUS];	/* one per possible CPU */
+static arch_spinlock_t rb_lock[NR_CPUS];	/* its writer (its CPU) against readers */
 static int recording;			/* buffer allocated, tracing_on, not yet dumped */
 static int tracing_on_file = 1;		/* tracing_on (ftrace's default: on) */
 static int dumped;			/* the end-of-run dump stopped recording for good */
@@ -176,18 +188,63 @@ static void ring_free(struct ring_buffer *old)
 		kfree(old->chunks[i]);
 }
 
+/* Every possible CPU's ring of BYTES, into NEW; -ENOMEM (nothing kept). */
+static int rings_alloc(struct ring_buffer *new, u32 bytes)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (ring_alloc(&new[cpu], bytes)) {
+			while (cpu--)
+				ring_free(&new[cpu]);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void trace_smp_write_path(void);
+
 void trace_buffer_init(void)
 {
-	if (ring_alloc(&rb, trace_buf_size)) {
-		printk("trace: cannot allocate %u bytes; tracing off\n", trace_buf_size);
+	if (rings_alloc(rbs, trace_buf_size)) {
+		printk("trace: cannot allocate %u bytes for each of %u CPUs; tracing off\n",
+		       trace_buf_size, nr_cpu_ids);
 		return;
 	}
+	if (nr_cpu_ids > 1)
+		trace_smp_write_path();
 	recording = 1;
-	printk("trace: %u KiB ring buffer\n", trace_buf_size >> 10);
+	if (nr_cpu_ids > 1)
+		printk("trace: %u KiB ring buffer per CPU, %u CPUs\n", trace_buf_size >> 10, nr_cpu_ids);
+	else
+		printk("trace: %u KiB ring buffer\n", trace_buf_size >> 10);
 	trace_probes_update(trace_event_mask);	/* hrtimers_init() is done: no more finding */
 }
 
 /* ---- recording -------------------------------------------------------------- */
+
+/*
+ * Two versions of the write path.  At one possible CPU, trace_reserve()
+ * and trace_commit() write CPU 0's buffer with no lock, instruction for
+ * instruction the uniprocessor tracer (under -icount a probe's cost is
+ * time, and every figure of a traced -smp 1 run stays what it was).  At
+ * more, trace_buffer_init() makes them jump to the _smp versions: this
+ * CPU's buffer, its lock held from reserve to commit.  The record's
+ * fields are written out in both rather than shared through an inline
+ * helper: with one, GCC allocates trace_reserve()'s registers differently
+ * and the uniprocessor path runs one instruction less than it did.
+ */
+/* tp_printk: the event on the console too. */
+static inline __attribute__((always_inline)) void print_entry(struct trace_entry *e)
+{
+	char line[TRACE_LINE_MAX];
+
+	if (!tp_printk)
+		return;
+	trace_format_event(e, line, sizeof(line));
+	printk("%s\n", line);
+}
 
 struct trace_entry *trace_reserve(int type, u32 size, u32 eflags, const struct task *t)
 {
@@ -195,7 +252,7 @@ struct trace_entry *trace_reserve(int type, u32 size, u32 eflags, const struct t
 
 	if (!recording || !(trace_event_mask & (1u << type) || type == TRACE_PRINT))
 		return NULL;
-	e = rb_reserve(&rb, size);
+	e = rb_reserve(&rbs[0], size);
 	if (!e)
 		return NULL;
 	memset(e, 0, size);
@@ -210,23 +267,50 @@ struct trace_entry *trace_reserve(int type, u32 size, u32 eflags, const struct t
 
 void trace_commit(struct trace_entry *e)
 {
-	char line[TRACE_LINE_MAX];
+	print_entry(e);
+}
 
-	if (!tp_printk)
-		return;
-	trace_format_event(e, line, sizeof(line));
-	printk("%s\n", line);
+static struct trace_entry *trace_reserve_smp(int type, u32 size, u32 eflags, const struct task *t)
+{
+	struct trace_entry *e;
+	unsigned int cpu;
+
+	if (!recording || !(trace_event_mask & (1u << type) || type == TRACE_PRINT))
+		return NULL;
+	cpu = smp_processor_id();		/* interrupts are off: this CPU to trace_commit */
+	arch_spin_lock(&rb_lock[cpu]);
+	e = rb_reserve(&rbs[cpu], size);
+	if (!e) {
+		arch_spin_unlock(&rb_lock[cpu]);
+		return NULL;
+	}
+	memset(e, 0, size);
+	e->type = (u16)type;
+	e->flags = (u8)((eflags & 0x200 ? 0 : TRACE_FLAG_IRQS_OFF) |
+			(t->need_resched ? TRACE_FLAG_NEED_RESCHED : 0));
+	e->pid = t->pid;
+	e->ts = sched_clock();
+	strlcpy(e->comm, t->comm, sizeof(e->comm));
+	return e;
+}
+
+static void trace_commit_smp(struct trace_entry *e)
+{
+	arch_spin_unlock(&rb_lock[smp_processor_id()]);
+	print_entry(e);
 }
 
 /* trace_marker: the text, truncated to TRACE_MARKER_MAX, one line; -EBADF
  * with recording off (tracing_on 0, or after the dump), as Linux's
- * tracing_mark_write when its buffer refuses the event. */
-long trace_marker_write(const char *ubuf, int len)
+ * tracing_mark_write when its buffer refuses the event.  SMP picks the
+ * write path (a constant: the two callers below get one each). */
+static inline __attribute__((always_inline)) long marker_write(const char *ubuf, int len, int smp)
 {
 	char text[TRACE_MARKER_MAX];
 	unsigned long flags;
 	struct ev_print *e;
 	int n = len < (int)sizeof(text) - 1 ? len : (int)sizeof(text) - 1;
+	u32 size;
 
 	if (len <= 0)
 		return -EINVAL;
@@ -241,13 +325,36 @@ long trace_marker_write(const char *ubuf, int len)
 		if (text[i] == '\n' || text[i] == '\0')
 			text[i] = ' ';
 	local_irq_save(flags);
-	e = (struct ev_print *)trace_reserve(TRACE_PRINT, sizeof(*e) + (u32)n + 1, 0x200 /* IF */, current);
+	size = sizeof(*e) + (u32)n + 1;
+	e = (struct ev_print *)(smp ? trace_reserve_smp(TRACE_PRINT, size, 0x200 /* IF */, current)
+				    : trace_reserve(TRACE_PRINT, size, 0x200 /* IF */, current));
 	if (e) {
 		memcpy(e->buf, text, (size_t)n + 1);
-		trace_commit(&e->ent);
+		if (smp)
+			trace_commit_smp(&e->ent);
+		else
+			trace_commit(&e->ent);
 	}
 	local_irq_restore(flags);
 	return len;
+}
+
+long trace_marker_write(const char *ubuf, int len)
+{
+	return marker_write(ubuf, len, 0);
+}
+
+static long trace_marker_write_smp(const char *ubuf, int len)
+{
+	return marker_write(ubuf, len, 1);
+}
+
+/* More than one possible CPU: the _smp write path from now on. */
+static void trace_smp_write_path(void)
+{
+	text_redirect(trace_reserve, trace_reserve_smp);
+	text_redirect(trace_commit, trace_commit_smp);
+	text_redirect(trace_marker_write, trace_marker_write_smp);
 }
 
 /* ---- the dump ---------------------------------------------------------------- */
@@ -262,7 +369,7 @@ static void out(const char *s)
 int trace_header(char *buf, int len, u32 entries, u64 written)
 {
 	return snprintf(buf, len, "# tracer: nop\n#\n"
-			"# entries-in-buffer/entries-written: %u/%llu   #P:1\n"
+			"# entries-in-buffer/entries-written: %u/%llu   #P:%u\n"
 			"#\n"
 			"#                                _-----=> irqs-off/BH-disabled\n"
 			"#                               / _----=> need-resched\n"
@@ -272,37 +379,42 @@ int trace_header(char *buf, int len, u32 entries, u64 written)
 			"#                              |||| /     delay\n"
 			"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 			"#              | |         |   |||||     |         |\n",
-			entries, (unsigned long long)written);
+			entries, (unsigned long long)written, num_online_cpus());
 }
 
 void trace_dump(void)
 {
+	static struct trace_cursor c;	/* NR_CPUS cursors: not on the stack */
+	static u8 rec[TRACE_LINE_MAX];
 	char line[TRACE_LINE_MAX], header[TRACE_HEADER_MAX];
-	struct trace_entry *e;
-	struct rb_iter it;
 	unsigned long flags;
+	u64 lost, overrun = 0;
+	unsigned int cpu;
+	int rcpu;
 
 	local_irq_save(flags);
-	recording = 0;			/* nothing moves under the iterator */
+	recording = 0;			/* nothing moves under the cursor */
 	dumped = 1;
 	local_irq_restore(flags);
 
+	trace_cursor_start(&c, -1);
+	for_each_possible_cpu(cpu)
+		overrun += rbs[cpu].overrun;
 	out("==== granule trace begin ====\n");
-	trace_header(header, sizeof(header), rb.entries, rb.written);
+	trace_header(header, sizeof(header), c.entries, c.written);
 	out(header);
-	rb_iter_start(&rb, &it);
-	while ((e = rb_iter_next(&rb, &it, NULL))) {
-		int n = trace_format_line(e, line, sizeof(line));
+	while (trace_cursor_next(&c, rec, sizeof(rec), &lost, &rcpu)) {
+		int n = trace_format_line((const struct trace_entry *)rec, rcpu, line, sizeof(line));
 
 		if (n >= (int)sizeof(line))
 			line[sizeof(line) - 2] = '\n';	/* keep the line ending */
 		out(line);
 	}
 	snprintf(line, sizeof(line), "==== granule trace end: %u entries, %llu lost ====\n",
-		 rb.entries, (unsigned long long)rb.overrun);
+		 c.entries, (unsigned long long)overrun);
 	out(line);
-	printk("trace: %u events dumped on ttyS0 (%llu lost)\n", rb.entries,
-	       (unsigned long long)rb.overrun);
+	printk("trace: %u events dumped on ttyS0 (%llu lost)\n", c.entries,
+	       (unsigned long long)overrun);
 }
 
 /* ---- run time (kernel/trace/tracefs.c) --------------------------------------- */
@@ -314,7 +426,7 @@ void trace_set_on(int on)
 
 	local_irq_save(flags);
 	tracing_on_file = on;
-	recording = on && rb.mem && !dumped;
+	recording = on && rbs[0].mem && !dumped;
 	local_irq_restore(flags);
 }
 
@@ -330,94 +442,201 @@ void trace_set_events(u32 mask)
 	trace_probes_update(mask);
 }
 
-/* echo > trace: an empty buffer, its counts at 0 (ring_buffer_reset). */
+/* Interrupts off and CPU's buffer locked against its writer (a reader, or
+ * a change of the buffer, from any CPU). */
+static void rb_lock_cpu(unsigned int cpu, unsigned long *flags)
+{
+	local_irq_save(*flags);
+	if (nr_cpu_ids > 1)
+		arch_spin_lock(&rb_lock[cpu]);
+}
+
+static void rb_unlock_cpu(unsigned int cpu, unsigned long flags)
+{
+	if (nr_cpu_ids > 1)
+		arch_spin_unlock(&rb_lock[cpu]);
+	local_irq_restore(flags);
+}
+
+/* echo > trace: every CPU's buffer empty, its counts at 0 (ring_buffer_reset). */
 void trace_clear(void)
 {
 	unsigned long flags;
+	unsigned int cpu;
 
-	local_irq_save(flags);
-	rb_init_chunks(&rb, (void *const *)rb.chunks, rb.nchunks, rb.chunk);
-	generation++;
-	local_irq_restore(flags);
+	for_each_possible_cpu(cpu) {
+		struct ring_buffer *rb = &rbs[cpu];
+
+		rb_lock_cpu(cpu, &flags);
+		rb_init_chunks(rb, (void *const *)rb->chunks, rb->nchunks, rb->chunk);
+		if (cpu == 0)
+			generation++;
+		rb_unlock_cpu(cpu, flags);
+	}
 }
 
 /*
- * buffer_size_kb: a new ring of BYTES (a multiple of 1024 within
- * trace_buf_size='s range), empty; 0, -EINVAL (one line says why) or
- * -ENOMEM, the old ring kept.  Linux keeps the events that fit; here the
- * new ring starts empty.
+ * buffer_size_kb: new rings of BYTES each (a multiple of 1024 within
+ * trace_buf_size='s range; per CPU, as ftrace's), empty; 0, -EINVAL (one
+ * line says why) or -ENOMEM, the old rings kept.  Linux keeps the events
+ * that fit; here the new rings start empty.
  */
 long trace_resize(u32 kib)
 {
+	static struct ring_buffer new[NR_CPUS], old[NR_CPUS];	/* under the giant lock */
 	u32 bytes = kib << 10;
 	unsigned long flags;
-	struct ring_buffer new, old;
+	unsigned int cpu;
 
 	if (kib < TRACE_BUF_MIN >> 10 || kib > TRACE_BUF_MAX >> 10) {
 		tracing_refused("tracing: buffer_size_kb=%u: out of range (expected %u..%u); keeping %u\n",
-		       kib, TRACE_BUF_MIN >> 10, TRACE_BUF_MAX >> 10, rb.size >> 10);
+		       kib, TRACE_BUF_MIN >> 10, TRACE_BUF_MAX >> 10, trace_buffer_kib());
 		return -EINVAL;
 	}
-	if (ring_alloc(&new, bytes))
+	if (rings_alloc(new, bytes))
 		return -ENOMEM;
-	local_irq_save(flags);
-	old = rb;
-	rb = new;
-	trace_buf_size = bytes;
-	generation++;
-	local_irq_restore(flags);
-	ring_free(&old);
+	for_each_possible_cpu(cpu) {
+		rb_lock_cpu(cpu, &flags);
+		old[cpu] = rbs[cpu];
+		rbs[cpu] = new[cpu];
+		if (cpu == 0) {
+			trace_buf_size = bytes;
+			generation++;
+		}
+		rb_unlock_cpu(cpu, flags);
+	}
+	for_each_possible_cpu(cpu)
+		ring_free(&old[cpu]);
 	return 0;
 }
 
+/* buffer_size_kb: one CPU's buffer, as set (the ring holds at least that). */
 u32 trace_buffer_kib(void)
 {
-	return rb.size ? trace_buf_size >> 10 : 0;	/* as set; the ring holds at least that */
+	return rbs[0].size ? trace_buf_size >> 10 : 0;
 }
 
-void trace_cursor_start(struct trace_cursor *c)
+/* buffer_total_size_kb: every possible CPU's, summed (ftrace's). */
+u32 trace_buffer_total_kib(void)
+{
+	return trace_buffer_kib() * nr_cpu_ids;
+}
+
+/* The cursor of every CPU C reads (CPU, or all of them for -1). */
+#define for_each_cursor_cpu(c, i) \
+	for_each_possible_cpu(i) if ((c)->cpu < 0 || (c)->cpu == (int)(i))
+
+void trace_cursor_start(struct trace_cursor *c, int cpu)
 {
 	unsigned long flags;
+	unsigned int i;
 
-	local_irq_save(flags);
-	c->seq = rb.overrun;
-	c->end = rb.written;
-	c->pos = rb.tail;
-	c->gen = generation;
-	c->entries = rb.entries;
-	local_irq_restore(flags);
+	c->cpu = cpu;
+	c->entries = 0;
+	c->written = 0;
+	for_each_cursor_cpu(c, i) {
+		struct trace_cpu_cursor *at = &c->at[i];
+
+		rb_lock_cpu(i, &flags);
+		at->seq = rbs[i].overrun;
+		at->end = rbs[i].written;
+		at->pos = rbs[i].tail;
+		at->gen = generation;
+		at->lost = 0;
+		c->entries += rbs[i].entries;
+		c->written += rbs[i].written;
+		rb_unlock_cpu(i, flags);
+	}
 }
 
 /*
- * The next record of C's range, copied to BUF (SIZE bytes); its length, 0
- * at the end (or once the buffer was emptied or replaced).  Records the
- * writer dropped under the cursor since the last call are skipped and
- * counted in *LOST (ftrace's "[LOST N EVENTS]").
+ * CPU's next record of its range (buffer's lock held): NULL at the end of
+ * the range (or once the buffer was emptied or replaced).  Records the
+ * writer dropped under the cursor are skipped and counted in at->lost.
+ * Behind the tail: lost.  At the tail: go by the tail, since a padding
+ * record the cursor stood on (after catching up at the end of the array) is
+ * dropped with the record before it.  Ahead: that record lives, and with it
+ * everything between it and the cursor.
  */
-u32 trace_cursor_next(struct trace_cursor *c, void *buf, u32 size, u64 *lost)
+static void *cursor_peek(struct trace_cpu_cursor *at, unsigned int cpu, u32 *len)
+{
+	const struct ring_buffer *rb = &rbs[cpu];
+	u32 pos;
+
+	if (at->gen != generation)
+		return NULL;
+	if (at->seq <= rb->overrun) {
+		at->lost += rb->overrun - at->seq;
+		at->seq = rb->overrun;
+		at->pos = rb->tail;
+	}
+	if (at->seq >= at->end || at->seq >= rb->written)
+		return NULL;
+	pos = at->pos;
+	return rb_next_at(rb, &pos, len);
+}
+
+/* The CPU whose next record is the oldest (the lower CPU on a tie), or -1;
+ * its lost count in *LOST if it has one waiting but no record is left. */
+static int cursor_oldest(struct trace_cursor *c)
+{
+	unsigned long flags;
+	unsigned int i;
+	int best = -1;
+	u64 best_ts = 0;
+	u32 len;
+
+	for_each_cursor_cpu(c, i) {
+		const struct trace_entry *e;
+
+		rb_lock_cpu(i, &flags);
+		e = cursor_peek(&c->at[i], i, &len);
+		if (e && (best < 0 || e->ts < best_ts)) {
+			best = (int)i;
+			best_ts = e->ts;
+		}
+		rb_unlock_cpu(i, flags);
+	}
+	return best;
+}
+
+/*
+ * The next record of C's range, by time, copied to BUF (SIZE bytes); its
+ * length, 0 at the end; its CPU in *CPU.  The records its CPU's writer
+ * dropped under the cursor since the last one are counted in *LOST
+ * (ftrace's "CPU:N [LOST M EVENTS]").
+ */
+u32 trace_cursor_next(struct trace_cursor *c, void *buf, u32 size, u64 *lost, int *cpu)
 {
 	unsigned long flags;
 	u32 len = 0;
 	void *e;
+	int i = cursor_oldest(c);
 
 	*lost = 0;
-	local_irq_save(flags);
-	if (c->gen == generation) {
-		/* Behind the tail: lost.  At the tail: go by the tail, since a padding
-		 * record C stood on (after catching up at the end of the array) is
-		 * dropped with the record before it.  Ahead: that record lives, and
-		 * with it everything between it and C. */
-		if (c->seq <= rb.overrun) {
-			*lost = rb.overrun - c->seq;
-			c->seq = rb.overrun;
-			c->pos = rb.tail;
-		}
-		if (c->seq < c->end && c->seq < rb.written && (e = rb_next_at(&rb, &c->pos, &len))) {
-			len = len < size ? len : size;
-			memcpy(buf, e, len);
-			c->seq++;
-		}
+	*cpu = i < 0 ? 0 : i;
+	if (i < 0) {			/* the end: losses no record follows */
+		unsigned int j;
+
+		for_each_cursor_cpu(c, j)
+			if (c->at[j].lost) {
+				*lost = c->at[j].lost;
+				*cpu = (int)j;
+				c->at[j].lost = 0;
+				break;
+			}
+		return 0;
 	}
-	local_irq_restore(flags);
+	rb_lock_cpu((unsigned int)i, &flags);
+	/* Dropped since cursor_oldest()?  Then it is only lost: next call goes on. */
+	if ((e = cursor_peek(&c->at[i], (unsigned int)i, &len))) {
+		rb_next_at(&rbs[i], &c->at[i].pos, &len);
+		len = len < size ? len : size;
+		memcpy(buf, e, len);
+		c->at[i].seq++;
+	}
+	*lost = c->at[i].lost;
+	c->at[i].lost = 0;
+	rb_unlock_cpu((unsigned int)i, flags);
 	return len;
 }

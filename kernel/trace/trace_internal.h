@@ -8,6 +8,7 @@
 #include <kernel/types.h>
 #include <kernel/printk.h>
 #include <kernel/task.h>
+#include <kernel/threads.h>
 #include "events.h"
 
 /* kernel/trace/knobs.c (the kernel proper) */
@@ -35,7 +36,9 @@ int trace_probes_update(u32 mask);
  * its events, 0 if it names none. */
 u32 trace_parse_item(const char *item);
 
-/* trace.c: ftrace's trace-file header into BUF; snprintf's length. */
+/* trace.c: ftrace's trace-file header into BUF; snprintf's length.  ENTRIES
+ * and WRITTEN are the CPUs' buffers' counts summed, as ftrace's
+ * get_total_entries(). */
 #define TRACE_HEADER_MAX	768
 int trace_header(char *buf, int len, u32 entries, u64 written);
 
@@ -56,15 +59,28 @@ void trace_set_events(u32 mask);
 void trace_clear(void);
 long trace_resize(u32 kib);
 u32 trace_buffer_kib(void);
+u32 trace_buffer_total_kib(void);
 long trace_marker_write(const char *ubuf, int len);
 
-/* A reader of the buffer: the records written before it started, oldest
- * first (trace.c: trace_cursor_start, trace_cursor_next). */
-struct trace_cursor {
+/*
+ * A reader of the buffers: the records written before it started, oldest
+ * first, the CPUs' buffers merged by time as ftrace's iterator
+ * (__find_next_entry: the smallest timestamp, the lower CPU on a tie), or
+ * one CPU's alone (per_cpu/cpuN/trace).  trace.c: trace_cursor_start,
+ * trace_cursor_next.
+ */
+struct trace_cpu_cursor {
 	u64 seq, end;			/* next record's number; the first one after the range */
-	u32 pos, gen, entries;		/* its offset; the buffer's generation; entries at start */
+	u64 lost;			/* dropped under the cursor, not yet reported */
+	u32 pos, gen;			/* its offset; the buffer's generation */
 };
-void trace_cursor_start(struct trace_cursor *c);
-u32 trace_cursor_next(struct trace_cursor *c, void *buf, u32 size, u64 *lost);
+struct trace_cursor {
+	int cpu;			/* the one CPU read, or -1: every CPU */
+	u32 entries;			/* the buffers' entries at start, summed */
+	u64 written;			/* and the records ever written */
+	struct trace_cpu_cursor at[NR_CPUS];
+};
+void trace_cursor_start(struct trace_cursor *c, int cpu);
+u32 trace_cursor_next(struct trace_cursor *c, void *buf, u32 size, u64 *lost, int *cpu);
 
 #endif

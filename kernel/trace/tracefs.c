@@ -3,13 +3,17 @@
  * run time, with the files, layouts and semantics of Linux 6.1's tracefs
  * (Documentation/trace/ftrace.rst; kernel/trace/trace.c, trace_events.c):
  *
- *   trace             read: the buffer in the trace file's layout, the
- *                     header and one line per event, oldest first, as the
- *                     end-of-run dump prints it (the records there when the
- *                     file was opened; reading does not consume them, and
- *                     ones overwritten meanwhile show as "CPU:0 [LOST N
- *                     EVENTS]"); opened for writing with O_TRUNC
- *                     (`echo > trace`): the buffer is emptied, its counts 0
+ *   trace             read: the buffers in the trace file's layout, the
+ *                     header and one line per event, the CPUs' buffers
+ *                     merged oldest first, as the end-of-run dump prints
+ *                     them (the records there when the file was opened;
+ *                     reading does not consume them, and ones overwritten
+ *                     meanwhile show as "CPU:N [LOST M EVENTS]"); opened
+ *                     for writing with O_TRUNC (`echo > trace`): every
+ *                     buffer is emptied, its counts 0
+ *   per_cpu/cpuN/trace  the same for CPU N's buffer alone (its counts in
+ *                     the header); O_TRUNC empties them all (ftrace empties
+ *                     that CPU's only); CPUs 0 to 3 have one (TRACE_PER_CPU_DIRS).
  *   trace_marker      write: the text becomes an ftrace:print event
  *                     ("tracing_mark_write: TEXT"), the event the
  *                     wakeup-latency program's marker system call writes
@@ -27,9 +31,11 @@
  *                     every event first, so `echo > set_event` clears; an
  *                     item naming no event is -EINVAL (those before it stay
  *                     applied, as with Linux's one item per write)
- *   buffer_size_kb    the ring in KiB, 4..65536 (trace_buf_size='s range); a
- *                     bad value is -EINVAL with one line, nothing changed;
- *                     a new size empties the buffer (Linux keeps what fits)
+ *   buffer_size_kb    each CPU's ring in KiB, 4..65536 (trace_buf_size='s
+ *                     range); a bad value is -EINVAL with one line, nothing
+ *                     changed; a new size empties the buffers (Linux keeps
+ *                     what fits)
+ *   buffer_total_size_kb  read: every possible CPU's rings, summed
  *   available_events  every event that can be enabled, one per line
  *
  * These files exist only when the kernel booted with the tracer, i.e. with
@@ -48,6 +54,7 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <kernel/uaccess.h>
+#include <kernel/cpumask.h>
 #include "events.h"
 #include "trace_internal.h"
 
@@ -98,6 +105,11 @@ static int on_store(const char *val)
 static size_t size_show(char *buf, size_t size)
 {
 	return snprintf(buf, size, "%u\n", trace_buffer_kib());
+}
+
+static size_t total_show(char *buf, size_t size)
+{
+	return snprintf(buf, size, "%u\n", trace_buffer_total_kib());
 }
 
 static int size_store(const char *val)
@@ -196,22 +208,22 @@ static int fill(struct trace_reader *r)
 {
 	u64 lost;
 	u32 len;
-	int n = 0;
+	int n = 0, cpu;
 
 	r->off = 0;
 	if (!r->started) {
 		r->started = 1;
-		r->len = (u32)min(trace_header(r->text, sizeof(r->text), r->c.entries, r->c.end),
+		r->len = (u32)min(trace_header(r->text, sizeof(r->text), r->c.entries, r->c.written),
 				  (int)sizeof(r->text) - 1);
 		return 1;
 	}
-	len = trace_cursor_next(&r->c, r->rec, sizeof(r->rec), &lost);
+	len = trace_cursor_next(&r->c, r->rec, sizeof(r->rec), &lost, &cpu);
 	if (lost)
-		n = snprintf(r->text, sizeof(r->text), "CPU:0 [LOST %llu EVENTS]\n",
+		n = snprintf(r->text, sizeof(r->text), "CPU:%d [LOST %llu EVENTS]\n", cpu,
 			     (unsigned long long)lost);
 	if (len) {
 		int room = (int)sizeof(r->text) - n;
-		int m = trace_format_line((const struct trace_entry *)r->rec, r->text + n, room);
+		int m = trace_format_line((const struct trace_entry *)r->rec, cpu, r->text + n, room);
 
 		if (m >= room) {		/* cut: keep the line ending */
 			r->text[sizeof(r->text) - 2] = '\n';
@@ -248,7 +260,8 @@ static long trace_write(struct file *f, const char *ubuf, u32 count)
 
 static const struct file_ops trace_ops = { .read = trace_read, .write = trace_write };
 
-static struct file *trace_open(u32 flags)
+/* The trace file of CPU, or of every CPU (-1). */
+static struct file *trace_open_cpu(u32 flags, int cpu)
 {
 	struct file *f;
 
@@ -263,11 +276,25 @@ static struct file *trace_open(u32 flags)
 			fput(f);
 			return NULL;
 		}
-		trace_cursor_start(&r->c);
+		trace_cursor_start(&r->c, cpu);
 		f->buf = (char *)r;
 	}
 	return f;
 }
+
+static struct file *trace_open(u32 flags)
+{
+	return trace_open_cpu(flags, -1);
+}
+
+/* per_cpu/cpuN/trace's opens: a pseudo file's open is told only the flags. */
+#define TRACE_PER_CPU_DIRS	4
+#define PER_CPU_OPEN(n) \
+	static struct file *trace_open_cpu##n(u32 flags) { return trace_open_cpu(flags, n); }
+PER_CPU_OPEN(0)
+PER_CPU_OPEN(1)
+PER_CPU_OPEN(2)
+PER_CPU_OPEN(3)
 
 /* ---- trace_marker ---- */
 
@@ -291,6 +318,13 @@ static const struct pseudo_file tracefs[] = {
 	  .show = available_show },
 	{ .path = DIR "/buffer_size_kb", .mode = S_IFREG | 0640, .size = SMALL,
 	  .show = size_show, .store = size_store },
+	{ .path = DIR "/buffer_total_size_kb", .mode = S_IFREG | 0440, .size = SMALL,
+	  .show = total_show },
+	{ .path = DIR "/per_cpu", .mode = S_IFDIR | 0750 },
+#define PER_CPU_DIR(n) \
+	{ .path = DIR "/per_cpu/cpu" #n, .mode = S_IFDIR | 0750 }, \
+	{ .path = DIR "/per_cpu/cpu" #n "/trace", .mode = S_IFREG | 0640, .open = trace_open_cpu##n }
+	PER_CPU_DIR(0), PER_CPU_DIR(1), PER_CPU_DIR(2), PER_CPU_DIR(3),
 	{ .path = DIR "/set_event", .mode = S_IFREG | 0640, .size = LIST_SIZE,
 	  .show = set_event_show, .store = set_event_store, .trunc = set_event_clear },
 	{ .path = DIR "/trace", .mode = S_IFREG | 0640, .open = trace_open },
@@ -299,10 +333,18 @@ static const struct pseudo_file tracefs[] = {
 	  .show = on_show, .store = on_store },
 };
 
+/* per_cpu/cpuN and what is in it exist for the possible CPUs only. */
+static int absent(const char *path)
+{
+	const char *p = strstr(path, "/per_cpu/cpu");
+
+	return p && (unsigned int)(p[12] - '0') >= nr_cpu_ids;
+}
+
 int trace_fs_lookup(const char *path, struct fs_node *n)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(tracefs); i++)
-		if (!strcmp(tracefs[i].path, path)) {
+		if (!strcmp(tracefs[i].path, path) && !absent(path)) {
 			n->pf = &tracefs[i];
 			n->mode = tracefs[i].mode;
 			n->ino = TRACEFS_INO + i;
@@ -319,7 +361,8 @@ int trace_fs_dir_entry(const char *dir, int index, char *name, size_t size, u32 
 	for (size_t i = 0; i < ARRAY_SIZE(tracefs); i++) {
 		const char *p = tracefs[i].path;
 
-		if (strncmp(p, dir, dlen) || p[dlen] != '/' || strchr(p + dlen + 1, '/') || index-- > 0)
+		if (strncmp(p, dir, dlen) || p[dlen] != '/' || strchr(p + dlen + 1, '/') || absent(p) ||
+		    index-- > 0)
 			continue;
 		strlcpy(name, p + dlen + 1, size);
 		*mode = tracefs[i].mode;

@@ -142,3 +142,15 @@ def test_bad_input_one_line(trace, args, needle):
     r = replay(*[str(trace) if a == "TRACE" else a for a in args])
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and needle in r.stderr, r.stderr
+
+
+def test_refuses_a_trace_of_several_cpus(tmp_path):
+    """The simulator is one CPU: a trace whose events come from two CPUs' buffers is refused in
+    one line naming the CPUs, exit 2, rather than replayed as if one CPU had run it all."""
+    line = ("            spin-5       [%03d] d....     0.%06d: sched_switch: prev_comm=spin prev_pid=5 "
+            "prev_prio=120 prev_state=R ==> next_comm=swapper next_pid=0 next_prio=120\n")
+    (tmp_path / "trace.txt").write_text("# tracer: nop\n" + line % (0, 100) + line % (1, 200))
+    r = replay(str(tmp_path))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "events on CPUs 0,1: the simulator replays one CPU" in r.stderr, \
+        r.stderr

@@ -324,9 +324,11 @@ def trace_events(text):
 @pytest.mark.skipif(not have_busybox(), reason="built with BUSYBOX=0")
 def test_tracing_files_from_the_shell(sh):
     sh_command(sh, f"cd {TRACING}")
-    assert sh_command(sh, "ls -1") == \
-        "available_events\nbuffer_size_kb\nset_event\ntrace\ntrace_marker\ntracing_on\n"
+    assert sh_command(sh, "ls -1") == ("available_events\nbuffer_size_kb\nbuffer_total_size_kb\n"
+                                       "per_cpu\nset_event\ntrace\ntrace_marker\ntracing_on\n")
     assert sh_command(sh, "cat set_event; cat tracing_on; cat buffer_size_kb") == "1\n12288\n"
+    # one CPU: its buffer is the total, and per_cpu/ has its directory alone
+    assert sh_command(sh, "cat buffer_total_size_kb; ls per_cpu") == "12288\ncpu0\n"
     assert "sched:sched_switch\n" in sh_command(sh, "cat available_events")
     # One event, then the shell's own switches, and a marker.
     assert sh_command(sh, "echo sched:sched_switch > set_event; cat set_event") == "sched:sched_switch\n"
@@ -478,3 +480,49 @@ def test_trace_run_without_a_kernel_builds_it_or_says_so(tmp_path):
     assert run.stderr.strip().endswith(
         "tools/trace: make all failed (above): the kernel must build before it is traced"), run.stderr
     assert "trace_event=?" not in run.stdout + run.stderr
+
+
+# ---- several CPUs: a buffer per CPU, as ftrace's ----
+
+SMP_RUN = ('trace_event=sched:sched_switch run="busybox sh -c \'busybox taskset 2 spin -w 0 -t 30 -q 0; '
+           'echo PERCPU; cat /sys/kernel/debug/tracing/per_cpu/cpu1/trace; echo PERCPU; '
+           'cat /sys/kernel/debug/tracing/buffer_total_size_kb\'"')
+
+
+@pytest.mark.skipif(not have_busybox(), reason="built with BUSYBOX=0")
+def test_trace_per_cpu_buffers_at_two_cpus(tmp_path):
+    """At -smp 2 each CPU records into its own buffer: a task pinned to CPU 1 (taskset 2) has
+    its sched_switch lines marked [001], CPU 0's are [000]; the dump merges the two buffers by
+    time (timestamps never go back); per_cpu/cpu1/trace holds CPU 1's lines only; the header
+    counts both buffers and says #P:2; trace-cmd reads tools/trace's trace.dat as two CPUs."""
+    r = boot(SMP_RUN, smp=2, timeout=300)
+    check_clean(r)
+    dump = trace_text.find_dump(r.output)
+    cpus = [ev["cpu"] for ev in dump.events]
+    assert set(cpus) == {0, 1}, r.output[-2000:]
+    ts = [ev["ts"] for ev in dump.events]
+    assert ts == sorted(ts)
+    assert dump.ncpus == 2 and dump.entries == dump.written == len(dump.events)
+    spin = [ev for ev in dump.events if "spin" in (ev["fields"].get("prev_comm"), ev["fields"].get("next_comm"))]
+    assert spin and {ev["cpu"] for ev in spin} == {1}, [ev["line"] for ev in spin]
+    # per_cpu/cpu1/trace, read while the run went on: CPU 1's lines, each one in the dump too
+    text = r.output.replace("\r", "").split("PERCPU\n")[1]
+    head, lines = [l for l in text.splitlines() if l.startswith("#")], \
+        [trace_text.parse_line(l) for l in text.splitlines() if not l.startswith("#")]
+    assert all(lines) and lines and {ev["cpu"] for ev in lines} == {1}, text[:2000]
+    m = re.match(r"^# entries-in-buffer/entries-written: (\d+)/(\d+)   #P:2$", head[2])
+    assert m and int(m.group(1)) == len(lines), head
+    assert {ev["line"] for ev in lines} <= {ev["line"] for ev in dump.events}
+    assert r.find(r"^24576$"), "buffer_total_size_kb: two CPUs' 12288"
+    # trace-cmd: one section per CPU, every event on its CPU
+    log = tmp_path / "serial.log"
+    log.write_text(r.output)
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "trace"), str(log), "-o", str(tmp_path)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    p = subprocess.run(["trace-cmd", "report", "-R", "-i", str(tmp_path / "trace.dat")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0 and p.stdout.startswith("cpus=2\n"), p.stderr + p.stdout[:200]
+    got = [(int(m["cpu"]), int(m["pid"]), int(m["secs"]) * 10**9 + int(m["usecs"]) * 1000)
+           for m in map(RAW_RE.match, p.stdout.splitlines()) if m]
+    assert sorted(got) == sorted((ev["cpu"], ev["pid"], ev["ts"]) for ev in dump.events)

@@ -41,6 +41,13 @@ static inline void static_key_set(struct static_key *key, bool on)
 
 /* Turn KEY on or off: rewrite all its sites (interrupts are kept off). */
 void static_key_set(struct static_key *key, bool on);
+/*
+ * FN's first instruction becomes a jmp to TO, for good: every call of FN
+ * runs TO.  Code chosen once at boot, as Linux's SMP alternatives
+ * (arch/x86/kernel/alternative.c) are, so that the other choice costs
+ * nothing; called before the other CPUs start.
+ */
+void text_redirect(void *fn, void *to);
 #endif
 
 static inline bool static_key_enabled(const struct static_key *key)

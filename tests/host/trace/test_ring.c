@@ -236,16 +236,20 @@ static void test_format_switch(void **state)
 	strcpy(s.next_comm, "swapper");
 	s.next_pid = 0;
 	s.next_prio = 120;
-	trace_format_line(&s.ent, line, sizeof(line));
+	trace_format_line(&s.ent, 0, line, sizeof(line));
 	assert_string_equal(line,
 		"     kbuild-load-12      [000] d....     4.368590: sched_switch: prev_comm=kbuild-load "
 		"prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=swapper next_pid=0 next_prio=120\n");
 
 	s.prev_state = 0;
 	s.ent.flags |= TRACE_FLAG_NEED_RESCHED;
-	trace_format_line(&s.ent, line, sizeof(line));
+	trace_format_line(&s.ent, 0, line, sizeof(line));
 	assert_non_null(strstr(line, "dN... "));
 	assert_non_null(strstr(line, "prev_state=R ==>"));
+
+	/* the CPU column is the buffer's CPU, three digits as ftrace's "[%03d]" */
+	trace_format_line(&s.ent, 1, line, sizeof(line));
+	assert_non_null(strstr(line, "-12      [001] dN... "));
 }
 
 static void test_format_others(void **state)
@@ -259,7 +263,7 @@ static void test_format_others(void **state)
 	r.pid = 1;
 	r.runtime = 2759;
 	r.vruntime = 8267782;
-	trace_format_line(&r.ent, line, sizeof(line));
+	trace_format_line(&r.ent, 0, line, sizeof(line));
 	assert_string_equal(line, "          <idle>-0       [000] d....     0.000999: sched_stat_runtime: "
 			    "comm=init pid=1 runtime=2759 [ns] vruntime=8267782 [ns]\n");
 
@@ -271,7 +275,7 @@ static void test_format_others(void **state)
 	p.min_vruntime = 10;
 	p.delta = 6000000;
 	p.reason = PLACE_INITIAL;
-	trace_format_line(&p.ent, line, sizeof(line));
+	trace_format_line(&p.ent, 0, line, sizeof(line));
 	assert_non_null(strstr(line, "     1.000000: sched_place: comm=sh pid=4 old_vruntime=10 "
 			       "vruntime=6000010 min_vruntime=10 delta=6000000 reason=initial\n"));
 	assert_int_equal(trace_event_lookup("sched_place"), TRACE_SCHED_PLACE);

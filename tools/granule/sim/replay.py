@@ -75,6 +75,10 @@ def events(path):
                 out.append(ev)
     if not any(e["name"] == "sched_switch" for e in out):
         die(f"{path}: no sched_switch events (trace with trace_event=sched:*,timer:*)")
+    cpus = sorted({e["cpu"] for e in out})
+    if cpus != [0]:
+        die(f"{path}: events on CPUs {','.join(map(str, cpus))}: the simulator replays one CPU "
+            f"(trace a -smp 1 run)")
     return out
 
 

@@ -73,7 +73,7 @@ def convert(log_text, outdir, elf, worst=10):
         for ev in dump.events:
             f.write(ADDR_RE.sub(name, ev["line"]) + "\n")
     kallsyms = [(a, "t", n) for a, n in sorted(used.items())]
-    trace_dat.write(os.path.join(outdir, "trace.dat"), dump.events, kallsyms)
+    trace_dat.write(os.path.join(outdir, "trace.dat"), dump.events, kallsyms, dump.ncpus)
     sched = trace_sched.Sched(dump.events)
     result = trace_text.results(log_text).get("wakeup-latency")
     with open(os.path.join(outdir, "latency.txt"), "w") as f:

@@ -4,10 +4,12 @@
 Layout: magic, "tracing", "6", endianness, long size, page size; the
 header_page and header_event descriptions; the ftrace event formats (print);
 the event formats per system (sched, timer); kallsyms; printk formats;
-saved cmdlines; CPU count 1; "flyrecord"; the offset and size of CPU 0's
-data, which is ring-buffer pages (page header: u64 timestamp, u32 commit;
-then events with a 32-bit header: type_len 5 bits, time_delta 27 bits)
-at a page-aligned offset.
+saved cmdlines; the CPU count; "flyrecord"; the offset and size of each
+CPU's data, which is ring-buffer pages (page header: u64 timestamp, u32
+commit; then events with a 32-bit header: type_len 5 bits, time_delta 27
+bits), CPU 0's at a page-aligned offset and each next CPU's after it (as
+trace-cmd record writes one section per CPU, from that CPU's buffer: so
+`trace-cmd report` shows cpus=N and KernelShark a row per CPU).
 
 The event formats are the "format" files of Linux 6.1's
 /sys/kernel/tracing/events/*/*/format for its events, with 32-bit sizes
@@ -190,9 +192,10 @@ def _sized8(s):
     return struct.pack("<Q", len(b)) + b
 
 
-def write(path, events, kallsyms=()):
+def write(path, events, kallsyms=(), ncpus=1):
     """Write trace.dat for EVENTS (tools/granule/trace/text.py dicts, time order).
-    KALLSYMS: [(address, type letter, name)] for %ps (hrtimer functions)."""
+    KALLSYMS: [(address, type letter, name)] for %ps (hrtimer functions).
+    NCPUS: the CPU sections (at least one more than the highest event CPU)."""
     by_name = {e[1]: e for e in EVENTS}
     out = bytearray(b"\x17\x08\x44tracing6\0")
     out += struct.pack("<BBI", 0, 4, PAGE)
@@ -221,11 +224,15 @@ def write(path, events, kallsyms=()):
                 cmdlines[int(ev["fields"][p])] = ev["fields"][c]
     cl = "".join("%d %s\n" % (p, "<idle>" if p == 0 else c) for p, c in sorted(cmdlines.items()))
     out += _sized8(cl)
-    out += struct.pack("<I", 1) + b"options  \0" + struct.pack("<H", 0) + b"flyrecord\0"
-    data = cpu_pages([(ev["ts"], pack_event(ev, by_name)) for ev in events])
-    offset = len(out) + 16
+    ncpus = max([ncpus] + [ev["cpu"] + 1 for ev in events])
+    out += struct.pack("<I", ncpus) + b"options  \0" + struct.pack("<H", 0) + b"flyrecord\0"
+    data = [cpu_pages([(ev["ts"], pack_event(ev, by_name)) for ev in events if ev["cpu"] == cpu])
+            for cpu in range(ncpus)]
+    offset = len(out) + 16 * ncpus
     offset += -offset % PAGE
-    out += struct.pack("<QQ", offset, len(data))
-    out += b"\0" * (offset - len(out)) + data
+    for d in data:                      # whole pages each: every section page-aligned
+        out += struct.pack("<QQ", offset, len(d))
+        offset += len(d)
+    out += b"\0" * (-len(out) % PAGE) + b"".join(data)
     with open(path, "wb") as f:
         f.write(out)

@@ -17,11 +17,13 @@ FIELD_RE = re.compile(r"(\w+)=(\S+)")
 
 
 class TraceDump:
-    """The dump: events, entries in the buffer, entries written, lost."""
+    """The dump: events (the CPUs' buffers merged by time), entries in the
+    buffers, entries written, lost, and ncpus (the header's #P: online CPUs)."""
 
-    def __init__(self, events, entries, written, lost, header):
+    def __init__(self, events, entries, written, lost, header, ncpus=1):
         self.events, self.entries, self.written, self.lost = events, entries, written, lost
         self.header = header          # the '#' lines, as printed
+        self.ncpus = ncpus
 
 
 def parse_fields(name, text):
@@ -53,7 +55,7 @@ def find_dump(log_text):
     starts = [i for i, l in enumerate(lines) if l.strip() == BEGIN]
     if not starts:
         raise ValueError("no '%s' line: was the kernel booted with trace_event=?" % BEGIN)
-    events, header, entries, written, lost = [], [], None, None, None
+    events, header, entries, written, lost, ncpus = [], [], None, None, None, 1
     for l in lines[starts[-1] + 1:]:
         m = END_RE.match(l.strip())
         if m:
@@ -63,7 +65,7 @@ def find_dump(log_text):
             header.append(l)
             w = WRITTEN_RE.match(l)
             if w:
-                written = int(w[2])
+                written, ncpus = int(w[2]), int(w[3])
             continue
         ev = parse_line(l)
         if ev is None:
@@ -73,7 +75,7 @@ def find_dump(log_text):
         raise ValueError("the trace dump has no end line (log cut short?)")
     if entries != len(events):
         raise ValueError("the dump says %d entries but has %d lines" % (entries, len(events)))
-    return TraceDump(events, entries, written, lost, header)
+    return TraceDump(events, entries, written, lost, header, ncpus)
 
 
 def results(log_text):
