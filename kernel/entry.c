@@ -21,7 +21,6 @@
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/vm.h>
-#include <arch/irqflags.h>
 
 int user_page_fault(u32 addr, int write)
 {
@@ -95,31 +94,6 @@ void user_exception(int signo, const char *what, u32 ip, u32 sp, u32 addr, u32 e
 	force_sig(signo);
 }
 
-/*
- * Deliver a signal on the way back to user mode.  2.6.35's
- * get_signal_to_deliver() ends with spin_unlock_irq(&sighand->siglock):
- * the handler's frame is written, and a fatal signal's do_group_exit()
- * runs, with interrupts on.  Both may fault or free an mm, and at more
- * than one CPU either sends a TLB shootdown IPI and waits for the other
- * CPUs (smp_call_function_many() wants interrupts on, or two CPUs each
- * waiting for the other with them off never finish).  At one CPU no IPI
- * is sent: interrupts stay off, and the path is the one it was.  The way
- * out runs with them off again, and a reschedule asked for meanwhile is
- * honoured (2.6.35's resume_userspace_sig re-tests the work flags).
- */
-static void do_signal_irqs_on(struct trap_frame *tf)
-{
-	if (static_branch_on(&sched_up_key)) {
-		do_signal(tf);
-		return;
-	}
-	local_irq_enable();
-	do_signal(tf);
-	local_irq_disable();
-	while (current->need_resched)
-		schedule();
-}
-
 void exit_to_caller(struct trap_frame *tf, int to_user)
 {
 	if (!to_user)
@@ -127,7 +101,7 @@ void exit_to_caller(struct trap_frame *tf, int to_user)
 	while (current->need_resched)
 		schedule();
 	if (signal_pending(current))
-		do_signal_irqs_on(tf);
+		do_signal(tf);
 	else
 		restore_saved_sigmask(current);
 	unlock_kernel();	/* user mode holds no giant lock */

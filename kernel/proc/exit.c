@@ -32,6 +32,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
+#include <kernel/smp_lock.h>
 #include <kernel/tty.h>
 #include <kernel/uaccess.h>
 #include <kernel/vm.h>
@@ -147,6 +148,13 @@ __attribute__((noreturn)) void do_exit(int code)
 
 	if (execer && (execer == t || execer->tgid != t->tgid))
 		execer = NULL;
+	/* An exit runs with interrupts on, as 2.6.35's do_exit(): at more than
+	 * one CPU it may free the mm and shoot its TLB down by IPI, which waits
+	 * for the other CPUs (smp_call_function_many() wants interrupts on).  A
+	 * fatal signal comes here from the way back to user mode, where they
+	 * are off.  At one CPU no IPI is sent, and the path is the one it was. */
+	if (!static_branch_on(&sched_up_key))
+		local_irq_enable();
 
 	/* Linux's find_new_reaper: init may lose its leader, not its last thread. */
 	if (group_dead && leader == init_task)

@@ -55,14 +55,18 @@ static void thread_stress(void)
 	}
 }
 
-static volatile int id_ok;
+static volatile int id_ok, tid_read;
 
+/* The thread stays until the creator has read its tid: on another CPU it
+ * could otherwise exit first, and CLONE_CHILD_CLEARTID zeroes the word. */
 static void *check_ids(void *arg)
 {
 	pid_t parent_pid = (pid_t)(uintptr_t)arg;
 
 	id_ok = getpid() == parent_pid && gettid() != parent_pid && getppid() == ut_parent &&
 		thread_tid(thread_self()) == gettid();
+	while (!tid_read)
+		sched_yield();
 	return NULL;
 }
 
@@ -70,8 +74,10 @@ static void thread_ids(void)
 {
 	thread_t t;
 
+	tid_read = 0;
 	CHECK(thread_create(&t, check_ids, (void *)(uintptr_t)getpid()) == 0, "thread_create failed");
 	int tid = thread_tid(t);
+	tid_read = 1;
 	CHECK(thread_join(t, NULL) == 0, "join failed");
 	CHECK(id_ok, "in a thread: getpid, gettid, getppid or thread_tid is wrong");
 	CHECK(tid > 0 && tid != getpid(), "thread tid %d", tid);
