@@ -33,7 +33,7 @@
  *               (2.6.35 counts the fork's placement as a migration, Linux
  *               6.x does not: wake_up_new_task() uses __set_task_cpu().)
  *               The two reads cost the load about 2 % of its jobs at two CPUs
- *               and 4 % at four (117 -> 115 and 226 -> 218 jobs in 2 s).
+ *               and 3 % at four (117 -> 115 and 226 -> 220 jobs in 2 s).
  */
 #include <bench.h>
 #include <errno.h>
