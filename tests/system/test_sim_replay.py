@@ -46,17 +46,11 @@ def figures(out):
 
 # Off at this calibration, measured (docs/EXPLORE.md, "Replay"): strict, so that the test
 # fails once the replay comes back inside and the mark must go.
-OFF_AT_THIS_CALIBRATION = pytest.mark.xfail(strict=True, reason=(
-    "the schedules part at switch 39 (vruntimes 199 ns apart) and the replay's schedule puts every "
-    "sample a tick earlier: average 7899.3 against 8965.2 us (-11.9 %), median 7721.9 against 8690.0"))
-
-
-@OFF_AT_THIS_CALIBRATION
 def test_same_knobs_reproduce_the_run(trace):
     """Replayed under its own knobs, the run's average and maximum come back within the
     simulator's validation bounds (granule.sim.validate: 10 % on the average, 25 % on a
     thread-mode maximum, one run's single largest sample): once the schedules part (at
-    switch 39 on this image, two vruntimes 199 ns apart), the largest wait is another one."""
+    switch 66 on this image, two vruntimes 712 ns apart), the largest wait is another one."""
     from granule.sim import validate as sv
     r = replay(str(trace))
     assert r.returncode == 0, r.stderr
@@ -77,7 +71,6 @@ def parted_at(out):
     return int(m[1]) if m else None
 
 
-@OFF_AT_THIS_CALIBRATION
 def test_same_knobs_reproduce_the_distribution(trace):
     out = replay(str(trace)).stdout
     t = percentiles(out)
