@@ -45,7 +45,8 @@ $(eval $(call fuzz_target,fuzz_tls_desc,$(FZ)/fuzz_tls_desc.c arch/x86/tls_desc.
 # The run-time writers: /proc/sys/kernel/sched_* and sched_features, and
 # /sys/kernel/debug/tracing; through kernel/fs/pseudo.c's open and write,
 # with file.c's file_alloc/fput and the scheduler as fuzz_cmdline has it.
-FUZZ_PSEUDO_SRC := $(FZ)/pseudo_host.c kernel/fs/pseudo.c kernel/fs/file.c $$(SCHED_HOST_SRC)
+FUZZ_PSEUDO_SRC := $(FZ)/pseudo_host.c kernel/fs/pseudo.c kernel/fs/sysctl_sd.c kernel/fs/file.c \
+	$$(SCHED_HOST_SRC)
 $(eval $(call fuzz_target,fuzz_sysctl,$(FZ)/fuzz_sysctl.c $(FUZZ_PSEUDO_SRC),-lcmocka))
 $(eval $(call fuzz_target,fuzz_tracefs,$(FZ)/fuzz_tracefs.c $(FUZZ_PSEUDO_SRC) \
 	kernel/trace/tracefs.c kernel/trace/trace.c kernel/trace/knobs.c kernel/trace/events.c \
