@@ -70,9 +70,11 @@ static void list_files(void)
 	u32 mode, ino;
 
 	nr_paths = 0;
-	while (nr_paths < MAX_KNOBS &&
-	       pseudo_dir_entry("proc/sys/kernel", nr_paths, name, sizeof(name), &mode, &ino))
-		snprintf(paths[nr_paths++], sizeof(paths[0]), KNOB_DIR "%s", name);
+	/* the knob files: not sched_domain/, whose directory at one CPU holds cpu0 alone, empty */
+	for (int i = 0; nr_paths < MAX_KNOBS &&
+	     pseudo_dir_entry("proc/sys/kernel", i, name, sizeof(name), &mode, &ino); i++)
+		if (!S_ISDIR_MODE(mode))
+			snprintf(paths[nr_paths++], sizeof(paths[0]), KNOB_DIR "%s", name);
 	if (!nr_paths)
 		abort();
 }

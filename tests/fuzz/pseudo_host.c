@@ -66,6 +66,8 @@ static long open_path(const char *path, u32 flags, struct file **f)
 	memset(&n, 0, sizeof(n));
 	if (pseudo_lookup(path, &n))
 		return -ENOENT;
+	if (S_ISDIR_MODE(n.mode))	/* open.c's open_node(): a directory never reaches pseudo_open() */
+		return -EISDIR;
 	return pseudo_open(&n, flags, f);
 }
 

@@ -485,6 +485,10 @@ def test_taskset_pins_a_task_to_another_cpu():
 # -icount; Linux 6.1 on the same QEMU does 29.5, 56.5 and 106.5 jobs/s (issue
 # text, "The machine it is measured on").
 KBUILD = {1: (59, "29.50"), 2: (116, "58.00"), 4: (226, "113.00")}
+# At four CPUs the same image and command gave 225, 226 and 227 jobs in five boots: QEMU's round
+# robin of four vCPUs under -icount does not repeat this load exactly (one and two CPUs do; the
+# cause is not known yet, docs/SCHEDULER.md "Measured").  Four CPUs are held to +-3 jobs.
+KBUILD_SPREAD = {1: 0, 2: 0, 4: 3}
 
 
 @pytest.mark.parametrize("cpus", [1, 2, 4])
@@ -494,7 +498,10 @@ def test_kbuild_throughput_scales_with_the_cpus(cpus):
     m = r.find(r"^kbuild-load: (\d+) jobs in 2 s \(([\d.]+) jobs/s\), work_frac ([\d.]+), .* 0 failed forks$")
     assert m, r.output[-2000:]
     jobs, per_s = KBUILD[cpus]
-    assert (int(m.group(1)), m.group(2)) == (jobs, per_s), m.group(0)
+    if KBUILD_SPREAD[cpus]:
+        assert abs(int(m.group(1)) - jobs) <= KBUILD_SPREAD[cpus], m.group(0)
+    else:
+        assert (int(m.group(1)), m.group(2)) == (jobs, per_s), m.group(0)
     # the physical limit is N times one CPU's; 2 and 4 CPUs get most of it
     assert float(m.group(3)) > 0.85 * cpus, m.group(0)
     if cpus == 1:
