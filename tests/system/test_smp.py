@@ -266,6 +266,11 @@ def schedstat_dumps(r):
     return dumps
 
 
+def cpu0_goidle(r):
+    """CPU 0's sched_goidle (the cpu line's fourth field) in each `cat /proc/schedstat`."""
+    return [int(m.group(1)) for m in re.finditer(r"^cpu0 \d+ \d+ \d+ (\d+) ", r.output, re.M)]
+
+
 IDLE, BUSY, NEWIDLE = 0, 8, 16	# each idle type's lb_count in a domain line
 MC_MAX_INTERVAL, MC_BUSY_FACTOR = 4, 64	# ms; 2.6.35's SD_MC_INIT
 
@@ -337,7 +342,7 @@ def test_a_cpu_about_to_idle_balances_first():
     # and reads /proc/schedstat itself, so that they are all it counts.
     r = booted('run="busybox taskset 1 busybox sh -c \'cat /proc/schedstat; '
                'for i in 1 2 3 4 5 6 7 8 9 10; do usleep 2000; done; cat /proc/schedstat\'"', smp=2)
-    goidle = [int(m.group(1)) for m in re.finditer(r"^cpu0 \d+ \d+ \d+ (\d+) ", r.output, re.M)]
+    goidle = cpu0_goidle(r)
     (_, a), (_, b) = schedstat_dumps(r)
     assert len(goidle) == 2 and goidle[1] - goidle[0] == 10, (goidle, r.output[-2000:])
     newidle = [y - x for x, y in zip(a[0], b[0])][NEWIDLE:NEWIDLE + 8]
@@ -370,7 +375,7 @@ def test_balancer_knobs_at_boot_and_in_proc_sys():
     assert lines[i + 1] == "32", lines[i:i + 3]
     assert r.has_line("kernel.sched_migration_cost = 2000000")
     (_, a), (_, b) = schedstat_dumps(r)
-    goidle = [int(m.group(1)) for m in re.finditer(r"^cpu0 \d+ \d+ \d+ (\d+) ", r.output, re.M)]
+    goidle = cpu0_goidle(r)
     assert goidle[1] - goidle[0] == 10, goidle	# the sleeps, CPU 0's (taskset 1)
     assert b[0][NEWIDLE] == a[0][NEWIDLE], (a[0], b[0])
     assert r.has_line("kernel.sched_nr_migrate = 8")
