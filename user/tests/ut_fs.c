@@ -4,6 +4,7 @@
  * dup3, fcntl64, chdir/fchdir, sendfile) - each call's error paths and
  * the answer of a good call.  The /proc/sys writes restore what they change.
  */
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include "ut.h"
@@ -232,10 +233,32 @@ static long write_knob(const char *path, const char *val)
 	return r;
 }
 
+/* 1 if the space-separated LINE has the word W. */
+static int has_word(const char *line, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = line; (p = strstr(p, w)) != NULL; p += n)
+		if ((p == line || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A knob and a feature of the class the preset runs: CFS's
+ * sched_min_granularity_ns and START_DEBIT, or EEVDF's sched_base_slice_ns
+ * and PLACE_LAG (each class refuses the other's knobs with one line).
+ */
 static void proc_sys(void)
 {
-	static const char *const gran = "/proc/sys/kernel/sched_min_granularity_ns";
-	char old[32], now[32];
+	static const char *const feat = "/sys/kernel/debug/sched_features";
+	char old[32], now[32], line[600], no[32];
+
+	read_knob(feat, line, sizeof(line));
+	int eevdf = strstr(line, "PLACE_LAG") != NULL;
+	const char *gran = eevdf ? "/proc/sys/kernel/sched_base_slice_ns"
+				 : "/proc/sys/kernel/sched_min_granularity_ns";
+	const char *f = eevdf ? "PLACE_LAG" : "START_DEBIT";
 
 	read_knob(gran, old, sizeof(old));
 	EXPECT_RET(write_knob(gran, "2000000\n"), 8);
@@ -254,17 +277,15 @@ static void proc_sys(void)
 	EXPECT_RET(open_ro("/proc/sys/kernel/sched_nosuch"), -ENOENT);
 	EXPECT_RET(open_ro("/proc/sys/kernel/sched_features"), -ENOENT);	/* in /sys instead */
 
-	static const char *const feat = "/sys/kernel/debug/sched_features";
-	char line[600];
+	snprintf(no, sizeof(no), "NO_%s", f);
+	CHECK(has_word(line, f), "sched_features: %s", line);
+	EXPECT_RET(write_knob(feat, no), (long)strlen(no));
 	read_knob(feat, line, sizeof(line));
-	CHECK(strstr(line, " START_DEBIT ") != NULL, "sched_features: %s", line);
-	EXPECT_RET(write_knob(feat, "NO_START_DEBIT"), 14);
-	read_knob(feat, line, sizeof(line));
-	CHECK(strstr(line, " NO_START_DEBIT ") != NULL, "NO_START_DEBIT did not clear it: %s", line);
+	CHECK(has_word(line, no) && !has_word(line, f), "%s did not clear it: %s", no, line);
 	EXPECT_RET(write_knob(feat, "NO_SUCH_FEATURE"), -EINVAL);
-	EXPECT_RET(write_knob(feat, "START_DEBIT"), 11);
+	EXPECT_RET(write_knob(feat, f), (long)strlen(f));
 	read_knob(feat, line, sizeof(line));
-	CHECK(strstr(line, " START_DEBIT ") != NULL, "START_DEBIT did not set it: %s", line);
+	CHECK(has_word(line, f) && !has_word(line, no), "%s did not set it: %s", f, line);
 }
 
 /* kernel.sched_schedstats: 0/1 at run time, as Linux's; anything else refused. */

@@ -378,7 +378,11 @@ static void rr_waiter(void)
 }
 
 /*
- * We are SCHED_OTHER beside a fair spinner: our interval is our slice.  A
+ * We are SCHED_OTHER beside a fair spinner: our interval is our slice, in
+ * whole jiffies.  EEVDF's slice is 6.12's base slice (0.70 ms by
+ * default), under a jiffy at HZ 250, so 6.12 itself answers 0; a
+ * 100 ms custom slice (sched_setattr's sched_runtime, which CFS ignores)
+ * makes it 25 jiffies, and "boosted means 0" means something.  A
  * FIFO 30 waiter boosts us into the rt class, which answers for us by our
  * policy (2.6.35's get_rr_interval_rt): not SCHED_RR, so 0.  On one CPU,
  * where the waiter preempts us and blocks before we look; on another it
@@ -387,9 +391,14 @@ static void rr_waiter(void)
 static void futex_pi_rr_interval(void)
 {
 	int32_t ts[2] = { -1, -1 };
+	struct sched_attr a;
 	long s, w;
 
 	ut_one_cpu();				/* the spinner and the waiter too */
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);			/* SCHED_OTHER, nice 0 */
+	a.sched_runtime = 100000000ULL;
+	EXPECT_RET(sys_sched_setattr(0, (long)&a, 0), 0);
 	EXPECT_RET(pi_op(&rr_lock, FUTEX_LOCK_PI), 0);
 	s = start(spinner, 0);
 	EXPECT_RET(sys_sched_rr_get_interval(0, (long)ts), 0);
@@ -405,6 +414,8 @@ static void futex_pi_rr_interval(void)
 	CHECK(ut_wait((pid_t)w) == 0, "the waiter failed");
 	spin_stop = 1;
 	ut_wait((pid_t)s);
+	a.sched_runtime = 0;			/* back to the base slice */
+	EXPECT_RET(sys_sched_setattr(0, (long)&a, 0), 0);
 }
 
 /* ---- a past timeout fails LOCK_PI before any boost ------------------------ */

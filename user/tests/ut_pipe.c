@@ -6,6 +6,7 @@
  * copies' shortcut and the wakeups of readers and pollers.
  */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -312,11 +313,25 @@ static long nvcsw(void)
 /*
  * A write wakes whoever waits on the pipe's queue - a blocked reader and a
  * blocked poll() - now that an empty queue is skipped without a call
- * (wake_up_all).  The child runs only once the parent sleeps (it is
- * forked behind it and the parent blocks at once), which the parent's
- * voluntary switch count proves.  That needs one CPU: on a second the
- * child writes while the parent runs, and the read finds the byte.
+ * (wake_up_all).  The child writes only once the parent sleeps, which the
+ * parent's voluntary switch count proves.  It waits for that itself, with
+ * /proc/PPID/stat's state 'S': the order of fork alone is the scheduler's
+ * (2.6.35's CFS runs the parent on, START_DEBIT; 6.12's EEVDF gives the
+ * child half a slice's deadline and may run it first), and on a second CPU
+ * the child would write while the parent runs.
  */
+
+/* The child: wait until the parent sleeps, then write one byte. */
+static void write_once_parent_sleeps(int fd)
+{
+	char path[32], buf[512];
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", sys_getppid());
+	while (*ut_stat_field(path, 3, buf, sizeof(buf)) != 'S')
+		sys_sched_yield();
+	sys_exit(sys_write(fd, (long)"w", 1) == 1 ? 0 : 2);
+}
+
 static void pipe_wakeups(void)
 {
 	struct ut_pollfd pfd;
@@ -329,7 +344,7 @@ static void pipe_wakeups(void)
 		long pid = sys_fork();
 		CHECK(pid >= 0, "fork: %ld", pid);
 		if (pid == 0)
-			sys_exit(sys_write(fds[1], (long)"w", 1) == 1 ? 0 : 2);
+			write_once_parent_sleeps(fds[1]);
 		long before = nvcsw();
 		if (round == 0) {
 			EXPECT_RET(sys_read(fds[0], (long)b, sizeof(b)), 1);
