@@ -66,6 +66,19 @@ def run_fuzz_replay(binary):
     return len(inputs), 0
 
 
+def print_time_by_file(suite, top=12):
+    """The files that took longest, summed over their tests (setup, call and
+    teardown, as junit reports each): where the suite's budget goes."""
+    by_file = {}
+    for case in suite.iter("testcase"):
+        f = case.get("classname", "?").split(".")[-1]
+        by_file[f] = by_file.get(f, 0.0) + float(case.get("time", 0))
+    total = sum(by_file.values())
+    print(f"==> test time by file ({total:.0f} s in all, over the workers)")
+    for f, t in sorted(by_file.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"{t:8.1f} s  {f}")
+
+
 def run_pytest(args):
     with tempfile.TemporaryDirectory() as tmp:
         xml = os.path.join(tmp, "junit.xml")
@@ -78,6 +91,7 @@ def run_pytest(args):
         suite = ET.parse(xml).getroot()
         if suite.tag == "testsuites":
             suite = suite[0]
+        print_time_by_file(suite)
         total = int(suite.get("tests", 0))
         bad = int(suite.get("failures", 0)) + int(suite.get("errors", 0))
         skipped = int(suite.get("skipped", 0))
