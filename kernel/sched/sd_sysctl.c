@@ -67,7 +67,7 @@ const char *sd_sysctl_field_name(int field)
 /* Only the name is read only (mode 0444; the others 0644). */
 int sd_sysctl_writable(int field)
 {
-	return sd_fields[field].type != SD_NAME;
+	return sd_sysctl_field_name(field) && sd_fields[field].type != SD_NAME;
 }
 
 /* CPU's domain LEVEL, counted from the lowest attached one; NULL if none. */
@@ -86,6 +86,8 @@ struct sched_domain *sd_sysctl_domain(int cpu, int level)
 /* The field's value as text and a newline, as a sysctl file reads. */
 size_t sd_sysctl_show(struct sched_domain *sd, int field, char *buf, size_t size)
 {
+	if (!sd_sysctl_field_name(field))	/* a file name never parsed to it */
+		return 0;
 	const struct sd_field *f = &sd_fields[field];
 	const void *p = (const char *)sd + f->off;
 
@@ -109,13 +111,13 @@ size_t sd_sysctl_show(struct sched_domain *sd, int field, char *buf, size_t size
  */
 int sd_sysctl_write(int cpu, int level, int field, const char *val)
 {
-	const struct sd_field *f = &sd_fields[field];
 	struct sched_domain *sd = sd_sysctl_domain(cpu, level);
 	char name[64];
 	union { u32 u; s32 i; } v;
 
 	if (!sd || !sd_sysctl_writable(field))
 		return -EINVAL;
+	const struct sd_field *f = &sd_fields[field];
 	void *p = (char *)sd + f->off;
 	if (f->type == SD_ULONG)
 		v.u = (u32)*(unsigned long *)p;

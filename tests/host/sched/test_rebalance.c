@@ -318,6 +318,15 @@ static void test_sd_sysctl_files(void **state)
 	sd_sysctl_show(sd, 1, buf, sizeof(buf));
 	assert_string_equal(buf, "16\n");
 	assert_int_equal(sd_sysctl_write(0, 0, sd_sysctl_nr_fields() - 1, "x"), -EINVAL);
+	/* a field index past the table (or below it) is nothing, not a read
+	 * past sd_fields[]: the fuzzer once reached field 255 (UBSan) */
+	const int bad[] = { -1, sd_sysctl_nr_fields(), 255 };
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int f = bad[i];
+		assert_false(sd_sysctl_writable(f));
+		assert_int_equal(sd_sysctl_show(sd, f, buf, sizeof(buf)), 0);
+		assert_int_equal(sd_sysctl_write(0, 0, f, "1"), -EINVAL);
+	}
 }
 
 int main(void)
