@@ -297,8 +297,12 @@ static void summary(const char *preset, const char *mode, const char *load, long
 	else
 		printf("wakeup latency: not measured (the kernel has no POSIX timers?)\n");
 	if (cpus > 1) {
-		printf("%d CPUs, %d jobs each (kbuild-load's RESULT has the migrations); busy over the test:",
-		       cpus, (int)strtol(strchr(load, ':') ? strchr(load, ':') + 1 : "10", NULL, 10));
+		if (!strncmp(load, "kbuild", 6))	/* kbuild:N runs N jobs per CPU */
+			printf("%d CPUs, %d jobs each (kbuild-load's RESULT has the migrations);", cpus,
+			       (int)strtol(strchr(load, ':') ? strchr(load, ':') + 1 : "10", NULL, 10));
+		else
+			printf("%d CPUs, load %s;", cpus, load);
+		printf(" busy over the test:");
 		for (int i = 0; i < ticks_after.n; i++) {
 			long b = busy_permille(i);
 			printf(" cpu%d %ld.%ld %%", i, b / 10, b % 10);
