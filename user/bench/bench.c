@@ -283,18 +283,27 @@ int bench_cpus(void)
 	return cpus ? cpus : 1;
 }
 
-long self_nr_migrations(void)
+/* PATH's text into BUF (NUL-terminated, at most SIZE - 1 bytes); -1 if it cannot be opened. */
+static long slurp(const char *path, char *buf, long size)
 {
-	static char buf[8192];			/* Linux 6.x's file is about 3 KB */
-	long fd = sys_open((long)"/proc/self/sched", 0 /* O_RDONLY */, 0), len = 0, n;
-	const char *p;
+	long fd = sys_open((long)path, 0 /* O_RDONLY */, 0), len = 0, n;
 
 	if (fd < 0)
 		return -1;
-	while (len < (long)sizeof(buf) - 1 && (n = sys_read(fd, (long)(buf + len), sizeof(buf) - 1 - len)) > 0)
+	while (len < size - 1 && (n = sys_read(fd, (long)(buf + len), size - 1 - len)) > 0)
 		len += n;
 	sys_close(fd);
 	buf[len] = '\0';
+	return len;
+}
+
+long self_nr_migrations(void)
+{
+	static char buf[8192];			/* Linux 6.x's file is about 3 KB */
+	const char *p;
+
+	if (slurp("/proc/self/sched", buf, sizeof(buf)) < 0)
+		return -1;
 	if (!(p = strstr(buf, "\nse.nr_migrations ")) || !(p = strchr(p, ':')))
 		return -1;
 	return strtol(p + 1, NULL, 10);
@@ -303,15 +312,10 @@ long self_nr_migrations(void)
 int proc_stat_busy(uint64_t *busy, uint64_t *total, int max)
 {
 	static char buf[4096];
-	long fd = sys_open((long)"/proc/stat", 0 /* O_RDONLY */, 0), len = 0, n;
 	int cpus = 0;
 
-	if (fd < 0)
+	if (slurp("/proc/stat", buf, sizeof(buf)) < 0)
 		return 0;
-	while (len < (long)sizeof(buf) - 1 && (n = sys_read(fd, (long)(buf + len), sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	sys_close(fd);
-	buf[len] = '\0';
 	for (char *p = buf; p && cpus < max; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		unsigned long long f[8] = { 0 };
 		char *q;
