@@ -146,6 +146,15 @@ static const struct knob *knob_at(int index)
 	return NULL;
 }
 
+static int nr_knobs_listed(void)
+{
+	int n = 0;
+
+	for (const struct knob *k = __start_knobs; k < __stop_knobs; k++)
+		n += knob_listed(k);
+	return n;
+}
+
 int pseudo_lookup(const char *path, struct fs_node *n)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
@@ -204,16 +213,18 @@ int pseudo_dir_entry(const char *dir, int index, char *name, size_t size, u32 *m
 		return r;
 	if (strcmp(dir, "proc/sys/kernel"))
 		return 0;
-	const struct knob *k = knob_at(index);
-	if (!k) {			/* after the knobs, 2.6.35's sched_domain/ */
-		if (knob_at(index - 1) == NULL ||
-		    sysctl_sd_lookup("proc/sys/kernel/sched_domain", &sd_dir))
+	int nk = nr_knobs_listed();
+	if (index == nk) {		/* after the knobs, 2.6.35's sched_domain/ */
+		if (sysctl_sd_lookup("proc/sys/kernel/sched_domain", &sd_dir))
 			return 0;
 		strlcpy(name, "sched_domain", size);
 		*mode = sd_dir.mode;
 		*ino = sd_dir.ino;
 		return 1;
 	}
+	const struct knob *k = index < nk ? knob_at(index) : NULL;
+	if (!k)
+		return 0;
 	strlcpy(name, k->name, size);
 	*mode = S_IFREG | 0644;
 	*ino = PSEUDO_INO + ARRAY_SIZE(files) + index;
