@@ -238,19 +238,35 @@ def splice(text, begin, end, body):
     return text.rstrip("\n") + "\n\n" + section + "\n"
 
 
+def splice_file(name, begin, end, body, after=None, root=None):
+    """ROOT/docs/NAME with BODY between BEGIN and END: the section replaced, or the first time
+    put after the line-ending marker AFTER (when given and present), else appended."""
+    path = os.path.join(root or ROOT, "docs", name)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    at = text.find(after) if after else -1
+    if begin not in text and at >= 0:
+        at += len(after)
+        text = text[:at] + "\n\n" + begin + "\n" + body + "\n" + end + text[at:]
+    else:
+        text = splice(text, begin, end, body)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def publish(results_name, begin, end, body, after=None, root=None):
+    """A bench's section: docs/results/RESULTS_NAME alone, and the same in docs/RESULTS.md
+    (under ROOT, the repository's unless given)."""
+    results = os.path.join(root or ROOT, "docs", "results")
+    os.makedirs(results, exist_ok=True)
+    with open(os.path.join(results, results_name), "w", encoding="utf-8") as f:
+        f.write(begin + "\n" + body + "\n" + end + "\n")
+    splice_file("RESULTS.md", begin, end, body, after, root)
+
+
 def write_docs(lines, runs):
-    docs = os.path.join(ROOT, "docs")
-    body = "\n".join(lines)
-    os.makedirs(os.path.join(docs, "results"), exist_ok=True)
-    with open(os.path.join(docs, "results", "rttests.md"), "w", encoding="utf-8") as f:
-        f.write(BEGIN + "\n" + body + "\n" + END + "\n")
-    for name, begin, end, text in (("RESULTS.md", BEGIN, END, body),
-                                   ("FASTPATHS.md", HB_BEGIN, HB_END, "\n".join(hackbench_table(runs)))):
-        path = os.path.join(docs, name)
-        with open(path, encoding="utf-8") as f:
-            old = f.read()
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(splice(old, begin, end, text))
+    publish("rttests.md", BEGIN, END, "\n".join(lines))
+    splice_file("FASTPATHS.md", HB_BEGIN, HB_END, "\n".join(hackbench_table(runs)))
     print("bench_rt: wrote docs/results/rttests.md, its section in docs/RESULTS.md and the hackbench "
           "table in docs/FASTPATHS.md")
 

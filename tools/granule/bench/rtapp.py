@@ -240,24 +240,9 @@ def report(runs, argv, commit, res, pictures, figdir=""):
 def write_docs(lines, out, pictures):
     """docs/results/rtapp.md and the SVGs, and the section in docs/RESULTS.md: replaced between
     its markers, or the first time put after the RTTESTS section (as tools/bench --docs orders them)."""
-    docs = os.path.join(ROOT, "docs")
-    os.makedirs(os.path.join(docs, "results"), exist_ok=True)
-    body = "\n".join(lines)
-    with open(os.path.join(docs, "results", "rtapp.md"), "w", encoding="utf-8") as f:
-        f.write(BEGIN + "\n" + body + "\n" + END + "\n")
+    rt.publish("rtapp.md", BEGIN, END, "\n".join(lines), after=rt.END, root=ROOT)
     for w, task in pictures:
-        shutil.copy(os.path.join(out, plot_name(w, task) + ".svg"), os.path.join(docs, "results"))
-    path = os.path.join(docs, "RESULTS.md")
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    at = text.find(rt.END)
-    if BEGIN not in text and at >= 0:
-        at += len(rt.END)
-        text = text[:at] + "\n\n" + BEGIN + "\n" + body + "\n" + END + text[at:]
-    else:
-        text = rt.splice(text, BEGIN, END, body)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+        shutil.copy(os.path.join(out, plot_name(w, task) + ".svg"), os.path.join(ROOT, "docs", "results"))
     print("bench_rtapp: wrote docs/results/rtapp.md, its plots and its section in docs/RESULTS.md")
 
 

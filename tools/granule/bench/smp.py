@@ -22,7 +22,6 @@ granule/stats.py only.
 import argparse
 import os
 
-from ..paths import ROOT
 from ..stats import Spread
 from . import common as bc
 from . import jobs as bj
@@ -143,16 +142,7 @@ def report(runs, argv, commit, duration, seeds):
 
 
 def write_docs(lines):
-    docs = os.path.join(ROOT, "docs")
-    body = "\n".join(lines)
-    os.makedirs(os.path.join(docs, "results"), exist_ok=True)
-    with open(os.path.join(docs, "results", "smp.md"), "w", encoding="utf-8") as f:
-        f.write(BEGIN + "\n" + body + "\n" + END + "\n")
-    path = os.path.join(docs, "RESULTS.md")
-    with open(path, encoding="utf-8") as f:
-        old = f.read()
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(rt.splice(old, BEGIN, END, body))
+    rt.publish("smp.md", BEGIN, END, "\n".join(lines))
     print("bench_smp: wrote docs/results/smp.md and its section in docs/RESULTS.md")
 
 
