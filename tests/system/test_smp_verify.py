@@ -11,7 +11,8 @@ SMP's own invariant (a queued task's CPU is its queue's, online and in its
 mask) and the PI chains while it holds the giant lock, and the validator
 sees every lock order of the run and reports none.
 
-One boot per configuration that once found something:
+2.6.35's fair class at two and four CPUs, and EEVDF at four, where each of
+these was found:
 - two CPUs, CFS: CLONE_CHILD_SETTID's copy-on-write fault in the child's
   first kernel code and a default-action SIGALRM's exit each flushed a TLB
   by IPI with interrupts off ("WARNING: smp_call_function_many with
@@ -31,7 +32,7 @@ from conftest import boot, check_clean
 from test_usertests import ALL_TESTS
 
 
-@pytest.mark.parametrize("cpus,preset", [(2, ""), (4, "sched_preset=linux-6.12")])
+@pytest.mark.parametrize("cpus,preset", [(2, ""), (4, ""), (4, "sched_preset=linux-6.12")])
 def test_usertests_pass_under_both_checkers(cpus, preset):
     r = boot(f'run="usertests; cat /proc/lockdep_stats" sched_verify=1 lockdep=1 {preset}'.rstrip(),
              timeout=300, smp=cpus)
