@@ -55,7 +55,7 @@ $(eval $(call host_test,sched_fork,$(SCHED_HOST_SRC) kernel/proc/fork.c tests/ho
 # fork.c casts the u32 user addresses of the i386 ABI to pointers
 $(BUILD)/host/sched_fork: HOST_CFLAGS += -Wno-int-to-pointer-cast
 # the worked example of docs/SCHEDULER.md (--print / --write regenerate its tables)
-$(eval $(call host_test,sched_worked,$(SCHED_HOST_SRC) tests/host/sched/test_worked.c))
+$(eval $(call host_test,sched_worked,$(SCHED_HOST_SRC) tests/host/sched/docblock.c tests/host/sched/test_worked.c))
 # the rt class: bitmap, FIFO order, RR rotation, rt over fair, throttling
 $(eval $(call host_test,sched_rt,$(SCHED_HOST_SRC) tests/host/sched/test_rt.c))
 # priority inheritance: boost, deboost, the chain walk, -EDEADLK, rt_mutex_setprio
