@@ -72,6 +72,14 @@ $(eval $(call host_test,sched_place,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.
 $(eval $(call host_test,sched_topology,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_topology.c))
 # load_balance, rebalance_domains, idle_balance: backoff, failures, next_balance
 $(eval $(call host_test,sched_rebalance,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_rebalance.c))
+# PELT (Linux 6.12's pelt.c) against hand-computed series, and its table in
+# docs/SCHEDULER.md.  Only this build defines SCHED_PELT (se->avg): pelt.c is
+# not in the kernel, nor in SCHED_HOST_SRC, until 6.12's balancer reads it.
+$(eval $(call host_test,sched_pelt,kernel/sched/pelt.c tests/host/sched/docblock.c \
+	tests/host/sched/test_pelt.c))
+$(BUILD)/host/sched_pelt: HOST_CFLAGS += -DSCHED_PELT
+$(BUILD)/host/sched_pelt: HOST_LIBS += -lm
+$(BUILD)/host/sched_pelt: $(SCHED_HOST_HDRS)
 # the red-black tree against a sorted reference
 $(eval $(call host_test,sched_rbtree,kernel/lib/rbtree.c tests/host/sched/test_rbtree.c))
 
