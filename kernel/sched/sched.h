@@ -162,6 +162,9 @@ struct rq {
 		u32 h_nr_delayed;		/* DELAY_DEQUEUE sleepers still queued */
 		struct sched_entity *reweight_se; /* dequeued (not asleep) with ... */
 		u32 reweight_weight;		/* ... this weight: see enqueue_entity */
+#ifdef SCHED_PELT
+		struct sched_avg avg;		/* the queue's PELT (pelt.c; see sched_entity) */
+#endif
 	} eevdf;
 
 	struct rt_rq rt;		/* the rt class (rt.c), after CFS's fields */

@@ -87,6 +87,24 @@ struct sched_statistics {
 };
 
 /*
+ * PELT's running averages of one entity or one queue (Linux 6.12's struct
+ * sched_avg, kernel/sched/pelt.c keeps them).  The *_sum are geometric
+ * series over 1024-unit periods (a unit is 1024 ns), *_avg = *_sum / the
+ * divider; load_avg is weighted, runnable_avg and util_avg are in
+ * SCHED_CAPACITY_SCALE (1024) units.  unsigned long is u32, as on i686.
+ */
+struct sched_avg {
+	u64 last_update_time;		/* ns, a multiple of 1024 */
+	u64 load_sum;			/* se: time queued; cfs_rq: weight * time */
+	u64 runnable_sum;		/* runnable tasks * time, << 10 */
+	u32 util_sum;			/* time running, << 10 */
+	u32 period_contrib;		/* units of the current period already summed */
+	u32 load_avg;
+	u32 runnable_avg;
+	u32 util_avg;
+};
+
+/*
  * A schedulable entity: on our UP kernel without groups, always a task.
  * Two fair classes share it (exactly one runs, see kernel/sched/sched.h):
  * CFS (2.6.35) and EEVDF (6.12).  EEVDF's own fields overlap CFS's variant
@@ -147,6 +165,14 @@ struct sched_entity {
 	};
 	u64 nr_migrations;		/* set_task_cpu() moves to another CPU */
 	struct list_head group_node;	/* in cfs_rq->tasks while queued */
+#ifdef SCHED_PELT
+	/*
+	 * Not in the kernel yet: only the builds that link kernel/sched/pelt.c
+	 * (the host test sched_pelt) define SCHED_PELT, so struct task and the
+	 * image stay as they were until 6.12's balancer reads PELT.
+	 */
+	struct sched_avg avg;
+#endif
 };
 
 /* sched_info (2.6.35 CONFIG_SCHEDSTATS), per task, ns. */

@@ -55,7 +55,7 @@ $(eval $(call host_test,sched_fork,$(SCHED_HOST_SRC) kernel/proc/fork.c tests/ho
 # fork.c casts the u32 user addresses of the i386 ABI to pointers
 $(BUILD)/host/sched_fork: HOST_CFLAGS += -Wno-int-to-pointer-cast
 # the worked example of docs/SCHEDULER.md (--print / --write regenerate its tables)
-$(eval $(call host_test,sched_worked,$(SCHED_HOST_SRC) tests/host/sched/test_worked.c))
+$(eval $(call host_test,sched_worked,$(SCHED_HOST_SRC) tests/host/sched/docblock.c tests/host/sched/test_worked.c))
 # the rt class: bitmap, FIFO order, RR rotation, rt over fair, throttling
 $(eval $(call host_test,sched_rt,$(SCHED_HOST_SRC) tests/host/sched/test_rt.c))
 # priority inheritance: boost, deboost, the chain walk, -EDEADLK, rt_mutex_setprio
@@ -72,6 +72,14 @@ $(eval $(call host_test,sched_place,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.
 $(eval $(call host_test,sched_topology,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_topology.c))
 # load_balance, rebalance_domains, idle_balance: backoff, failures, next_balance
 $(eval $(call host_test,sched_rebalance,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_rebalance.c))
+# PELT (Linux 6.12's pelt.c) against hand-computed series, and its table in
+# docs/SCHEDULER.md.  Only this build defines SCHED_PELT (se->avg): pelt.c is
+# not in the kernel, nor in SCHED_HOST_SRC, until 6.12's balancer reads it.
+$(eval $(call host_test,sched_pelt,kernel/sched/pelt.c tests/host/sched/docblock.c \
+	tests/host/sched/test_pelt.c))
+$(BUILD)/host/sched_pelt: HOST_CFLAGS += -DSCHED_PELT
+$(BUILD)/host/sched_pelt: HOST_LIBS += -lm
+$(BUILD)/host/sched_pelt: $(SCHED_HOST_HDRS)
 # the red-black tree against a sorted reference
 $(eval $(call host_test,sched_rbtree,kernel/lib/rbtree.c tests/host/sched/test_rbtree.c))
 

@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "fake.h"
+#include "docblock.h"
 #include "../../../kernel/sched/sched.h"
 
 #define RQ	this_rq()
@@ -496,44 +497,6 @@ static void make_table(const struct table *t, struct buf *b)
 	b->s[0] = '\0';
 	setup_four();
 	t->make(b);
-}
-
-static char *read_doc(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *s;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	s = malloc((size_t)n + 1);
-	if (fread(s, 1, (size_t)n, f) != (size_t)n)
-		n = 0;
-	s[n] = '\0';
-	fclose(f);
-	return s;
-}
-
-/* The text between <!-- worked:NAME --> and <!-- /worked:NAME --> (newline
- * after the first marker excluded); *END gets where the end marker starts. */
-static char *block(char *doc, const char *nm, char **end)
-{
-	char open[64], close[64], *a, *z;
-
-	snprintf(open, sizeof(open), "<!-- worked:%s -->\n", nm);
-	snprintf(close, sizeof(close), "<!-- /worked:%s -->", nm);
-	a = strstr(doc, open);
-	if (!a)
-		return NULL;
-	a += strlen(open);
-	z = strstr(a, close);
-	if (!z)
-		return NULL;
-	*end = z;
-	return a;
 }
 
 static void test_table(void **state)
