@@ -33,7 +33,7 @@ VDSO_SO = os.path.join(BUILD, "arch", "x86", "vdso.so")
 VDSO_H = os.path.join(ROOT, "arch", "x86", "include", "arch", "vdso.h")
 STOP, STOP_NTH = "sys_clock_nanosleep", 12
 SAMPLES = 3
-MAX_USER = 5000                 # user instructions: more is not a return to the clock read
+MAX_USER = 5000                 # user instructions: as many is not a return to the clock read
 
 
 def kernel_symbols():
@@ -72,12 +72,12 @@ def samples(pcs, table, clock):
         elif state == "kernel" and user:
             state, n = ("user", 0) if {WAKE, SWITCH} <= seen else ("wait", 0)
         if state == "user":
-            if pc in clock:
+            if not user or n >= MAX_USER:
+                state = "wait"
+            elif pc in clock:
                 out.append(n)
                 if len(out) == SAMPLES:
                     return out
-                state = "wait"
-            elif not user or n >= MAX_USER:
                 state = "wait"
             n += 1
         prev_user = user
