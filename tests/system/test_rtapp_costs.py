@@ -86,3 +86,31 @@ def test_rtapp_sim_reads_the_calibration(tmp_path):
     with pytest.raises(rtapp_sim.Refused) as e:
         rtapp_sim.image_costs(str(f))
     assert "no rtapp.create" in str(e.value)
+
+
+# A made-up exec log for rtapp_resume.samples(): kernel functions by address, the vDSO's rdtsc.
+STUB, WAKE, SWITCH, KERNEL, USER, RDTSC = 0xC0001000, 0xC0002000, 0xC0003000, 0xC0004000, 0x08050000, 0x08047309
+TABLE = {STUB: "vec_239", WAKE: "hrtimer_wakeup", SWITCH: "__switch_stacks"}
+
+
+def path(user_before=(USER,), kernel=(WAKE, KERNEL, SWITCH, KERNEL), back=5, end=(RDTSC,)):
+    """PCs: user code, the timer's interrupt, KERNEL, then BACK user instructions and END."""
+    return [*user_before, STUB, *kernel, *([USER] * back), *end]
+
+
+@pytest.mark.parametrize("pcs,want", [
+    (path(), [5]),                                              # a wakeup back to the clock read
+    (path(back=0), [0]),
+    (path() + path(back=7) + path(back=9) + path(back=1), [5, 7, 9]),   # SAMPLES of them
+    (path(kernel=(KERNEL, SWITCH, KERNEL)), []),                # a tick's preemption: no wakeup
+    (path(kernel=(WAKE, KERNEL)), []),                          # woken, no switch: the hog runs on
+    (path(user_before=(KERNEL,)), []),                          # the interrupt came from kernel mode
+    (path(end=(KERNEL, USER, RDTSC)), []),                      # a system call before the clock read
+    (path(back=rc.rtapp_resume.MAX_USER), []),                  # a hog resuming its loop
+    (path(kernel=(WAKE, SWITCH), end=(KERNEL,)) + path(back=3), [3]),
+])
+def test_resume_samples(pcs, want):
+    """rtapp.resume's reading of the exec log (tools/granule/sim/rtapp_resume.py): the user-mode
+    instructions from the return of an interrupt from user mode that woke a sleeper and
+    switched, to the vDSO's rdtsc, with no kernel entry on the way and fewer than MAX_USER."""
+    assert rc.rtapp_resume.samples(iter(pcs), TABLE, {RDTSC}) == want

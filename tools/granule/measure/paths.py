@@ -37,7 +37,7 @@ import subprocess
 import sys
 
 from .. import qemu as gq
-from . import execlog
+from ..trace import execlog
 
 VECTOR_STUB = "vec_239"         # LOCAL_TIMER_VECTOR 0xef (arch/x86/entry.asm)
 PAGE_OFFSET = 0xC0000000        # below: user mode

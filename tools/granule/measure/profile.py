@@ -42,7 +42,7 @@ import subprocess
 import sys
 
 from .. import qemu as gq
-from . import execlog
+from ..trace import execlog
 
 PAGE_OFFSET = 0xC0000000
 

@@ -24,7 +24,12 @@ same on every run):
      switch_in -> sig_pre;
   4. a signal-mode experiment under kbuild:10 (seed 9, not one of the
      validation's): its minimum (the same path when it preempts a running
-     task) less the idle one -> preempt, paid by every preempting switch;
+     task) less the idle one -> preempt, paid by every preempting switch
+     to a fair task; the same run with the experiment SCHED_FIFO 50 (chrt
+     -f -R 50: its loads, forked with SCHED_RESET_ON_FORK, stay fair): its
+     minimum less the idle one -> preempt_rt, paid instead when the
+     preempting task is rt (the rt class's enqueue, wakeup check and pick
+     are shorter than the fair class's rbtree work: 0 where preempt is 500);
   5. burn_chunk: burn_cpu_ns()'s loop, BURN_CHUNK (10000) iterations of 4
      instructions (imul, add, dec, jne) and a CPU-time clock read
      (null_syscall_ns + clock_gettime_ns);
@@ -51,7 +56,8 @@ same on every run):
   9. rt-app's own costs (tools/granule/sim/rtapp_costs.py): workloads/mixed.json
      under rt-app-logs, plain and traced (two boots with build/rt-app/rt-app.tar)
      -> rtapp.loop (its busy loop), rtapp.create, .pre, .wake, .start, .log and
-     .write, which `tools/sim experiment --rt-app` charges.  --rtapp-only
+     .write, and a third boot under gdb with QEMU's exec log -> rtapp.resume
+     (tools/granule/sim/rtapp_resume.py), which `tools/sim experiment --rt-app` charges.  --rtapp-only
      measures this step alone and replaces the file's rtapp.* lines, keeping the rest.
 So the simulator reproduces the image's no-load minima and per-expiry CPU
 by construction; everything under load is its own prediction.
@@ -134,23 +140,29 @@ def costs(mb, thread, signal, sw=None):
     return {k: max(0, int(round(v))) for k, v in c.items()}
 
 
+BUSY = "mode=signal load=kbuild:10 duration=5 seed=9"
+RT = "chrt -f -R 50"            # user/chrt.c: SCHED_FIFO 50, its children SCHED_OTHER
+
+
 def class_runs(i, words=""):
-    """The four boots of one class (WORDS: its preset's boot words)."""
+    """The five boots of one class (WORDS: its preset's boot words)."""
     return [job(i, f"microbench {words}".strip(), f"{words} run=microbench".strip(), "microbench"),
             job(i + 1, f"thread, no load {words}".strip(),
                 f"{words} run=experiment mode=thread load=none duration=5".strip()),
             job(i + 2, f"signal, no load {words}".strip(),
                 f"{words} run=experiment mode=signal load=none duration=5".strip()),
-            job(i + 3, f"signal, busy {words}".strip(),
-                f"{words} run=experiment mode=signal load=kbuild:10 duration=5 seed=9".strip())]
+            job(i + 3, f"signal, busy {words}".strip(), f"{words} run=experiment {BUSY}".strip()),
+            job(i + 4, f"signal, busy, rt {words}".strip(), f'{words} run="{RT} experiment {BUSY}"'.strip())]
 
 
 def class_costs(runs, sw=None):
-    mb, t, s, busy = (result(runs[0], "microbench"), result(runs[1], "wakeup-latency"),
-                      result(runs[2], "wakeup-latency"), result(runs[3], "wakeup-latency"))
+    mb, t, s, busy, busy_rt = ([result(runs[0], "microbench")]
+                               + [result(r, "wakeup-latency") for r in runs[1:5]])
     c = costs(mb, t, s, sw)
-    # the timer-to-handler path when it preempts a running task, less on an idle CPU
-    c["preempt"] = max(0, int(round((busy["min_us"] - s["min_us"]) * 1000)))
+    # the timer-to-handler path when it preempts a running task, less on an idle CPU,
+    # for a fair and for an rt handler
+    for k, b in (("preempt", busy), ("preempt_rt", busy_rt)):
+        c[k] = max(0, int(round((b["min_us"] - s["min_us"]) * 1000)))
     return c
 
 
@@ -217,13 +229,13 @@ def tick_preempt():
 
 
 def calibrate(args, head):
-    jobs = class_runs(0) + class_runs(4, "sched_preset=linux-6.12")
+    jobs = class_runs(0) + class_runs(5, "sched_preset=linux-6.12")
     runs, _ = bj.run_all(jobs, args.j)
-    c = class_costs(runs[:4])
+    c = class_costs(runs[:5])
     # Linux 6.12's class: its own paths; its switch is CFS's plus what the
     # class adds to a pipe ping-pong's switch (step 6 of the module comment)
-    pp = [result(r, "microbench")["pipe_pingpong_ns"] for r in (runs[0], runs[4])]
-    for k, v in class_costs(runs[4:], c["switch_in"] + max(0, int(round(pp[1] - pp[0])))).items():
+    pp = [result(r, "microbench")["pipe_pingpong_ns"] for r in (runs[0], runs[5])]
+    for k, v in class_costs(runs[5:10], c["switch_in"] + max(0, int(round(pp[1] - pp[0])))).items():
         c["eevdf." + k] = v
     with cf.ThreadPoolExecutor(max_workers=args.j) as ex:
         phases = dict(zip(HZS, ex.map(start_phase, HZS)))

@@ -23,12 +23,15 @@ thread that nothing preempts, created first and the last to reach the start barr
   log     between two passes of thread 0 where no buffer is written (gaps under 9.5 us), the
           mean gap (the logs count whole us; the mean undoes it);
   write   the write() of a full 4096-byte log buffer: the mean of the other gaps less log,
-          leaving out the first (the buffer's first fill is not a write).
+          leaving out the first (the buffer's first fill is not a write);
+  resume  a timer's sleep's way back in user mode, from the woken thread's return from
+          clock_nanosleep to the vDSO's rdtsc whose reading ends wu_lat: a third boot, under
+          gdb with QEMU's exec log (tools/granule/sim/rtapp_resume.py; 136 instructions).
 
 These are what tools/granule/sim/rtapp_sim.py hands the engine (tools/granule/sim/engine/rtapp.c:
-CREATE PRE WAKE START LOG WRITE, and the loop's cost).  The calibration file holds them as
+CREATE PRE WAKE START LOG WRITE RESUME, and the loop's cost).  The calibration file holds them as
 rtapp.NAME lines beside the kernel's costs, under the image's commit.
-Imports granule.qemu, granule.rtapp and trace.text (downward).
+Imports granule.qemu, granule.rtapp, trace.text and sim.rtapp_resume (downward).
 """
 import os
 
@@ -36,6 +39,7 @@ from .. import qemu as gq
 from .. import rtapp
 from ..paths import ROOT
 from ..trace import text as trace_text
+from . import rtapp_resume
 
 MODULE = os.path.join(ROOT, "build", "rt-app", "rt-app.tar")
 WORKLOAD = "workloads/mixed.json"
@@ -136,7 +140,7 @@ def derive(plain, traced, cfg, tick_ns):
 
 
 def measure(tick_ns):
-    """Boot the two runs (one at a time) and derive the costs; ([command lines], {NAME: ns})."""
+    """Boot the three runs (one at a time) and derive the costs; ([command lines], {NAME: ns})."""
     if not os.path.exists(MODULE):
         raise SystemExit(f"sim calibrate: no {os.path.relpath(MODULE, ROOT)} (tools/fetch-rtapp makes it)")
     out = []
@@ -146,6 +150,8 @@ def measure(tick_ns):
             raise SystemExit(f"sim calibrate: `{cmd}` did not end cleanly:\n{r.output[-2000:]}")
         out.append(r.output)
     try:
-        return list(cmdlines()), derive(out[0], out[1], rtapp.load(os.path.join(ROOT, WORKLOAD)), tick_ns)
+        c = derive(out[0], out[1], rtapp.load(os.path.join(ROOT, WORKLOAD)), tick_ns)
     except (Unmeasurable, ValueError) as e:
         raise SystemExit(f"sim calibrate: rt-app's costs: {e}") from None
+    cmd, c["resume"] = rtapp_resume.measure(RUN, MODULE)
+    return list(cmdlines()) + [cmd], c

@@ -36,14 +36,15 @@ from ..paths import ENGINE, ROOT
 # twelve ldexp() calls; under -icount, its instructions), main's pthread_create() (CREATE), a
 # thread's set-up before the start barrier (PRE), the barrier's wakeup of one waiter (WAKE),
 # the "starting thread" line and the log's header (START), a log line into the FILE buffer
-# between two passes (LOG) and the write() of a full buffer (WRITE).  `tools/sim calibrate`
+# between two passes (LOG), the write() of a full buffer (WRITE) and a timer's sleep's way
+# back in user mode to the clock read that ends wu_lat (RESUME).  `tools/sim calibrate`
 # measures them on the image (tools/granule/sim/rtapp_costs.py says how) and writes them to the
 # calibration file as rtapp.NAME lines beside the kernel's costs.
 class Refused(Exception):
     """str(e): the one line that says why the file is not simulated."""
 
 
-RTAPP_COSTS = ("loop", "create", "pre", "wake", "start", "log", "write")
+RTAPP_COSTS = ("loop", "create", "pre", "wake", "start", "log", "write", "resume")
 
 
 def image_costs(path=None):
@@ -189,7 +190,7 @@ class Spec:
         c = image_costs()
         pload = cal if isinstance(cal, int) and cal > 0 else rt_app_calibration(c["loop"])
         self.lines = [f"duration {duration * 1_000_000_000}", f"pload {pload}", f"loop {c['loop']}",
-                      "costs " + " ".join(str(c[k]) for k in ("create", "pre", "wake", "start", "log", "write"))]
+                      "costs " + " ".join(str(c[k]) for k in RTAPP_COSTS[1:])]
         for index, name, task in rtapp.threads(self.cfg):
             self.thread(index, name, task, g.get("default_policy", "SCHED_OTHER"))
         return "\n".join(self.lines) + "\n"

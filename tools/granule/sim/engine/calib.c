@@ -24,7 +24,7 @@ static const struct { const char *name; size_t off; } fields[] = {
 	F(tick), F(hrtimer_wake), F(timer_signal), F(switch_in), F(fork_parent),
 	F(fork_child), F(clone_parent), F(clone_child), F(exit), F(wait), F(sleep),
 	F(helper), F(notify_pre), F(notify_post), F(sig_pre), F(sig_post), F(exec),
-	F(burn_chunk), F(preempt), F(tick_preempt), F(start_phase_100), F(start_phase_250), F(start_phase_300),
+	F(burn_chunk), F(preempt), F(preempt_rt), F(tick_preempt), F(start_phase_100), F(start_phase_250), F(start_phase_300),
 	F(start_phase_1000), F(tick_period_100), F(tick_period_250), F(tick_period_300),
 	F(tick_period_1000),
 };

@@ -163,6 +163,19 @@ static void irq_cost(struct machine *m, u64 ns)
 	fake_clock_advance(ns);
 }
 
+/*
+ * What a switch that preempts a running task costs its next task more than
+ * one from idle: the woken task's class decides (the rt class enqueues on a
+ * list and picks by its bitmap where the fair class walks its rbtree), and a
+ * tick's preemption has paid its part already (periodic_tick()).
+ */
+static u64 preempt_cost(const struct machine *m, const struct mproc *next)
+{
+	if (m->tick_preempted)
+		return 0;
+	return rt_task(&next->t) ? m->cost.preempt_rt : m->cost.preempt;
+}
+
 /* A switch happened: free a dead thread's slot, charge the switch-in. */
 static void after_event(struct machine *m)
 {
@@ -181,8 +194,7 @@ static void after_event(struct machine *m)
 	/* A burning loop counts the switch's tail in its CPU time; a thread
 	 * returning from a system call, or a fixed path, waits for it. */
 	if (cur && (cur->fixed || cur->burst_left == 0))
-		cur->stall += m->cost.switch_in +
-			      (preempted && !m->tick_preempted ? m->cost.preempt : 0);
+		cur->stall += m->cost.switch_in + (preempted ? preempt_cost(m, cur) : 0);
 	if (cur && m->on_switch_in)
 		m->on_switch_in(m, cur);
 }

@@ -72,6 +72,8 @@ struct sim_costs {
 	u64 timer_signal;		/* POSIX timer expiry -> signal -> wakeup */
 	u64 switch_in;			/* schedule() after pick, to user */
 	u64 preempt;			/* more when a wakeup preempts a running task */
+	u64 preempt_rt;			/* instead of preempt when the woken task is rt:
+					   its class's shorter wakeup and pick */
 	u64 tick_preempt;		/* a tick that preempts: from scheduler_tick()'s
 					   clock read to schedule()'s, charged to the
 					   task leaving (its slice is that much shorter) */

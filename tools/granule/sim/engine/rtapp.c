@@ -9,7 +9,7 @@
  *   duration NS
  *   pload NS                              rt-app's ns per loop, as it calibrated them
  *   loop NS                               what one of its loops costs on the image
- *   costs CREATE PRE WAKE START LOG WRITE  rt-app's own code on the image, ns (below)
+ *   costs CREATE PRE WAKE START LOG WRITE RESUME  rt-app's own code on the image, ns (below)
  *   thread NAME POLICY PRIO DELAY_NS LOOP LOGPATH
  *   phase LOOP
  *   run NS | sleep NS | timer ID PERIOD_NS | lock ID | unlock ID
@@ -35,8 +35,11 @@
  * console); the barrier's last arrival wakes each waiter (WAKE); after the
  * barrier, "starting thread" on the console and the log's header (START);
  * between two passes, the log line formatted into the FILE buffer (LOG) and,
- * when the 4096-byte buffer fills, its write() (WRITE).  The console writes
- * and the system calls are kernel work, which nothing preempts.
+ * when the 4096-byte buffer fills, its write() (WRITE); after a timer's sleep,
+ * the way back in user mode (glibc's return from clock_nanosleep, rt-app's
+ * code, the vDSO's clock_gettime) to the clock read that ends wu_lat
+ * (RESUME).  The console writes and the system calls are kernel work, which
+ * nothing preempts.
  *
  * Output: each thread's log after "==> LOGPATH <==", as rt-app-logs prints
  * it on the image (tools/granule/rtapp.py reads both).
@@ -83,7 +86,7 @@ struct rt_barrier { int users; struct rt_queue q; };
 
 static struct {
 	u64 duration, pload, loop_ns;
-	u64 create_ns, pre_ns, wake_ns, start_ns, log_ns, write_ns;	/* rt-app's own costs */
+	u64 create_ns, pre_ns, wake_ns, start_ns, log_ns, write_ns, resume_ns;	/* rt-app's own costs */
 	struct rt_thread th[RT_MAX_THREADS];
 	struct rt_phase ph[RT_MAX_PHASES];
 	struct rt_event ev[RT_MAX_EVENTS];
@@ -134,25 +137,26 @@ static void spec_event(const char *w, char **a, int n)
 	rt.ph[rt.nph - 1].n++;
 }
 
-/* "costs CREATE PRE WAKE START LOG WRITE": rt-app's own code, ns. */
+/* "costs CREATE PRE WAKE START LOG WRITE RESUME": rt-app's own code, ns. */
 static void spec_costs(char **a)
 {
-	u64 *c[] = { &rt.create_ns, &rt.pre_ns, &rt.wake_ns, &rt.start_ns, &rt.log_ns, &rt.write_ns };
+	u64 *c[] = { &rt.create_ns, &rt.pre_ns, &rt.wake_ns, &rt.start_ns, &rt.log_ns, &rt.write_ns,
+		     &rt.resume_ns };
 
-	for (int k = 0; k < 6; k++)
+	for (int k = 0; k < 7; k++)
 		*c[k] = strtoull(a[k], NULL, 10);
 }
 
 static void spec_load(const char *path)
 {
-	char line[512], *w[8], *save;
+	char line[512], *w[9], *save;
 	FILE *f = fopen(path, "r");
 	int n;
 
 	if (!f)
 		die("rtapp: cannot read %s%s", path, "");
 	while (fgets(line, sizeof(line), f)) {
-		for (n = 0, w[0] = strtok_r(line, " \t\n", &save); w[n] && n < 7;)
+		for (n = 0, w[0] = strtok_r(line, " \t\n", &save); w[n] && n < 8;)
 			w[++n] = strtok_r(NULL, " \t\n", &save);
 		if (!n)
 			continue;
@@ -162,7 +166,7 @@ static void spec_load(const char *path)
 			rt.pload = strtoull(w[1], NULL, 10);
 		else if (!strcmp(w[0], "loop"))
 			rt.loop_ns = strtoull(w[1], NULL, 10);
-		else if (!strcmp(w[0], "costs") && n == 7)
+		else if (!strcmp(w[0], "costs") && n == 8)
 			spec_costs(w + 1);
 		else if (!strcmp(w[0], "thread") && n == 7 && rt.nth < RT_MAX_THREADS) {
 			struct rt_thread *t = &rt.th[rt.nth++];
@@ -479,7 +483,11 @@ static void rt_prog(struct machine *m, struct mproc *p)
 		t->cur.run += (u64)usec((s64)(now - t->mark)) * 1000;	/* rt-app adds rounded us */
 		t->cur.c_dur += rt.ev[rt.ph[t->ph].first + t->ev - 1].ns;
 		break;
-	case 4:					/* a timer's sleep ended */
+	case 4:					/* a timer's sleep ended: back to its clock read */
+		p->pc = 11;
+		m_burn(p, rt.resume_ns);
+		return;
+	case 11:				/* the clock read that ends wu_lat */
 		t->cur.wu_lat += (u64)usec((s64)(now - t->mark)) * 1000;
 		break;
 	case 5:
