@@ -103,12 +103,7 @@ def test_sim_charges_by_class(tmp_path, monkeypatch, name, fair, rt):
         assert len(base[f]) == 1 and raised[f] == {w + more_us for w in base[f]}, (f, base, raised)
 
 
-def test_resume_is_the_calibrations():
-    """rtapp.resume is what this image counts: tools/sim calibrate's exec-log boot
-    (tools/granule/sim/rtapp_resume.py) finds the same number of user-mode instructions from a
-    woken rt-app thread's return from clock_nanosleep to the vDSO's rdtsc as the calibration
-    holds (136; under -icount the count repeats exactly).  A change to glibc, rt-app or the
-    vDSO that moves it fails here until `tools/sim calibrate` runs again."""
-    from granule.sim import rtapp_costs, rtapp_resume
-    _cmd, resume = rtapp_resume.measure(rtapp_costs.RUN, rtapp_costs.MODULE)
-    assert resume == calibration()["rtapp.resume"] == 136, resume
+# rtapp.resume is measured on the image by tools/sim calibrate (granule/sim/rtapp_resume.py, an
+# exec-log boot of about 85 s); a change to the vDSO (arch/), glibc or rt-app (tools/debs.lock)
+# that could move it fails test_sim_validate's "measured on this image" check until the
+# calibration runs again, so make test does not count it twice.
