@@ -841,23 +841,41 @@ int sched_setscheduler(struct task *p, int policy)
 	return sched_setscheduler_prio(p, policy, 0);
 }
 
+static inline void do_sched_yield(struct rq *rq)
+{
+	rq->yld_count++;
+	if (current->sched_class->yield_task)
+		current->sched_class->yield_task(rq);
+}
+
+/* More than one CPU: the class moves current under this CPU's rq lock
+ * (2.6.35's this_rq_lock()), since another CPU may be waking a task onto
+ * this queue meanwhile; let go before schedule() takes it again. */
+static noinline void sched_yield_smp(struct rq *rq)
+{
+	raw_spin_lock(&rq->lock);
+	do_sched_yield(rq);
+	raw_spin_unlock(&rq->lock);
+}
+
 /*
  * sched_yield(2): let the class move current (yield_task_fair), then
  * schedule().  Counts as an involuntary switch, as in Linux.  As 2.6.35's
  * sys_sched_yield, interrupts stay off from this_rq_lock() into schedule()
  * ("no need to preempt or enable interrupts"); schedule() gives them back
  * there (finish_task_switch), here right after it.  Called from the system
- * call, with interrupts on.
+ * call, with interrupts on.  At one CPU interrupts off are the whole lock
+ * and one static-key site (a nop there) is all the SMP half costs.
  */
 long sched_yield(void)
 {
 	struct rq *rq = this_rq();
 
 	local_irq_disable();
-	rq->yld_count++;
-	if (current->sched_class->yield_task)
-		current->sched_class->yield_task(rq);
-
+	if (static_branch_on(&sched_up_key))
+		do_sched_yield(rq);
+	else
+		sched_yield_smp(rq);
 	schedule();
 	local_irq_enable();
 	return 0;
