@@ -12,7 +12,9 @@ runner.  Two boot paths:
 Optional: monitor_cmds= runs QEMU monitor (HMP) commands once the serial
 output matches until= (e.g. a screendump after the guest halted), then quits.
 Deterministic by default: -icount shift=0,sleep=off (1 guest instruction =
-1 virtual ns; the same image and command line print the same bytes).
+1 virtual ns; the same image and command line print the same bytes), and a
+-kernel boot runs QEMU in a directory of its own where the kernel is linked
+as granule.elf (link_kernel(): QEMU hands the guest the file's name).
 QEMU is the pinned one (tools/granule/debian/qemu.py: Debian's 10.0 from bookworm-backports,
 with its SeaBIOS and OVMF, run from the cache), never whatever `qemu-system-*` is
 on the PATH: a Debian point release of the system's QEMU cannot move a figure.
@@ -117,14 +119,38 @@ def headless_cmdline(cmdline):
     return cmdline if RUN_WORD.search(cmdline) else ("run= " + cmdline).rstrip()
 
 
+# The name QEMU is given the kernel by.  Its multiboot loader puts that name in
+# front of the command line (hw/i386/multiboot.c, "%s %s" of the file name and
+# -append), and arch/x86/multiboot.c reads past it, a few instructions a
+# character: booted by its full path, an image ran as many instructions more
+# as the path was longer, and under -icount at more than one CPU that shift
+# moved later figures (kbuild-load at four CPUs did 226 jobs from one tree,
+# 227 from another; one CPU absorbs it).  Every boot with a directory of its
+# own (`cwd=`) links the kernel there under this one name, whatever the tree.
+KERNEL_NAME = "granule.elf"
+
+
+def link_kernel(kernel, cwd):
+    """KERNEL linked as CWD/granule.elf (KERNEL_NAME); returns that relative
+    name, for a QEMU started in CWD."""
+    link = os.path.join(cwd, KERNEL_NAME)
+    if os.path.lexists(link):
+        os.unlink(link)
+    os.symlink(os.path.abspath(kernel), link)
+    return KERNEL_NAME
+
+
 def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
               firmware="bios", iso=None, extra=(), machine="pc", debug_exit=True, kernel=None,
-              smp=1):
+              smp=1, cwd=None):
     # QEMU may run in another directory (run()'s workdir): every file it is
     # given is named from the root, so a caller's relative path (make usb's
-    # build/granule-usb.img) still opens.
+    # build/granule-usb.img) still opens.  The kernel is the exception when
+    # CWD (the directory QEMU will run in) is given: link_kernel()'s name.
     iso = os.path.abspath(iso or ISO)
     kernel = os.path.abspath(kernel or KERNEL)
+    if boot == "kernel" and cwd:
+        kernel = link_kernel(kernel, cwd)
     argv = [qemufetch.binary("qemu-system-i386" if firmware == "bios" else "qemu-system-x86_64"),
             "-machine", machine, "-smp", str(smp), "-m", memory, "-display", "none", "-no-reboot"]
     if debug_exit:
@@ -149,6 +175,9 @@ def qemu_argv(boot="kernel", cmdline="", cpu=None, icount=True, memory="128M",
                  "-device", "usb-storage,bus=hcd.0,drive=stick,bootindex=0"]
     else:
         argv += ["-cdrom", iso, "-boot", "d"]
+    if cwd:     # a module named from the caller's directory, named from the root
+        extra = [os.path.abspath(x) if i and extra[i - 1] == "-initrd" else x
+                 for i, x in enumerate(extra)]
     return argv + list(extra)
 
 
@@ -272,8 +301,9 @@ def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
     tmp = tempfile.TemporaryDirectory(prefix="granule-iso-")
     if boot != "kernel" and not image:
         iso = make_iso(cmdline, os.path.join(tmp.name, "run.iso"))
+    cwd = workdir if until and workdir else tmp.name
     argv = qemu_argv(boot, cmdline, cpu, icount, memory, firmware, iso, extra,
-                     machine, debug_exit, kernel, smp)
+                     machine, debug_exit, kernel, smp, cwd)
     # The serial line goes to a regular file, which never blocks QEMU's
     # UART: through a pipe, a host reader late by tens of ms (two busy
     # cores) kept THRE clear past the guest's spin limit (arch/x86/serial.c),
@@ -284,10 +314,10 @@ def run(cmdline="", boot="kernel", cpu=None, icount=True, timeout=120,
     try:
         if until:
             out, rc, to = _run_with_monitor(argv, timeout, until, monitor_cmds, tmp.name,
-                                            workdir or tmp.name, log)
+                                            cwd, log)
         else:
             p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL, timeout=timeout)
+                               stdin=subprocess.DEVNULL, timeout=timeout, cwd=cwd)
             out, rc, to = p.stdout, p.returncode, False
     except subprocess.TimeoutExpired as e:
         out, rc, to = e.stdout or b"", -1, True
@@ -331,11 +361,11 @@ def gdb_session(cmdline="", gdb_args=(), batch=True, boot="kernel", cpu=None, ic
         sock = os.path.join(tmp, "gdb.sock")
         log = serial_log or os.path.join(tmp, "serial.log")
         iso = make_iso(cmdline, os.path.join(tmp, "run.iso")) if boot != "kernel" else None
-        argv = qemu_argv(boot, cmdline, cpu, icount, memory, iso=iso, extra=extra)
+        argv = qemu_argv(boot, cmdline, cpu, icount, memory, iso=iso, extra=extra, cwd=tmp)
         argv += ["-S", "-gdb", f"unix:{sock},server=on,wait=off", "-serial", f"file:{log}"]
         # Its own session: gdb's Ctrl-C (interrupt the guest) must not reach QEMU.
         qemu = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True)
+                                stderr=subprocess.DEVNULL, start_new_session=True, cwd=tmp)
         try:
             # The watcher first: QEMU opens a -D log at start-up, and a FIFO's
             # open blocks until its reader is there, so QEMU makes its gdb
@@ -388,10 +418,10 @@ class Console:
     def __init__(self, cmdline="", timeout=60, icount=True, extra=(), kernel=None):
         self.tmp = tempfile.TemporaryDirectory(prefix="granule-console-")
         self.sock_path = os.path.join(self.tmp.name, "monitor.sock")
-        argv = qemu_argv("kernel", cmdline, None, icount, extra=extra, kernel=kernel)
+        argv = qemu_argv("kernel", cmdline, None, icount, extra=extra, kernel=kernel, cwd=self.tmp.name)
         argv += ["-serial", "stdio", "-monitor", f"unix:{self.sock_path},server=on,wait=off"]
         self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT)
+                                  stderr=subprocess.STDOUT, cwd=self.tmp.name)
         self.timeout = timeout
         self.out = bytearray()
         self.pos = 0

@@ -36,11 +36,11 @@ from . import summary as run_summary
 GRUB_ESCAPES = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def call_filtered(argv):
+def call_filtered(argv, cwd=None):
     """Run QEMU with the terminal as its stdin; its output goes through, minus
     GRUB's escape codes before the kernel's first line.  Returns the exit
     status and the output's last 256 KB (where the experiment's RESULT is)."""
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE)
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, cwd=cwd)
     out, pending, started = sys.stdout.buffer, b"", False
     tail = b""
     for chunk in iter(lambda: p.stdout.read1(4096), b""):
@@ -107,10 +107,10 @@ def main():
             menu = a.menu if a.menu is not None else (3 if a.no_icount else 0)
             iso = gq.make_iso(cmdline, os.path.join(tmp, "run.iso"), timeout=menu) if a.boot == "iso" else None
             argv = gq.qemu_argv(a.boot, cmdline, a.cpu, not a.no_icount, firmware=firmware, iso=iso,
-                                extra=module, smp=a.smp)
+                                extra=module, smp=a.smp, cwd=tmp)
             argv += ["-serial", "mon:stdio"]
-            print("run-qemu: " + " ".join(argv), file=sys.stderr)
-            rc, text = call_filtered(argv)
+            print(f"run-qemu: (in {tmp}) " + " ".join(argv), file=sys.stderr)
+            rc, text = call_filtered(argv, cwd=tmp)
         line = run_summary.ratio_line(text)
         if line:
             print(line)
