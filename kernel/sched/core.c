@@ -1022,7 +1022,6 @@ void sched_init(void)
 	struct rq *rq = cpu_rq(cpu);
 	unsigned int i;
 
-	init_defrootdomain();
 	for_each_possible_cpu(i)
 		init_rq(cpu_rq(i), (int)i);
 	init_sched_softirq();

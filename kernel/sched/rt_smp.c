@@ -41,6 +41,8 @@
 #include <kernel/smp.h>
 #include <kernel/string.h>
 
+/* Zero (no CPU in it, every level empty) until sched_init_smp() calls
+ * init_defrootdomain(): at one CPU it stays so, and nothing reads it. */
 struct root_domain def_root_domain;
 
 void init_defrootdomain(void)

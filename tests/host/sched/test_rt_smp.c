@@ -20,6 +20,7 @@ static int rt_smp_setup(void **state)
 {
 	smp_setup(state);
 	build_sched_domains(&all4, two_pkgs_two_cores);
+	init_defrootdomain();			/* as sched_init_smp() */
 	for (int cpu = 0; cpu < SMP_NCPUS; cpu++)
 		set_rq_online(cpu_rq(cpu));
 	static_key_set(&sched_up_key, false);	/* more than one CPU online */
