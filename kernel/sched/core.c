@@ -357,7 +357,7 @@ void kthread_bind(struct task *p, unsigned int cpu)
  * relative vruntime gets that queue's min_vruntime added back) and check
  * preemption (WF_FORK).
  */
-void wake_up_new_task(struct task *p)
+static __attribute__((always_inline)) inline void __wake_up_new_task(struct task *p, const int smp)
 {
 	unsigned long flags;
 	struct rq *rq;
@@ -365,7 +365,7 @@ void wake_up_new_task(struct task *p)
 	if (p->state != TASK_WAKING)
 		printk("sched: wake_up_new_task: %s/%d is not TASK_WAKING\n",
 		       p->comm, p->pid);
-	if (!static_branch_on(&sched_up_key))
+	if (smp)
 		sched_fork_balance(p);
 	local_irq_save(flags);
 	rq = task_rq(p);
@@ -374,9 +374,26 @@ void wake_up_new_task(struct task *p)
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_INITIAL);	/* CFS: as 0 */
 	check_preempt_curr(rq, p, WF_FORK);
+	if (smp && p->sched_class->task_woken)	/* rt: push if it did not preempt */
+		p->sched_class->task_woken(rq, p);
 	sched_verify_hook(rq);
 	rq_unlock(rq);
 	local_irq_restore(flags);
+}
+
+static noinline void wake_up_new_task_smp(struct task *p)
+{
+	__wake_up_new_task(p, 1);
+}
+
+/* One site chooses, as in __schedule(): the uniprocessor copy follows a nop. */
+void wake_up_new_task(struct task *p)
+{
+	if (!static_branch_on(&sched_up_key)) {
+		wake_up_new_task_smp(p);
+		return;
+	}
+	__wake_up_new_task(p, 0);
 }
 
 /* ---- The tick ------------------------------------------------------------------ */
@@ -514,6 +531,21 @@ static void context_switch(struct rq *rq, struct task *prev, struct task *next)
 }
 
 /*
+ * After a switch on several CPUs, RQ locked: the pick left pushable rt
+ * tasks, so let the running task's class push them (post_schedule_rt).
+ * 2.6.35 takes rq->lock again for this after finish_task_switch(); here
+ * the lock is still held.
+ */
+static inline void post_schedule(struct rq *rq)
+{
+	if (rq->post_schedule) {
+		if (rq->curr->sched_class->post_schedule)
+			rq->curr->sched_class->post_schedule(rq);
+		rq->post_schedule = 0;
+	}
+}
+
+/*
  * The scheduler proper.  PREEMPT is Linux's PREEMPT_ACTIVE: a preempted
  * task is not dequeued even if its state is not TASK_RUNNING (it was
  * interrupted between setting its state and calling schedule()).  SMP
@@ -552,6 +584,10 @@ need_resched:
 		switch_count = &prev->nvcsw;
 	}
 
+	/* rt: this CPU's best prio drops: pull an rt task (pre_schedule_rt) */
+	if (smp && prev->sched_class->pre_schedule)
+		prev->sched_class->pre_schedule(rq, prev);
+
 	/* about to idle: pull from a busier CPU first (drops rq->lock) */
 	if (smp && unlikely(!rq->nr_running))
 		idle_balance(rq->cpu, rq);
@@ -572,6 +608,8 @@ need_resched:
 			finish_on_cpu(this_rq());
 	}
 
+	if (smp)
+		post_schedule(this_rq());
 	sched_verify_hook(this_rq());	/* the rq locked here: this CPU's */
 	if (smp)
 		raw_spin_unlock(&this_rq()->lock);
@@ -641,9 +679,13 @@ void preempt_schedule_irq(void)
  */
 void schedule_tail(void)
 {
-	sched_verify_hook(this_rq());	/* locked since the switch in */
-	if (!static_branch_on(&sched_up_key))
+	if (!static_branch_on(&sched_up_key)) {
+		post_schedule(this_rq());
+		sched_verify_hook(this_rq());	/* locked since the switch in */
 		finish_lock_switch(this_rq());
+		return;
+	}
+	sched_verify_hook(this_rq());
 }
 
 /* ---- Priorities, policy, yield ----------------------------------------------- */
@@ -766,8 +808,11 @@ static void sched_change_end(struct rq *rq, struct task *p, const struct sched_c
 		p->sched_class->set_curr_task(rq);
 	if (c->on_rq) {
 		enqueue_task(rq, p, enqueue_flags);
-		if (c->prev_class != p->sched_class)	/* check_class_changed() */
+		if (c->prev_class != p->sched_class) {	/* check_class_changed() */
+			if (c->prev_class->switched_from)
+				c->prev_class->switched_from(rq, p, c->running);
 			p->sched_class->switched_to(rq, p, c->running);
+		}
 		else
 			p->sched_class->prio_changed(rq, p, c->oldprio, c->running);
 	}
@@ -974,6 +1019,7 @@ static void init_rq(struct rq *rq, int cpu)
 	memset(rq, 0, sizeof(*rq));
 	raw_spin_lock_init(&rq->lock);
 	rq->cpu = cpu;
+	rq->rd = &def_root_domain;	/* rq_attach_root(); online later */
 	rq->cpu_power = 1U << SCHED_LOAD_SHIFT;	/* SCHED_LOAD_SCALE */
 	rq->next_balance = jiffies;
 	rq->avg_idle = 2 * (u64)sysctl_sched_migration_cost;

@@ -159,6 +159,8 @@ int try_to_wake_up_smp(struct task *p, unsigned int state, int wake_flags)
 out_running:
 	check_preempt_curr(rq, p, wake_flags);
 	p->state = TASK_RUNNING;
+	if (p->sched_class->task_woken)		/* rt: push if it did not preempt */
+		p->sched_class->task_woken(rq, p);
 	if (unlikely(rq->idle_stamp))
 		ttwu_idle_stamp(rq);
 out:
@@ -292,7 +294,10 @@ again:
 		ret = -EINVAL;
 		goto out;
 	}
-	cpumask_copy(&p->cpus_allowed, new_mask);
+	if (p->sched_class->set_cpus_allowed)	/* rt: migratory count, pushable list */
+		p->sched_class->set_cpus_allowed(p, new_mask);
+	else
+		cpumask_copy(&p->cpus_allowed, new_mask);
 	if (cpumask_test_cpu(task_cpu(p), new_mask))
 		goto out;		/* its CPU is still allowed */
 

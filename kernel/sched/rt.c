@@ -75,6 +75,7 @@ void init_rt_rq(struct rt_rq *rt_rq)
 	rt_rq->rt_throttled = 0;
 	rt_rq->rt_runtime = sched_rt_runtime();
 	rt_rq->rt_period_start = 0;
+	init_rt_rq_smp(rt_rq);
 }
 
 /* list_del_init / list_move / list_move_tail (Linux's list.h) */
@@ -227,23 +228,30 @@ static void update_curr_rt(struct rq *rq)
 
 /* ---- enqueue / dequeue ----------------------------------------------------------- */
 
+/* inc_rt_prio() and, on several CPUs, its SMP half and inc_rt_migration() */
 static void inc_rt_tasks(struct sched_rt_entity *rt_se, struct rt_rq *rt_rq)
 {
 	int prio = rt_task_of(rt_se)->prio;
+	int prev_prio = rt_rq->highest_prio.curr;
 
 	rt_rq->rt_nr_running++;
 	if (prio < rt_rq->highest_prio.curr)
 		rt_rq->highest_prio.curr = prio;
+	if (static_branch_on(&smp_key))
+		inc_rt_smp(rt_rq, rt_task_of(rt_se), prev_prio);
 }
 
 static void dec_rt_tasks(struct sched_rt_entity *rt_se, struct rt_rq *rt_rq)
 {
 	struct rt_prio_array *array = &rt_rq->active;
+	int prev_prio = rt_rq->highest_prio.curr;
 
 	rt_rq->rt_nr_running--;
 	/* recalc_highest: the first non-empty list, or MAX_RT_PRIO */
 	rt_rq->highest_prio.curr = rt_rq->rt_nr_running ?
 		sched_find_first_bit(array->bitmap) : MAX_RT_PRIO;
+	if (static_branch_on(&smp_key))
+		dec_rt_smp(rt_rq, rt_task_of(rt_se), prev_prio);
 }
 
 static void __enqueue_rt_entity(struct sched_rt_entity *rt_se, int head)
@@ -280,6 +288,8 @@ static void enqueue_task_rt(struct rq *rq, struct task *p, int flags)
 	if (on_rt_rq(rt_se))		/* dequeue_rt_stack() */
 		__dequeue_rt_entity(rt_se);
 	__enqueue_rt_entity(rt_se, flags & ENQUEUE_HEAD);
+	if (static_branch_on(&smp_key) && !task_current(rq, p) && p->rt.nr_cpus_allowed > 1)
+		enqueue_pushable_task(rq, p);
 }
 
 static void dequeue_task_rt(struct rq *rq, struct task *p, int flags)
@@ -287,10 +297,12 @@ static void dequeue_task_rt(struct rq *rq, struct task *p, int flags)
 	update_curr_rt(rq);
 	if (on_rt_rq(&p->rt))
 		__dequeue_rt_entity(&p->rt);
+	if (static_branch_on(&smp_key))
+		dequeue_pushable_task(rq, p);
 }
 
 /* Put P at the head or the tail of its priority list (RR, yield). */
-static void requeue_task_rt(struct rq *rq, struct task *p, int head)
+void requeue_task_rt(struct rq *rq, struct task *p, int head)
 {
 	struct sched_rt_entity *rt_se = &p->rt;
 	struct list_head *queue = rq->rt.active.queue + p->prio;
@@ -305,11 +317,33 @@ static void yield_task_rt(struct rq *rq)
 	requeue_task_rt(rq, rq->curr, 0);
 }
 
-/* A woken P preempts curr if it has a better (lower) prio. */
+/*
+ * A woken P preempts curr if it has a better (lower) prio.  On several
+ * CPUs, a P of curr's prio that only this CPU can take, while curr could
+ * go elsewhere, preempts too, so that post_schedule pushes curr away.
+ */
 static void check_preempt_curr_rt(struct rq *rq, struct task *p, int flags)
 {
-	if (p->prio < rq->curr->prio)
+	if (p->prio < rq->curr->prio) {
 		resched_task(rq->curr);
+		return;
+	}
+	if (static_branch_on(&smp_key) && p->prio == rq->curr->prio && !rq->curr->need_resched)
+		check_preempt_equal_prio(rq, p);
+}
+
+/* 2.6.35: other CPUs can take curr and none can take P: requeue P at
+ * the head and reschedule, to push curr away. */
+void check_preempt_equal_prio(struct rq *rq, struct task *p)
+{
+	if (rt_nr_cpus_allowed(rq->curr) == 1)
+		return;
+	if (rt_nr_cpus_allowed(p) != 1 && cpupri_find(&rq->rd->cpupri, p, NULL))
+		return;
+	if (!cpupri_find(&rq->rd->cpupri, rq->curr, NULL))
+		return;
+	requeue_task_rt(rq, p, 1);
+	resched_task(rq->curr);
 }
 
 /* ---- picking ------------------------------------------------------------------------ */
@@ -333,6 +367,12 @@ static struct task *pick_next_task_rt(struct rq *rq)
 	rt_se = list_entry(array->queue[idx].next, struct sched_rt_entity, run_list);
 	p = rt_task_of(rt_se);
 	p->se.exec_start = rq->clock;
+	if (static_branch_on(&smp_key)) {
+		/* the running task is never eligible for pushing; what is left
+		 * is pushed after the switch (post_schedule_rt) */
+		dequeue_pushable_task(rq, p);
+		rq->post_schedule = has_pushable_tasks(rq);
+	}
 	return p;
 }
 
@@ -340,6 +380,9 @@ static void put_prev_task_rt(struct rq *rq, struct task *p)
 {
 	update_curr_rt(rq);
 	p->se.exec_start = 0;
+	/* still queued (preempted): it may be pushed from now on */
+	if (static_branch_on(&smp_key) && p->se.on_rq && p->rt.nr_cpus_allowed > 1)
+		enqueue_pushable_task(rq, p);
 }
 
 /*
@@ -366,19 +409,37 @@ static void task_tick_rt(struct rq *rq, struct task *p, int queued)
 static void set_curr_task_rt(struct rq *rq)
 {
 	rq->curr->se.exec_start = rq->clock;
+	if (static_branch_on(&smp_key))
+		dequeue_pushable_task(rq, rq->curr);	/* never pushable */
 }
 
-/* Another class's task became rt: preempt if it is better than curr. */
+/*
+ * Another class's task became rt: preempt if it is better than curr.  On
+ * several CPUs an overloaded rq first pushes; if that moved P elsewhere,
+ * nothing to preempt here.
+ */
 static void switched_to_rt(struct rq *rq, struct task *p, int running)
 {
-	if (!running && p->prio < rq->curr->prio)
+	if (running)
+		return;
+	if (static_branch_on(&smp_key) && rq->rt.overloaded && push_rt_task(rq) &&
+	    rq != task_rq(p))
+		return;		/* don't resched if we changed runqueues */
+	if (p->prio < rq->curr->prio)
 		resched_task(rq->curr);
 }
 
 static void prio_changed_rt(struct rq *rq, struct task *p, int oldprio,
 			    int running)
 {
-	if (running) {
+	if (running && static_branch_on(&smp_key)) {
+		/* dropped while running: pull; then resched if a better one
+		 * waits and P is still curr here (pull may drop the lock) */
+		if (oldprio < p->prio)
+			pull_rt_task(rq);
+		if (p->prio > rq->rt.highest_prio.curr && rq->curr == p)
+			resched_task(p);
+	} else if (running) {
 		/* for UP simply resched on drop of prio */
 		if (oldprio < p->prio)
 			resched_task(p);
@@ -407,6 +468,14 @@ const struct sched_class rt_sched_class = {
 	.prio_changed		= prio_changed_rt,
 	.update_curr		= update_curr_rt,
 	.get_rr_interval	= get_rr_interval_rt,
+	.select_task_rq		= select_task_rq_rt,	/* rt_smp.c */
+	.pre_schedule		= pre_schedule_rt,
+	.post_schedule		= post_schedule_rt,
+	.task_woken		= task_woken_rt,
+	.switched_from		= switched_from_rt,
+	.set_cpus_allowed	= set_cpus_allowed_rt,
+	.rq_online		= rq_online_rt,
+	.rq_offline		= rq_offline_rt,
 	.name			= "rt",
 };
 
@@ -460,5 +529,7 @@ int sched_verify_rt(struct rq *rq)
 		       rt_rq->highest_prio.curr, sched_find_first_bit(array->bitmap));
 		bad++;
 	}
+	if (static_branch_on(&smp_key))
+		bad += sched_verify_rt_smp(rq);
 	return bad;
 }

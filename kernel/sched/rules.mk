@@ -14,6 +14,8 @@ KERNEL_C += kernel/sched/loadavg.c	# the load average (2.6.35 calc_load): per-CP
 KERNEL_C += kernel/sched/cputime.c	# tick sampling of user/system/idle time, task_times()
 KERNEL_C += kernel/sched/rtmutex.c	# priority inheritance (2.6.35 rtmutex.c): boosts, the chain walk
 KERNEL_C += kernel/sched/rt.c		# the rt class (2.6.35 sched_rt.c): SCHED_FIFO, SCHED_RR, throttling
+KERNEL_C += kernel/sched/rt_smp.c	# the rt class on several CPUs: push, pull, select_task_rq_rt
+KERNEL_C += kernel/sched/cpupri.c	# the CPU priority map (2.6.35 sched_cpupri.c): cpupri_find/set
 KERNEL_C += kernel/sched/deadline.c	# DEADLINE feature (our reconstruction): unrun-fork deadlines
 KERNEL_C += kernel/sched/tunables.c	# sysctl knobs, sched_features=, sched_preset=
 KERNEL_C += kernel/sched/debug.c	# /proc/sched_debug-style dump, invariant checker

@@ -57,6 +57,21 @@ extern const u32 prio_to_wmult[40];	/* 2^32 / weight */
 
 struct sched_domain;
 
+/*
+ * The CPUs that balance rt tasks among themselves (2.6.35 struct
+ * root_domain): Granule has one partition, def_root_domain, every online
+ * CPU's (rt_smp.c).
+ */
+#include "cpupri.h"
+struct root_domain {
+	struct cpumask span;		/* CPUs attached */
+	struct cpumask online;		/* ... and online (rq->online) */
+	struct cpumask rto_mask;	/* CPUs with rt_rq->overloaded */
+	int rto_count;			/* atomic: weight of rto_mask */
+	struct cpupri cpupri;		/* each online CPU's top queued prio */
+};
+extern struct root_domain def_root_domain;
+
 /* ---- Runqueues ---------------------------------------------------------- */
 
 /* The fair class's runqueue (CFS). */
@@ -91,15 +106,23 @@ struct rt_prio_array {
 	struct list_head queue[MAX_RT_PRIO];
 };
 
-/* The rt class's runqueue (2.6.35 struct rt_rq, UP, no groups). */
+/* The rt class's runqueue (2.6.35 struct rt_rq, no groups). */
 struct rt_rq {
 	struct rt_prio_array active;
 	u32 rt_nr_running;		/* queued rt tasks (incl. curr) */
-	struct { int curr; } highest_prio; /* lowest prio number queued, or MAX_RT_PRIO */
+	struct {
+		int curr;		/* lowest prio number queued, or MAX_RT_PRIO */
+		int next;		/* SMP: the best a pull could take (next_prio()) */
+	} highest_prio;
 	int rt_throttled;		/* ran rt_runtime this period: rt waits */
 	u64 rt_time;			/* ns run by rt tasks this period */
 	u64 rt_runtime;			/* ns allowed per period; RUNTIME_INF: no limit */
 	u64 rt_period_start;		/* rq->clock when this period began (tick-driven timer) */
+	/* SMP (rt_smp.c, kept while smp_key is on) */
+	u32 rt_nr_total;		/* queued rt tasks, as rt_nr_running */
+	u32 rt_nr_migratory;		/* ... of them allowed on more than one CPU */
+	int overloaded;			/* nr_total > 1 and one may move: in rto_mask */
+	struct list_head pushable_tasks; /* queued, not running, may move; by prio */
 };
 #define RUNTIME_INF		((u64)~0ULL)
 
@@ -188,6 +211,10 @@ struct rq {
 	/* set_cpus_allowed_ptr() moves off this CPU waiting for its stopper:
 	 * a queued task may be outside its mask meanwhile (sched_verify) */
 	unsigned int migration_pending;
+	/* the rt class's SMP half (rt_smp.c) */
+	struct root_domain *rd;		/* &def_root_domain: one partition */
+	int online;			/* in rd->online: counted in cpupri and rto_mask */
+	int post_schedule;		/* pick_next_task_rt left pushable tasks */
 };
 
 DECLARE_PER_CPU(struct rq, runqueues);
@@ -249,6 +276,17 @@ struct sched_class {
 	int (*select_task_rq)(struct task *p, int sd_flag, int wake_flags);
 	/* SMP: a sleeper is about to be woken, maybe elsewhere (ENQUEUE_WAKING) */
 	void (*task_waking)(struct rq *rq, struct task *p);
+	/* SMP, 2.6.35's rt hooks (NULL in the other classes): before the
+	 * pick (prev's class), after the switch (next's, if rq->post_schedule),
+	 * after a wakeup, on leaving the class, on an affinity change, and when
+	 * RQ's CPU joins or leaves the root domain */
+	void (*pre_schedule)(struct rq *rq, struct task *prev);
+	void (*post_schedule)(struct rq *rq);
+	void (*task_woken)(struct rq *rq, struct task *p);
+	void (*switched_from)(struct rq *rq, struct task *p, int running);
+	void (*set_cpus_allowed)(struct task *p, const struct cpumask *new_mask);
+	void (*rq_online)(struct rq *rq);
+	void (*rq_offline)(struct rq *rq);
 	const char *name;		/* for messages: "fair", "idle" */
 };
 
@@ -546,6 +584,35 @@ int sched_verify_rt(struct rq *rq);		/* rt.c: rt_rq invariants, 0 if sound */
 void print_rt_rq(struct rt_rq *rt_rq);	/* debug.c layout of rt_rq[0] */
 /* debug.c: PRINT each queued rt task (/proc/sched_debug's runnable tasks) */
 void print_rt_tasks(struct rq *rq, void (*print)(struct rq *rq, struct task *p));
+void requeue_task_rt(struct rq *rq, struct task *p, int head);
+
+/* ---- rt_smp.c (2.6.35's sched_rt.c, its CONFIG_SMP half) --------------- */
+
+/* rt.c's SMP bookkeeping runs while smp_key is on (a jump at one CPU). */
+void inc_rt_smp(struct rt_rq *rt_rq, struct task *p, int prev_prio);
+void dec_rt_smp(struct rt_rq *rt_rq, struct task *p, int prev_prio);
+void enqueue_pushable_task(struct rq *rq, struct task *p);
+void dequeue_pushable_task(struct rq *rq, struct task *p);
+static inline int has_pushable_tasks(struct rq *rq)
+{
+	return !list_empty(&rq->rt.pushable_tasks);
+}
+int rt_nr_cpus_allowed(const struct task *p);	/* weight of P's mask */
+void init_rt_rq_smp(struct rt_rq *rt_rq);
+void init_defrootdomain(void);
+void set_rq_online(struct rq *rq);	/* 2.6.35: the classes' rq_online */
+int select_task_rq_rt(struct task *p, int sd_flag, int wake_flags);
+void check_preempt_equal_prio(struct rq *rq, struct task *p);
+int push_rt_task(struct rq *rq);
+int pull_rt_task(struct rq *this_rq);
+void pre_schedule_rt(struct rq *rq, struct task *prev);
+void post_schedule_rt(struct rq *rq);
+void task_woken_rt(struct rq *rq, struct task *p);
+void switched_from_rt(struct rq *rq, struct task *p, int running);
+void set_cpus_allowed_rt(struct task *p, const struct cpumask *new_mask);
+void rq_online_rt(struct rq *rq);
+void rq_offline_rt(struct rq *rq);
+int sched_verify_rt_smp(struct rq *rq);	/* pushable list, rto_mask, cpupri */
 
 /* ---- deadline.c (DEADLINE, our reconstruction of (e)7) ------------------ */
 

@@ -369,4 +369,11 @@ void sched_init_smp(void)
 		topo[cpu].core_id = topology_core_id(cpu);
 	}
 	build_sched_domains(cpu_online_mask, topo);
+	/* 2.6.35 cpu_attach_domain() -> rq_attach_root(): each CPU joins the
+	 * one root domain, and the rt class publishes its state there (set up
+	 * here, not in sched_init(): at one CPU nothing reads it, and the boot
+	 * stays as long as the uniprocessor's) */
+	init_defrootdomain();
+	for_each_online_cpu(cpu)
+		set_rq_online(cpu_rq(cpu));
 }

@@ -35,6 +35,8 @@ ALL_TESTS = [
     # user/tests/ut_rt.c: the sched_setscheduler family on the rt class
     "rt_setscheduler_errnos", "rt_getparam_errnos", "rt_roundtrip", "rt_priority_range",
     "rt_rr_interval", "rt_setattr", "rt_setscheduler_requeues", "rt_zombie", "futex_wake_order",
+    # user/tests/ut_rt_smp.c
+    "rt_spread_on_wakeup",
     # user/tests/ut_poll.c
     "poll", "ppoll", "select", "pselect6", "rt_sigsuspend",
     # user/tests/ut_job.c

@@ -5,7 +5,7 @@
 UT := $(BUILD)/user/tests
 $(eval $(call user_prog,usertests,$(addprefix $(UT)/,usertests.o ut_mem.o ut_proc.o \
 	ut_thread.o ut_sig.o ut_tls.o ut_life.o ut_limits.o ut_abi.o ut_fs.o \
-	ut_sched.o ut_rt.o ut_poll.o ut_job.o ut_vdso.o ut_pipe.o ut_tmpfs.o ut_procfs.o ut_entry.o \
+	ut_sched.o ut_rt.o ut_rt_smp.o ut_poll.o ut_job.o ut_vdso.o ut_pipe.o ut_tmpfs.o ut_procfs.o ut_entry.o \
 	ut_hostile.o ut_hostile_proc.o ut_hostile_sig.o ut_dyn.o ut_cmds.o ut_itimer.o \
 	ut_futex_pi.o ut_mm.o ut_maps.o ut_acct.o ut_rlimit.o)))
 $(eval $(call user_prog,timertest,$(UT)/timertest.o))

@@ -301,7 +301,7 @@ static int helper_main(int argc, char **argv, char **envp)
 static const struct ut_test *const tables[] = {
 	ut_mem_tests, ut_proc_tests, ut_thread_tests, ut_sig_tests, ut_tls_tests, ut_life_tests,
 	ut_limits_tests, ut_abi_tests, ut_fs_tests,
-	ut_sched_tests, ut_rt_tests,
+	ut_sched_tests, ut_rt_tests, ut_rt_smp_tests,
 	ut_poll_tests, ut_job_tests,
 	ut_vdso_tests,
 	ut_pipe_tests, ut_tmpfs_tests, ut_procfs_tests,

@@ -124,6 +124,7 @@ extern const struct ut_test ut_mem_tests[], ut_proc_tests[], ut_thread_tests[], 
 extern const struct ut_test ut_sched_tests[];
 /* the sched_setscheduler family on the rt class (ut_rt.c) */
 extern const struct ut_test ut_rt_tests[];
+extern const struct ut_test ut_rt_smp_tests[];
 /* user/tests/ut_poll.c: poll, ppoll, select, pselect6, rt_sigsuspend */
 extern const struct ut_test ut_poll_tests[];
 /* user/tests/ut_job.c: process groups, sessions, the controlling tty, raw reads */

@@ -498,6 +498,9 @@ static void futex_pi_owner_died(void)
 	uint32_t tid = (uint32_t)sys_gettid();
 	long d, p;
 
+	/* D must not exit before we block on its lock: on one CPU it waits
+	 * behind us (elsewhere the rt class would push it to an idle CPU) */
+	ut_one_cpu();				/* the threads too */
 	setfifo(0, 30);
 	d = start(dier, 0);
 	setfifo(d, 10);

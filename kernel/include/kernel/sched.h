@@ -115,6 +115,12 @@ struct sched_avg {
 struct sched_rt_entity {
 	struct list_head run_list;	/* in rt_rq->active.queue[prio] */
 	unsigned int time_slice;	/* SCHED_RR: ticks left, DEF_TIMESLICE */
+	/* SMP (rt_smp.c): in rt_rq->pushable_tasks, by prio (2.6.35 keeps
+	 * it in task_struct as a plist node) */
+	struct list_head pushable_tasks;
+	/* cpumask_weight(cpus_allowed) when queued: what rt_nr_migratory
+	 * counted it as (set_cpus_allowed_rt keeps it while queued) */
+	unsigned int nr_cpus_allowed;
 };
 
 struct sched_entity {

@@ -18,6 +18,8 @@ SCHED_HOST_SRC := \
 	kernel/sched/loadavg.c \
 	kernel/sched/cputime.c \
 	kernel/sched/rt.c \
+	kernel/sched/rt_smp.c \
+	kernel/sched/cpupri.c \
 	kernel/sched/rtmutex.c \
 	kernel/sched/deadline.c \
 	kernel/sched/tunables.c \
@@ -80,6 +82,13 @@ $(eval $(call host_test,sched_pelt,kernel/sched/pelt.c tests/host/sched/docblock
 $(BUILD)/host/sched_pelt: HOST_CFLAGS += -DSCHED_PELT
 $(BUILD)/host/sched_pelt: HOST_LIBS += -lm
 $(BUILD)/host/sched_pelt: $(SCHED_HOST_HDRS)
+# the CPU priority map (2.6.35 sched_cpupri.c): levels, vectors, cpupri_find
+$(eval $(call host_test,sched_cpupri,$(SCHED_HOST_SRC) tests/host/sched/test_cpupri.c))
+$(BUILD)/host/sched_cpupri: $(SCHED_HOST_HDRS)
+# the rt class on four fake CPUs: push, pull, select_task_rq_rt, the state
+$(eval $(call host_test,sched_rt_smp,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c \
+	tests/host/sched/test_rt_smp.c))
+$(BUILD)/host/sched_rt_smp: $(SCHED_HOST_HDRS)
 # the red-black tree against a sorted reference
 $(eval $(call host_test,sched_rbtree,kernel/lib/rbtree.c tests/host/sched/test_rbtree.c))
 
@@ -93,7 +102,7 @@ $(BUILD)/host/sched_topology $(BUILD)/host/sched_place: $(SCHED_HOST_HDRS)
 SCHED_HOST_BINS := $(addprefix $(BUILD)/host/,sched_fair sched_preempt sched_knobs sched_sim \
 			     sched_variants sched_fork sched_worked sched_eevdf sched_eevdf_class \
 			     sched_eevdf_setattr sched_rt sched_rtmutex sched_acct sched_smp sched_balance \
-			     sched_rebalance sched_topology sched_place)
+			     sched_rebalance sched_topology sched_place sched_rt_smp sched_cpupri)
 $(SCHED_HOST_BINS): $(SCHED_PRESETS_H)
 $(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)
 

@@ -223,6 +223,7 @@ static void test_set_cpus_allowed(void **state)
 	assert_int_equal(task_cpu(b), 2);
 	assert_int_equal(host_stop_calls, calls + 1);
 	k = task_alloc("kthread");
+	k->sched_class = &fair_sched_class;	/* as sched_fork() leaves it */
 	kthread_bind(k, 3);
 	assert_int_equal(set_cpus_allowed_ptr(k, &all4), -EINVAL);
 	assert_int_equal(set_cpus_allowed_ptr(k, &cpu3), 0);	/* the same mask */
