@@ -7,20 +7,12 @@ rt_spread_on_wakeup: each sees all four running, on four CPUs by
 /proc/PID/stat field 39); without select_task_rq_rt and the push they ran
 one after another on CPU 0.  Every other usertest still passes at -smp 4
 under the invariant checker (rt's SMP state: pushable list, rto_mask,
-cpupri) and lockdep.
+cpupri) and lockdep: test_smp_verify.py.
 """
-from conftest import boot, check_clean, usertests_ok
+from conftest import boot, usertests_ok
 
 
 def test_fifo_tasks_woken_on_one_cpu_run_on_four():
     r = boot('sched_verify=1 run="usertests rt_spread_on_wakeup"', smp=4, timeout=120)
     usertests_ok(r, ["rt_spread_on_wakeup"])
     assert r.has_line("sched_verify: 0 violations"), r.output[-2000:]
-
-
-def test_usertests_at_four_cpus_under_the_checker_and_lockdep():
-    r = boot('run="usertests" sched_verify=1 lockdep=1', smp=4, timeout=300)
-    check_clean(r)
-    assert "SOME TESTS FAILED" not in r.output, r.output[-3000:]
-    assert r.has_line("sched_verify: 0 violations"), r.output[-2000:]
-
