@@ -33,8 +33,8 @@
  * that take most calls without it: Granule has no per-CPU arrays, so every
  * call takes it), and large_lock covers the large blocks' counts.  Both
  * are irq-safe: kmalloc may be called with interrupts off or from an
- * interrupt.  Under them zone->lock (slab_create(), slab_destroy()); the
- * event counts are atomic at more than one CPU.  As in kernel/mm/pmm.c,
+ * interrupt.  Under them zone->lock (slab_create(), slab_destroy(),
+ * large_alloc()); the event counts are atomic at more than one CPU.  As in kernel/mm/pmm.c,
  * each entry point is compiled twice (SMP a constant), and the
  * uniprocessor copy is redirected to the _smp one by kmalloc_smp_init().
  */

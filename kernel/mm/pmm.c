@@ -312,8 +312,8 @@ static void __frame_put(phys_addr_t pa)
  * stack and page tables, a cross call may allocate: ktest=smp does) and
  * this file's contract lets an interrupt handler do it.  Without the giant
  * lock (an AP's cross call, the idle loop) it is the only exclusion.
- * Order: a leaf, except under a kmalloc cache's list_lock (slab_create(),
- * slab_destroy()) and the large-block lock; nothing is taken under it but
+ * Order: inside a kmalloc cache's list_lock (slab_create(), slab_destroy())
+ * and large_lock (a large block's frames); nothing is taken under it but
  * logbuf_lock, by a panic's printk.
  *
  * Each entry point is compiled twice from one body (LOCKED(smp, call),
