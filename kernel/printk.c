@@ -21,11 +21,11 @@
  * mix, on a console or in the log.  2.6.35 lets logbuf_lock go before the
  * consoles and has one CPU print the ring out under console_sem while the
  * others only append (release_console_sem()); here the other CPU waits,
- * with interrupts off, while a line goes out (a few microseconds on the
- * serial port): docs/ARCHITECTURE.md, "Locking".  A console's ->write
- * must not printk itself (it would reuse the static buffer; at more than
- * one CPU the message is dropped, or, during a panic, the lock broken, as
- * 2.6.35's vprintk() does when printk_cpu is this CPU).
+ * with interrupts off, while a line goes out (docs/ARCHITECTURE.md,
+ * "Locking").  A console's ->write must not printk itself (it would reuse
+ * the static buffer; at more than one CPU the message is dropped, or,
+ * during a panic, the lock passed by, as 2.6.35's vprintk() does when
+ * printk_cpu is this CPU).
  *
  * Each entry point is compiled twice from one body (SMP a constant), as in
  * kernel/mm/pmm.c: the uniprocessor copy has no lock site, and
