@@ -18,11 +18,14 @@
  * runs and the boot log says so; it is not an error.
  */
 #include <kernel/cmdline.h>
+#include <kernel/kmalloc.h>
+#include <kernel/pmm.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/smp.h>
 #include <kernel/smp_lock.h>
 #include <kernel/task.h>
+#include <arch/irqflags.h>
 
 struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask;
 unsigned int nr_cpu_ids = 1;
@@ -70,12 +73,32 @@ static int cpu_up(unsigned int cpu)
 	return 0;
 }
 
+/*
+ * The leaf locks (zone->lock, the kmalloc caches' list_lock, logbuf_lock):
+ * their callers' entry points jump to the copies that take them, before a
+ * second CPU can call in.  At one possible CPU nothing changes and none is
+ * ever taken (docs/FASTPATHS.md).  Interrupts off: a handler must not run
+ * a half-patched entry.
+ */
+static void smp_leaf_locks_init(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pmm_smp_init();
+	kmalloc_smp_init();
+	printk_smp_init();
+	local_irq_restore(flags);
+}
+
 void smp_init(void)
 {
 	unsigned int cpu;
 
 	call_function_init();
 	smp_prepare_cpus(setup_max_cpus);
+	if (nr_cpu_ids > 1)
+		smp_leaf_locks_init();
 	for_each_present_cpu(cpu) {
 		if (num_online_cpus() >= setup_max_cpus)
 			break;

@@ -19,7 +19,10 @@
  *     a call to CPU 1 that this CPU waits for must still run there (a
  *     waiter runs its pending cross calls, or the two CPUs would wait for
  *     each other for ever: that failure hangs the boot), and once this CPU
- *     lets the lock go CPU 1 takes it.
+ *     lets the lock go CPU 1 takes it;
+ *  7. the leaf locks: CPU 1 without the giant lock and this CPU with it
+ *     allocate, free and print at once, and every count and line is exact
+ *     (kernel/ktest_leaf_locks.c).
  * Ends with "ktest: smp: passed" or "ktest: smp: FAILED (N checks)".
  * Waits are bounded (WAIT_NS of sched_clock), so a lost IPI fails a check
  * instead of hanging the boot.
@@ -274,7 +277,7 @@ static int record_stopper(void *arg)
 }
 
 /*
- * 7. cpu_stop (kernel/stop_machine.c), once the stoppers exist (after pid
+ * 8. cpu_stop (kernel/stop_machine.c), once the stoppers exist (after pid
  * 1; ktest_run_late()): stop_one_cpu_nowait() to the last CPU runs there,
  * in its migration thread.  The boot context lets the giant lock go while
  * it polls: the stopper runs kernel code and holds it.
@@ -313,6 +316,7 @@ void ktest_smp(void)
 	resched_each();
 	tlb_shootdown();
 	giant_lock_waiter();
+	failed += ktest_smp_leaf_locks();
 	if (failed)
 		printk("ktest: smp: FAILED (%u checks)\n", failed);
 	else

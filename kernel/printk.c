@@ -13,10 +13,23 @@
  * console exists: register_console() replays the retained log to the first
  * console registered (later consoles only see new output).
  *
- * Concurrency: uniprocessor; printk disables interrupts while it formats
- * into its static buffer and writes out, so an interrupt handler may
- * printk.  A console's ->write must not printk itself (it would reuse the
- * static buffer).
+ * Concurrency: printk disables interrupts while it formats into its
+ * static buffer and writes out, so an interrupt handler may printk.  At
+ * more than one CPU it also holds logbuf_lock (2.6.35's, irq-safe) for
+ * the same span: the format buffer, the ring, new_line and the console
+ * list are under it, and so is the console write, so two CPUs' lines never
+ * mix, on a console or in the log.  2.6.35 lets logbuf_lock go before the
+ * consoles and has one CPU print the ring out under console_sem while the
+ * others only append (release_console_sem()); here the other CPU waits,
+ * with interrupts off, while a line goes out (docs/ARCHITECTURE.md,
+ * "Locking").  A console's ->write must not printk itself (it would reuse
+ * the static buffer; at more than one CPU the message is dropped, or,
+ * during a panic, the lock passed by, as 2.6.35's vprintk() does when
+ * printk_cpu is this CPU).
+ *
+ * Each entry point is compiled twice from one body (SMP a constant), as in
+ * kernel/mm/pmm.c: the uniprocessor copy has no lock site, and
+ * printk_smp_init() redirects it to the _smp copy.
  *
  * Only arch dependency: <arch/irqflags.h>; panic() ends in machine.h.
  */
@@ -27,6 +40,10 @@
 #include <kernel/math64.h>
 #include <kernel/ratelimit.h>
 #include <kernel/time.h>
+#include <kernel/compiler.h>
+#include <kernel/jump_label.h>
+#include <kernel/smp.h>
+#include <kernel/spinlock.h>
 #include <arch/irqflags.h>
 
 #define PRINTK_BUF_LEN	1024		/* longest single printk (Linux: 1024) */
@@ -39,6 +56,47 @@ static u64 (*printk_clock)(void);
 static bool new_line = true;	/* the next byte starts a line: stamp it */
 static char printk_buf[PRINTK_BUF_LEN];
 static int panicking;		/* panic() depth */
+
+/* All of the above but the clock and panicking, at more than one CPU. */
+static DEFINE_SPINLOCK(logbuf_lock);
+static int printk_cpu = -1;	/* the CPU holding logbuf_lock (2.6.35's printk_cpu) */
+
+/*
+ * Interrupts off and, if SMP, logbuf_lock held.  The answer says what to
+ * do: LOGBUF_LOCKED or LOGBUF_UP (one CPU) go on; if this CPU holds the
+ * lock already, a printk from under printk (a console's ->write, or the
+ * validator reporting logbuf_lock itself) that would wait for itself for
+ * ever, LOGBUF_DROP (interrupts as they were): the message is lost, as
+ * 2.6.35's vprintk() drops it when printk_cpu is this CPU; during a panic
+ * LOGBUF_ZAPPED goes on without the lock (2.6.35's zap_locks()), so the
+ * panic line still comes out.
+ */
+enum { LOGBUF_DROP, LOGBUF_UP, LOGBUF_LOCKED, LOGBUF_ZAPPED };
+
+static __always_inline int logbuf_lock_irqsave(unsigned long *flags, int smp)
+{
+	local_irq_save(*flags);
+	if (!smp)
+		return LOGBUF_UP;
+	if (printk_cpu == (int)smp_processor_id()) {
+		if (panicking)
+			return LOGBUF_ZAPPED;
+		local_irq_restore(*flags);
+		return LOGBUF_DROP;
+	}
+	spin_lock(&logbuf_lock);
+	printk_cpu = (int)smp_processor_id();
+	return LOGBUF_LOCKED;
+}
+
+static __always_inline void logbuf_unlock_irqrestore(unsigned long flags, int how)
+{
+	if (how == LOGBUF_LOCKED) {
+		printk_cpu = -1;
+		spin_unlock(&logbuf_lock);
+	}
+	local_irq_restore(flags);
+}
 
 /* Append to the ring and hand to every console.  Interrupts are off. */
 static void emit(const char *s, size_t n)
@@ -91,15 +149,17 @@ static int format_timestamp(char *buf, size_t len, u64 ns)
  * its last byte becomes a newline: a cut line still ends, so the next
  * printk starts a fresh stamped line instead of running on.
  */
-int vprintk(const char *fmt, va_list ap)
+static __always_inline int vprintk_body(const char *fmt, va_list ap, int smp)
 {
 	unsigned long flags;
 	char stamp[32];
 	int stamp_len = -1;	/* formatted lazily, once per call */
-	int n, total = 0;
+	int n, total = 0, how;
 	const char *p, *end;
 
-	local_irq_save(flags);
+	how = logbuf_lock_irqsave(&flags, smp);
+	if (how == LOGBUF_DROP)
+		return 0;
 	n = vsnprintf(printk_buf, sizeof(printk_buf), fmt, ap);
 	if (n > (int)sizeof(printk_buf) - 1) {
 		n = (int)sizeof(printk_buf) - 1;
@@ -127,8 +187,13 @@ int vprintk(const char *fmt, va_list ap)
 		total += (int)(q - p);
 		p = q;
 	}
-	local_irq_restore(flags);
+	logbuf_unlock_irqrestore(flags, how);
 	return total;
+}
+
+noinline int vprintk(const char *fmt, va_list ap)
+{
+	return vprintk_body(fmt, ap, 0);
 }
 
 int printk(const char *fmt, ...)
@@ -143,43 +208,63 @@ int printk(const char *fmt, ...)
 }
 
 /* Raw output: logged and sent to the consoles, never stamped. */
-void console_write(const char *s, size_t n)
+static __always_inline void console_write_body(const char *s, size_t n, int smp)
 {
 	unsigned long flags;
+	int how;
 
 	if (!n)
 		return;
-	local_irq_save(flags);
+	how = logbuf_lock_irqsave(&flags, smp);
+	if (how == LOGBUF_DROP)
+		return;
 	emit(s, n);
 	new_line = s[n - 1] == '\n';
-	local_irq_restore(flags);
+	logbuf_unlock_irqrestore(flags, how);
+}
+
+noinline void console_write(const char *s, size_t n)
+{
+	console_write_body(s, n, 0);
 }
 
 /* A program's output (tty writes): to every console, never stamped and not
  * logged - the log, like Linux's, holds the kernel's lines only, so dmesg
  * still shows the boot after any amount of shell output. */
-void console_write_user(const char *s, size_t n)
+static __always_inline void console_write_user_body(const char *s, size_t n, int smp)
 {
 	struct console *con;
 	unsigned long flags;
+	int how;
 
 	if (!n)
 		return;
-	local_irq_save(flags);
+	how = logbuf_lock_irqsave(&flags, smp);
+	if (how == LOGBUF_DROP)
+		return;
 	for (con = console_drivers; con; con = con->next)
 		con->write(s, n);
 	new_line = s[n - 1] == '\n';
-	local_irq_restore(flags);
+	logbuf_unlock_irqrestore(flags, how);
+}
+
+noinline void console_write_user(const char *s, size_t n)
+{
+	console_write_user_body(s, n, 0);
 }
 
 /* Raw text to the console named NAME only, not the log: bulk output (the
  * trace dump) that a screen cannot hold and would only slowly scroll. */
-void console_write_only(const char *name, const char *s, size_t n)
+static __always_inline void console_write_only_body(const char *name, const char *s,
+						    size_t n, int smp)
 {
 	struct console *con;
 	unsigned long flags;
+	int how;
 
-	local_irq_save(flags);
+	how = logbuf_lock_irqsave(&flags, smp);
+	if (how == LOGBUF_DROP)
+		return;
 	for (con = console_drivers; con; con = con->next) {
 		const char *a = con->name, *b = name;
 
@@ -188,7 +273,12 @@ void console_write_only(const char *name, const char *s, size_t n)
 		if (*a == *b)
 			con->write(s, n);
 	}
-	local_irq_restore(flags);
+	logbuf_unlock_irqrestore(flags, how);
+}
+
+noinline void console_write_only(const char *name, const char *s, size_t n)
+{
+	console_write_only_body(name, s, n, 0);
 }
 
 /* Formatted raw output (tables, dumps): one line of at most 511 bytes. */
@@ -215,7 +305,7 @@ int console_printf(const char *fmt, ...)
 }
 
 /* Write the retained part of the ring, oldest byte first, to CON. */
-static void replay_log(struct console *con)
+static __always_inline void replay_log(struct console *con)
 {
 	u32 kept = log_end < LOG_BUF_LEN ? log_end : LOG_BUF_LEN;
 	u32 start = (log_end - kept) % LOG_BUF_LEN;
@@ -227,12 +317,15 @@ static void replay_log(struct console *con)
 		con->write(log_buf, kept - first);
 }
 
-void register_console(struct console *con)
+static __always_inline void register_console_body(struct console *con, int smp)
 {
 	unsigned long flags;
 	struct console **pp;
+	int how;
 
-	local_irq_save(flags);
+	how = logbuf_lock_irqsave(&flags, smp);
+	if (how == LOGBUF_DROP)
+		return;
 	for (pp = &console_drivers; *pp; pp = &(*pp)->next)
 		if (*pp == con)
 			goto out;	/* already registered */
@@ -241,21 +334,32 @@ void register_console(struct console *con)
 		replay_log(con);	/* everything so far was unseen */
 	*pp = con;
 out:
-	local_irq_restore(flags);
+	logbuf_unlock_irqrestore(flags, how);
+}
+
+noinline void register_console(struct console *con)
+{
+	register_console_body(con, 0);
 }
 
 /*
  * The log by position (bytes logged since boot): *FIRST the oldest byte
  * the ring still holds, *END the next byte to be logged.
  */
-void printk_log_bounds(u32 *first, u32 *end)
+static __always_inline void printk_log_bounds_body(u32 *first, u32 *end, int smp)
 {
 	unsigned long flags;
+	int how;
 
-	local_irq_save(flags);
-	*end = log_end;
+	how = logbuf_lock_irqsave(&flags, smp);
+	*end = log_end;		/* even from under printk: a read of one word */
 	*first = log_end < LOG_BUF_LEN ? 0 : log_end - LOG_BUF_LEN;
-	local_irq_restore(flags);
+	logbuf_unlock_irqrestore(flags, how);
+}
+
+noinline void printk_log_bounds(u32 *first, u32 *end)
+{
+	printk_log_bounds_body(first, end, 0);
 }
 
 /*
@@ -264,12 +368,18 @@ void printk_log_bounds(u32 *first, u32 *end)
  * the copy stops at the log's end.  Returns the byte count and sets *NEXT
  * to the position after the last byte copied.
  */
-size_t printk_log_copy(char *buf, u32 from, size_t len, u32 *next)
+static __always_inline size_t printk_log_copy_body(char *buf, u32 from, size_t len,
+						   u32 *next, int smp)
 {
 	unsigned long flags;
 	u32 first, n;
+	int how;
 
-	local_irq_save(flags);
+	how = logbuf_lock_irqsave(&flags, smp);
+	if (how == LOGBUF_DROP) {
+		*next = from;
+		return 0;
+	}
 	first = log_end < LOG_BUF_LEN ? 0 : log_end - LOG_BUF_LEN;
 	if ((s32)(from - first) < 0)
 		from = first;
@@ -279,9 +389,63 @@ size_t printk_log_copy(char *buf, u32 from, size_t len, u32 *next)
 	for (u32 i = 0; i < n; i++)
 		buf[i] = log_buf[(from + i) % LOG_BUF_LEN];
 	*next = from + n;
-	local_irq_restore(flags);
+	logbuf_unlock_irqrestore(flags, how);
 	return n;
 }
+
+noinline size_t printk_log_copy(char *buf, u32 from, size_t len, u32 *next)
+{
+	return printk_log_copy_body(buf, from, len, next, 0);
+}
+
+#ifndef HOST_TEST
+static int vprintk_smp(const char *fmt, va_list ap)
+{
+	return vprintk_body(fmt, ap, 1);
+}
+
+static void console_write_smp(const char *s, size_t n)
+{
+	console_write_body(s, n, 1);
+}
+
+static void console_write_user_smp(const char *s, size_t n)
+{
+	console_write_user_body(s, n, 1);
+}
+
+static void console_write_only_smp(const char *name, const char *s, size_t n)
+{
+	console_write_only_body(name, s, n, 1);
+}
+
+static void register_console_smp(struct console *con)
+{
+	register_console_body(con, 1);
+}
+
+static void printk_log_bounds_smp(u32 *first, u32 *end)
+{
+	printk_log_bounds_body(first, end, 1);
+}
+
+static size_t printk_log_copy_smp(char *buf, u32 from, size_t len, u32 *next)
+{
+	return printk_log_copy_body(buf, from, len, next, 1);
+}
+
+/* More than one possible CPU, before the others start: the _smp copies. */
+void printk_smp_init(void)
+{
+	text_redirect(vprintk, vprintk_smp);
+	text_redirect(console_write, console_write_smp);
+	text_redirect(console_write_user, console_write_user_smp);
+	text_redirect(console_write_only, console_write_only_smp);
+	text_redirect(register_console, register_console_smp);
+	text_redirect(printk_log_bounds, printk_log_bounds_smp);
+	text_redirect(printk_log_copy, printk_log_copy_smp);
+}
+#endif
 
 /*
  * panic: interrupts off, one line

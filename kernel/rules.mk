@@ -16,6 +16,7 @@ KERNEL_C += kernel/softirq.c              # softirqs: raised by handlers, run at
 KERNEL_C += kernel/ktest.c                # ktest=NAME in-kernel fault tests
 KERNEL_C += kernel/ktest_lockdep.c        # ktest=lockdep: each lock validator report, provoked at boot
 KERNEL_C += kernel/ktest_smp.c            # ktest=smp: cross calls, IPIs, TLB shootdown on every CPU
+KERNEL_C += kernel/ktest_leaf_locks.c     # ktest=smp: frames, kmalloc and printk from two CPUs at once
 KERNEL_C += kernel/cpu.c                  # CPU masks, maxcpus=/nosmp, smp_init: bring the CPUs up
 KERNEL_C += kernel/smp_lock.c             # the giant kernel lock (kernel_flag), at more than one CPU
 KERNEL_C += kernel/lockdep.c              # the lock validator's graph (pure; host-tested)

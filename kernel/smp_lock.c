@@ -5,11 +5,12 @@
  * Why one lock: the kernel outside the scheduler was written for one CPU
  * (docs/ARCHITECTURE.md, "Preemption model"): kernel code is never
  * preempted and masks interrupts for exclusion.  Once a second CPU runs
- * kernel code for a task, every shared structure (frames, kmalloc, page
- * tables, files, pipes, signals, timers, tty, trace buffers, printk) would
- * race.  Holding one lock whenever a CPU runs such code keeps the
- * uniprocessor invariants between CPUs unchanged, as Linux 2.0 did; the
- * fine-grained locks that replace it come next, one structure at a time.
+ * kernel code for a task, every shared structure (page tables, files,
+ * pipes, signals, timers, tty, trace buffers) would race.  Holding one lock
+ * whenever a CPU runs such code keeps the uniprocessor invariants between
+ * CPUs unchanged, as Linux 2.0 did; the fine-grained locks replace it one
+ * structure at a time, the leaves first: frames (zone->lock), kmalloc (a
+ * list_lock per cache) and printk (logbuf_lock) have theirs.
  *
  * The lock is 2.6.35's ticket spinlock (FIFO).  Both calls work with
  * interrupts off, whatever the caller's state: an interrupt that came

@@ -25,6 +25,18 @@
  * full, plus at most one completely empty spare so that an alloc/free
  * ping-pong does not hit the frame allocator every time; other empty
  * slabs go straight back to the pmm.
+ *
+ * Locking (docs/ARCHITECTURE.md, "Locking").  At one CPU interrupts off
+ * are the whole of it.  At more, each cache's list_lock covers its lists,
+ * its spare and its slabs' freelists and maps (2.6.35's SLAB has one per
+ * cache and node, l3->list_lock, behind per-CPU arrays of free objects
+ * that take most calls without it: Granule has no per-CPU arrays, so every
+ * call takes it), and large_lock covers the large blocks' counts.  Both
+ * are irq-safe: kmalloc may be called with interrupts off or from an
+ * interrupt.  Under them zone->lock (slab_create(), slab_destroy(),
+ * large_alloc()); the event counts are atomic at more than one CPU.  As in kernel/mm/pmm.c,
+ * each entry point is compiled twice (SMP a constant), and the
+ * uniprocessor copy is redirected to the _smp one by kmalloc_smp_init().
  */
 #include <kernel/kmalloc.h>
 #include <kernel/pmm.h>
@@ -32,6 +44,8 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <kernel/compiler.h>
+#include <kernel/jump_label.h>
+#include <kernel/spinlock.h>
 #include <arch/irqflags.h>
 
 #define SLAB_MAGIC	0x51AB51ABu
@@ -67,10 +81,27 @@ static struct kmem_cache caches[KMALLOC_NR_CACHES] = {
 	CACHE(256, 0), CACHE(512, 0), CACHE(1024, 1), CACHE(2048, 2),
 };
 
+/*
+ * Cache I's list_lock (2.6.35's l3->list_lock): its lists, spare, counts
+ * and its slabs' freelists and maps; size and order never change.  Beside
+ * the caches, not in them, so that the uniprocessor copy's code, which
+ * indexes caches[], is the one it was (docs/FASTPATHS.md).
+ */
+static spinlock_t cache_list_lock[KMALLOC_NR_CACHES];
+#define list_lock(c)	(&cache_list_lock[(c) - caches])
+
 static int caches_ready;
-static u32 large_allocs, large_frames;
-static u64 nr_alloc, nr_free;
+static u32 large_allocs, large_frames;	/* under large_lock */
+static DEFINE_SPINLOCK(large_lock);
+static u64 nr_alloc, nr_free;		/* atomic at more than one CPU */
 static u32 nr_fail;
+
+/* An event count: atomic when SMP (each cache has its own lock). */
+#define STAT_ADD(smp, x, n)	do { if (smp) __atomic_fetch_add(&(x), (n), __ATOMIC_RELAXED); \
+				     else (x) += (n); } while (0)
+/* Lock L if SMP (interrupts are off: the caller saved them). */
+#define SMP_LOCK(smp, l)	do { if (smp) spin_lock(l); } while (0)
+#define SMP_UNLOCK(smp, l)	do { if (smp) spin_unlock(l); } while (0)
 
 _Static_assert((PAGE_SIZE - sizeof(struct slab)) / 16 <= SLAB_MAP_WORDS * 32,
 	       "slab bitmap too small for the 16-byte class");
@@ -80,6 +111,7 @@ void kmalloc_init(void)
 	unsigned int i;
 
 	for (i = 0; i < KMALLOC_NR_CACHES; i++) {
+		spin_lock_init(&cache_list_lock[i]);	/* one class for all eight */
 		INIT_LIST_HEAD(&caches[i].partial);
 		INIT_LIST_HEAD(&caches[i].full);
 		caches[i].spare = NULL;
@@ -92,7 +124,7 @@ void kmalloc_init(void)
 }
 
 /* The cache serving SIZE bytes (1..2048). */
-static struct kmem_cache *size_to_cache(size_t size)
+static __always_inline struct kmem_cache *size_to_cache(size_t size)
 {
 	unsigned int i = 0;
 
@@ -108,7 +140,7 @@ static inline u8 *slab_first_obj(struct slab *s)
 	return (u8 *)s + SLAB_BYTES(c) - s->total * c->size;
 }
 
-static struct slab *slab_create(struct kmem_cache *c)
+static __always_inline struct slab *slab_create(struct kmem_cache *c)
 {
 	phys_addr_t pa = alloc_pages(c->order);
 	struct slab *s;
@@ -148,7 +180,7 @@ static void slab_destroy(struct slab *s)
 	c->nr_slabs--;
 }
 
-static void *cache_alloc(struct kmem_cache *c)
+static __always_inline void *cache_alloc(struct kmem_cache *c)
 {
 	struct slab *s;
 	void *obj;
@@ -177,7 +209,7 @@ static void *cache_alloc(struct kmem_cache *c)
 	return obj;
 }
 
-static void *large_alloc(size_t size)
+static __always_inline void *large_alloc(size_t size)
 {
 	unsigned int order = 0;
 	phys_addr_t pa;
@@ -193,28 +225,40 @@ static void *large_alloc(size_t size)
 	return __va(pa);
 }
 
-void *kmalloc(size_t size)
+static __always_inline void *kmalloc_body(size_t size, int smp)
 {
 	unsigned long flags;
+	struct kmem_cache *c;
 	void *p;
 
 	if (size > KMALLOC_MAX_SIZE) {
-		nr_fail++;
+		STAT_ADD(smp, nr_fail, 1);
 		return NULL;
 	}
 	local_irq_save(flags);
 	if (unlikely(!caches_ready))
 		kmalloc_init();
-	if (size <= KMALLOC_MAX_CACHE_SIZE)
-		p = cache_alloc(size_to_cache(size ? size : 1));
-	else
+	if (size <= KMALLOC_MAX_CACHE_SIZE) {
+		c = size_to_cache(size ? size : 1);
+		SMP_LOCK(smp, list_lock(c));
+		p = cache_alloc(c);
+		SMP_UNLOCK(smp, list_lock(c));
+	} else {
+		SMP_LOCK(smp, &large_lock);
 		p = large_alloc(size);
+		SMP_UNLOCK(smp, &large_lock);
+	}
 	if (p)
-		nr_alloc++;
+		STAT_ADD(smp, nr_alloc, 1);
 	else
-		nr_fail++;
+		STAT_ADD(smp, nr_fail, 1);
 	local_irq_restore(flags);
 	return p;
+}
+
+noinline void *kmalloc(size_t size)
+{
+	return kmalloc_body(size, 0);
 }
 
 void *kzalloc(size_t size)
@@ -232,7 +276,7 @@ static __noreturn void bad_kfree(const char *why, const void *ptr)
 }
 
 /* The slab holding PTR (a PG_slab frame), checked. */
-static struct slab *ptr_to_slab(const void *ptr, const struct page *pg)
+static __always_inline struct slab *ptr_to_slab(const void *ptr, const struct page *pg)
 {
 	phys_addr_t base = ALIGN_DOWN(__pa(ptr), (phys_addr_t)PAGE_SIZE << pg->order);
 	struct slab *s = __va(base);
@@ -243,7 +287,7 @@ static struct slab *ptr_to_slab(const void *ptr, const struct page *pg)
 }
 
 /* Object index of PTR in S, or a panic if PTR is not an object's start. */
-static u32 slab_obj_index(struct slab *s, const void *ptr)
+static __always_inline u32 slab_obj_index(struct slab *s, const void *ptr)
 {
 	const u8 *first = slab_first_obj(s);
 	u32 off, idx;
@@ -257,7 +301,7 @@ static u32 slab_obj_index(struct slab *s, const void *ptr)
 	return idx;
 }
 
-static void cache_free(struct slab *s, void *ptr)
+static __always_inline void cache_free(struct slab *s, void *ptr)
 {
 	struct kmem_cache *c = s->cache;
 	u32 idx = slab_obj_index(s, ptr);
@@ -282,10 +326,11 @@ static void cache_free(struct slab *s, void *ptr)
 	}
 }
 
-void kfree(const void *ptr)
+static __always_inline void kfree_body(const void *ptr, int smp)
 {
 	unsigned long flags;
 	struct page *pg;
+	struct slab *sl;
 	phys_addr_t pa;
 
 	if (!ptr)
@@ -297,17 +342,27 @@ void kfree(const void *ptr)
 
 	local_irq_save(flags);
 	if (pg->flags & PG_slab) {
-		cache_free(ptr_to_slab(ptr, pg), (void *)ptr);
+		sl = ptr_to_slab(ptr, pg);
+		SMP_LOCK(smp, list_lock(sl->cache));
+		cache_free(sl, (void *)ptr);
+		SMP_UNLOCK(smp, list_lock(sl->cache));
 	} else if ((pg->flags & PG_large) && !(pa & ~PAGE_MASK)) {
 		pg->flags &= (u8)~PG_large;
+		SMP_LOCK(smp, &large_lock);
 		large_allocs--;
 		large_frames -= 1u << pg->order;
+		SMP_UNLOCK(smp, &large_lock);
 		free_pages(pa, pg->order);
 	} else {
 		bad_kfree("not a kmalloc pointer", ptr);
 	}
-	nr_free++;
+	STAT_ADD(smp, nr_free, 1);
 	local_irq_restore(flags);
+}
+
+noinline void kfree(const void *ptr)
+{
+	kfree_body(ptr, 0);
 }
 
 __host_test_only size_t ksize(const void *ptr)
@@ -326,22 +381,29 @@ __host_test_only size_t ksize(const void *ptr)
 	return 0;
 }
 
-void kmalloc_shrink(void)
+static __always_inline void kmalloc_shrink_body(int smp)
 {
 	unsigned long flags;
 	unsigned int i;
 
 	local_irq_save(flags);
 	for (i = 0; i < KMALLOC_NR_CACHES; i++) {
+		SMP_LOCK(smp, &cache_list_lock[i]);
 		if (caches[i].spare) {
 			slab_destroy(caches[i].spare);
 			caches[i].spare = NULL;
 		}
+		SMP_UNLOCK(smp, &cache_list_lock[i]);
 	}
 	local_irq_restore(flags);
 }
 
-void kmalloc_get_stats(struct kmalloc_stats *st)
+noinline void kmalloc_shrink(void)
+{
+	kmalloc_shrink_body(0);
+}
+
+static __always_inline void kmalloc_get_stats_body(struct kmalloc_stats *st, int smp)
 {
 	unsigned long flags;
 	unsigned int i;
@@ -351,18 +413,58 @@ void kmalloc_get_stats(struct kmalloc_stats *st)
 	for (i = 0; i < KMALLOC_NR_CACHES; i++) {
 		struct kmem_cache *c = &caches[i];
 
+		SMP_LOCK(smp, list_lock(c));
 		st->cache[i].size = c->size;
 		st->cache[i].order = c->order;
 		st->cache[i].objs_per_slab = SLAB_OBJS(c);
 		st->cache[i].slabs = c->nr_slabs;
 		st->cache[i].active_objs = c->active;
 		st->frames += c->nr_slabs << c->order;
+		SMP_UNLOCK(smp, list_lock(c));
 	}
+	SMP_LOCK(smp, &large_lock);
 	st->large_allocs = large_allocs;
 	st->large_frames = large_frames;
-	st->frames += large_frames;
-	st->nr_alloc = nr_alloc;
-	st->nr_free = nr_free;
+	SMP_UNLOCK(smp, &large_lock);
+	st->frames += st->large_frames;
+	st->nr_alloc = smp ? __atomic_load_n(&nr_alloc, __ATOMIC_RELAXED) : nr_alloc;
+	st->nr_free = smp ? __atomic_load_n(&nr_free, __ATOMIC_RELAXED) : nr_free;
 	st->nr_fail = nr_fail;
 	local_irq_restore(flags);
 }
+
+noinline void kmalloc_get_stats(struct kmalloc_stats *st)
+{
+	kmalloc_get_stats_body(st, 0);
+}
+
+#ifndef HOST_TEST
+static void *kmalloc_smp(size_t size)
+{
+	return kmalloc_body(size, 1);
+}
+
+static void kfree_smp(const void *ptr)
+{
+	kfree_body(ptr, 1);
+}
+
+static void kmalloc_shrink_smp(void)
+{
+	kmalloc_shrink_body(1);
+}
+
+static void kmalloc_get_stats_smp(struct kmalloc_stats *st)
+{
+	kmalloc_get_stats_body(st, 1);
+}
+
+/* More than one possible CPU, before the others start: the _smp copies. */
+void kmalloc_smp_init(void)
+{
+	text_redirect(kmalloc, kmalloc_smp);
+	text_redirect(kfree, kfree_smp);
+	text_redirect(kmalloc_shrink, kmalloc_shrink_smp);
+	text_redirect(kmalloc_get_stats, kmalloc_get_stats_smp);
+}
+#endif

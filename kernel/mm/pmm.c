@@ -9,7 +9,8 @@
  *	nr_free + frames with count > 0 == nr_managed   (exact accounting)
  *
  * Every public entry point runs with interrupts held off, so an interrupt
- * handler may allocate or free too.
+ * handler may allocate or free too, and at more than one CPU under
+ * zone->lock (below, "The public entry points").
  *
  * Storage is static (.bss): the bitmap is PMM_MAX_FRAMES / 8 = 24 KiB and
  * the page array PMM_MAX_FRAMES * 4 = 768 KiB, sized for the 768 MiB lowmem
@@ -18,6 +19,8 @@
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
 #include <kernel/compiler.h>
+#include <kernel/jump_label.h>
+#include <kernel/spinlock.h>
 #include <arch/irqflags.h>
 
 #define BITS_PER_WORD	32u
@@ -41,6 +44,13 @@ static u32 next_word;		/* next-fit hint for alloc_frame() */
 static u32 base_pfn;		/* where searches start: ALLOC_BASE or 0 */
 static unsigned long nr_free;	/* clear bits below max_pfn */
 static unsigned long nr_managed;	/* frames usable at init */
+
+/* 2.6.35's zone, of which Granule has one (its lowmem, contig_page_data's
+ * ZONE_NORMAL): only the lock is in it, over everything above. */
+struct zone {
+	spinlock_t lock;
+};
+static struct zone contig_zone;
 
 static void __frame_put(phys_addr_t pa);
 
@@ -91,6 +101,12 @@ static int region_frames(const struct mem_region *r, int round_out,
 	return *first < *end;
 }
 
+/* Named "&zone->lock" for the validator, as 2.6.35's free_area_init_core() has it. */
+static void zone_lock_init(struct zone *zone)
+{
+	spin_lock_init(&zone->lock);
+}
+
 void pmm_init(const struct mem_region *usable, unsigned int nr_usable,
 	      const struct mem_region *reserved, unsigned int nr_reserved)
 {
@@ -131,6 +147,7 @@ void pmm_init(const struct mem_region *usable, unsigned int nr_usable,
 	for (pfn = 0; pfn < max_pfn; pfn++)
 		nr_free += !test_bit(pfn);
 	nr_managed = nr_free;
+	zone_lock_init(&contig_zone);
 	base_pfn = max_pfn >= 2 * (ALLOC_BASE >> PAGE_SHIFT) ? ALLOC_BASE >> PAGE_SHIFT : 0;
 	next_word = base_pfn / BITS_PER_WORD;
 }
@@ -144,7 +161,7 @@ static inline u32 word_rank(u32 w)
 }
 
 /* Mark [pfn, pfn + n) allocated with count 1. */
-static void take_frames(u32 pfn, u32 n)
+static __always_inline void take_frames(u32 pfn, u32 n)
 {
 	u32 i;
 
@@ -188,15 +205,6 @@ static phys_addr_t __alloc_frame(void)
 	return 0;	/* unreachable while nr_free is exact */
 }
 
-phys_addr_t alloc_zeroed_frame(void)
-{
-	phys_addr_t pa = alloc_frame();
-
-	if (pa)
-		__builtin_memset(__va(pa), 0, PAGE_SIZE);
-	return pa;
-}
-
 /* First naturally aligned free run of N frames in [from, to), or to. */
 static u32 first_fit(u32 from, u32 to, u32 n)
 {
@@ -213,7 +221,7 @@ static u32 first_fit(u32 from, u32 to, u32 n)
 	return to;
 }
 
-static phys_addr_t __alloc_pages(unsigned int order)
+static __always_inline phys_addr_t __alloc_pages(unsigned int order)
 {
 	u32 n, pfn, i;
 
@@ -240,7 +248,7 @@ static phys_addr_t __alloc_pages(unsigned int order)
 	return PFN_PHYS(pfn);
 }
 
-static void __free_pages(phys_addr_t pa, unsigned int order)
+static __always_inline void __free_pages(phys_addr_t pa, unsigned int order)
 {
 	u32 pfn = PFN_DOWN(pa), n, i;
 
@@ -292,41 +300,94 @@ static void __frame_put(phys_addr_t pa)
 		release_frame(PFN_DOWN(pa));
 }
 
-/* The public entry points: the same with interrupts held off. */
-#define IRQSAFE(call) ({ unsigned long __f; __typeof__(call) __r; \
-	local_irq_save(__f); __r = (call); local_irq_restore(__f); __r; })
-#define IRQSAFE_VOID(call) do { unsigned long __f; \
-	local_irq_save(__f); call; local_irq_restore(__f); } while (0)
+/*
+ * The public entry points: the same with interrupts held off and, from the
+ * moment a second CPU may run (pmm_smp_init()), zone->lock held.
+ *
+ * 2.6.35 takes zone->lock with interrupts off around the buddy lists
+ * (rmqueue_bulk(), free_pcppages_bulk(), __rmqueue() under
+ * spin_lock_irqsave()); Granule has one zone and no per-CPU page lists, so
+ * every call takes it.  Irq-safe because frames are allocated and freed
+ * with interrupts off (the reaper in the idle loop frees a dead task's
+ * stack and page tables, a cross call may allocate: ktest=smp does) and
+ * this file's contract lets an interrupt handler do it.  Without the giant
+ * lock (an AP's cross call, the idle loop) it is the only exclusion.
+ * Order: inside a kmalloc cache's list_lock (slab_create(), slab_destroy())
+ * and large_lock (a large block's frames); nothing is taken under it but
+ * logbuf_lock, by a panic's printk.
+ *
+ * Each entry point is compiled twice from one body (LOCKED(smp, call),
+ * SMP a constant): the uniprocessor copy, the symbol every caller calls,
+ * has no lock site at all, and at more than one possible CPU its first
+ * instruction becomes a jump to the _smp copy (text_redirect(), as
+ * kernel/trace/trace.c's write path): a -smp 1 boot runs the instructions
+ * it ran before (docs/FASTPATHS.md).  noinline keeps every call, in this
+ * file too, entering through the symbol that is redirected.
+ */
 
-phys_addr_t alloc_frame(void)
+#define LOCKED(smp, call) ({ unsigned long __f; __typeof__(call) __r;		\
+	if (smp)								\
+		spin_lock_irqsave(&contig_zone.lock, __f);			\
+	else									\
+		local_irq_save(__f);						\
+	__r = (call);								\
+	if (smp)								\
+		spin_unlock_irqrestore(&contig_zone.lock, __f);			\
+	else									\
+		local_irq_restore(__f);						\
+	__r; })
+/* A void call as an int one, for LOCKED(). */
+#define VOIDCALL(call)	({ call; 0; })
+
+/* NAME, the uniprocessor copy, and NAME_smp, the copy that takes the lock
+ * (VOID: a function returning nothing). */
+#define ZONE_ENTRY(ret, name, params, call)					\
+	noinline ret name params { return LOCKED(0, call); }			\
+	static __unused ret name##_smp params { return LOCKED(1, call); }
+#define ZONE_ENTRY_VOID(name, params, call)					\
+	noinline void name params { LOCKED(0, VOIDCALL(call)); }		\
+	static __unused void name##_smp params { LOCKED(1, VOIDCALL(call)); }
+
+ZONE_ENTRY(phys_addr_t, alloc_frame, (void), __alloc_frame())
+ZONE_ENTRY(phys_addr_t, alloc_pages, (unsigned int order), __alloc_pages(order))
+ZONE_ENTRY_VOID(free_pages, (phys_addr_t pa, unsigned int order), __free_pages(pa, order))
+ZONE_ENTRY_VOID(frame_get, (phys_addr_t pa), __frame_get(pa))
+ZONE_ENTRY_VOID(frame_put, (phys_addr_t pa), __frame_put(pa))
+ZONE_ENTRY_VOID(free_frame, (phys_addr_t pa), __frame_put(pa))
+
+/* The frame is zeroed outside the lock: it is the caller's already. */
+static __always_inline phys_addr_t alloc_zeroed_frame_body(int smp)
 {
-	return IRQSAFE(__alloc_frame());
+	phys_addr_t pa = LOCKED(smp, __alloc_frame());
+
+	if (pa)
+		__builtin_memset(__va(pa), 0, PAGE_SIZE);
+	return pa;
 }
 
-phys_addr_t alloc_pages(unsigned int order)
+noinline phys_addr_t alloc_zeroed_frame(void)
 {
-	return IRQSAFE(__alloc_pages(order));
+	return alloc_zeroed_frame_body(0);
 }
 
-void free_pages(phys_addr_t pa, unsigned int order)
+#ifndef HOST_TEST
+static phys_addr_t alloc_zeroed_frame_smp(void)
 {
-	IRQSAFE_VOID(__free_pages(pa, order));
+	return alloc_zeroed_frame_body(1);
 }
 
-void frame_get(phys_addr_t pa)
+/* More than one possible CPU, before the others start: the _smp copies. */
+void pmm_smp_init(void)
 {
-	IRQSAFE_VOID(__frame_get(pa));
+	text_redirect(alloc_frame, alloc_frame_smp);
+	text_redirect(alloc_pages, alloc_pages_smp);
+	text_redirect(free_pages, free_pages_smp);
+	text_redirect(frame_get, frame_get_smp);
+	text_redirect(frame_put, frame_put_smp);
+	text_redirect(free_frame, free_frame_smp);
+	text_redirect(alloc_zeroed_frame, alloc_zeroed_frame_smp);
 }
-
-void frame_put(phys_addr_t pa)
-{
-	IRQSAFE_VOID(__frame_put(pa));
-}
-
-void free_frame(phys_addr_t pa)
-{
-	frame_put(pa);
-}
+#endif
 
 unsigned int frame_refcount(phys_addr_t pa)
 {

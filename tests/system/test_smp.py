@@ -53,6 +53,18 @@ def assert_ktest_passed(r, cpus):
     # cross calls of the CPU that holds it (no deadlock)
     assert r.has_line("ktest: smp: giant lock: CPU1 waiting for it ran a call on CPU1, then took it"
                       if cpus > 1 else "ktest: smp: giant lock: one CPU, never taken"), r.output[-3000:]
+    # the leaf locks (zone->lock, the kmalloc caches' list_lock, logbuf_lock):
+    # CPU1 without the giant lock and CPU0 with it allocate, free and print
+    # at once; every count is exact and every line whole (each lock left out
+    # fails this: kernel/ktest_leaf_locks.c)
+    if cpus > 1:
+        m = r.find(r"^ktest: smp: leaf locks: (\d+) rounds a CPU, CPU1 done; free frames (\d+) -> (\d+), "
+                   r"kmalloc counts exact, bad marks 0 \+ 0; (\d+) lines in the log, 0 broken or out of order$")
+        assert m and m.group(2) == m.group(3) and int(m.group(4)) >= 128, r.output[-3000:]
+        for cpu in range(2):
+            assert r.has_line(f"ktest: smp: leaf locks: CPU{cpu} line 499: abcdefghijklmnopqrstuvwxyz0123456789")
+    else:
+        assert r.has_line("ktest: smp: leaf locks: one CPU, never taken")
     assert r.has_line("ktest: smp: passed"), r.output[-3000:]
     # cpu_stop: a work queued for the last CPU runs there, in its stopper
     last = cpus - 1

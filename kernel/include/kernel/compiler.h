@@ -18,6 +18,11 @@
  * this header is in scope).  A function kernel/trace/probes.c puts a kprobe
  * on must be entered through its own first byte at every call. */
 #define noinline	__attribute__((__noinline__))
+/* Always inlined (Linux's __always_inline): a body compiled into two copies
+ * with a constant argument that picks its locking (kernel/mm/pmm.c). */
+#ifndef __always_inline		/* glibc's <sys/cdefs.h> has it too (host builds) */
+#define __always_inline	inline __attribute__((__always_inline__))
+#endif
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 /*
  * Marks a function that only the host unit tests (tests/host/) call: the

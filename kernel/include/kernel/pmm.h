@@ -17,7 +17,9 @@
  * fails its request with -ENOMEM.
  *
  * Interrupt-safe: each call holds interrupts off (local_irq_save) while it
- * touches the bitmap, so interrupt handlers may allocate and free too.
+ * touches the bitmap, so interrupt handlers may allocate and free too; and
+ * SMP-safe: at more than one CPU each also holds zone->lock, so a CPU
+ * without the giant lock may call them.
  */
 #ifndef KERNEL_PMM_H
 #define KERNEL_PMM_H
@@ -85,5 +87,9 @@ unsigned long nr_total_frames(void);
 
 /* The struct page of a managed frame, or NULL if pa is outside the map. */
 struct page *phys_to_page(phys_addr_t pa);
+
+/* More than one possible CPU (smp_init(), before the others start): the
+ * entry points take zone->lock from now on. */
+void pmm_smp_init(void);
 
 #endif
