@@ -18,6 +18,7 @@ import time
 
 from .. import qemu as gq
 from . import spec as lab_spec
+from .make import make_in
 
 # s for one lab's checks, all together (each takes well under 1 s); LAB_CHECK_TIMEOUT overrides
 CHECK_TIMEOUT = int(os.environ.get("LAB_CHECK_TIMEOUT", "60"))
@@ -49,8 +50,7 @@ def suite_bin(suite):
 def build(root, lab):
     """Build the checks and LAB's suites in ROOT; the error text, or ''."""
     targets = [LABS_BIN] + [suite_bin(s) for s, _ in lab["suites"]]
-    made = subprocess.run(["make", "-s", "-j2", "-C", root] + targets, capture_output=True,
-                          text=True)
+    made = make_in(root, targets)
     if made.returncode:
         return (made.stdout[-2000:] + made.stderr[-2000:]).rstrip()
     return ""
@@ -168,7 +168,7 @@ def expected_figure(root, name):
 
 def run_experiment(root, exp):
     """The experiment's figure on ROOT's kernel (built first), or (None, why)."""
-    made = subprocess.run(["make", "-s", "-C", root, "all"], capture_output=True, text=True)
+    made = make_in(root, ["all"], jobs=1)
     if made.returncode:
         return None, "the kernel does not build: " + (made.stdout + made.stderr)[-1500:]
     run = gq.run(exp["cmdline"], timeout=EXPERIMENT_TIMEOUT)

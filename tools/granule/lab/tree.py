@@ -20,6 +20,8 @@ import shutil
 import subprocess
 import tempfile
 
+from .make import make_in
+
 MARK = re.compile(r"/\* LAB\((\w+)\) (BEGIN|END) \*/\s*$")
 FUNC = re.compile(r"^[A-Za-z_][\w \t*]*?\b(\w+)\(")
 REFERENCE_DIR = ".lab-reference"
@@ -122,8 +124,7 @@ def git_commit(dest, message):
 def reference_objects(root):
     """Build the reference's objects in ROOT; their paths."""
     objs = [os.path.join("build", "host", "labs.ref", o) for o in REFERENCE_OBJECTS]
-    made = subprocess.run(["make", "-s", "-j2", "-C", root] + objs, capture_output=True,
-                          text=True)
+    made = make_in(root, objs)
     if made.returncode:
         raise LabError("the reference's objects do not build: " +
                        (made.stdout + made.stderr).strip().splitlines()[-1])
