@@ -49,9 +49,9 @@ $(eval $(call host_test,sched_preempt,$(SCHED_HOST_SRC) tests/host/sched/test_pr
 # knobs, features, presets, tunable scaling, sched_print_tunables
 $(eval $(call host_test,sched_knobs,$(SCHED_HOST_SRC) tests/host/sched/test_knobs.c))
 # the discrete-event simulator: fairness, nice shares, random workloads
-$(eval $(call host_test,sched_sim,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/test_sim.c))
+$(eval $(call host_test,sched_sim,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/test_sim.c))
 # the seed variants: dyn-gran, sleeper slice, START_NICE, DEADLINE, cpt-fix
-$(eval $(call host_test,sched_variants,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/test_variants.c))
+$(eval $(call host_test,sched_variants,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/test_variants.c))
 # kernel/proc/fork.c: sched_fork before the copy (2.6.35 order), bad_fork_* unwinding
 $(eval $(call host_test,sched_fork,$(SCHED_HOST_SRC) kernel/proc/fork.c tests/host/sched/test_fork.c))
 # fork.c casts the u32 user addresses of the i386 ABI to pointers
@@ -74,6 +74,9 @@ $(eval $(call host_test,sched_place,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.
 $(eval $(call host_test,sched_topology,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_topology.c))
 # load_balance, rebalance_domains, idle_balance: backoff, failures, next_balance
 $(eval $(call host_test,sched_rebalance,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_rebalance.c))
+# the simulator at several CPUs: the balancer's pulls, exact accounting, a mixed load
+$(eval $(call host_test,sched_sim_smp,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
+	tests/host/sched/smp_fake.c tests/host/sched/test_sim_smp.c))
 # PELT (Linux 6.12's pelt.c) against hand-computed series, and its table in
 # docs/SCHEDULER.md.  Only this build defines SCHED_PELT (se->avg): pelt.c is
 # not in the kernel, nor in SCHED_HOST_SRC, until 6.12's balancer reads it.
@@ -96,24 +99,24 @@ $(BUILD)/host/sched_fair $(BUILD)/host/sched_preempt $(BUILD)/host/sched_knobs $
 $(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree $(BUILD)/host/sched_fork \
 $(BUILD)/host/sched_worked $(BUILD)/host/sched_rt $(BUILD)/host/sched_rtmutex $(BUILD)/host/sched_acct \
 $(BUILD)/host/sched_smp $(BUILD)/host/sched_balance $(BUILD)/host/sched_rebalance \
-$(BUILD)/host/sched_topology $(BUILD)/host/sched_place: $(SCHED_HOST_HDRS)
+$(BUILD)/host/sched_topology $(BUILD)/host/sched_place $(BUILD)/host/sched_sim_smp: $(SCHED_HOST_HDRS)
 
 # tunables.c includes the presets generated from tools/presets (kernel/sched/rules.mk).
 SCHED_HOST_BINS := $(addprefix $(BUILD)/host/,sched_fair sched_preempt sched_knobs sched_sim \
 			     sched_variants sched_fork sched_worked sched_eevdf sched_eevdf_class \
 			     sched_eevdf_setattr sched_rt sched_rtmutex sched_acct sched_smp sched_balance \
-			     sched_rebalance sched_topology sched_place sched_rt_smp sched_cpupri)
+			     sched_rebalance sched_topology sched_place sched_rt_smp sched_cpupri sched_sim_smp)
 $(SCHED_HOST_BINS): $(SCHED_PRESETS_H)
 $(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)
 
 
 # EEVDF (Linux 6.12): V, lag, eligibility, picks, placement, DELAY_DEQUEUE,
 # RUN_TO_PARITY/PREEMPT_SHORT, knobs, and the simulator under linux-6.12
-$(eval $(call host_test,sched_eevdf,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/test_eevdf.c))
-$(eval $(call host_test,sched_eevdf_class,$(SCHED_HOST_SRC) tests/host/sched/sim.c \
+$(eval $(call host_test,sched_eevdf,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/test_eevdf.c))
+$(eval $(call host_test,sched_eevdf_class,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
 	tests/host/sched/test_eevdf_class.c))
 # parameter changes: nice scales the stored lag, a slice change requeues
-$(eval $(call host_test,sched_eevdf_setattr,$(SCHED_HOST_SRC) tests/host/sched/sim.c \
+$(eval $(call host_test,sched_eevdf_setattr,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
 	tests/host/sched/test_eevdf_setattr.c))
 # the augmented red-black tree (subtree minima) against brute force
 $(eval $(call host_test,sched_rbtree_aug,kernel/lib/rbtree.c kernel/lib/rbtree_augmented.c \
@@ -127,7 +130,7 @@ $(BUILD)/host/sched_eevdf_setattr: \
 # Linked under a private name and renamed: tools/sim rebuilds it on demand, and
 # two tests running at once must never exec a half-written binary.
 SIM_CFLAGS := $(filter-out -O1 -fsanitize=% -fno-sanitize-recover=%,$(HOST_CFLAGS)) -O2 -I$(BUILD)
-SIM_SRC := tests/host/sched/sim.c $(wildcard tools/granule/sim/engine/*.c) user/bench/kjob.c
+SIM_SRC := tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/smp_fake.c $(wildcard tools/granule/sim/engine/*.c) user/bench/kjob.c
 $(BUILD)/sim: $(SCHED_HOST_SRC) $(SIM_SRC) $(wildcard tools/granule/sim/engine/*.h) user/bench/kjob.h \
 		$(SCHED_HOST_HDRS) $(SCHED_PRESETS_H) | $(BUILD)/host
 	@echo "  HOSTCC  $@"

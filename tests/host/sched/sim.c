@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "sim.h"
+#include "sim_core.h"
 #include "fake.h"
 #include <kernel/sched.h>
 #include <kernel/hrtick.h>
@@ -36,7 +37,7 @@ static u64 rnd_range(struct sim *s, u64 lo, u64 hi)
 	return lo + r % (hi - lo + 1);
 }
 
-static struct sim_task *sim_of(struct task *t)
+struct sim_task *sim_of(struct task *t)
 {
 	if (!t || t == sched_idle_task())
 		return NULL;
@@ -53,7 +54,8 @@ void sim_init(struct sim *s, struct sim_task *storage, int max, u32 seed)
 	s->next_tick = fake_clock_ns + s->tick_ns;
 	s->start = fake_clock_ns;
 	s->rng = seed ? seed : 1;
-	s->last_current = current;
+	s->last_current[raw_smp_processor_id()] = current;
+	s->ncpus = 1;
 	s->max_live = max / 2;
 }
 
@@ -71,7 +73,7 @@ static int nr_live(struct sim *s)
 	return n;
 }
 
-static struct sim_task *slot_alloc(struct sim *s)
+struct sim_task *sim_slot_alloc(struct sim *s)
 {
 	static int next_pid = 1000;
 
@@ -88,7 +90,7 @@ static struct sim_task *slot_alloc(struct sim *s)
 	return NULL;
 }
 
-static u64 first_burst(struct sim *s, struct sim_task *st)
+u64 sim_first_burst(struct sim *s, struct sim_task *st)
 {
 	switch (st->kind) {
 	case SIM_HOG:
@@ -103,7 +105,7 @@ static u64 first_burst(struct sim *s, struct sim_task *st)
 struct sim_task *sim_spawn(struct sim *s, enum sim_kind kind, const char *name,
 			   int nice, u64 run_ns, u64 sleep_ns)
 {
-	struct sim_task *st = slot_alloc(s);
+	struct sim_task *st = sim_slot_alloc(s);
 
 	if (!st)
 		return NULL;
@@ -112,9 +114,11 @@ struct sim_task *sim_spawn(struct sim *s, enum sim_kind kind, const char *name,
 	st->sleep_ns = sleep_ns;
 	st->child_run_ns = run_ns;
 	snprintf(st->t.comm, sizeof(st->t.comm), "%s", name);
-	st->burst_left = first_burst(s, st);
+	st->burst_left = sim_first_burst(s, st);
 	st->created_at = fake_clock_ns;
 	sched_fork(&st->t);
+	if (s->ncpus > 1)	/* the parent's affinity, as init's (sim_smp.c) */
+		st->t.cpus_allowed = s->spawn_mask;
 	if (nice)
 		set_user_nice(&st->t, nice);
 	wake_up_new_task(&st->t);
@@ -123,12 +127,14 @@ struct sim_task *sim_spawn(struct sim *s, enum sim_kind kind, const char *name,
 }
 
 /* Note switch-ins: first runs and wakeup latencies; free dead slots. */
-static void after_event(struct sim *s)
+void sim_after_event(struct sim *s)
 {
 	struct sim_task *cur = sim_of(current);
 
-	if (current != s->last_current) {
-		struct sim_task *prev = sim_of(s->last_current);
+	struct task **last = &s->last_current[raw_smp_processor_id()];
+
+	if (current != *last) {
+		struct sim_task *prev = sim_of(*last);
 
 		if (prev && prev->dead)
 			prev->used = 0;		/* switched out for good */
@@ -154,7 +160,7 @@ static void after_event(struct sim *s)
 				cur->woken_at = 0;
 			}
 		}
-		s->last_current = current;
+		*last = current;
 	}
 	s->events++;
 	assert_int_equal(sched_verify(), 0);
@@ -164,11 +170,13 @@ static void after_event(struct sim *s)
 }
 
 /* The irq-exit path. */
-static void irq_exit(struct sim *s)
+void sim_irq_exit(struct sim *s)
 {
+	if (s->ncpus > 1)
+		sim_smp_irq_exit(s);	/* the softirq, a stopper's work queued */
 	if (current->need_resched)
 		preempt_schedule_irq();
-	after_event(s);
+	sim_after_event(s);
 }
 
 /* The syscall-exit path. */
@@ -176,7 +184,7 @@ static void syscall_exit(struct sim *s)
 {
 	if (current->need_resched)
 		schedule();
-	after_event(s);
+	sim_after_event(s);
 }
 
 static void go_to_sleep(struct sim *s, struct sim_task *cur, u64 ns, long state)
@@ -187,7 +195,7 @@ static void go_to_sleep(struct sim *s, struct sim_task *cur, u64 ns, long state)
 	cur->t.state = state;
 	s->sleeps++;
 	schedule();
-	after_event(s);
+	sim_after_event(s);
 }
 
 static void do_exit(struct sim *s, struct sim_task *cur)
@@ -196,7 +204,7 @@ static void do_exit(struct sim *s, struct sim_task *cur)
 	cur->t.state = TASK_DEAD;
 	s->exits++;
 	schedule();
-	after_event(s);
+	sim_after_event(s);
 }
 
 static void do_fork(struct sim *s, struct sim_task *cur, enum sim_kind kind,
@@ -213,12 +221,12 @@ static void do_fork(struct sim *s, struct sim_task *cur, enum sim_kind kind,
 }
 
 /* The running task's burst is over: it makes a "system call". */
-static void act(struct sim *s, struct sim_task *cur)
+void sim_act(struct sim *s, struct sim_task *cur)
 {
 	switch (cur->kind) {
 	case SIM_HOG:
 		cur->burst_left = SIM_INF;
-		after_event(s);
+		sim_after_event(s);
 		return;
 	case SIM_SLEEPER:
 		go_to_sleep(s, cur, cur->sleep_ns, TASK_INTERRUPTIBLE);
@@ -238,7 +246,10 @@ static void act(struct sim *s, struct sim_task *cur)
 		cur->burst_left = cur->run_ns;
 		s->yields++;
 		sched_yield();
-		after_event(s);
+		sim_after_event(s);
+		return;
+	case SIM_STOPPER:
+		sim_stopper_act(s, cur);
 		return;
 	case SIM_RANDOM:
 		break;
@@ -256,7 +267,7 @@ static void act(struct sim *s, struct sim_task *cur)
 	case 4:
 		s->yields++;
 		sched_yield();
-		after_event(s);
+		sim_after_event(s);
 		return;
 	case 5: case 6:
 		do_fork(s, cur, sim_rand(s) % 2 ? SIM_RANDOM : SIM_CHILD,
@@ -344,7 +355,7 @@ static void random_event(struct sim *s)
 		if (st && st->wake_at) {	/* an early wakeup */
 			st->wake_at = 0;
 			st->woken_at = fake_clock_ns;
-			st->burst_left = first_burst(s, st);
+			st->burst_left = sim_first_burst(s, st);
 			wake_up_process(&st->t);
 		}
 		break;
@@ -387,19 +398,57 @@ static void random_event(struct sim *s)
 		assert_int_equal(knob_apply("sched_wakeup_granularity_ns", val), 0);
 		break;
 	}
-	irq_exit(s);
+	sim_irq_exit(s);
+}
+
+u64 sim_next_wake(struct sim *s, u64 t)
+{
+	for (int i = 0; i < s->max; i++) {
+		struct sim_task *st = &s->tasks[i];
+
+		if (st->used && !st->dead && st->wake_at && st->wake_at < t)
+			t = st->wake_at;
+	}
+	return t;
+}
+
+void sim_charge(struct sim *s, struct sim_task *cur, u64 dt)
+{
+	if (!cur) {
+		s->idle_ns += dt;
+		return;
+	}
+	cur->cpu_ns += dt;
+	if (cur->burst_left != SIM_INF)
+		cur->burst_left -= dt;
+}
+
+void sim_timer_wake(struct sim *s, struct sim_task *st)
+{
+	st->wake_at = 0;
+	st->woken_at = fake_clock_ns;
+	st->burst_left = sim_first_burst(s, st);
+	try_to_wake_up(&st->t, TASK_NORMAL, 0);
+	if (s->on_wakeup)
+		s->on_wakeup(s, st);
+	sim_irq_exit(s);
 }
 
 void sim_run(struct sim *s, u64 duration)
 {
 	u64 end = fake_clock_ns + duration;
 
+	if (s->ncpus > 1) {
+		sim_run_smp(s, duration);	/* sim_smp.c */
+		return;
+	}
+
 	if (s->random && !s->next_random)
 		s->next_random = fake_clock_ns + 1000;
 	/* the idle loop: it notices need_resched (set by set-up forks) at once */
 	if (current->need_resched)
 		schedule();
-	after_event(s);
+	sim_after_event(s);
 
 	for (;;) {
 		struct sim_task *cur = sim_of(current);
@@ -409,12 +458,7 @@ void sim_run(struct sim *s, u64 duration)
 			t = s->next_tick;
 		if (cur && cur->burst_left != SIM_INF && now + cur->burst_left < t)
 			t = now + cur->burst_left;
-		for (int i = 0; i < s->max; i++) {
-			struct sim_task *st = &s->tasks[i];
-
-			if (st->used && !st->dead && st->wake_at && st->wake_at < t)
-				t = st->wake_at;
-		}
+		t = sim_next_wake(s, t);
 		if (fake_hrtick.armed && fake_hrtick.expires < t)
 			t = fake_hrtick.expires;
 		if (s->random && s->next_random < t)
@@ -423,48 +467,35 @@ void sim_run(struct sim *s, u64 duration)
 			t = now;	/* an expiry in the past: now */
 
 		dt = t - now;
-		if (cur) {
-			cur->cpu_ns += dt;
-			if (cur->burst_left != SIM_INF)
-				cur->burst_left -= dt;
-		} else {
-			s->idle_ns += dt;
-		}
+		sim_charge(s, cur, dt);
 		fake_clock_set(t);
 		if (t == end)
 			break;
 
 		/* 1. the running task's action */
 		if (cur && cur->burst_left == 0) {
-			act(s, cur);
+			sim_act(s, cur);
 			continue;
 		}
 		/* 2. timer wakeups */
 		for (int i = 0; i < s->max; i++) {
 			struct sim_task *st = &s->tasks[i];
 
-			if (st->used && !st->dead && st->wake_at && st->wake_at <= t) {
-				st->wake_at = 0;
-				st->woken_at = t;
-				st->burst_left = first_burst(s, st);
-				try_to_wake_up(&st->t, TASK_NORMAL, 0);
-				if (s->on_wakeup)
-					s->on_wakeup(s, st);
-				irq_exit(s);
-			}
+			if (st->used && !st->dead && st->wake_at && st->wake_at <= t)
+				sim_timer_wake(s, st);
 		}
 		/* 3. the hrtick */
 		if (fake_hrtick.armed && fake_hrtick.expires <= t) {
 			fake_hrtick.armed = 0;
 			hrtick_fire();
-			irq_exit(s);
+			sim_irq_exit(s);
 		}
 		/* 4. the periodic tick */
 		if (s->next_tick <= t) {
 			s->next_tick += s->tick_ns;
 			jiffies++;
 			scheduler_tick();
-			irq_exit(s);
+			sim_irq_exit(s);
 		}
 		/* 5. something random */
 		if (s->random && s->next_random <= t)

@@ -20,19 +20,37 @@
  *                then sleeps sleep_ns if that is not 0 (a SIGEV_THREAD timer);
  *   SIM_CHILD    runs run_ns of CPU, then exits;
  *   SIM_RANDOM   random bursts, then one of: sleep, block, yield, fork, exit;
- *   SIM_YIELDER  runs run_ns of CPU, calls sched_yield(), repeat.
+ *   SIM_YIELDER  runs run_ns of CPU, calls sched_yield(), repeat;
+ *   SIM_STOPPER  migration/N, a CPU's stopper at several CPUs (sim_smp.c).
  * With sim.random set, random events also happen between task actions:
  * spawns, nice and policy changes, early wakeups, feature and knob writes.
+ *
+ * At several CPUs (sim_smp_init(), sim_smp.c) each CPU runs its own current
+ * task and tick; the CPUs are interleaved on one thread, as QEMU -icount
+ * runs its vCPUs: the earliest next event first, ties by CPU number.
  */
 #ifndef TESTS_HOST_SCHED_SIM_H
 #define TESTS_HOST_SCHED_SIM_H
 
 #include <kernel/types.h>
 #include <kernel/task.h>
+#include <kernel/cpumask.h>
+#include <kernel/threads.h>
 
 #define SIM_INF		(~0ULL)
 
-enum sim_kind { SIM_HOG, SIM_SLEEPER, SIM_FORKER, SIM_CHILD, SIM_RANDOM, SIM_YIELDER };
+enum sim_kind { SIM_HOG, SIM_SLEEPER, SIM_FORKER, SIM_CHILD, SIM_RANDOM, SIM_YIELDER,
+		SIM_STOPPER };
+
+/* What a CPU does at one step (struct sim.on_event, several CPUs only). */
+enum sim_event {
+	SIM_EV_ACTION,		/* its task's burst ended: a system call */
+	SIM_EV_WAKEUP,		/* a timer wakeup (on CPU 0, where hrtimers expire) */
+	SIM_EV_TICK,		/* scheduler_tick() */
+	SIM_EV_BALANCE,		/* the scheduler softirq: rebalance_domains() */
+	SIM_EV_IPI,		/* the reschedule IPI: need_resched set from afar */
+	SIM_EV_STOPPER,		/* migration/N runs its work (the active balance) */
+};
 
 struct sim_task {
 	struct task t;			/* what the scheduler sees */
@@ -61,7 +79,7 @@ struct sim {
 	u64 idle_ns;			/* time the idle task ran */
 	u64 events;			/* events processed */
 	u32 rng;			/* xorshift32 state */
-	struct task *last_current;
+	struct task *last_current[NR_CPUS];	/* per CPU */
 
 	/* random workload mode */
 	int random;
@@ -78,6 +96,19 @@ struct sim {
 	 * preemption check's verdict) are the scheduler's own.
 	 */
 	void (*on_wakeup)(struct sim *s, struct sim_task *st);
+
+	/* several CPUs (sim_smp.c); ncpus is 1 after sim_init() */
+	int ncpus;
+	struct cpumask spawn_mask;	/* a spawned task's affinity (init's: all) */
+	struct sim_task *stopper[NR_CPUS];	/* migration/N */
+	struct cpu_stop_work *stop_work[NR_CPUS];	/* queued for it */
+	unsigned long ipis;		/* reschedule IPIs taken */
+	/*
+	 * Optional observer (tools/sim tasks --cpus): called on CPU before
+	 * (AFTER 0) and after (1) each step; SIM_EV_BALANCE's "before" comes
+	 * between scheduler_tick() and the softirq, when the balancer is due.
+	 */
+	void (*on_event)(struct sim *s, int cpu, enum sim_event ev, int after);
 };
 
 /* Reset after sched_test_reset(): storage, seed; ticks at the current HZ. */
@@ -93,5 +124,8 @@ u64 sim_elapsed(const struct sim *s);
  * the number of mismatches (live tasks only). */
 int sim_check_runtimes(struct sim *s);
 u32 sim_rand(struct sim *s);
+/* After sim_init(), on a machine of NCPUS online CPUs with their idle
+ * tasks and sched domains: the stoppers, each CPU's current noted. */
+void sim_smp_init(struct sim *s, int ncpus);
 
 #endif

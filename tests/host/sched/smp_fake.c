@@ -9,7 +9,7 @@
 #include "smp_fake.h"
 #include "../../../kernel/sched/sched.h"
 
-struct task *smp_idle[SMP_NCPUS];
+struct task *smp_idle[NR_CPUS];
 
 void on_cpu(int cpu)
 {
@@ -44,17 +44,16 @@ void run_on(int cpu, int ms)
 	on_cpu(0);
 }
 
-int smp_setup(void **state)
+void smp_fake_cpus(int n)
 {
-	(void)state;
-	/* four CPUs possible, present and online (cpumask.h's host default: 1) */
+	/* N CPUs possible, present and online (cpumask.h's host default: 1) */
 	__cpu_possible_mask.bits = __cpu_present_mask.bits = __cpu_online_mask.bits =
-		(1u << SMP_NCPUS) - 1;
-	nr_cpu_ids = SMP_NCPUS;
+		(1u << n) - 1;
+	nr_cpu_ids = (unsigned int)n;
 	on_cpu(0);
 	sched_test_reset();
 	smp_idle[0] = sched_idle_task();
-	for (int cpu = 1; cpu < SMP_NCPUS; cpu++) {
+	for (int cpu = 1; cpu < n; cpu++) {
 		struct task *idle = task_alloc("swapper");
 
 		idle->pid = 0;			/* as Linux's fork_idle() */
@@ -67,6 +66,12 @@ int smp_setup(void **state)
 		smp_idle[cpu] = idle;
 	}
 	on_cpu(0);
+}
+
+int smp_setup(void **state)
+{
+	(void)state;
+	smp_fake_cpus(SMP_NCPUS);
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /*
  * tests/host/sched/smp_fake.h - a four-CPU machine for the scheduler's
- * host tests (smp_fake.c): the CPU masks and nr_cpu_ids of four CPUs, an
- * idle task per CPU, and helpers that run the scheduler "on" a CPU by
+ * host tests (smp_fake.c): the CPU masks and nr_cpu_ids of four CPUs (or N:
+ * smp_fake_cpus), an idle task per CPU, and helpers that run the scheduler "on" a CPU by
  * setting host_cpu (the per-CPU shim's running CPU).  A test binary that
  * links smp_fake.c calls host_percpu_setup(SMP_NCPUS) once in main(),
  * before any sched_init().
@@ -13,7 +13,12 @@
 
 #define SMP_NCPUS	4
 
-extern struct task *smp_idle[SMP_NCPUS];
+extern struct task *smp_idle[NR_CPUS];
+
+/* N CPUs possible, present and online, sched_test_reset(), and an idle
+ * task (pid 0, "swapper", pinned) on each CPU after 0; on CPU 0 after.
+ * host_percpu_setup(N) must have run.  tools/sim tasks --cpus N uses it too. */
+void smp_fake_cpus(int n);
 
 /* Run what follows on CPU (host_cpu = CPU). */
 void on_cpu(int cpu);

@@ -14,28 +14,22 @@
 #include "common.h"
 #include "../../tests/host/sched/fake.h"
 #include "../../tests/host/sched/sim.h"
+#include "tasks.h"
+#include "cpus.h"
 #include "../../kernel/sched/sched.h"
 #include "../../kernel/sched/eevdf.h"
 #include <kernel/cmdline.h>
 
-#define MAX_TASKS	16
-#define MAX_POINTS	4000
 
 static struct sim sim;
 static struct sim_task storage[96];
 
 /* ---- the task SPEC ------------------------------------------------------- */
 
-struct spec_task {
-	enum sim_kind kind;
-	char name[16];
-	int nice;
-	u64 run_ns, sleep_ns, child_ns;
-};
 
 static const char *const kinds_accepted =
 	"hog, sleeper:run=T:sleep=T, yield:run=T, forker:every=T:child=T (T like 2ms, 500us), "
-	"each with optional :nice=-20..19";
+	"each with optional :nice=-20..19 and :cpu=N (forked on CPU N, then free)";
 
 static void spec_param(struct spec_task *t, const char *word, char *p)
 {
@@ -54,6 +48,15 @@ static void spec_param(struct spec_task *t, const char *word, char *p)
 		t->nice = (int)n;
 		return;
 	}
+	if (!strcmp(p, "cpu")) {	/* checked against --cpus in cmd_tasks() */
+		char *end;
+		long n = strtol(eq, &end, 10);
+
+		if (*end || end == eq || n < 0 || n >= SIM_MAX_CPUS)
+			die("task '%s': cpu=%s out of range (expected 0..7, below --cpus)", word, eq);
+		t->cpu = (int)n;
+		return;
+	}
 	v = parse_time(eq);
 	if (v <= 0)
 		die("task '%s': %s is not a time > 0 (expected e.g. 2ms, 500us, 1s)",
@@ -70,7 +73,7 @@ static void spec_param(struct spec_task *t, const char *word, char *p)
 		t->child_ns = v;
 	else
 		die("task '%s': unknown parameter '%s' (expected sleeper:run,sleep; "
-		    "yield:run; forker:every,child; any:nice)", word, p);
+		    "yield:run; forker:every,child; any:nice,cpu)", word, p);
 }
 
 static int parse_spec(const char *spec, struct spec_task *out)
@@ -89,6 +92,7 @@ static int parse_spec(const char *spec, struct spec_task *out)
 			die("SPEC '%s': too many tasks%s", spec, " (at most 16)");
 		snprintf(word, sizeof(word), "%s", w);
 		memset(t, 0, sizeof(*t));
+		t->cpu = -1;
 		p = strtok_r(w, ":", &save2);
 		if (!strcmp(p, "hog")) {
 			t->kind = SIM_HOG;
@@ -130,6 +134,7 @@ static int random_spec(u32 seed, struct spec_task *out)
 		struct spec_task *t = &out[i];
 
 		memset(t, 0, sizeof(*t));
+		t->cpu = -1;
 		t->kind = NEXT() % 2 ? SIM_SLEEPER : SIM_HOG;
 		t->nice = (int)(NEXT() % 11) - 5;
 		if (t->kind == SIM_SLEEPER) {
@@ -166,11 +171,15 @@ static void describe(const struct spec_task *t, int n)
 /* ---- tasks --------------------------------------------------------------- */
 
 static const char tasks_help[] =
-"usage: tools/sim tasks [SPEC] [--preset P] [--hz H] [--until T] [-s SEED] [-c] [KNOB=VALUE...]\n"
+"usage: tools/sim tasks [SPEC] [--cpus N] [--preset P] [--hz H] [--until T] [-s SEED] [-c]\n"
+"                       [KNOB=VALUE...]\n"
 "  An OSTEP-style problem run on the real kernel/sched code.\n"
 "  SPEC    comma-separated tasks: hog, sleeper:run=2ms:sleep=8ms, yield:run=1ms,\n"
-"          forker:every=10ms:child=1ms, each with optional :nice=N.\n"
+"          forker:every=10ms:child=1ms, each with optional :nice=N and, with\n"
+"          --cpus, :cpu=N (forked on CPU N and pinned, then let go: taskset, taskset -p).\n"
 "          Without SPEC, -s SEED makes a random problem (same seed, same problem).\n"
+"  --cpus N     N CPUs (1..8, default 1), as the image at -smp N: per-CPU runqueues,\n"
+"               fork and wakeup placement, the balancer; -c then says who moved and why\n"
 "  --preset P   a kernel preset (sched_preset=P; e.g. linux-2.6.35, linux-6.12)\n"
 "  --hz H       timer frequency: 100, 250, 300 or 1000 (default 1000)\n"
 "  --until T    simulated time (default 30ms; at most 3999 ticks)\n"
@@ -181,16 +190,8 @@ static const char tasks_help[] =
 "  tools/sim tasks --rt-app FILE [--preset P] [--hz H] [--tick-phase US] [KNOB=VALUE...]: an rt-app\n"
 "               workload simulated, one summary line per thread (docs/RTAPP.md)\n";
 
-struct point {
-	u64 t;
-	int cur;			/* index in the spec, -1 = idle */
-	s64 key[MAX_TASKS];		/* CFS: v - min_vruntime; EEVDF: lag */
-	s64 dl[MAX_TASKS];		/* EEVDF: deadline - V */
-	signed char state[MAX_TASKS];	/* 'R' queued/running, 'S' asleep, 'E' eligible */
-	u64 minv;
-};
 
-static struct point points[MAX_POINTS];
+struct point points[MAX_POINTS];
 
 /* Wakeups, seen by sim.on_wakeup between try_to_wake_up() and irq exit. */
 struct wakeup {
@@ -200,6 +201,7 @@ struct wakeup {
 					   EEVDF: lag after place_entity */
 	s64 dl;				/* EEVDF: deadline - V */
 	int preempt;			/* need_resched set by the wakeup check */
+	int cpu;			/* where it was queued */
 };
 
 static struct wakeup wakeups[MAX_POINTS];
@@ -208,15 +210,27 @@ static struct sim_task **spec_tasks;
 
 static int index_of(struct sim_task **st, int n, struct task *t);
 
-/* -1 the idle task, -2 a child a forker made, else the spec's name */
-static const char *who_name(const struct spec_task *sp, int i)
+const char *who_name(const struct spec_task *sp, int i)
 {
-	return i == -1 ? "idle" : i == -2 ? "child" : sp[i].name;
+	return i == -1 ? "idle" : i == -2 ? "child" : i == -3 ? "stopper" : sp[i].name;
 }
 
+/* T, current on RQ, as who_name() names it. */
+static int who_index(struct task *t, struct rq *rq)
+{
+	int i = index_of(spec_tasks, nspec, t);
+
+	if (i < 0 && t != rq->idle)
+		i = container_of(t, struct sim_task, t)->kind == SIM_STOPPER ? -3 : -2;
+	return i;
+}
+
+/* The woken task's queue: this CPU's, or at several CPUs where
+ * select_task_rq() put it. */
 static void on_wakeup(struct sim *s, struct sim_task *st)
 {
-	struct cfs_rq *cfs = &this_rq()->cfs;
+	struct rq *rq = cpu_rq(task_cpu(&st->t));
+	struct cfs_rq *cfs = &rq->cfs;
 	struct wakeup *w = &wakeups[nwakeups];
 	struct sched_entity *se = &st->t.se;
 
@@ -225,10 +239,9 @@ static void on_wakeup(struct sim *s, struct sim_task *st)
 	nwakeups++;
 	w->t = sim_elapsed(s);
 	w->who = index_of(spec_tasks, nspec, &st->t);
-	w->cur = index_of(spec_tasks, nspec, current);
-	if (w->cur < 0 && current != this_rq()->idle)
-		w->cur = -2;
-	w->preempt = current->need_resched;
+	w->cpu = (int)task_cpu(&st->t);
+	w->cur = who_index(rq->curr, rq);
+	w->preempt = rq->curr->need_resched;
 	if (sched_eevdf()) {
 		u64 V = avg_vruntime(cfs);
 
@@ -246,17 +259,19 @@ static void print_wakeups(const struct spec_task *sp, int answers)
 	if (!nwakeups)
 		return;
 	printf("\nWakeups (where does place_entity put the sleeper, and does it preempt?):\n");
-	printf("%10s  %-5s %-7s %18s  %s\n", "time(ms)", "woken", "running",
-	       eevdf ? "lag/deadline(us)" : "v-minv(us)", "preempts?");
+	printf("%10s  %-5s %s%-7s %18s  %s\n", "time(ms)", "woken", sim.ncpus > 1 ? "on    " : "",
+	       "running", eevdf ? "lag/deadline(us)" : "v-minv(us)", "preempts?");
 	for (int k = 0; k < nwakeups; k++) {
 		const struct wakeup *w = &wakeups[k];
-		char val[40];
+		char val[40], on[8] = "";
 
 		if (eevdf)
 			snprintf(val, sizeof(val), "%8.1f/%8.1f", w->key / 1e3, w->dl / 1e3);
 		else
 			snprintf(val, sizeof(val), "%.1f", w->key / 1e3);
-		printf("%10.3f  %-5s %-7s %18s  %s\n", w->t / 1e6, sp[w->who].name,
+		if (sim.ncpus > 1)	/* the CPU select_task_rq() chose */
+			snprintf(on, sizeof(on), answers ? "CPU%-2d " : "?     ", w->cpu);
+		printf("%10.3f  %-5s %s%-7s %18s  %s\n", w->t / 1e6, sp[w->who].name, on,
 		       who_name(sp, w->cur), answers ? val : "?",
 		       !answers ? "?" : w->preempt ? "yes" : "no");
 	}
@@ -280,6 +295,10 @@ static void record(struct point *p, struct sim_task **st, int n)
 	if (p->cur < 0 && current != this_rq()->idle)
 		p->cur = -2;		/* a forker's child */
 	p->minv = sched_eevdf() ? V : cfs->min_vruntime;
+	if (sim.ncpus > 1) {	/* each task against its own CPU's queue */
+		smp_record(p, st, n);
+		return;
+	}
 	for (int i = 0; i < n; i++) {
 		struct sched_entity *se = &st[i]->t.se;
 
@@ -392,13 +411,15 @@ static int tasks_args(int argc, char **argv, struct tasks_opts *o)
 			return 1;
 		} else if (!strcmp(a, "-c")) {
 			o->answers = 1;
+		} else if (!strcmp(a, "--cpus")) {
+			i++;		/* cpus_arg() read it before the boot */
 		} else if (!strcmp(a, "--preset") || !strcmp(a, "--hz") ||
 			   !strcmp(a, "--until") || !strcmp(a, "-s")) {
 			tasks_option(o, a, i + 1 < argc ? argv[i + 1] : NULL);
 			i++;
 		} else if (a[0] == '-') {
-			die("tasks: unknown option '%s' (expected --preset, --hz, --until, -s, -c, "
-			    "KNOB=VALUE)%s", a, "");
+			die("tasks: unknown option '%s' (expected --cpus, --preset, --hz, --until, -s, "
+			    "-c, KNOB=VALUE)%s", a, "");
 		} else if (strchr(a, '=') && !strchr(a, ':') && !strchr(a, ',')) {
 			char kv[256], *eq;
 
@@ -440,9 +461,10 @@ int cmd_tasks(int argc, char **argv)
 	struct tasks_opts o = { .until = 30 * MSEC };
 	struct spec_task sp[MAX_TASKS];
 	struct sim_task *st[MAX_TASKS];
-	int n, np;
+	int n, np, ncpus;
 
-	sched_test_reset();
+	ncpus = cpus_arg(argc, argv);
+	cpus_boot(ncpus);		/* at one CPU: sched_test_reset() */
 	if (tasks_args(argc, argv, &o))
 		return 0;
 	if (o.spec)
@@ -452,28 +474,48 @@ int cmd_tasks(int argc, char **argv)
 	else
 		die("tasks: no SPEC and no -s SEED%s%s", " (see tools/sim tasks --help)", "");
 
+	for (int i = 0; i < n; i++)
+		if (sp[i].cpu >= ncpus)
+			die("task '%s': cpu=%s out of range (expected 0..--cpus - 1)", sp[i].name,
+			    (char[]){ (char)('0' + sp[i].cpu), '\0' });
 	sim_init(&sim, storage, 96, o.seed ? o.seed : 1);
 	if (sim.tick_ns * (MAX_POINTS - 1) < (u64)o.until)
 		die("--until: at most %s ticks (%s)", "3999", "e.g. 3.999s at HZ=1000, 15.99s at HZ=250");
 	sim.on_wakeup = on_wakeup;
 	spec_tasks = st;
 	nspec = n;
+	if (ncpus > 1) {
+		cpus_online(ncpus);
+		sim_smp_init(&sim, ncpus);
+		smp_watch(&sim, st, n);
+	}
 	for (int i = 0; i < n; i++) {
-		st[i] = sim_spawn(&sim, sp[i].kind, sp[i].name, sp[i].nice,
+		st[i] = ncpus > 1 ? smp_spawn(&sim, sp, i) :
+			sim_spawn(&sim, sp[i].kind, sp[i].name, sp[i].nice,
 				  sp[i].run_ns, sp[i].sleep_ns);
 		if (sp[i].kind == SIM_FORKER)
 			st[i]->child_run_ns = sp[i].child_ns;
 	}
 
 	describe(sp, n);
+	if (ncpus > 1)
+		printf("Machine: %d CPUs, each a package of one core (QEMU's -smp %d): "
+		       "one sched domain, CPU\n", ncpus, ncpus);
 	capture_reset();
 	sched_print_tunables();
 	printf("Scheduler: %s, HZ=%u\n%s", sched_eevdf() ? "EEVDF" : "CFS", HZ, capture_buf);
 
 	np = run_points(st, n, (u64)o.until);
-	print_points(np, sp, n, o.answers);
+	if (ncpus > 1)
+		smp_print_points(np, sp, n, o.answers);
+	else
+		print_points(np, sp, n, o.answers);
 	print_wakeups(sp, o.answers);
-	if (o.answers)
+	if (ncpus > 1)
+		smp_print_migrations(sp, o.answers);
+	if (o.answers && ncpus > 1)
+		smp_print_timeline(np, sp, n, (u64)o.until);
+	else if (o.answers)
 		print_timeline(np, sp, n, (u64)o.until);
 	else
 		printf("\nWho runs at each point, and why? Check with -c.\n");

@@ -1,0 +1,153 @@
+/*
+ * tests/host/sched/test_sim_smp.c - the simulator at several CPUs
+ * (sim_smp.c) driving the real scheduler, its balancer and stoppers:
+ *   - four hogs forked pinned on CPU 0 and then let go, at two CPUs: the
+ *     idle CPU 1's periodic balance pulls two within the first ticks, and
+ *     they stay two and two (2.6.35: 4096 against 0, imbalance 2048);
+ *   - each CPU's time is accounted exactly: the tasks' CPU times equal
+ *     task_sched_runtime(), and with the idle time they make N CPUs'
+ *     worth of the elapsed time;
+ *   - a mixed load of hogs, sleepers and forkers at four CPUs for 2 s
+ *     breaks no invariant on any CPU (checked after every step) and
+ *     keeps every CPU busy;
+ *   - the same run twice gives the same schedule (one thread, ordered).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "fake.h"
+#include "sim.h"
+#include "smp_fake.h"
+#include "../../../kernel/sched/sched.h"
+#include "../../../kernel/sched/topology.h"
+#include <kernel/topology.h>
+
+#define MSEC		1000000ULL
+
+static struct sim sim;
+static struct sim_task storage[96];
+static int ncpus;
+
+/* N CPUs booted as the image at -smp N (tools/sim's cpus.c does the same). */
+static void boot(int n)
+{
+	ncpus = n;
+	smp_fake_cpus(n);
+	sched_init_smp();
+	static_key_set(&sched_up_key, false);
+	sim_init(&sim, storage, 96, 1);
+	sim_smp_init(&sim, n);
+}
+
+static int teardown(void **state)
+{
+	for (int cpu = ncpus - 1; cpu >= 0; cpu--) {
+		on_cpu(cpu);
+		capture_reset();
+		if (sched_verify())
+			fail_msg("CPU %d: %s", cpu, capture_buf);
+	}
+	on_cpu(0);
+	static_key_set(&sched_up_key, true);
+	detach_sched_domains(cpu_online_mask);
+	return sched_test_teardown(state);
+}
+
+/* N hogs forked on CPU 0 with its affinity, then allowed every CPU. */
+static void hogs_on_cpu0(struct sim_task **h, int n)
+{
+	sim.spawn_mask = cpumask_of_cpu(0);
+	for (int i = 0; i < n; i++)
+		h[i] = sim_spawn(&sim, SIM_HOG, "hog", 0, 0, 0);
+	sim.spawn_mask = *cpu_online_mask;
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(task_cpu(&h[i]->t), 0);
+		h[i]->t.cpus_allowed = *cpu_online_mask;
+	}
+}
+
+static int on(struct sim_task **h, int n, int cpu)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += (int)task_cpu(&h[i]->t) == cpu;
+	return k;
+}
+
+static u64 cpu_time(void)
+{
+	u64 sum = sim.idle_ns;
+
+	for (int i = 0; i < sim.max; i++)
+		if (storage[i].used && !storage[i].dead)
+			sum += storage[i].cpu_ns;
+	return sum;
+}
+
+static void test_idle_cpu_pulls_half(void **state)
+{
+	struct sim_task *h[4];
+
+	(void)state;
+	boot(2);
+	hogs_on_cpu0(h, 4);
+	sim_run(&sim, 5 * MSEC);
+	assert_int_equal(on(h, 4, 0), 2);
+	assert_int_equal(on(h, 4, 1), 2);
+	assert_int_equal(cpu_rq(0)->sd->lb_gained[CPU_IDLE] + cpu_rq(1)->sd->lb_gained[CPU_IDLE], 2);
+	sim_run(&sim, 500 * MSEC);
+	assert_int_equal(on(h, 4, 1), 2);	/* balanced: nothing moves again */
+	for (int i = 0; i < 4; i++)
+		assert_true(h[i]->cpu_ns > 200 * MSEC);
+	assert_int_equal(sim_check_runtimes(&sim), 0);
+	assert_int_equal(cpu_time(), 2 * sim_elapsed(&sim));
+	assert_int_equal(sim.idle_ns, 2 * MSEC);	/* CPU 1 until its first balance */
+}
+
+/* hogs, sleepers, forkers at four CPUs: the first 2 s, twice */
+static unsigned long mixed_run(u64 *idle)
+{
+	static const enum sim_kind kinds[] = { SIM_HOG, SIM_SLEEPER, SIM_HOG, SIM_FORKER,
+					       SIM_SLEEPER, SIM_HOG };
+
+	boot(4);
+	for (unsigned int i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct sim_task *t = sim_spawn(&sim, kinds[i], "mix", (int)i - 2,
+					       (1 + i) * MSEC, (3 + 2 * i) * MSEC);
+
+		if (kinds[i] == SIM_FORKER)
+			t->child_run_ns = 2 * MSEC;
+	}
+	sim_run(&sim, 2000 * MSEC);
+	assert_int_equal(sim_check_runtimes(&sim), 0);
+	*idle = sim.idle_ns;
+	return (unsigned long)sim.events;
+}
+
+static void test_mixed_load_four_cpus(void **state)
+{
+	u64 idle1, idle2;
+	unsigned long events1, events2;
+
+	events1 = mixed_run(&idle1);
+	assert_true(idle1 < 4 * 2000 * MSEC / 10);	/* under a tenth idle */
+	teardown(state);
+	sched_test_setup(state);
+	events2 = mixed_run(&idle2);
+	assert_int_equal(events1, events2);
+	assert_int_equal(idle1, idle2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_idle_cpu_pulls_half, sched_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mixed_load_four_cpus, sched_test_setup, teardown),
+	};
+
+	return SMP_RUN_TESTS(tests);
+}
