@@ -42,6 +42,9 @@ void switches_reset(void);
 /* The i-th most recent switch (0 = last). */
 const struct switch_record *switch_last(unsigned int i);
 
+/* ---- topology: 0 one package per CPU (the default), N packages of N cores */
+extern unsigned int host_cores_per_package;
+
 /* ---- IPIs: reschedule IPIs sent to each CPU (smp_send_reschedule) ---- */
 extern unsigned long fake_resched_ipis[];
 

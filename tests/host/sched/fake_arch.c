@@ -246,16 +246,21 @@ int sched_test_teardown(void **state)
 	return 0;
 }
 
-/* <kernel/topology.h>: QEMU's -smp N default, one package of one core per CPU. */
+/*
+ * <kernel/topology.h>: by default one package of one core per CPU; with
+ * host_cores_per_package = N, packages of N cores (QEMU's -smp N since 6.2:
+ * one package of N cores, tools/sim's machine).
+ */
+unsigned int host_cores_per_package;
+
 unsigned int topology_physical_package_id(unsigned int cpu)
 {
-	return cpu;
+	return host_cores_per_package ? cpu / host_cores_per_package : cpu;
 }
 
 unsigned int topology_core_id(unsigned int cpu)
 {
-	(void)cpu;
-	return 0;
+	return host_cores_per_package ? cpu % host_cores_per_package : 0;
 }
 
 /*

@@ -1,9 +1,10 @@
 /*
  * tests/host/sched/test_sim_smp.c - the simulator at several CPUs
  * (sim_smp.c) driving the real scheduler, its balancer and stoppers:
- *   - four hogs forked pinned on CPU 0 and then let go, at two CPUs: the
- *     idle CPU 1's periodic balance pulls two within the first ticks, and
- *     they stay two and two (2.6.35: 4096 against 0, imbalance 2048);
+ *   - four hogs forked pinned on CPU 0 and then let go, at two CPUs (one
+ *     MC domain): the idle CPU 1's periodic balance pulls two within the
+ *     first ticks, and they stay two and two (2.6.35: 4096 against 0,
+ *     imbalance 2048);
  *   - each CPU's time is accounted exactly: the tasks' CPU times equal
  *     task_sched_runtime(), and with the idle time they make N CPUs'
  *     worth of the elapsed time;
@@ -36,6 +37,7 @@ static void boot(int n)
 {
 	ncpus = n;
 	smp_fake_cpus(n);
+	host_cores_per_package = (unsigned int)n;	/* QEMU's -smp N: one package */
 	sched_init_smp();
 	static_key_set(&sched_up_key, false);
 	sim_init(&sim, storage, 96, 1);
@@ -53,6 +55,7 @@ static int teardown(void **state)
 	on_cpu(0);
 	static_key_set(&sched_up_key, true);
 	detach_sched_domains(cpu_online_mask);
+	host_cores_per_package = 0;
 	return sched_test_teardown(state);
 }
 

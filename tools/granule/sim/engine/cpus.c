@@ -3,9 +3,10 @@
  * (1..8) and their boot, in the image's order at -smp N: per-CPU areas,
  * sched_init(), an idle task per CPU (tests/host/sched/smp_fake.c, the
  * host tests' machine), the boot line's knobs, then sched_init_smp()
- * (the domains from each CPU's package and core: QEMU's -smp N default,
- * one package of one core per CPU) and the SMP paths on (sched_up_key
- * off, as once a second CPU is online).  The tasks, ticks and stoppers are
+ * (the domains from each CPU's package and core: QEMU's -smp N default
+ * since 6.2, one package of N cores, so one MC domain, as the image's
+ * sched_debug shows) and the SMP paths on (sched_up_key off, as once a
+ * second CPU is online).  The tasks, ticks and stoppers are
  * tests/host/sched/sim_smp.c's.
  */
 #include <stdlib.h>
@@ -50,6 +51,7 @@ void cpus_online(int ncpus)
 {
 	if (ncpus == 1)
 		return;
+	host_cores_per_package = (unsigned int)ncpus;
 	sched_init_smp();
 	static_key_set(&sched_up_key, false);	/* more than one CPU online */
 }

@@ -499,8 +499,8 @@ int cmd_tasks(int argc, char **argv)
 
 	describe(sp, n);
 	if (ncpus > 1)
-		printf("Machine: %d CPUs, each a package of one core (QEMU's -smp %d): "
-		       "one sched domain, CPU\n", ncpus, ncpus);
+		printf("Machine: %d CPUs, one package of %d cores (QEMU's -smp %d): "
+		       "one sched domain, MC\n", ncpus, ncpus, ncpus);
 	capture_reset();
 	sched_print_tunables();
 	printf("Scheduler: %s, HZ=%u\n%s", sched_eevdf() ? "EEVDF" : "CFS", HZ, capture_buf);

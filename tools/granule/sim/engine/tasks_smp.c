@@ -28,7 +28,7 @@
 #include "../../kernel/sched/eevdf.h"
 
 #define MAX_MOVES	400
-#define WHY_LEN		240
+#define WHY_LEN		420
 
 struct move {
 	u64 t;
@@ -56,7 +56,7 @@ struct snap {
 	unsigned long this_load, max_load, avg_load, imbalance;
 	int busiest_cpu;
 	unsigned int nr_failed, nice_tries;
-	char hot_list[120];
+	char hot_list[160];
 };
 
 static struct snap before[4];	/* nested steps: the stopper inside an action */
@@ -78,7 +78,7 @@ static void note(u64 t, int who, int from, int to, const char *why)
 	snprintf(m->why, sizeof(m->why), "%s", why);
 }
 
-/* The one domain level of -smp N (CPU); a deeper machine: the lowest. */
+/* The one domain level of -smp N (MC); a deeper machine: the lowest. */
 static struct sched_domain *domain_of(int cpu)
 {
 	return cpu_rq(cpu)->sd;
@@ -97,18 +97,17 @@ static void hot_tasks(struct snap *b, int this_cpu, struct rq *busiest, struct s
 		if ((int)task_cpu(p) != cpu_of(busiest) || !p->se.on_rq || busiest->curr == p)
 			continue;
 		host_cpu = this_cpu;		/* task_hot() reads this_rq() */
-		if (task_hot(p, busiest->clock, sd) && l < sizeof(b->hot_list) - 40)
+		if (task_hot(p, busiest->clock, sd) && l < sizeof(b->hot_list) - 56)
 			l += (size_t)snprintf(b->hot_list + l, sizeof(b->hot_list) - l,
-					      "%s%s ran %.3f ms ago", l ? ", " : "",
+					      "%s%s ran %.3f ms ago by its rq clock", l ? ", " : "",
 					      p->comm, ago / 1e6);
 	}
 }
 
-/* find_busiest_group() as the softirq is about to run it on CPU. */
-static void balance_view(struct snap *b, int cpu)
+/* find_busiest_group() as CPU's balance of type IDLE sees the machine. */
+static void balance_view(struct snap *b, int cpu, enum cpu_idle_type idle)
 {
 	struct sched_domain *sd = domain_of(cpu);
-	enum cpu_idle_type idle = cpu_rq(cpu)->idle_at_tick ? CPU_IDLE : CPU_NOT_IDLE;
 	struct sd_lb_stats sds;
 	struct sched_group *g;
 	struct rq *busiest;
@@ -157,8 +156,8 @@ static void take(struct snap *b, struct sim *s, int cpu, enum sim_event ev)
 		}
 	}
 	b->balancing = 0;
-	if (ev == SIM_EV_BALANCE)
-		balance_view(b, cpu);
+	if (ev == SIM_EV_BALANCE)	/* the softirq's type, as run_rebalance_domains() */
+		balance_view(b, cpu, cpu_rq(cpu)->idle_at_tick ? CPU_IDLE : CPU_NOT_IDLE);
 }
 
 static const char *const idle_names[CPU_MAX_IDLE_TYPES] = {
@@ -168,10 +167,11 @@ static const char *const idle_names[CPU_MAX_IDLE_TYPES] = {
 /* A periodic balance's account: its figures, what moved. */
 static void why_balance(char *w, const struct snap *b, int cpu, int moved, int hot)
 {
+	const char *sd_name = domain_of(cpu)->name;
 	int k = b->idle;
 
-	snprintf(w, WHY_LEN, "balance on CPU%d (%s, domain CPU): local load %lu, busiest CPU%d "
-		 "load %lu, avg %lu -> imbalance %lu; %d task%s moved%s", cpu, idle_names[k],
+	snprintf(w, WHY_LEN, "balance on CPU%d (%s, domain %s): local load %lu, busiest CPU%d "
+		 "load %lu, avg %lu -> imbalance %lu; %d task%s moved%s", cpu, idle_names[k], sd_name,
 		 b->this_load, b->busiest_cpu, b->max_load, b->avg_load, b->imbalance, moved,
 		 moved == 1 ? "" : "s", hot ? ", cache-hot, after enough failures" : "");
 }
@@ -186,6 +186,37 @@ static void why_wakeup(char *w, const struct snap *b, struct task *p, int from, 
 	snprintf(w, WHY_LEN, "wakeup on CPU0 (the timer's CPU): wake_affine yes: this CPU0 load %lu "
 		 "(+%lu its weight) against prev CPU%d load %lu", b->tgt[0],
 		 (unsigned long)p->se.load.weight, from, b->src[from]);
+}
+
+/* A busiest group found, nothing moved: why not. */
+static void refused(struct sim *s, const struct snap *b, int cpu, struct sched_domain *sd)
+{
+	char w[WHY_LEN];
+
+	snprintf(w, WHY_LEN, "balance on CPU%d (%s): busiest CPU%d, imbalance %lu, nothing moved "
+		 "(%s%s); nr_balance_failed %u, cache_nice_tries %u%s", cpu, idle_names[b->idle],
+		 b->busiest_cpu, b->imbalance, !b->imbalance ? "no move worth it" :
+		 b->hot_list[0] ? "cache-hot: " : "its tasks running or pinned",
+		 b->imbalance ? b->hot_list : "", sd->nr_balance_failed, b->nice_tries,
+		 s->stop_work[b->busiest_cpu < 0 ? 0 : b->busiest_cpu] ?
+		 "; the stopper is asked to push" : "");
+	note(sim_elapsed(s), -4, b->busiest_cpu, cpu, w);
+}
+
+/* CPU went idle beside a CPU with tasks waiting, and did not look. */
+static void skipped_idle(struct sim *s, int cpu)
+{
+	char w[WHY_LEN];
+	int waiting = 0;
+
+	for (int c = 0; c < s->ncpus; c++)
+		waiting |= cpu_rq(c)->nr_running > 1;
+	if (!waiting || cpu_rq(cpu)->avg_idle >= sysctl_sched_migration_cost)
+		return;
+	snprintf(w, WHY_LEN, "CPU%d newly idle, idle_balance() skipped: avg_idle %.3f ms < "
+		 "sched_migration_cost %.3f ms (it idles too briefly of late)", cpu,
+		 cpu_rq(cpu)->avg_idle / 1e6, sysctl_sched_migration_cost / 1e6);
+	note(sim_elapsed(s), -4, cpu, cpu, w);
 }
 
 static void report(struct sim *s, const struct snap *b, int cpu, enum sim_event ev)
@@ -215,17 +246,18 @@ static void report(struct sim *s, const struct snap *b, int cpu, enum sim_event 
 				 moved, moved == 1 ? "" : "s");
 		note(sim_elapsed(s), i, from, to, w);
 	}
-	/* a busiest group found, nothing moved: why not */
-	if (ev == SIM_EV_BALANCE && sd && sd->lb_failed[idle] != b->failed[cpu][idle]) {
-		snprintf(w, WHY_LEN, "balance on CPU%d (%s): busiest CPU%d, imbalance %lu, nothing moved "
-			 "(%s%s); nr_balance_failed %u (hot ones go above cache_nice_tries %u, the "
-			 "stopper is asked above %u)%s", cpu, idle_names[idle], b->busiest_cpu,
-			 b->imbalance, !b->imbalance ? "no move worth it" :
-			 b->hot_list[0] ? "cache-hot: " : "its tasks running or pinned",
-			 b->imbalance ? b->hot_list : "", sd->nr_balance_failed, b->nice_tries,
-			 b->nice_tries + 2, s->stop_work[b->busiest_cpu < 0 ? 0 : b->busiest_cpu] ?
-			 ": asked" : "");
-		note(sim_elapsed(s), -4, b->busiest_cpu, cpu, w);
+	if (ev != SIM_EV_BALANCE && sd && sd->lb_failed[CPU_NEWLY_IDLE] !=
+	    b->failed[cpu][CPU_NEWLY_IDLE]) {
+		struct snap now = *b;	/* nothing moved: the machine idle_balance() saw */
+
+		balance_view(&now, cpu, CPU_NEWLY_IDLE);
+		now.imbalance = sd->lb_imbalance[CPU_NEWLY_IDLE] - b->imb[cpu][CPU_NEWLY_IDLE];
+		refused(s, &now, cpu, sd);
+	} else if (ev == SIM_EV_BALANCE && sd && sd->lb_failed[idle] != b->failed[cpu][idle]) {
+		refused(s, b, cpu, sd);
+	} else if (ev == SIM_EV_ACTION && sd && cpu_curr(cpu) == cpu_rq(cpu)->idle &&
+		   sd->lb_count[CPU_NEWLY_IDLE] == b->count[cpu][CPU_NEWLY_IDLE]) {
+		skipped_idle(s, cpu);
 	}
 }
 
