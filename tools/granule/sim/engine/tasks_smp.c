@@ -419,6 +419,11 @@ void smp_print_timeline(int np, const struct spec_task *sp, int n, u64 until)
 
 void smp_print_migrations(const struct spec_task *sp, int answers)
 {
+	if (!answers) {
+		printf("\nWhich task moves to which CPU, when, and why? (fork and wakeup placement, "
+		       "the balancer)\n");
+		return;
+	}
 	printf("\nMigrations (who moved to which CPU, and why; and balances that found an imbalance\n"
 	       "but moved nothing):\n");
 	printf("%10s  %-5s %-8s  %s\n", "time(ms)", "task", "cpu", "why");
@@ -426,11 +431,9 @@ void smp_print_migrations(const struct spec_task *sp, int answers)
 		const struct move *m = &moves[k];
 		char ft[16];
 
-		if (!answers && m->who == -4)
-			continue;
 		snprintf(ft, sizeof(ft), "%d->%d", m->from, m->to);
 		printf("%10.3f  %-5s %-8s  %s\n", m->t / 1e6, m->who == -4 ? "-" : who_name(sp, m->who),
-		       answers ? ft : "?", answers ? m->why : "?");
+		       ft, m->why);
 	}
 	if (lost)
 		printf("  (%d more not kept)\n", lost);

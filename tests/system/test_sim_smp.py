@@ -1,0 +1,145 @@
+"""tools/sim tasks --cpus N: the same kernel/sched code on N simulated CPUs
+(tests/host/sched/sim_smp.c, docs/EXPLORE.md "Several CPUs").
+
+Properties checked: at one CPU the output is every byte what it was without
+--cpus; a bad N or :cpu= gets one line and exit 2; four hogs forked pinned on
+CPU 0 and let go are spread two and two by CPU 1's first periodic balance,
+with find_busiest_group()'s figures (4096 against 0, imbalance 2048) and a row
+per CPU; the question hides the answers; and the same workload in QEMU at
+-smp 2 (four spin threads under taskset, then allowed both CPUs) ends with
+the same placement and the same moves, /proc/PID/stat's CPU and
+/proc/PID/sched's se.nr_migrations against the simulator's migrations."""
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import boot, check_clean
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SIM = os.path.join(ROOT, "tools", "sim")
+PINNED4 = "hog:cpu=0,hog:cpu=0,hog:cpu=0,hog:cpu=0"
+
+
+def sim(*args):
+    return subprocess.run([SIM, *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def migrations(out):
+    """The -c migration rows: (time, task, from, to, why)."""
+    part = out.split("\nMigrations", 1)[1].split("\n\n", 1)[0]
+    rows = []
+    for l in part.splitlines()[3:]:
+        m = re.match(r"^\s*([\d.]+)\s+(\S+)\s+(\d+)->(\d+)\s+(.*)$", l)
+        assert m, l
+        rows.append((float(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4)), m.group(5)))
+    return rows
+
+
+def final_cpus(out, n):
+    """Each task's CPU at the last scheduling point (its R1 / S0 column)."""
+    part = out.split("Scheduling points", 1)[1].split("\n\n", 1)[0]
+    last = part.splitlines()[-1].split()
+    return [int(cell[1:]) for cell in last[-2 * n::2]]
+
+
+@pytest.mark.parametrize("args", [
+    ["hog,hog:nice=5,sleeper:run=1ms:sleep=3ms", "--until", "8ms", "-c"],
+    ["-s", "3", "-c"],
+    ["hog,sleeper:run=1ms:sleep=2500us", "--preset", "linux-6.12", "--until", "10ms", "-c"],
+    ["forker:every=3ms:child=1ms,yield:run=1ms,hog", "--until", "40ms"],
+])
+def test_one_cpu_is_the_machine_of_before(args):
+    a, b = sim("tasks", *args), sim("tasks", *args, "--cpus", "1")
+    assert a.returncode == 0 and a.stdout == b.stdout and a.stderr == b.stderr == ""
+    assert "Machine:" not in a.stdout and "Migrations" not in a.stdout
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["hog", "--cpus", "0"], "--cpus 0: out of range (expected 1..8)"),
+    (["hog", "--cpus", "9"], "--cpus 9: out of range (expected 1..8)"),
+    (["hog", "--cpus", "two"], "--cpus two: out of range (expected 1..8)"),
+    (["hog", "--cpus"], "--cpus needs a value"),
+    (["hog:cpu=2", "--cpus", "2"], "cpu=2 out of range"),
+    (["hog:cpu=-1", "--cpus", "2"], "cpu=-1 out of range"),
+])
+def test_bad_cpus_one_line(args, needle):
+    r = sim("tasks", *args)
+    assert r.returncode == 2 and r.stdout == "", r.stdout
+    assert len(r.stderr.splitlines()) == 1 and needle in r.stderr, r.stderr
+
+
+def test_idle_cpu_pulls_half_at_its_first_balance():
+    r = sim("tasks", PINNED4, "--cpus", "2", "--until", "20ms", "-c")
+    assert r.returncode == 0, r.stderr
+    assert "Machine: 2 CPUs, one package of 2 cores (QEMU's -smp 2): one sched domain, MC" in r.stdout
+    rows = migrations(r.stdout)
+    moved = [row for row in rows if row[2] != row[3]]
+    # 2.6.35: CPU 1 idle, CPU 0 with 4 x 1024; avg 2048, so 2048 to pull: two tasks
+    assert [(t, who, a, b) for t, who, a, b, _ in moved] == [(2.0, "h0", 0, 1), (2.0, "h1", 0, 1)], rows
+    assert "balance on CPU1 (idle, domain MC): local load 0, busiest CPU0 load 4096, avg 2048 " \
+           "-> imbalance 2048; 2 tasks moved" in moved[0][4]
+    assert sorted(final_cpus(r.stdout, 4)) == [0, 0, 1, 1]
+    tl = r.stdout.split("Timeline, one row per CPU", 1)[1].splitlines()
+    assert tl[1].startswith("  cpu0  |") and tl[2].startswith("  cpu1  |") and len(tl) == 3
+    assert set(tl[2].split("|")[1][:7]) == {"."} and set(tl[2].split("|")[1][7:]) <= {"0", "1"}  # 2 ms idle
+    q = sim("tasks", PINNED4, "--cpus", "2", "--until", "20ms")
+    assert q.returncode == 0 and "0->1" not in q.stdout and "imbalance 2048" not in q.stdout
+    assert "Which task moves to which CPU, when, and why?" in q.stdout
+    assert "Timeline" not in q.stdout and "Who runs at each point, and why?" in q.stdout
+
+
+def test_fork_balance_and_wakeup_placement_say_why():
+    r = sim("tasks", "hog,hog,hog,hog", "--cpus", "2", "--until", "10ms", "-c")
+    rows = migrations(r.stdout)
+    assert [(who, b) for _, who, _, b, _ in rows] == [("h0", 1), ("h1", 0), ("h2", 0), ("h3", 1)]
+    assert all("fork balance (find_idlest_group" in why for *_, why in rows)
+    # a sleeper of CPU 1 woken by the timer on CPU 0: CPU 0 runs a hog, so
+    # it stays on its idle CPU 1 (select_idle_sibling of prev_cpu)
+    w = sim("tasks", "hog:cpu=0,sleeper:run=1ms:sleep=3ms:cpu=1", "--cpus", "2", "--until", "10ms", "-c")
+    wake = w.stdout.split("\nWakeups", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    assert wake and all(l.split()[1:3] == ["s1", "CPU1"] for l in wake), wake
+
+
+def test_cache_hot_refusal_and_the_busy_interval():
+    """docs/answers/EXPLORE.md, 11: the figures the answer quotes."""
+    spec = ["hog:cpu=0,hog:cpu=0,sleeper:run=10ms:sleep=200ms:cpu=1", "--cpus", "2", "--until", "150ms", "-c"]
+    rows = migrations(sim("tasks", *spec).stdout)
+    assert rows[3][:4] == (10.0, "-", 0, 1) and "balance on CPU1 (newly idle): busiest CPU0, imbalance 1024, " \
+        "nothing moved (cache-hot: h1 ran 0.000 ms ago by its rq clock); nr_balance_failed 1" in rows[3][4]
+    assert rows[4][:4] == (128.0, "h0", 0, 1) and "balance on CPU1 (idle, domain MC)" in rows[4][4]
+    cold = migrations(sim("tasks", *spec, "sched_migration_cost=0").stdout)
+    assert cold[3][:4] == (10.0, "h1", 0, 1) and "idle balance on CPU1 (newly idle" in cold[3][4]
+    doc = " ".join(open(os.path.join(ROOT, "docs", "answers", "EXPLORE.md")).read().split())
+    for fig in ("10.000", "128.000", "ran 0.000 ms ago", "imbalance 1024", "2 ms x busy_factor 64"):
+        assert fig in doc, fig
+
+
+def qemu_spinners():
+    """Four spin threads forked pinned on CPU 0 (taskset 1), then each allowed
+    both CPUs (taskset -p 3 TID); 200 ms later each thread's CPU (field 39 of
+    /proc/PID/task/TID/stat) and its se.nr_migrations."""
+    r = boot("run=\"busybox sh -c 'busybox taskset 1 spin -w 0 -t 400 -q 0 0 0 0 & usleep 30000; "
+             "echo main $!; cd /proc/$!/task; for t in *; do busybox taskset -p 3 $t; done; "
+             "usleep 200000; for t in *; do cut -d\\  -f1,3,39 $t/stat; grep nr_migrations $t/sched; done; "
+             "wait'\"", smp=2, timeout=300)
+    check_clean(r)
+    main = r.find(r"^main (\d+)$").group(1)
+    spinners = []
+    for line, nxt in zip(r.lines, r.lines[1:]):
+        t, m = re.fullmatch(r"(\d+) [RS] (\d)", line), re.fullmatch(r"se\.nr_migrations +: +(\d+)", nxt)
+        if t and m and t.group(1) != main:
+            spinners.append((int(t.group(2)), int(m.group(1))))
+    assert len(spinners) == 4, r.output[-3000:]
+    return spinners
+
+
+def test_pinned_spinners_end_as_simulated():
+    out = sim("tasks", PINNED4, "--cpus", "2", "--until", "200ms", "-c").stdout
+    moves = {}
+    for _, who, a, b, _ in migrations(out):
+        moves[who] = moves.get(who, 0) + (a != b)
+    simulated = sorted(zip(final_cpus(out, 4), (moves[h] for h in ("h0", "h1", "h2", "h3"))))
+    assert simulated == [(0, 0), (0, 0), (1, 1), (1, 1)]
+    assert sorted(qemu_spinners()) == simulated
