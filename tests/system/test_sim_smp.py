@@ -5,7 +5,8 @@ Properties checked: at one CPU the output is every byte what it was without
 --cpus; a bad N or :cpu= gets one line and exit 2; four hogs forked pinned on
 CPU 0 and let go are spread two and two by CPU 1's first periodic balance,
 with find_busiest_group()'s figures (4096 against 0, imbalance 2048) and a row
-per CPU; the question hides the answers; and the same workload in QEMU at
+per CPU; the question hides the answers; a running task that alone may move
+goes by the stopper's active balance; and the same workload in QEMU at
 -smp 2 (four spin threads under taskset, then allowed both CPUs) ends with
 the same placement and the same moves, /proc/PID/stat's CPU and
 /proc/PID/sched's se.nr_migrations against the simulator's migrations."""
@@ -63,6 +64,7 @@ def test_one_cpu_is_the_machine_of_before(args):
     (["hog", "--cpus"], "--cpus needs a value"),
     (["hog:cpu=2", "--cpus", "2"], "cpu=2 out of range"),
     (["hog:cpu=-1", "--cpus", "2"], "cpu=-1 out of range"),
+    (["hog:pin", "--cpus", "2"], "parameter 'pin' needs =VALUE"),
 ])
 def test_bad_cpus_one_line(args, needle):
     r = sim("tasks", *args)
@@ -100,6 +102,20 @@ def test_fork_balance_and_wakeup_placement_say_why():
     w = sim("tasks", "hog:cpu=0,sleeper:run=1ms:sleep=3ms:cpu=1", "--cpus", "2", "--until", "10ms", "-c")
     wake = w.stdout.split("\nWakeups", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
     assert wake and all(l.split()[1:3] == ["s1", "CPU1"] for l in wake), wake
+
+
+def test_active_balance_through_the_stopper():
+    """The running task is the only one CPU 0 may give: the stopper pushes it
+    after the fourth failed balance (nr_balance_failed > cache_nice_tries + 2)."""
+    r = sim("tasks", "hog:pinned:nice=19,hog:cpu=0:nice=-15", "--cpus", "2", "--until", "10ms", "-c",
+            "sched_latency_ns=20ms")
+    rows = migrations(r.stdout)
+    failed = [row for row in rows if row[1] == "-"]
+    assert [row[0] for row in failed] == [2.0, 4.0, 5.0, 6.0], rows
+    assert all("nothing moved (its tasks running or pinned)" in row[4] for row in failed)
+    assert "so its stopper is asked to push the running task" in failed[-1][4]
+    assert rows[-1][:4] == (6.0, "h1", 0, 1) and rows[-1][4].startswith("active balance: migration/0 preempted it")
+    assert r.stdout.split("\n  cpu1  |", 1)[1].startswith("." * 37 + "1")  # 6 ms of 0.167-ms columns
 
 
 def test_cache_hot_refusal_and_the_busy_interval():

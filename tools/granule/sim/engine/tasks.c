@@ -29,13 +29,17 @@ static struct sim_task storage[96];
 
 static const char *const kinds_accepted =
 	"hog, sleeper:run=T:sleep=T, yield:run=T, forker:every=T:child=T (T like 2ms, 500us), "
-	"each with optional :nice=-20..19 and :cpu=N (forked on CPU N, then free)";
+	"each with optional :nice=-20..19 and :cpu=N (forked on CPU N, then free; :pinned keeps it there)";
 
 static void spec_param(struct spec_task *t, const char *word, char *p)
 {
 	char *eq = strchr(p, '=');
 	long long v;
 
+	if (!strcmp(p, "pinned")) {	/* taskset without the later taskset -p */
+		t->pinned = 1;
+		return;
+	}
 	if (!eq)
 		die("task '%s': parameter '%s' needs =VALUE", word, p);
 	*eq++ = '\0';
@@ -73,7 +77,7 @@ static void spec_param(struct spec_task *t, const char *word, char *p)
 		t->child_ns = v;
 	else
 		die("task '%s': unknown parameter '%s' (expected sleeper:run,sleep; "
-		    "yield:run; forker:every,child; any:nice,cpu)", word, p);
+		    "yield:run; forker:every,child; any:nice,cpu,pinned)", word, p);
 }
 
 static int parse_spec(const char *spec, struct spec_task *out)
@@ -176,7 +180,8 @@ static const char tasks_help[] =
 "  An OSTEP-style problem run on the real kernel/sched code.\n"
 "  SPEC    comma-separated tasks: hog, sleeper:run=2ms:sleep=8ms, yield:run=1ms,\n"
 "          forker:every=10ms:child=1ms, each with optional :nice=N and, with\n"
-"          --cpus, :cpu=N (forked on CPU N and pinned, then let go: taskset, taskset -p).\n"
+"          --cpus, :cpu=N (forked on CPU N and pinned, then let go: taskset, taskset -p;\n"
+"          :pinned keeps it on CPU N, or 0, alone).\n"
 "          Without SPEC, -s SEED makes a random problem (same seed, same problem).\n"
 "  --cpus N     N CPUs (1..8, default 1), as the image at -smp N: per-CPU runqueues,\n"
 "               fork and wakeup placement, the balancer; -c then says who moved and why\n"

@@ -18,6 +18,7 @@ struct spec_task {
 	int nice;
 	u64 run_ns, sleep_ns, child_ns;
 	int cpu;			/* :cpu=N, forked pinned on N then let go; -1 */
+	int pinned;			/* :pinned, kept on that CPU alone */
 };
 
 struct point {

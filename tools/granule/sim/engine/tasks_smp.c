@@ -198,8 +198,8 @@ static void refused(struct sim *s, const struct snap *b, int cpu, struct sched_d
 		 b->busiest_cpu, b->imbalance, !b->imbalance ? "no move worth it" :
 		 b->hot_list[0] ? "cache-hot: " : "its tasks running or pinned",
 		 b->imbalance ? b->hot_list : "", sd->nr_balance_failed, b->nice_tries,
-		 s->stop_work[b->busiest_cpu < 0 ? 0 : b->busiest_cpu] ?
-		 "; the stopper is asked to push" : "");
+		 host_stop_work && (int)host_stop_cpu == b->busiest_cpu ?
+		 "; so its stopper is asked to push the running task" : "");
 	note(sim_elapsed(s), -4, b->busiest_cpu, cpu, w);
 }
 
@@ -237,8 +237,8 @@ static void report(struct sim *s, const struct snap *b, int cpu, enum sim_event 
 		else if (ev == SIM_EV_WAKEUP)
 			why_wakeup(w, b, &spec[i]->t, from, to);
 		else if (ev == SIM_EV_STOPPER)
-			snprintf(w, WHY_LEN, "active balance: migration/%d pushed it (the running task "
-				 "there, after repeated failures)", cpu);
+			snprintf(w, WHY_LEN, "active balance: migration/%d preempted it and pushed it to "
+				 "CPU%d (asked by that CPU's failed balances)", cpu, to);
 		else
 			snprintf(w, WHY_LEN, "idle balance on CPU%d (newly idle, in schedule()): "
 				 "imbalance %u; %d task%s moved", to,
@@ -304,16 +304,18 @@ struct sim_task *smp_spawn(struct sim *s, const struct spec_task *sp, int i)
 		load[c] = c == from ? source_load(c, (int)sd->forkexec_idx) :
 			  target_load(c, (int)sd->forkexec_idx);
 	host_cpu = from;
-	if (sp[i].cpu >= 0)
+	if (sp[i].cpu >= 0 || sp[i].pinned)
 		s->spawn_mask = cpumask_of_cpu((unsigned int)from);
 	t = sim_spawn(s, sp[i].kind, sp[i].name, sp[i].nice, sp[i].run_ns, sp[i].sleep_ns);
-	t->t.cpus_allowed = s->spawn_mask = *cpu_online_mask;
+	if (!sp[i].pinned)
+		t->t.cpus_allowed = *cpu_online_mask;
+	s->spawn_mask = *cpu_online_mask;
 	host_cpu = 0;
 	spec[i] = t;
 	nspec = i + 1;
-	if (sp[i].cpu >= 0) {
-		snprintf(w, sizeof(w), "forked on CPU%d pinned there (taskset), then allowed every "
-			 "CPU (taskset -p)", from);
+	if (sp[i].cpu >= 0 || sp[i].pinned) {
+		snprintf(w, sizeof(w), "forked on CPU%d pinned there (taskset)%s", from,
+			 sp[i].pinned ? ", and kept there" : ", then allowed every CPU (taskset -p)");
 		note(0, i, from, (int)task_cpu(&t->t), w);
 		return t;
 	}
