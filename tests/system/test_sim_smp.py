@@ -5,7 +5,8 @@ Properties checked: at one CPU the output is every byte what it was without
 --cpus; a bad N or :cpu= gets one line and exit 2; four hogs forked pinned on
 CPU 0 and let go are spread two and two by CPU 1's first periodic balance,
 with find_busiest_group()'s figures (4096 against 0, imbalance 2048) and a row
-per CPU; the question hides the answers; a running task that alone may move
+per CPU, at 2.25 ms (CPU 1's ticks staggered a quarter period after CPU 0's);
+a sleeper is woken on its own CPU, by its own timer; the question hides the answers; a running task that alone may move
 goes by the stopper's active balance; and the same workload in QEMU at
 -smp 2 (four spin threads under taskset, then allowed both CPUs) ends with
 the same placement and the same moves, /proc/PID/stat's CPU and
@@ -79,13 +80,15 @@ def test_idle_cpu_pulls_half_at_its_first_balance():
     rows = migrations(r.stdout)
     moved = [row for row in rows if row[2] != row[3]]
     # 2.6.35: CPU 1 idle, CPU 0 with 4 x 1024; avg 2048, so 2048 to pull: two tasks
-    assert [(t, who, a, b) for t, who, a, b, _ in moved] == [(2.0, "h0", 0, 1), (2.0, "h1", 0, 1)], rows
+    # CPU 1 ticks 0.25 ms after CPU 0 (tick_setup_sched_timer()'s stagger): its balance at 2.25 ms
+    assert [(t, who, a, b) for t, who, a, b, _ in moved] == [(2.25, "h0", 0, 1), (2.25, "h1", 0, 1)], rows
     assert "balance on CPU1 (idle, domain MC): local load 0, busiest CPU0 load 4096, avg 2048 " \
            "-> imbalance 2048; 2 tasks moved" in moved[0][4]
     assert sorted(final_cpus(r.stdout, 4)) == [0, 0, 1, 1]
     tl = r.stdout.split("Timeline, one row per CPU", 1)[1].splitlines()
     assert tl[1].startswith("  cpu0  |") and tl[2].startswith("  cpu1  |") and len(tl) == 3
-    assert set(tl[2].split("|")[1][:7]) == {"."} and set(tl[2].split("|")[1][7:]) <= {"0", "1"}  # 2 ms idle
+    # idle until the point at 3 ms, the first of CPU 0's ticks after CPU 1's pull (ten 0.333-ms columns)
+    assert set(tl[2].split("|")[1][:10]) == {"."} and set(tl[2].split("|")[1][10:]) <= {"0", "1"}
     q = sim("tasks", PINNED4, "--cpus", "2", "--until", "20ms")
     assert q.returncode == 0 and "0->1" not in q.stdout and "imbalance 2048" not in q.stdout
     assert "Which task moves to which CPU, when, and why?" in q.stdout
@@ -97,11 +100,16 @@ def test_fork_balance_and_wakeup_placement_say_why():
     rows = migrations(r.stdout)
     assert [(who, b) for _, who, _, b, _ in rows] == [("h0", 1), ("h1", 0), ("h2", 0), ("h3", 1)]
     assert all("fork balance (find_idlest_group" in why for *_, why in rows)
-    # a sleeper of CPU 1 woken by the timer on CPU 0: CPU 0 runs a hog, so
-    # it stays on its idle CPU 1 (select_idle_sibling of prev_cpu)
+    # a sleeper of CPU 1 woken by its timer on CPU 1, where it slept: the
+    # waking CPU is its previous one, idle, so it stays (select_idle_sibling)
     w = sim("tasks", "hog:cpu=0,sleeper:run=1ms:sleep=3ms:cpu=1", "--cpus", "2", "--until", "10ms", "-c")
     wake = w.stdout.split("\nWakeups", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
     assert wake and all(l.split()[1:3] == ["s1", "CPU1"] for l in wake), wake
+    # its CPU busy with a pinned hog: the wakeup on CPU 1 finds CPU 0 idle
+    # (select_idle_sibling, no wake_affine: the waking CPU is the previous one)
+    b = sim("tasks", "hog:cpu=1:pinned,sleeper:run=1ms:sleep=3ms:cpu=1", "--cpus", "2", "--until", "10ms", "-c")
+    assert migrations(b.stdout)[2] == (4.0, "s1", 1, 0, "wakeup on CPU1 (its timer's CPU, where it slept): busy, "
+                                       "so select_idle_sibling() chose idle CPU0")
 
 
 def test_active_balance_through_the_stopper():
@@ -111,11 +119,12 @@ def test_active_balance_through_the_stopper():
             "sched_latency_ns=20ms")
     rows = migrations(r.stdout)
     failed = [row for row in rows if row[1] == "-"]
-    assert [row[0] for row in failed] == [2.0, 4.0, 5.0, 6.0], rows
+    assert [row[0] for row in failed] == [2.25, 4.25, 5.25, 6.25], rows
     assert all("nothing moved (its tasks running or pinned)" in row[4] for row in failed)
     assert "so its stopper is asked to push the running task" in failed[-1][4]
-    assert rows[-1][:4] == (6.0, "h1", 0, 1) and rows[-1][4].startswith("active balance: migration/0 preempted it")
-    assert r.stdout.split("\n  cpu1  |", 1)[1].startswith("." * 37 + "1")  # 6 ms of 0.167-ms columns
+    assert rows[-1][:4] == (6.25, "h1", 0, 1) and rows[-1][4].startswith("active balance: migration/0 preempted it")
+    # 0.167-ms columns from the points, CPU 0's ticks: CPU 1 runs h1 from the one at 7 ms
+    assert r.stdout.split("\n  cpu1  |", 1)[1].startswith("." * 43 + "1")
 
 
 def test_cache_hot_refusal_and_the_busy_interval():
@@ -124,11 +133,11 @@ def test_cache_hot_refusal_and_the_busy_interval():
     rows = migrations(sim("tasks", *spec).stdout)
     assert rows[3][:4] == (10.0, "-", 0, 1) and "balance on CPU1 (newly idle): busiest CPU0, imbalance 1024, " \
         "nothing moved (cache-hot: h1 ran 0.000 ms ago by its rq clock); nr_balance_failed 1" in rows[3][4]
-    assert rows[4][:4] == (128.0, "h0", 0, 1) and "balance on CPU1 (idle, domain MC)" in rows[4][4]
+    assert rows[4][:4] == (128.25, "h0", 0, 1) and "balance on CPU1 (idle, domain MC)" in rows[4][4]
     cold = migrations(sim("tasks", *spec, "sched_migration_cost=0").stdout)
     assert cold[3][:4] == (10.0, "h1", 0, 1) and "idle balance on CPU1 (newly idle" in cold[3][4]
     doc = " ".join(open(os.path.join(ROOT, "docs", "answers", "EXPLORE.md")).read().split())
-    for fig in ("10.000", "128.000", "ran 0.000 ms ago", "imbalance 1024", "2 ms x busy_factor 64"):
+    for fig in ("10.000", "128.250", "ran 0.000 ms ago", "imbalance 1024", "2 ms x busy_factor 64"):
         assert fig in doc, fig
 
 

@@ -192,6 +192,7 @@ static void go_to_sleep(struct sim *s, struct sim_task *cur, u64 ns, long state)
 	cur->wake_at = fake_clock_ns + ns;
 	if (cur->wake_at == 0)
 		cur->wake_at = 1;
+	cur->timer_cpu = raw_smp_processor_id();	/* hrtimer_start() queues it here */
 	cur->t.state = state;
 	s->sleeps++;
 	schedule();

@@ -45,7 +45,7 @@ enum sim_kind { SIM_HOG, SIM_SLEEPER, SIM_FORKER, SIM_CHILD, SIM_RANDOM, SIM_YIE
 /* What a CPU does at one step (struct sim.on_event, several CPUs only). */
 enum sim_event {
 	SIM_EV_ACTION,		/* its task's burst ended: a system call */
-	SIM_EV_WAKEUP,		/* a timer wakeup (on CPU 0, where hrtimers expire) */
+	SIM_EV_WAKEUP,		/* a timer wakeup (on the CPU that armed the timer) */
 	SIM_EV_TICK,		/* scheduler_tick() */
 	SIM_EV_BALANCE,		/* the scheduler softirq: rebalance_domains() */
 	SIM_EV_IPI,		/* the reschedule IPI: need_resched set from afar */
@@ -62,6 +62,7 @@ struct sim_task {
 	int child_nice;
 	u64 burst_left;			/* CPU time before the next action */
 	u64 wake_at;			/* asleep until (0 = not sleeping) */
+	int timer_cpu;			/* whose hrtimer queue holds that sleep: the CPU it slept on */
 
 	/* measured by the simulator */
 	u64 cpu_ns;			/* CPU time it got */
@@ -74,7 +75,7 @@ struct sim {
 	struct sim_task *tasks;		/* storage provided by the test */
 	int max;
 	u64 tick_ns;			/* 1e9 / HZ */
-	u64 next_tick;
+	u64 next_tick;			/* CPU 0's: tick_do_timer_cpu, which counts jiffies */
 	u64 start;			/* fake clock at sim_init */
 	u64 idle_ns;			/* time the idle task ran */
 	u64 events;			/* events processed */
@@ -103,6 +104,7 @@ struct sim {
 	struct sim_task *stopper[NR_CPUS];	/* migration/N */
 	struct cpu_stop_work *stop_work[NR_CPUS];	/* queued for it */
 	unsigned long ipis;		/* reschedule IPIs taken */
+	u64 ap_next_tick[NR_CPUS];	/* CPU 1..ncpus-1's next tick (sim_smp_init()) */
 	/*
 	 * Optional observer (tools/sim tasks --cpus): called on CPU before
 	 * (AFTER 0) and after (1) each step; SIM_EV_BALANCE's "before" comes

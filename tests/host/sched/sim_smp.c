@@ -8,12 +8,23 @@
  *     instant, a CPU told to reschedule (the IPI), then the CPUs' task
  *     actions, then the timer wakeups, then the ticks, each by CPU number
  *     (QEMU -icount runs its vCPUs round-robin on one thread);
- *   - the tick: every CPU's at the same instants (jiffies counted once, by
- *     CPU 0, as do_timer()), scheduler_tick() -> trigger_load_balance();
+ *   - the tick: each CPU's own (2.6.35's tick_sched_timer on its hrtimer
+ *     queue), staggered as 2.6.35's tick_setup_sched_timer() staggers
+ *     them: CPU n's ticks fall on CPU 0's grid plus
+ *     n * (tick_ns / 2) / num_possible_cpus (the N CPUs here), so at 2
+ *     CPUs CPU 1 ticks 0.25 ms after CPU 0 at HZ=1000; jiffies is counted
+ *     by CPU 0 alone (tick_do_timer_cpu, do_timer()); each tick runs
+ *     scheduler_tick() -> trigger_load_balance();
  *     the scheduler softirq runs on the way out of the interrupt
  *     (rebalance_domains()), then preempt_schedule_irq() if need_resched;
- *   - the timer wakeups: on CPU 0, where the image's hrtimers expire, so a
- *     sleeper from another CPU is placed by select_task_rq() (wake_affine);
+ *   - the timer wakeups: on the CPU whose hrtimer queue holds the sleep,
+ *     the one the sleeper ran on when it armed it (hrtimer_start() queues
+ *     on the arming CPU), so try_to_wake_up() runs there and
+ *     select_task_rq() starts from there: the waking CPU is the task's
+ *     previous one, and select_idle_sibling() looks for an idle CPU only
+ *     if it is busy; a wakeup and a tick due on one CPU at one instant:
+ *     the wakeup first, each with its own irq exit (the image's one
+ *     hrtimer_interrupt() runs both before one exit);
  *   - idle balancing: schedule() itself (idle_balance() in the SMP copy);
  *   - the reschedule IPI: need_resched set on another CPU's task
  *     (resched_task() from a wakeup, a pull, the stopper's wakeup) is acted
@@ -24,8 +35,7 @@
  *     99 task bound to its CPU as the image's (kernel/stop_machine.c),
  *     whose wakeup preempts that CPU; the stopper runs the work and sleeps.
  * Not modelled yet: the costs (a switch, an IPI, a migration, the balance
- * itself take no simulated time), the hrtick (one fake hrtick: off here),
- * the APs' ticks' phase against CPU 0's (aligned here).
+ * itself take no simulated time), the hrtick (one fake hrtick: off here).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,6 +65,15 @@ static void on_event(struct sim *s, int cpu, enum sim_event ev, int after)
 void sim_smp_init(struct sim *s, int ncpus)
 {
 	s->ncpus = ncpus;
+	/*
+	 * 2.6.35 tick_setup_sched_timer(): offset = tick_period / 2, divided
+	 * by num_possible_cpus(), times the CPU; the first tick on CPU 0's
+	 * grid plus the offset that is still ahead (the offset is under a
+	 * period, and sim_init() put CPU 0's next tick a period ahead).
+	 */
+	for (int cpu = 1; cpu < ncpus; cpu++)
+		s->ap_next_tick[cpu] = s->next_tick - s->tick_ns +
+				       s->tick_ns / 2 / (u64)ncpus * (u64)cpu;
 	s->spawn_mask = *cpu_online_mask;	/* init's: every CPU */
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		struct sim_task *st = sim_slot_alloc(s);
@@ -117,17 +136,23 @@ void sim_stopper_act(struct sim *s, struct sim_task *cur)
 	sim_after_event(s);
 }
 
+/* CPU's next tick: CPU 0's is the one-CPU simulator's. */
+static u64 *next_tick(struct sim *s, int cpu)
+{
+	return cpu ? &s->ap_next_tick[cpu] : &s->next_tick;
+}
+
 /* The earliest next event of any CPU, at or after NOW, before END. */
 static u64 next_event(struct sim *s, u64 now, u64 end)
 {
 	u64 t = end;
 
-	if (s->next_tick < t)
-		t = s->next_tick;
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		struct task *curr = cpu_curr(cpu);
 		struct sim_task *cur = curr == cpu_rq(cpu)->idle ? NULL : sim_of(curr);
 
+		if (*next_tick(s, cpu) < t)
+			t = *next_tick(s, cpu);
 		if (cur && cur->burst_left != SIM_INF && now + cur->burst_left < t)
 			t = now + cur->burst_left;
 	}
@@ -143,6 +168,45 @@ static void charge(struct sim *s, u64 dt)
 
 		sim_charge(s, t == cpu_rq(cpu)->idle ? NULL : sim_of(t), dt);
 	}
+}
+
+/* A sleep's timer due at T, fired on the CPU that armed it: 1 if one. */
+static int timer_step(struct sim *s, u64 t)
+{
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		host_cpu = cpu;
+		for (int i = 0; i < s->max; i++) {
+			struct sim_task *st = &s->tasks[i];
+
+			if (st->used && !st->dead && st->wake_at && st->wake_at <= t &&
+			    st->timer_cpu == cpu) {
+				on_event(s, cpu, SIM_EV_WAKEUP, 0);
+				sim_timer_wake(s, st);
+				on_event(s, cpu, SIM_EV_WAKEUP, 1);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* A CPU's tick due at T (tick_sched_timer()): 1 if one. */
+static int tick_step(struct sim *s, u64 t)
+{
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		if (*next_tick(s, cpu) > t)
+			continue;
+		*next_tick(s, cpu) += s->tick_ns;
+		host_cpu = cpu;
+		if (cpu == 0)
+			jiffies++;			/* do_timer(): tick_do_timer_cpu's */
+		on_event(s, cpu, SIM_EV_TICK, 0);
+		scheduler_tick();
+		sim_irq_exit(s);
+		on_event(s, cpu, SIM_EV_TICK, 1);
+		return 1;
+	}
+	return 0;
 }
 
 /* One step at the current instant, if a CPU has one due: 1 if taken. */
@@ -172,29 +236,7 @@ static int step(struct sim *s)
 			return 1;
 		}
 	}
-	host_cpu = 0;					/* hrtimers expire on CPU 0 */
-	for (int i = 0; i < s->max; i++) {
-		struct sim_task *st = &s->tasks[i];
-
-		if (st->used && !st->dead && st->wake_at && st->wake_at <= t) {
-			on_event(s, 0, SIM_EV_WAKEUP, 0);
-			sim_timer_wake(s, st);
-			on_event(s, 0, SIM_EV_WAKEUP, 1);
-			return 1;
-		}
-	}
-	if (s->next_tick > t)
-		return 0;
-	s->next_tick += s->tick_ns;
-	jiffies++;					/* do_timer(), CPU 0's */
-	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		host_cpu = cpu;
-		on_event(s, cpu, SIM_EV_TICK, 0);
-		scheduler_tick();
-		sim_irq_exit(s);
-		on_event(s, cpu, SIM_EV_TICK, 1);
-	}
-	return 1;
+	return timer_step(s, t) || tick_step(s, t);
 }
 
 void sim_run_smp(struct sim *s, u64 duration)

@@ -11,7 +11,12 @@
  *   - a mixed load of hogs, sleepers and forkers at four CPUs for 2 s
  *     breaks no invariant on any CPU (checked after every step) and
  *     keeps every CPU busy;
- *   - the same run twice gives the same schedule (one thread, ordered).
+ *   - the same run twice gives the same schedule (one thread, ordered);
+ *   - each CPU ticks on CPU 0's grid plus cpu * (tick / 2) / N, as the
+ *     image's tick_setup_sched_timer() staggers them, and jiffies counts
+ *     CPU 0's ticks alone;
+ *   - a sleeper's timer fires on the CPU it slept on: its wakeup there is
+ *     local, no reschedule IPI.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,7 +113,67 @@ static void test_idle_cpu_pulls_half(void **state)
 		assert_true(h[i]->cpu_ns > 200 * MSEC);
 	assert_int_equal(sim_check_runtimes(&sim), 0);
 	assert_int_equal(cpu_time(), 2 * sim_elapsed(&sim));
-	assert_int_equal(sim.idle_ns, 2 * MSEC);	/* CPU 1 until its first balance */
+	/* CPU 1 until its first balance: its tick 2, at 2 ms + 0.25 ms */
+	assert_int_equal(sim.idle_ns, 2 * MSEC + MSEC / 4);
+}
+
+/* Each tick's instant and CPU, and jiffies after it (the observer). */
+static u64 tick_at[64];
+static int tick_cpu[64], nticks;
+static unsigned long tick_jiffies[64];
+
+static void note_tick(struct sim *s, int cpu, enum sim_event ev, int after)
+{
+	if (ev != SIM_EV_TICK || !after || nticks == 64)
+		return;
+	tick_at[nticks] = sim_elapsed(s);
+	tick_cpu[nticks] = cpu;
+	tick_jiffies[nticks++] = (unsigned long)jiffies;
+}
+
+static void test_ticks_staggered(void **state)
+{
+	unsigned long j0;
+	u64 step = sim.tick_ns / 2 / 4;		/* 125 us at HZ=1000 */
+
+	(void)state;
+	boot(4);
+	nticks = 0;
+	j0 = (unsigned long)jiffies;
+	sim.on_event = note_tick;
+	sim_run(&sim, 3 * sim.tick_ns);
+	assert_int_equal(nticks, 4 * 3 - 1);	/* CPU 0's third is at the end */
+	for (int k = 0; k < nticks; k++) {
+		int cpu = (k + 1) % 4;			/* CPU 1 first, at 125 us */
+
+		assert_int_equal(tick_cpu[k], cpu);
+		assert_int_equal(tick_at[k], (u64)((k + 1) / 4) * sim.tick_ns + (u64)cpu * step);
+		assert_int_equal(tick_jiffies[k], j0 + (k + 1) / 4);	/* do_timer(): CPU 0's */
+	}
+	sim.on_event = NULL;
+}
+
+static void test_sleeper_wakes_on_its_cpu(void **state)
+{
+	struct sim_task *hog, *sl;
+	unsigned long ipis;
+
+	(void)state;
+	boot(2);
+	sim.spawn_mask = cpumask_of_cpu(0);
+	hog = sim_spawn(&sim, SIM_HOG, "hog", 0, 0, 0);
+	sim.spawn_mask = cpumask_of_cpu(1);
+	sl = sim_spawn(&sim, SIM_SLEEPER, "sl", 0, 1 * MSEC, 3 * MSEC);
+	sim.spawn_mask = *cpu_online_mask;
+	sl->t.cpus_allowed = *cpu_online_mask;
+	sim_run(&sim, 1);
+	ipis = sim.ipis;			/* the forks' */
+	sim_run(&sim, 20 * MSEC);
+	assert_int_equal(task_cpu(&hog->t), 0);
+	assert_int_equal(task_cpu(&sl->t), 1);
+	assert_true(sl->nr_wake_latency >= 4);
+	assert_int_equal(sl->max_wake_latency, 0);	/* CPU 1 idle: it runs at once */
+	assert_int_equal(sim.ipis, ipis);	/* CPU 1's own timer: a local wakeup */
 }
 
 /* hogs, sleepers, forkers at four CPUs: the first 2 s, twice */
@@ -150,6 +215,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_idle_cpu_pulls_half, sched_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mixed_load_four_cpus, sched_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ticks_staggered, sched_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sleeper_wakes_on_its_cpu, sched_test_setup, teardown),
 	};
 
 	return SMP_RUN_TESTS(tests);

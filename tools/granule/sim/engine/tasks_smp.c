@@ -4,8 +4,9 @@
  * each step of tests/host/sched/sim_smp.c:
  *   - a fork: where fork balancing (SD_BALANCE_FORK, find_idlest_group())
  *     put the task, with each CPU's load at the fork index;
- *   - a wakeup: select_task_rq_fair()'s choice between the waking CPU and
- *     the task's previous one (wake_affine(), the loads it compares);
+ *   - a wakeup: select_task_rq_fair()'s choice from the timer's CPU, the
+ *     sleeper's own (select_idle_sibling() when it is busy; wake_affine()
+ *     and its loads when the waking CPU is another);
  *   - a periodic balance (the scheduler softirq's rebalance_domains()):
  *     find_busiest_group()'s figures, computed just before it runs (the
  *     functions are pure: the same inputs, the same answer), the tasks
@@ -176,16 +177,23 @@ static void why_balance(char *w, const struct snap *b, int cpu, int moved, int h
 		 moved == 1 ? "" : "s", hot ? ", cache-hot, after enough failures" : "");
 }
 
-/* A wakeup's account: wake_affine()'s loads and its verdict. */
-static void why_wakeup(char *w, const struct snap *b, struct task *p, int from, int to)
+/*
+ * A wakeup's account, on CPU (the timer's CPU, where it was armed): if that
+ * is the task's previous CPU, 2.6.35's select_task_rq_fair() skips
+ * wake_affine() and select_idle_sibling() took an idle CPU of the package;
+ * else wake_affine()'s loads and its verdict.
+ */
+static void why_wakeup(char *w, const struct snap *b, struct task *p, int cpu, int from, int to)
 {
-	if (from == 0 || (to != 0 && to != from)) {
-		snprintf(w, WHY_LEN, "wakeup on CPU0: select_task_rq_fair() chose CPU%d", to);
-		return;
-	}
-	snprintf(w, WHY_LEN, "wakeup on CPU0 (the timer's CPU): wake_affine yes: this CPU0 load %lu "
-		 "(+%lu its weight) against prev CPU%d load %lu", b->tgt[0],
-		 (unsigned long)p->se.load.weight, from, b->src[from]);
+	if (from == cpu)
+		snprintf(w, WHY_LEN, "wakeup on CPU%d (its timer's CPU, where it slept): busy, so "
+			 "select_idle_sibling() chose idle CPU%d", cpu, to);
+	else if (to != cpu)
+		snprintf(w, WHY_LEN, "wakeup on CPU%d: select_task_rq_fair() chose CPU%d", cpu, to);
+	else
+		snprintf(w, WHY_LEN, "wakeup on CPU%d (the timer's CPU): wake_affine yes: this CPU%d "
+			 "load %lu (+%lu its weight) against prev CPU%d load %lu", cpu, cpu, b->tgt[cpu],
+			 (unsigned long)p->se.load.weight, from, b->src[from]);
 }
 
 /* A busiest group found, nothing moved: why not. */
@@ -235,7 +243,7 @@ static void report(struct sim *s, const struct snap *b, int cpu, enum sim_event 
 		if (ev == SIM_EV_BALANCE)
 			why_balance(w, b, cpu, moved, hot);
 		else if (ev == SIM_EV_WAKEUP)
-			why_wakeup(w, b, &spec[i]->t, from, to);
+			why_wakeup(w, b, &spec[i]->t, cpu, from, to);
 		else if (ev == SIM_EV_STOPPER)
 			snprintf(w, WHY_LEN, "active balance: migration/%d preempted it and pushed it to "
 				 "CPU%d (asked by that CPU's failed balances)", cpu, to);
@@ -373,8 +381,8 @@ void smp_print_points(int np, const struct spec_task *sp, int n, int answers)
 {
 	int eevdf = sched_eevdf(), ncpus = (int)nr_cpu_ids;
 
-	printf("\nScheduling points (after the first pick and after each tick; per task its CPU,\n"
-	       "state and %s against that CPU's queue):\n", eevdf ? "lag" : "vruntime - min_vruntime");
+	printf("\nScheduling points (after the first pick and after each of CPU 0's ticks; per task\n"
+	       "its CPU, state and %s against that CPU's queue):\n", eevdf ? "lag" : "vruntime - min_vruntime");
 	printf("%10s ", "time(ms)");
 	for (int c = 0; c < ncpus; c++)
 		printf(" cpu%-4d", c);
