@@ -262,7 +262,8 @@ u64 hrtimer_forward(struct hrtimer *t, u64 now, u64 interval)
  * with B's lock dropped, and queue it again if it asks for it and nobody
  * queued it meanwhile.  B locked on entry and on return.
  */
-static void __run_hrtimer(struct hrtimer *t, struct hrtimer_cpu_base *b)
+static __attribute__((always_inline)) inline void __run_hrtimer(struct hrtimer *t,
+								struct hrtimer_cpu_base *b)
 {
 	enum hrtimer_restart restart;
 
@@ -281,7 +282,8 @@ static void __run_hrtimer(struct hrtimer *t, struct hrtimer_cpu_base *b)
  * B's lock, take it (it is outside B's lock) and look again.  Returns 1 if
  * it took the giant lock, which the caller lets go at the end.
  */
-static int __hrtimer_run_queues(struct hrtimer_cpu_base *b, u64 now)
+static __attribute__((always_inline)) inline int __hrtimer_run_queues(struct hrtimer_cpu_base *b,
+								     u64 now)
 {
 	int took = 0;
 
