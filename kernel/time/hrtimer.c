@@ -305,10 +305,11 @@ static __attribute__((always_inline)) inline int __hrtimer_run_queues(struct hrt
 
 void hrtimer_run_queues(void)
 {
-	struct hrtimer_cpu_base *b = this_cpu_ptr(&hrtimer_bases);
+	struct hrtimer_cpu_base *b;
 
-	if (b->hres_active)
+	if (this_cpu_read(hrtimer_bases.hres_active))	/* one %fs load */
 		return;
+	b = this_cpu_ptr(&hrtimer_bases);
 	base_lock(b);
 	int took = __hrtimer_run_queues(b, sched_clock());
 	base_unlock(b);
