@@ -16,8 +16,8 @@
  * offset of cpu * (tick_period / 2) / num_possible_cpus(), so that the
  * CPUs' ticks spread over the first half of each period instead of all
  * contending for xtime_lock at once.  The same here: at 2 possible CPUs
- * CPU 1 ticks half... a quarter period after CPU 0, at 4 CPUs the ticks are
- * 1/8 period apart.  (Linux 3.2 dropped the offset and 3.4 brought it back
+ * CPU 1 ticks a quarter period after CPU 0; at 4, the ticks are an eighth
+ * of a period apart.  (Linux 3.2 dropped the offset and 3.4 brought it back
  * behind the skew_tick= boot option.)  An AP's first tick is then pushed
  * forward past now by whole periods (hrtimer_forward()); the boot CPU's is
  * the one hrtimers_init() set, and the ticks missed while interrupts were
