@@ -43,3 +43,18 @@ def test_a_timer_armed_on_cpu1_fires_from_cpu1():
     # CPU 0's figures are the one-CPU bound: CPU 1's wakeups are as prompt.
     assert on0["Max"] <= 5, on0
     assert on1["Max"] <= on0["Max"] + 3 and on1["Avg"] <= on0["Avg"] + 1, (on1, on0)
+
+
+@pytest.mark.parametrize("word", ["highres=off", "clockevent=pit"])
+def test_a_timer_armed_on_cpu1_fires_without_one_shot_devices(word):
+    """highres=off: CPU 1's periodic local APIC tick runs CPU 1's due timers
+    (hrtimer_run_queues() from timer_tick_secondary()); clockevent=pit: CPU 1 has
+    no tick, so a timer armed there goes to the boot CPU's queue, which the
+    PIT's tick runs. Either way every sleep ends, at most a tick late (1 ms,
+    HZ=1000, plus the wakeup)."""
+    ct = "/usr/bin/cyclictest -t1 -p 80 -i 250 -l 400 -q -a 1"
+    r = boot(f"{word} run=\"{ct}\"", extra=["-initrd", MODULE], smp=2, timeout=300)
+    check_clean(r)
+    on1, = cyclictest_rows(r)
+    assert on1["C"] == 400, r.output[-2000:]
+    assert on1["Max"] <= 1100, on1
