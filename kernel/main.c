@@ -105,13 +105,14 @@ void kmain(u32 magic, u32 info_phys)
 
 	arch_cpu_init();		/* CPUID: vendor, model, features */
 	time_init();			/* TSC calibration, APIC or PIT tick at HZ */
-	hrtimers_init();		/* highres: one-shot clock event + emulated tick */
+	hrtimers_init();		/* highres: one-shot clock event, first tick set */
 	rtc_init();			/* CLOCK_REALTIME from the CMOS clock */
 	paging_init(memory_init());	/* frame allocator; map all lowmem at 3 GiB */
 	kmalloc_init();			/* kernel heap (size classes) */
 	arch_find_cpus();		/* MADT or MP table: present and possible CPUs */
 	setup_per_cpu_areas();		/* a copy of the per-CPU template for each */
 	smp_prepare_boot_cpu();		/* this CPU onto its own area, GDT and TSS */
+	init_hrtimers_cpu();		/* this CPU's timers; highres: its emulated tick */
 	trace_init();			/* trace_event=: the ring buffer */
 	sched_init();			/* runqueue; this context becomes the idle task */
 	proc_init();			/* task table, pid 0's kernel stack */

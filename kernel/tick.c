@@ -19,9 +19,12 @@
 volatile u64 jiffies;
 u32 tick_nsec;		/* set with the clock event (hrtimers_init) */
 
+/* update_process_times() alone: another CPU's tick (tick_do_timer_cpu
+ * runs do_timer()). */
 void timer_tick_secondary(void)
 {
 	account_process_tick(current, user_mode(get_irq_regs()));
+	hrtimer_run_queues();	/* run_local_timers(): this CPU's, highres=off */
 	scheduler_tick();
 }
 

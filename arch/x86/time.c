@@ -16,7 +16,6 @@
 #include <kernel/printk.h>
 #include <kernel/time.h>
 #include <kernel/smp.h>
-#include <kernel/smp_lock.h>
 #include <kernel/tick.h>
 #include <kernel/math64.h>
 #include <arch/cpu.h>
@@ -89,12 +88,16 @@ static void apic_tick_irq(struct trap_frame *tf)
 }
 
 /*
- * An AP's tick (start_secondary()): its local APIC timer, periodic at HZ
- * with the boot CPU's calibration (every CPU's timer runs from the same
- * bus clock), whether or not the boot CPU's runs one-shot.  With the PIT
- * as clock event there is no calibration: the AP has no tick, as before.
- * The vector's handler becomes one that tells the CPUs apart, so that at
- * one CPU the boot CPU's tick is the instructions it was.
+ * An AP's tick (start_secondary()), with the boot CPU's calibration (every
+ * CPU's timer runs from the same bus clock).  If the boot CPU went
+ * high-resolution, the AP's local APIC goes one-shot too and its tick is
+ * emulated on its own hrtimer queue (init_hrtimers_cpu(),
+ * kernel/time/tick_sched.c); otherwise its timer is periodic at HZ and its
+ * interrupt is the tick, which runs its due timers.  With the PIT as clock
+ * event there is no calibration: the AP has no tick, as before, and timers
+ * armed on it are queued on the boot CPU's queue.  The vector's handler
+ * becomes one that tells the CPUs apart, so that at one CPU the boot CPU's
+ * tick is the instructions it was.
  */
 static u32 apic_tick_counts;	/* per tick at divide 16; 0: no APIC tick */
 
@@ -107,7 +110,10 @@ static void apic_tick_irq_smp(struct trap_frame *tf)
 	set_irq_regs(tf);
 	inc_irq_stat(apic_timer_irqs);
 	apic_eoi();
-	timer_tick_secondary();		/* periodic, its own runqueue */
+	if (apic_oneshot)
+		hrtimer_interrupt();	/* this CPU's queue, its emulated tick among them */
+	else
+		timer_tick_secondary();	/* periodic, its own runqueue and timers */
 }
 
 void secondary_tick_start(void)
@@ -115,7 +121,11 @@ void secondary_tick_start(void)
 	if (!apic_tick_counts)
 		return;
 	set_vector_handler(LOCAL_TIMER_VECTOR, apic_tick_irq_smp);	/* one store */
-	apic_timer_start_secondary(apic_tick_counts);
+	if (apic_oneshot)
+		apic_timer_set_oneshot();
+	else
+		apic_timer_start_secondary(apic_tick_counts);
+	init_hrtimers_cpu();		/* its timers are its own from now on */
 }
 
 /* ---- clock event interface (kernel/clockevent.h) ---- */
@@ -135,21 +145,12 @@ void clockevent_set_oneshot(void)
  * boot (kernel/clockevent.h), clamped to 32 bits. */
 static struct clockevent_scale apic_scale;
 
-/*
- * The hrtimer queue is the boot CPU's (one base: docs/ARCHITECTURE.md,
- * "SMP bring-up"), and so is the one-shot device.  A timer armed from an
- * AP (its task runs there) must not program that AP's local APIC, whose
- * timer is its periodic tick: a 1 ns timer made it fire as fast as it
- * could count and the AP never left its interrupt.  The boot CPU's next
- * event (its tick, at most 1/HZ away) expires the timer and programs the
- * device for the one after it.
- */
+/* This CPU's local APIC: each CPU's hrtimer queue programs its own
+ * (2.6.35's per-CPU tick device; kernel/time/hrtimer.c). */
 void clockevent_program(u64 delta_ns)
 {
 	u64 counts = clockevent_ns_to_counts(apic_scale, delta_ns);
 
-	if (static_branch_on(&smp_key) && smp_processor_id())
-		return;
 	apic_timer_oneshot(counts > 0xffffffffull ? 0xffffffffu : (u32)counts);
 }
 

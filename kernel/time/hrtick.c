@@ -9,6 +9,7 @@
  * effect (as in Linux without hrtimer_is_hres_active()).
  */
 #include <kernel/hrtick.h>
+#include <kernel/percpu.h>
 #include <kernel/time.h>
 #include <kernel/hrtimer.h>
 
@@ -18,7 +19,10 @@ static enum hrtimer_restart hrtick_timer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
-static struct hrtimer hrtick_timer = { .function = hrtick_timer_fn };
+/* Each CPU's, as 2.6.35's rq->hrtick_timer: armed and cancelled by its
+ * own CPU (the scheduler calls in with its rq locked), so it sits on that
+ * CPU's queue and fires there.  Initialised at its first arming. */
+static DEFINE_PER_CPU(struct hrtimer, hrtick_timer);
 
 int hrtick_available(void)
 {
@@ -27,10 +31,17 @@ int hrtick_available(void)
 
 void hrtick_arm(u64 delay_ns)
 {
-	hrtimer_start(&hrtick_timer, sched_clock() + delay_ns);
+	struct hrtimer *t = this_cpu_ptr(&hrtick_timer);
+
+	if (!t->function)
+		hrtimer_init(t, hrtick_timer_fn);
+	hrtimer_start(t, sched_clock() + delay_ns);
 }
 
 void hrtick_cancel(void)
 {
-	hrtimer_cancel(&hrtick_timer);
+	struct hrtimer *t = this_cpu_ptr(&hrtick_timer);
+
+	if (t->function)
+		hrtimer_cancel(t);
 }

@@ -44,7 +44,7 @@ static struct timeval32 itimer_get_remtime(struct hrtimer *timer)
 {
 	u64 now, rem = 0;
 
-	if (timer->queued) {
+	if (hrtimer_is_queued(timer)) {
 		now = sched_clock();
 		rem = timer->expires > now ? timer->expires - now : NSEC_PER_USEC;
 	}
@@ -96,7 +96,7 @@ void posixtimer_rearm_itimer(struct task *t)
 	struct task *leader = t->group_leader;
 	struct hrtimer *tmr = &leader->real_timer;
 
-	if (!tmr->queued && leader->it_real_incr) {
+	if (!hrtimer_is_queued(tmr) && leader->it_real_incr) {
 		hrtimer_forward(tmr, sched_clock(), leader->it_real_incr);
 		hrtimer_start(tmr, tmr->expires);
 	}

@@ -19,7 +19,7 @@
 #define NSPIN		4
 
 static char stack[NSPIN][16384] __attribute__((aligned(16)));
-static volatile int go, next_index, running, saw_all[NSPIN], cpu_of_spinner[NSPIN];
+static volatile int go, next_index, running, recorded, saw_all[NSPIN], cpu_of_spinner[NSPIN];
 static int nspin;
 
 static long long now_ns(void)
@@ -33,7 +33,11 @@ static long long now_ns(void)
 /*
  * Wait for GO, then spin until all NSPIN spinners run at the same time
  * (or SPIN_NS passed): on one CPU a FIFO spinner runs alone until it gives
- * up.  Record whether it saw them all, and its CPU (/proc stat field 39).
+ * up.  Record whether it saw them all, and its CPU (/proc stat field 39);
+ * then spin until every spinner has recorded its CPU, so that none exits
+ * before: the first exit wakes us (FIFO 60, pinned to our CPU), and the
+ * spinner we preempt there would be pushed to the CPU the exit freed and
+ * record that one.
  */
 static void spinner(void)
 {
@@ -49,6 +53,9 @@ static void spinner(void)
 		;
 	saw_all[i] = running >= nspin;
 	cpu_of_spinner[i] = atoi(ut_stat_field("/proc/self/stat", 39, buf, sizeof(buf)));
+	__atomic_fetch_add(&recorded, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&recorded, __ATOMIC_SEQ_CST) < nspin && now_ns() < end)
+		;
 }
 
 static void rt_spread_on_wakeup(void)

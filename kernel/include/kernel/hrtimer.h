@@ -2,9 +2,13 @@
  * kernel/hrtimer.h - high-resolution kernel timers on the sched_clock()
  * time line (Linux's hrtimers, monotonic base only).
  *
- * Timers sit in an rbtree ordered by expiry (ties: arming order) with the
- * earliest cached.  How they expire depends on the mode chosen at boot
- * (highres= knob, see kernel/time/hrtimer.c):
+ * Each CPU has its own queue, a struct hrtimer_cpu_base (Linux 2.6.35's
+ * per-CPU hrtimer_bases, monotonic clock only): an rbtree ordered by expiry
+ * (ties: arming order) with the earliest cached, under the base's raw
+ * spinlock.  hrtimer_start() queues a timer on the CPU that arms it (its
+ * local clock event then fires it), unless its callback is running right
+ * now (it stays where it runs).  How timers expire depends on the mode
+ * chosen at boot (highres= knob, see kernel/time/hrtimer.c):
  *   highres on   the clock event runs in one-shot mode, programmed for the
  *                earliest timer; the periodic scheduler tick is itself an
  *                hrtimer (tick emulation), so a timer fires at its own time
@@ -22,14 +26,34 @@
 
 enum hrtimer_restart { HRTIMER_NORESTART, HRTIMER_RESTART };
 
+/* timer->state, 2.6.35's bits: queued on its base's tree, and/or its
+ * callback running (it may be queued again meanwhile, from the callback or
+ * from another CPU). */
+#define HRTIMER_STATE_INACTIVE	0x00
+#define HRTIMER_STATE_ENQUEUED	0x01
+#define HRTIMER_STATE_CALLBACK	0x02
+
+struct hrtimer_cpu_base;
 struct hrtimer {
 	struct rb_node node;
 	u64 expires;			/* sched_clock() ns */
 	u64 seq;			/* arming order, breaks expiry ties */
 	enum hrtimer_restart (*function)(struct hrtimer *t);
-	int queued;
+	struct hrtimer_cpu_base *base;	/* the CPU's queue it is (or was last) on */
+	unsigned long state;		/* HRTIMER_STATE_* */
 };
 
+static inline int hrtimer_is_queued(const struct hrtimer *t)
+{
+	return t->state & HRTIMER_STATE_ENQUEUED;
+}
+
+static inline int hrtimer_callback_running(const struct hrtimer *t)
+{
+	return t->state & HRTIMER_STATE_CALLBACK;
+}
+
+/* Every timer is initialised before its first start: it gets this CPU's base. */
 void hrtimer_init(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *));
 void hrtimer_start(struct hrtimer *t, u64 expires);	/* (re)arm, absolute */
 
@@ -42,16 +66,32 @@ struct hrtimer_sleeper {
 	int expired;
 };
 void hrtimer_init_sleeper(struct hrtimer_sleeper *sl, struct task *task);
-int hrtimer_cancel(struct hrtimer *t);			/* 1 if it was queued */
+/* 1 if it was queued, 0 if not, -1 if its callback is running (on another
+ * CPU: then nothing changed). */
+int hrtimer_try_to_cancel(struct hrtimer *t);
+/* The same, waiting for a running callback to end: 1 if it was queued. */
+int hrtimer_cancel(struct hrtimer *t);
 /* Push EXPIRES forward by whole INTERVALs past NOW; returns how many. */
 u64 hrtimer_forward(struct hrtimer *t, u64 now, u64 interval);
 
-/* highres off: from the periodic tick.  highres on: from the clock event. */
+/* This CPU's due timers.  highres off: from its periodic tick.  highres on:
+ * from its clock event, which is then programmed for the next one. */
 void hrtimer_run_queues(void);
 void hrtimer_interrupt(void);
+/* Whether this CPU's queue runs in high-resolution mode. */
 int hrtimer_highres_active(void);
-/* Decide the mode and start the tick (after time_init()). */
+/* Decide the mode (after time_init()): in highres mode the boot CPU's clock
+ * event goes one-shot and its first tick is set; no timer is queued yet. */
 void hrtimers_init(void);
+/* This CPU has a tick (its clock event is set up): timers armed here are
+ * queued here from now on, and in highres mode its queue switches to
+ * high-resolution and its emulated tick starts (hrtimer_switch_to_hres(),
+ * tick_setup_sched_timer()).  The boot CPU once it is on its per-CPU area,
+ * each other CPU once its local APIC timer runs; never an AP without one
+ * (clockevent=pit): its timers go to the boot CPU's queue. */
+void init_hrtimers_cpu(void);
+/* The CPU that runs do_timer() (jiffies, the load average): the boot CPU. */
+extern int tick_do_timer_cpu;
 
 /* Kernel timespec as Linux i386 lays it out (32-bit fields). */
 struct timespec32 {
