@@ -83,7 +83,7 @@ def run_pytest(args):
     with tempfile.TemporaryDirectory() as tmp:
         xml = os.path.join(tmp, "junit.xml")
         jobs = os.environ.get("TEST_JOBS", "2")
-        cmd = ["/usr/bin/python3", "-m", "pytest", "-q", "-n", jobs, "-p", "no:cacheprovider", "--durations=20",
+        cmd = ["/usr/bin/python3", "-m", "pytest", "-q", "-n", jobs, "--dist", "loadgroup", "-p", "no:cacheprovider", "--durations=20",
                f"--junitxml={xml}", os.path.join(ROOT, "tests", "system")] + args
         p = subprocess.run(cmd, cwd=ROOT)
         if not os.path.exists(xml):
