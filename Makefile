@@ -182,7 +182,7 @@ gdb:
 	tools/run-qemu --gdb $(if $(GDB_CMDS),--gdb-cmds '$(GDB_CMDS)') --boot kernel -- '$(or $(CMDLINE),$(DEFAULT_CMDLINE))'
 
 test: deps
-	$(MAKE) -j$(NPROC) all iso sim $(HOST_TESTS) $(FUZZ_TARGETS)
+	$(MAKE) -j$(NPROC) all iso sim $(HOST_TESTS) $(LAB_SUITE_BINS) $(FUZZ_TARGETS)
 	tools/run-tests $(HOST_TESTS) $(FUZZ_TARGETS)
 
 # make trace CMDLINE='...': boot it with the tracer on (trace_event=sched:*,timer:*

@@ -21,6 +21,8 @@ LAB_SUITE_sched_worked := tests/host/sched/docblock.c tests/host/sched/test_work
 LAB_SUITE_sched_eevdf := tests/host/sched/sim.c tests/host/sched/test_eevdf.c
 LAB_SUITE_sched_eevdf_class := tests/host/sched/sim.c tests/host/sched/test_eevdf_class.c
 LAB_SUITES := sched_fair sched_preempt sched_variants sched_worked sched_eevdf sched_eevdf_class
+# make test builds them beside the host tests: the grades then find them made
+LAB_SUITE_BINS := $(addprefix $(BUILD)/host/labs.suite/,$(LAB_SUITES))
 LAB_SUITE_OBJS := $(patsubst %.c,$(BUILD)/host/labs.o/%.o, \
 		    $(sort $(foreach s,$(LAB_SUITES),$(LAB_SUITE_$(s)))))
 

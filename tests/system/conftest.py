@@ -11,12 +11,38 @@ import os
 import struct
 import sys
 
+import pytest
+
 # tools/ on the path, here once for every test module: they import the tools'
 # package as granule.JOB (tools/granule/__init__.py has the map).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from granule import qemu as gq  # noqa: E402
 
 BANNER_RE = r"^Granule \S+ \(i686\) booting$"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Keep a module's fixture to one worker: every test that uses a
+    module-scoped fixture of its own module is marked xdist_group(its module),
+    so that under `-n 2 --dist loadgroup` (tools/run-tests) they run one after
+    the other on one worker and the fixture's boots run once.  pytest-xdist's
+    plain load mode hands tests out one or two at a time to whichever worker
+    is free, so both workers met most modules and each booted the module's
+    fixtures (test_rtapp's five workload boots twice: 40 worker-seconds).
+    Under loadgroup the groups go first: the long units start early and the
+    single tests, handed out one at a time, even out the two workers' ends.
+    tryfirst: xdist's own hook reads the mark."""
+    grouped = set()
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info else ()
+        if any(d[-1].scope == "module" and d[-1].func.__module__ == item.module.__name__
+               for d in defs if d):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+            grouped.add(item.nodeid)
+    if getattr(config.option, "loadgroup", False):
+        items.sort(key=lambda item: item.nodeid not in grouped)
 
 
 def boot(cmdline="", **kw):

@@ -19,11 +19,11 @@ record without an experiment or in a cut tree.
 import json
 import os
 import re
-import shutil
 import subprocess
 
 import pytest
 
+from granule.lab import tree as lab_tree
 from granule.lab.make import make_in
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -76,15 +76,10 @@ def rows(run):
 
 def seed_build(dest):
     """Start DEST's build/ from the repository's lab objects (build/host/labs.o,
-    tests/labs/rules.mk): the cut keeps the files' times, so make recompiles
-    only the files the cut rewrote.  Without them the tree compiles all."""
-    made = make_in(ROOT, ["build/host/labs"])		# beside other workers' grades of ROOT
-    assert made.returncode == 0, made.stdout + made.stderr
-    shutil.copytree(os.path.join(ROOT, "build", "host", "labs.o"),
-                    os.path.join(dest, "build", "host", "labs.o"))
-    os.makedirs(os.path.join(dest, "build", "gen"), exist_ok=True)
-    shutil.copy2(os.path.join(ROOT, "build", "gen", "sched_presets.h"),
-                 os.path.join(dest, "build", "gen"))
+    tests/labs/rules.mk, the host suites' included: tools/lab's own
+    seed_build): the cut keeps the files' times, so make recompiles only the
+    files the cut rewrote.  Without them the tree compiles all."""
+    lab_tree.seed_build(ROOT, dest)
 
 
 def git(dest, *args):

@@ -50,7 +50,7 @@ def test_same_knobs_reproduce_the_run(trace):
     """Replayed under its own knobs, the run's average and maximum come back within the
     simulator's validation bounds (granule.sim.validate: 10 % on the average, 25 % on a
     thread-mode maximum, one run's single largest sample): once the schedules part (at
-    switch 66 on this image, two vruntimes 712 ns apart), the largest wait is another one."""
+    switch 127 on this image, two vruntimes 2087 ns apart), the largest wait is another one."""
     from granule.sim import validate as sv
     r = replay(str(trace))
     assert r.returncode == 0, r.stderr
@@ -123,6 +123,29 @@ def test_what_if(trace):
                                            "linux-2.6.35").stdout)
     assert nsd_avg < base_avg / 2 < old_avg / 2
     assert parted_at(replay(str(trace), "--preset", "no-start-debit").stdout) < 20
+
+
+@pytest.mark.parametrize("rest,back", [("", 1005000000), ("11 burn 900\n", 1005000900)],
+                         ids=["at-once", "after-the-rest"])
+def test_an_exit_that_wakes_its_parent_is_not_preempted(tmp_path, rest, back):
+    """A child's `wake P`, `burn N` (the rest of its exit, as the recording
+    times it) and `exit`: one kernel path, as in the image, where the exit's
+    wakeup of the parent in wait only sets need_resched and the child dies in
+    its own schedule(). The parent runs when the child is gone, and the child
+    never runs again. Split at the wakeup's need_resched, the child was
+    preempted before it died and picked back (LAST_BUDDY): the replay of
+    CMDLINE parted from its recording there, at switch 122."""
+    script = tmp_path / "demand"
+    script.write_text("start 1000000000\ntick 1000000000\nend 1030000000\n"
+                      "task 10 0 1000000000 parent 0\ntask 11 10 0 child 0\n"
+                      "10 fork 11\n10 block\n10 burn 20000000\n10 exit\n"
+                      "11 burn 5000000\n11 wake 10\n" + rest + "11 exit\n")
+    r = subprocess.run([SIM, "replay-script", str(script), "--switches"], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    switches = [tuple(int(x) for x in l.split()[1:]) for l in r.stdout.splitlines()
+                if l.startswith("switch ")]
+    assert switches == [(1000000000, 10), (1000000000, 11), (back, 10)], r.stdout
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -42,40 +42,61 @@ SCHED_HOST_SRC := \
 SCHED_HOST_HDRS := $(wildcard kernel/sched/*.h kernel/include/kernel/*.h \
 			      tests/host/sched/*.h)
 
+# The suites built on SCHED_HOST_SRC share their objects: each source is
+# compiled once into build/host/sched.o/ (one set of flags for all of them,
+# HOST_CFLAGS and -I build/ for the generated presets) and each suite links
+# the objects it names.  Compiled into each of twenty binaries, the same
+# sources were four fifths of make test's build.  SCHED_OBJ_CFLAGS is fixed
+# here (:=), so no binary's own additions reach a shared object.
+SCHED_OBJ := $(BUILD)/host/sched.o
+SCHED_OBJ_CFLAGS := $(HOST_CFLAGS) -I$(BUILD)
+$(SCHED_OBJ)/%.o: %.c $(SCHED_HOST_HDRS) $(SCHED_PRESETS_H) $(wildcard tests/host/shim/*/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOSTCC) $(SCHED_OBJ_CFLAGS) -c $< -o $@
+
+# $(call sched_host_test,NAME,SOURCES): build/host/NAME linked from SOURCES' objects.
+define sched_host_test
+HOST_TESTS += $(BUILD)/host/$(1)
+$(BUILD)/host/$(1): $(patsubst %.c,$(SCHED_OBJ)/%.o,$(2)) | $(BUILD)/host
+	@echo "  HOSTLD  $$@"
+	$(Q)$$(HOSTCC) $$(HOST_CFLAGS) -o $$@ $$(filter %.o,$$^) $$(HOST_LIBS)
+endef
+
 # formulas, placement, preemption, buddies, tick, yield, fork, exit, dumps
-$(eval $(call host_test,sched_fair,$(SCHED_HOST_SRC) tests/host/sched/test_fair.c))
+$(eval $(call sched_host_test,sched_fair,$(SCHED_HOST_SRC) tests/host/sched/test_fair.c))
 # wakeup granularity, buddies, child_runs_first, check_preempt_tick, yield, hrtick
-$(eval $(call host_test,sched_preempt,$(SCHED_HOST_SRC) tests/host/sched/test_preempt.c))
+$(eval $(call sched_host_test,sched_preempt,$(SCHED_HOST_SRC) tests/host/sched/test_preempt.c))
 # knobs, features, presets, tunable scaling, sched_print_tunables
-$(eval $(call host_test,sched_knobs,$(SCHED_HOST_SRC) tests/host/sched/test_knobs.c))
+$(eval $(call sched_host_test,sched_knobs,$(SCHED_HOST_SRC) tests/host/sched/test_knobs.c))
 # the discrete-event simulator: fairness, nice shares, random workloads
-$(eval $(call host_test,sched_sim,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/test_sim.c))
+$(eval $(call sched_host_test,sched_sim,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/test_sim.c))
 # the seed variants: dyn-gran, sleeper slice, START_NICE, DEADLINE, cpt-fix
-$(eval $(call host_test,sched_variants,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/test_variants.c))
+$(eval $(call sched_host_test,sched_variants,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/test_variants.c))
 # kernel/proc/fork.c: sched_fork before the copy (2.6.35 order), bad_fork_* unwinding
-$(eval $(call host_test,sched_fork,$(SCHED_HOST_SRC) kernel/proc/fork.c tests/host/sched/test_fork.c))
+$(eval $(call sched_host_test,sched_fork,$(SCHED_HOST_SRC) kernel/proc/fork.c tests/host/sched/test_fork.c))
 # fork.c casts the u32 user addresses of the i386 ABI to pointers
-$(BUILD)/host/sched_fork: HOST_CFLAGS += -Wno-int-to-pointer-cast
+$(SCHED_OBJ)/kernel/proc/fork.o: SCHED_OBJ_CFLAGS += -Wno-int-to-pointer-cast
 # the worked example of docs/SCHEDULER.md (--print / --write regenerate its tables)
-$(eval $(call host_test,sched_worked,$(SCHED_HOST_SRC) tests/host/sched/docblock.c tests/host/sched/test_worked.c))
+$(eval $(call sched_host_test,sched_worked,$(SCHED_HOST_SRC) tests/host/sched/docblock.c tests/host/sched/test_worked.c))
 # the rt class: bitmap, FIFO order, RR rotation, rt over fair, throttling
-$(eval $(call host_test,sched_rt,$(SCHED_HOST_SRC) tests/host/sched/test_rt.c))
+$(eval $(call sched_host_test,sched_rt,$(SCHED_HOST_SRC) tests/host/sched/test_rt.c))
 # priority inheritance: boost, deboost, the chain walk, -EDEADLK, rt_mutex_setprio
-$(eval $(call host_test,sched_rtmutex,$(SCHED_HOST_SRC) tests/host/sched/test_rtmutex.c))
+$(eval $(call sched_host_test,sched_rtmutex,$(SCHED_HOST_SRC) tests/host/sched/test_rtmutex.c))
 # the load average against hand-computed fixed point, the tick's CPU-time split, task_times
-$(eval $(call host_test,sched_acct,$(SCHED_HOST_SRC) tests/host/sched/test_acct.c))
+$(eval $(call sched_host_test,sched_acct,$(SCHED_HOST_SRC) tests/host/sched/test_acct.c))
 # SMP on fake CPUs: per-CPU rqs, migration's vruntime, domains, the balancer's
 # arithmetic, wake_affine and find_idlest_* against hand-computed cases
-$(eval $(call host_test,sched_smp,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_smp.c))
-$(eval $(call host_test,sched_balance,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_balance.c))
+$(eval $(call sched_host_test,sched_smp,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_smp.c))
+$(eval $(call sched_host_test,sched_balance,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_balance.c))
 # placement at wakeup, fork and exec: select_task_rq, avg_idle, migration_cpu_stop
-$(eval $(call host_test,sched_place,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_place.c))
+$(eval $(call sched_host_test,sched_place,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_place.c))
 # sched domains from a topology: spans, groups, powers, degenerate levels
-$(eval $(call host_test,sched_topology,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_topology.c))
+$(eval $(call sched_host_test,sched_topology,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_topology.c))
 # load_balance, rebalance_domains, idle_balance: backoff, failures, next_balance
-$(eval $(call host_test,sched_rebalance,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_rebalance.c))
+$(eval $(call sched_host_test,sched_rebalance,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_rebalance.c))
 # the simulator at several CPUs: the balancer's pulls, exact accounting, a mixed load
-$(eval $(call host_test,sched_sim_smp,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
+$(eval $(call sched_host_test,sched_sim_smp,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
 	tests/host/sched/smp_fake.c tests/host/sched/test_sim_smp.c))
 # PELT (Linux 6.12's pelt.c) against hand-computed series, and its table in
 # docs/SCHEDULER.md.  Only this build defines SCHED_PELT (se->avg): pelt.c is
@@ -86,44 +107,27 @@ $(BUILD)/host/sched_pelt: HOST_CFLAGS += -DSCHED_PELT
 $(BUILD)/host/sched_pelt: HOST_LIBS += -lm
 $(BUILD)/host/sched_pelt: $(SCHED_HOST_HDRS)
 # the CPU priority map (2.6.35 sched_cpupri.c): levels, vectors, cpupri_find
-$(eval $(call host_test,sched_cpupri,$(SCHED_HOST_SRC) tests/host/sched/test_cpupri.c))
-$(BUILD)/host/sched_cpupri: $(SCHED_HOST_HDRS)
+$(eval $(call sched_host_test,sched_cpupri,$(SCHED_HOST_SRC) tests/host/sched/test_cpupri.c))
 # the rt class on four fake CPUs: push, pull, select_task_rq_rt, the state
-$(eval $(call host_test,sched_rt_smp,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c \
+$(eval $(call sched_host_test,sched_rt_smp,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c \
 	tests/host/sched/test_rt_smp.c))
-$(BUILD)/host/sched_rt_smp: $(SCHED_HOST_HDRS)
 # the red-black tree against a sorted reference
 $(eval $(call host_test,sched_rbtree,kernel/lib/rbtree.c tests/host/sched/test_rbtree.c))
 
-$(BUILD)/host/sched_fair $(BUILD)/host/sched_preempt $(BUILD)/host/sched_knobs $(BUILD)/host/sched_sim \
-$(BUILD)/host/sched_variants $(BUILD)/host/sched_rbtree $(BUILD)/host/sched_fork \
-$(BUILD)/host/sched_worked $(BUILD)/host/sched_rt $(BUILD)/host/sched_rtmutex $(BUILD)/host/sched_acct \
-$(BUILD)/host/sched_smp $(BUILD)/host/sched_balance $(BUILD)/host/sched_rebalance \
-$(BUILD)/host/sched_topology $(BUILD)/host/sched_place $(BUILD)/host/sched_sim_smp: $(SCHED_HOST_HDRS)
-
-# tunables.c includes the presets generated from tools/presets (kernel/sched/rules.mk).
-SCHED_HOST_BINS := $(addprefix $(BUILD)/host/,sched_fair sched_preempt sched_knobs sched_sim \
-			     sched_variants sched_fork sched_worked sched_eevdf sched_eevdf_class \
-			     sched_eevdf_setattr sched_rt sched_rtmutex sched_acct sched_smp sched_balance \
-			     sched_rebalance sched_topology sched_place sched_rt_smp sched_cpupri sched_sim_smp)
-$(SCHED_HOST_BINS): $(SCHED_PRESETS_H)
-$(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)
-
+$(BUILD)/host/sched_rbtree: $(SCHED_HOST_HDRS)
 
 # EEVDF (Linux 6.12): V, lag, eligibility, picks, placement, DELAY_DEQUEUE,
 # RUN_TO_PARITY/PREEMPT_SHORT, knobs, and the simulator under linux-6.12
-$(eval $(call host_test,sched_eevdf,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/test_eevdf.c))
-$(eval $(call host_test,sched_eevdf_class,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
+$(eval $(call sched_host_test,sched_eevdf,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/test_eevdf.c))
+$(eval $(call sched_host_test,sched_eevdf_class,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
 	tests/host/sched/test_eevdf_class.c))
 # parameter changes: nice scales the stored lag, a slice change requeues
-$(eval $(call host_test,sched_eevdf_setattr,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
+$(eval $(call sched_host_test,sched_eevdf_setattr,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
 	tests/host/sched/test_eevdf_setattr.c))
 # the augmented red-black tree (subtree minima) against brute force
 $(eval $(call host_test,sched_rbtree_aug,kernel/lib/rbtree.c kernel/lib/rbtree_augmented.c \
 	tests/host/sched/test_rbtree_augmented.c))
-$(BUILD)/host/sched_eevdf $(BUILD)/host/sched_eevdf_class $(BUILD)/host/sched_rbtree_aug \
-$(BUILD)/host/sched_eevdf_setattr: \
-	$(SCHED_HOST_HDRS)
+$(BUILD)/host/sched_rbtree_aug: $(SCHED_HOST_HDRS)
 
 # build/sim: tools/sim's engine, the same sources as the host tests but built
 # for speed (-O2, no sanitizers); cmocka only for fake_arch.c's helpers.

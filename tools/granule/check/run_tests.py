@@ -2,7 +2,8 @@
 
   tools/run-tests [HOST_TEST_BINARY...] [-- PYTEST_ARGS...]
 
-1. Each host unit-test binary (cmocka) runs; its own output is shown and its
+1. Each host unit-test binary (cmocka) runs, two at a time (TEST_JOBS); its
+   own output is shown, in the order given, and its
    "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s)" lines are counted.
    A binary that dies (sanitizer report, signal) or hangs (300 s) counts as
    one failure.
@@ -13,6 +14,7 @@
    twenty slowest are listed (the suite is held under 15 minutes on 2 cores).
 Closing line:  "test: N passed, N failed"; exit status 0 only if nothing failed.
 """
+import concurrent.futures
 import glob
 import os
 import re
@@ -26,44 +28,48 @@ HOST_TIMEOUT = 300      # seconds per host test binary
 
 
 def run_host(binary):
+    """(passed, failed, the text to show) of one cmocka binary."""
     try:
         p = subprocess.run([binary], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT,
                            timeout=HOST_TIMEOUT)
     except subprocess.TimeoutExpired as e:
-        sys.stdout.write((e.stdout or b"").decode("utf-8", "replace"))
-        print(f"run-tests: {binary} timed out after {HOST_TIMEOUT} s")
-        return 0, 1
+        return 0, 1, ((e.stdout or b"").decode("utf-8", "replace")
+                      + f"run-tests: {binary} timed out after {HOST_TIMEOUT} s\n")
     out = p.stdout.decode("utf-8", "replace")
-    sys.stdout.write(out)
     passed = sum(int(m) for m in re.findall(r"^\[  PASSED  \] (\d+) test", out, re.M))
     failed = sum(int(m) for m in re.findall(r"^\[  FAILED  \] (\d+) test", out, re.M))
     if p.returncode != 0 and failed == 0:
-        print(f"run-tests: {binary} exited with status {p.returncode}")
+        out += f"run-tests: {binary} exited with status {p.returncode}\n"
         failed = 1
-    return passed, failed
+    return passed, failed, out
 
 
 def run_fuzz_replay(binary):
+    """(passed, failed, the text to show) of one libFuzzer target's replay."""
     name = os.path.basename(binary)
     inputs = sorted(f for d in ("corpus", "regress")
                     for f in glob.glob(os.path.join(ROOT, "tests", "fuzz", d, name, "*"))
                     if os.path.isfile(f))
     if not inputs:
-        print(f"run-tests: {name}: no corpus or regression input")
-        return 0, 1
+        return 0, 1, f"run-tests: {name}: no corpus or regression input\n"
     try:
         p = subprocess.run([binary, "-runs=0"] + inputs, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, cwd=ROOT, timeout=HOST_TIMEOUT)
     except subprocess.TimeoutExpired:
-        print(f"run-tests: {name} timed out after {HOST_TIMEOUT} s")
-        return 0, 1
+        return 0, 1, f"run-tests: {name} timed out after {HOST_TIMEOUT} s\n"
     out = p.stdout.decode("utf-8", "replace")
     if p.returncode != 0:
-        sys.stdout.write(out[-4000:])
-        print(f"run-tests: {name} failed on a replayed input (status {p.returncode})")
-        return 0, 1
-    print(f"[  PASSED  ] {len(inputs)} inputs replayed by {name}")
-    return len(inputs), 0
+        return 0, 1, (out[-4000:] + f"run-tests: {name} failed on a replayed input "
+                      f"(status {p.returncode})\n")
+    return len(inputs), 0, f"[  PASSED  ] {len(inputs)} inputs replayed by {name}\n"
+
+
+def is_fuzz(binary):
+    return os.path.basename(os.path.dirname(os.path.abspath(binary))) == "fuzz"
+
+
+def run_binary(binary):
+    return run_fuzz_replay(binary) if is_fuzz(binary) else run_host(binary)
 
 
 def print_time_by_file(suite, top=12):
@@ -83,7 +89,7 @@ def run_pytest(args):
     with tempfile.TemporaryDirectory() as tmp:
         xml = os.path.join(tmp, "junit.xml")
         jobs = os.environ.get("TEST_JOBS", "2")
-        cmd = ["/usr/bin/python3", "-m", "pytest", "-q", "-n", jobs, "-p", "no:cacheprovider", "--durations=20",
+        cmd = ["/usr/bin/python3", "-m", "pytest", "-q", "-n", jobs, "--dist", "loadgroup", "-p", "no:cacheprovider", "--durations=20",
                f"--junitxml={xml}", os.path.join(ROOT, "tests", "system")] + args
         p = subprocess.run(cmd, cwd=ROOT)
         if not os.path.exists(xml):
@@ -107,13 +113,14 @@ def main():
         i = argv.index("--")
         argv, pyargs = argv[:i], argv[i + 1:]
     passed = failed = 0
-    for b in argv:
-        fuzz = os.path.basename(os.path.dirname(os.path.abspath(b))) == "fuzz"
-        print(f"==> {'fuzz replay' if fuzz else 'host unit tests'}: {os.path.relpath(b, ROOT)}",
-              flush=True)
-        p, f = run_fuzz_replay(b) if fuzz else run_host(b)
-        passed += p
-        failed += f
+    with concurrent.futures.ThreadPoolExecutor(int(os.environ.get("TEST_JOBS", "2"))) as pool:
+        for b, (p, f, out) in zip(argv, pool.map(run_binary, argv)):
+            print(f"==> {'fuzz replay' if is_fuzz(b) else 'host unit tests'}: "
+                  f"{os.path.relpath(b, ROOT)}")
+            sys.stdout.write(out)
+            sys.stdout.flush()
+            passed += p
+            failed += f
     print("==> QEMU system tests (tests/system)", flush=True)
     p, f = run_pytest(pyargs)
     passed += p

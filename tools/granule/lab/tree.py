@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 
 from .make import make_in
+from .spec import SUITE_FILES
 
 MARK = re.compile(r"/\* LAB\((\w+)\) (BEGIN|END) \*/\s*$")
 FUNC = re.compile(r"^[A-Za-z_][\w \t*]*?\b(\w+)\(")
@@ -207,10 +208,11 @@ def write_answer(dest, name, bodies):
 
 def seed_build(root, dest):
     """Start DEST's build/ from ROOT's lab objects (build/host/labs.o,
-    tests/labs/rules.mk): a cut keeps the files' times, so make recompiles
-    only the files the cut rewrote."""
-    made = subprocess.run(["make", "-s", "-j2", "-C", root, "build/host/labs"],
-                          capture_output=True, text=True)
+    tests/labs/rules.mk), the host suites' among them: a cut keeps the files'
+    times, so make recompiles only the files the cut rewrote.  make runs under
+    ROOT's lock (make_in), beside other grades of ROOT."""
+    made = make_in(root, ["build/host/labs"] + [os.path.join("build", "host", "labs.suite", s)
+                                                 for s in SUITE_FILES])
     if made.returncode:
         raise LabError("the repository's checks do not build: " +
                        (made.stdout + made.stderr).strip().splitlines()[-1])

@@ -264,6 +264,12 @@ void m_kernel(struct mproc *p, u64 ns)
 	p->in_kernel = 1;
 }
 
+void m_kernel_on(struct mproc *p, u64 ns)
+{
+	m_kernel(p, ns);
+	p->no_resched = 1;
+}
+
 void m_burn_loop(struct machine *m, struct mproc *p, u64 ns)
 {
 	p->loop_end = task_sched_runtime(&p->t) + ns;
@@ -508,9 +514,10 @@ void m_run(struct machine *m, u64 until)
 		}
 		if (cur && cur->stall == 0 && cur->burst_left == 0) {
 			cur->in_kernel = 0;
+			cur->no_resched = 0;
 			if (!cur->loop || loop_read(m, cur))
 				cur->prog(m, cur);	/* a system call */
-			if (m_current() == cur && cur->t.state == TASK_RUNNING)
+			if (m_current() == cur && cur->t.state == TASK_RUNNING && !cur->no_resched)
 				syscall_exit(m);
 			continue;
 		}

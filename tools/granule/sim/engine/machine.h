@@ -51,6 +51,8 @@ struct mproc {
 	int sig_overrun;		/* expiries folded into it (overrun) */
 	int fixed;			/* a fixed-cost path: overheads add time */
 	int in_kernel;			/* its burst is kernel code: not preempted */
+	int no_resched;			/* this step's kernel path goes on into the
+					   next step: no syscall-exit schedule() */
 	u64 burst_left;			/* CPU ns to the next program step */
 	int loop;			/* 1: in burn_cpu_ns(): burst_left is a chunk;
 					   2: the same, ending exactly at loop_end */
@@ -129,6 +131,9 @@ void m_burn(struct mproc *p, u64 ns);		/* run NS of CPU, then step */
 /* NS of kernel work (a system call's cost): Granule's kernel is not
  * preemptible, so an interrupt's need_resched waits for its end. */
 void m_kernel(struct mproc *p, u64 ns);
+/* The same, when the path goes on into the next step without a return to
+ * user (the rest of do_exit() before the exit): need_resched waits too. */
+void m_kernel_on(struct mproc *p, u64 ns);
 /* burn_cpu_ns(NS): chunks of cost.burn_chunk, each ended by a read of the
  * thread's CPU-time clock (task_sched_runtime(), which under EEVDF runs
  * update_curr() and may end the slice) and the syscall-exit path, until

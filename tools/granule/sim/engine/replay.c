@@ -15,6 +15,9 @@
  *					READS 1: its bursts are burn_cpu_ns() loops)
  *	PID STEP [ARGS]			its steps in order: burn N, fork C [measure],
  *					sleep N, sigwait, block, wake P, exit, hold
+ *					(wake P, [burn N,] exit: one kernel path, not
+ *					preempted, as an exit's wakeup of its parent
+ *					in the image)
  * The kernel's other costs are in the recorded CPU already, so they are 0 here;
  * a burst is run in burn_cpu_ns()'s chunks (its CPU-clock reads matter under
  * EEVDF), ending exactly where the trace says.  Prints one line per sample:
@@ -188,6 +191,19 @@ static void replay_prog(struct machine *m, struct mproc *p)
 		c = find((int)s->arg);
 		if (c && c->p && c->p->used && !c->p->dead && c->p->t.pid == c->pid)
 			m_wake(c->p);
+		/* The wakeup of an exit (exit_notify() waking the parent)
+		 * and the rest of do_exit(): one kernel path, not preempted;
+		 * the task dies in its own schedule(). */
+		if (p->pc < t->n && t->steps[p->pc].op == EXIT) {
+			p->pc++;
+			m_exit(m, p);
+			return;
+		}
+		if (p->pc + 1 < t->n && t->steps[p->pc].op == BURN &&
+		    t->steps[p->pc + 1].op == EXIT) {
+			m_kernel_on(p, (u64)t->steps[p->pc++].arg);
+			return;
+		}
 		m_next(p);
 		return;
 	case FORK:
