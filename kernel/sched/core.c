@@ -251,10 +251,11 @@ int try_to_wake_up(struct task *p, unsigned int state, int wake_flags)
 	if (!(p->state & state))
 		goto out;
 
-	/* EEVDF: a delayed sleeper is still queued; check_preempt_curr or
-	 * the next pick requeues it (eevdf_class.c, ttwu_delayed) */
-	if (p->se.on_rq)
+	/* still queued: it had not slept yet, or is an EEVDF delayed sleeper */
+	if (p->se.on_rq) {
+		ttwu_requeue_delayed(rq, p);
 		goto out_running;
+	}
 
 	ttwu_stat(rq, p);
 

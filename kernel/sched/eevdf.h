@@ -83,8 +83,6 @@ struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq);
 void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev);
 void entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued);
 
-void ttwu_delayed(struct rq *rq, struct task *p);	/* a delayed sleeper wakes */
-
 /* ---- eevdf_wakeup.c: wakeup preemption, yield, priority changes ---- */
 void check_preempt_wakeup_eevdf(struct rq *rq, struct task *p, int wake_flags);
 void yield_task_eevdf(struct rq *rq);

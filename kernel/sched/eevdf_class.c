@@ -19,9 +19,6 @@
  *    back (it is still queued here), and ttwu_delayed() counts it in again
  *    when it wakes.  So rq->nr_running excludes delayed sleepers, which
  *    Linux's includes until they really leave;
- *  - ttwu_runnable's requeue of a delayed sleeper (ttwu_delayed()) is done
- *    by check_preempt_wakeup_eevdf() when an EEVDF task runs, or by the
- *    next pick when the CPU was idle, not by try_to_wake_up();
  *  - reweight_entity()'s lag rescaling for a dequeued task happens at its
  *    re-enqueue (the weight at the dequeue is remembered in the cfs_rq);
  *  - DEQUEUE_SPECIAL is derived here from the task state (TASK_DEAD,
@@ -249,7 +246,8 @@ static int dequeue_entities(struct rq *rq, struct sched_entity *se, int flags);
 /*
  * The next entity: the next buddy if PICK_BUDDY and it is eligible, else
  * pick_eevdf().  A delayed entity that comes up leaves the queue now
- * (its lag has reached zero) and NULL tells the caller to pick again.
+ * (its lag has reached zero) and NULL tells the caller to pick again; it
+ * is asleep (a wakeup would have requeued it: ttwu_delayed()).
  */
 struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq)
 {
@@ -261,10 +259,7 @@ struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq)
 
 	se = pick_eevdf(cfs_rq);
 	if (se->sched_delayed) {
-		if (task_of(se)->state == TASK_RUNNING)	/* woken while idle */
-			ttwu_delayed(rq, task_of(se));
-		else
-			dequeue_entities(rq, se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+		dequeue_entities(rq, se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
 		return NULL;
 	}
 	return se;
@@ -367,9 +362,10 @@ static void dequeue_task_eevdf(struct rq *rq, struct task *p, int flags)
 }
 
 /*
- * A delayed sleeper wakes (ttwu_runnable()): requeue it, and count it in
- * rq->nr_running again (out of nr_uninterruptible), as activate_task()
- * would have, had core.c not seen it still queued.
+ * A delayed sleeper wakes (try_to_wake_up(), as 6.12's ttwu_runnable(),
+ * whichever class runs): requeue it, and count it in rq->nr_running again
+ * (out of nr_uninterruptible), as activate_task() would have, had core.c
+ * not seen it still queued.
  */
 void ttwu_delayed(struct rq *rq, struct task *p)
 {

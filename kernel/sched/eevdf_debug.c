@@ -236,8 +236,8 @@ int sched_verify_eevdf(struct rq *rq)
 		bad += sched_verify_task_cpu(rq, p);
 		if (se->sched_delayed) {
 			delayed++;
-			/* requeued by the next fair pick: idle or an rt task may run first */
-			if (p->state == TASK_RUNNING && rq->curr->sched_class == &fair_sched_class)
+			/* its wakeup requeues it under this lock (ttwu_delayed) */
+			if (p->state == TASK_RUNNING)
 				VIOLATION("delayed %s/%d is TASK_RUNNING\n", p->comm, p->pid);
 		}
 		nr++;

@@ -4,8 +4,7 @@
  * priority or class changes.  Linux 6.12's kernel/sched/fair.c on one CPU
  * without cgroups: check_preempt_wakeup_fair(), do_preempt_short(),
  * set_next_buddy(), yield_task_fair(), prio_changed_fair(),
- * switched_to_fair().  The requeue of a woken delayed sleeper happens here
- * (see eevdf_class.c's header for why).
+ * switched_to_fair().
  */
 #include "eevdf.h"
 #include <kernel/printk.h>
@@ -126,8 +125,7 @@ preempt:
  * a fair task runs (core.c asks the running task's class, as 2.6.35).  A
  * waker of a higher class preempts: 6.12's wakeup_preempt() decides that
  * before any class hook (sched_class_above).  A delayed sleeper that wakes
- * is still queued: first requeue it (ttwu_runnable()'s
- * enqueue_task(ENQUEUE_DELAYED)), then decide.
+ * was requeued by try_to_wake_up() first (sched.h, ttwu_requeue_delayed).
  */
 void check_preempt_wakeup_eevdf(struct rq *rq, struct task *p, int wake_flags)
 {
@@ -135,8 +133,6 @@ void check_preempt_wakeup_eevdf(struct rq *rq, struct task *p, int wake_flags)
 		resched_task(rq->curr);		/* rt: the only class above */
 		return;
 	}
-	if (p->se.sched_delayed && p->se.on_rq)
-		ttwu_delayed(rq, p);
 	__check_preempt_wakeup(rq, p, wake_flags);
 }
 

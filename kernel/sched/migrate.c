@@ -127,9 +127,8 @@ void double_unlock_balance(struct rq *this_rq, struct rq *busiest)
  * runs there (2.6.35 pull_task(); 6.12 move_queued_task()).
  * An EEVDF DELAY_DEQUEUE sleeper moves as it is, still delayed, as Linux
  * 6.12 moves it; but Granule's rq->nr_running counted it out when it
- * blocked, and its class's preemption check is what requeues a woken one
- * (eevdf_class.c, ttwu_delayed()): so it moves without deactivate/
- * activate's counts and without the check, which would wake it.
+ * blocked: so it moves without deactivate/activate's counts, and without
+ * the preemption check, since it sleeps.
  */
 void move_queued_task(struct rq *src_rq, struct task *p, struct rq *dst_rq)
 {

@@ -145,8 +145,10 @@ int try_to_wake_up_smp(struct task *p, unsigned int state, int wake_flags)
 	rq = task_rq_lock(p, &flags);
 	if (!(p->state & state))
 		goto out;
-	if (p->se.on_rq)
+	if (p->se.on_rq) {			/* see try_to_wake_up() */
+		ttwu_requeue_delayed(rq, p);
 		goto out_running;
+	}
 
 	/* still rq->curr of its CPU, in idle_balance() with the lock dropped:
 	 * it stays there */

@@ -310,6 +310,19 @@ static inline int sched_eevdf(void)
 	return sched_eevdf_running;
 }
 void sched_select_fair_class(int eevdf);	/* tunables.c */
+void ttwu_delayed(struct rq *rq, struct task *p);	/* eevdf_class.c */
+
+/*
+ * Linux 6.12's ttwu_runnable(): a DELAY_DEQUEUE sleeper that wakes is still
+ * queued, so the wakeup requeues it (enqueue_task(ENQUEUE_DELAYED)) before
+ * the preemption check, whichever class runs on its CPU.  sched_delayed is
+ * EEVDF's (under CFS its bytes are fork_nice_penality): ask only under EEVDF.
+ */
+static inline void ttwu_requeue_delayed(struct rq *rq, struct task *p)
+{
+	if (sched_eevdf_running && p->se.sched_delayed)
+		ttwu_delayed(rq, p);
+}
 #define for_each_class(class) \
 	for (class = sched_class_highest; class; class = class->next)
 

@@ -22,7 +22,10 @@ these was found:
   tty_bigwrite);
 - four CPUs, EEVDF: a DELAY_DEQUEUE sleeper moved by the balancer was
   counted twice out of one queue and woken on the other, thousands of
-  violations before move_queued_task() moved it as it is.
+  violations before move_queued_task() moved it as it is; and one woken
+  while the idle task or an rt task ran stayed delayed though TASK_RUNNING
+  (only the fair class's preemption check requeued it) until
+  try_to_wake_up() requeued it itself, as 6.12's ttwu_runnable().
 """
 import re
 

@@ -414,6 +414,39 @@ static void test_rt_beats_a_delayed_sleeper(void **state)
 }
 
 /*
+ * A delayed sleeper woken while another class runs (here rt; at several
+ * CPUs also the idle task) is requeued by the wakeup itself, as 6.12's
+ * ttwu_runnable() does before wakeup_preempt(), not by the fair class's
+ * preemption check, which only a running fair task calls.  Otherwise it
+ * stays delayed though TASK_RUNNING, counted out of rq->nr_running, and
+ * when the rt task blocks the pick takes B, which is eligible, and leaves
+ * A waiting there.
+ */
+static void test_delayed_sleeper_woken_under_rt(void **state)
+{
+	struct task *b, *a = ahead_of_V(&b), *r = task_alloc("fifo");
+
+	block_current(TASK_INTERRUPTIBLE);
+	assert_int_equal(a->se.sched_delayed, 1);
+	sched_fork(r);
+	assert_int_equal(sched_setscheduler_prio(r, SCHED_FIFO, 50), 0);
+	wake_up_new_task(r);
+	resched_if_needed();
+	assert_ptr_equal(current, r);
+
+	assert_int_equal(wake_up_process(a), 0);	/* it was still queued */
+	assert_int_equal(a->se.sched_delayed, 0);
+	assert_int_equal(eevdf_rq(cfs)->h_nr_delayed, 0);
+	assert_int_equal(this_rq()->nr_running, 3);
+	assert_int_equal(sched_verify(), 0);
+
+	block_current(TASK_INTERRUPTIBLE);		/* r sleeps: a fair pick */
+	assert_ptr_equal(current->sched_class, &fair_sched_class);
+	assert_int_equal(this_rq()->nr_running, 2);
+	assert_int_equal(sched_verify(), 0);
+}
+
+/*
  * A delayed sleeper moved to SCHED_FIFO (Linux 6.12's __sched_setscheduler:
  * "if (prev_class != next_class && p->se.sched_delayed) dequeue_task(...
  * DEQUEUE_DELAYED)"): it leaves the fair class first, so it is on no
@@ -472,6 +505,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, sched_test_teardown)
 		T(test_delay_dequeue),
 		T(test_rt_beats_a_delayed_sleeper),
+		T(test_delayed_sleeper_woken_under_rt),
 		T(test_delayed_sleeper_changes_class),
 		T(test_delayed_sleeper_boosted),
 		T(test_delayed_task_woken),
