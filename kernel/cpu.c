@@ -18,11 +18,13 @@
  * runs and the boot log says so; it is not an error.
  */
 #include <kernel/cmdline.h>
+#include <kernel/jump_label.h>
 #include <kernel/kmalloc.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/smp.h>
+#include <kernel/smp_copies.h>
 #include <kernel/smp_lock.h>
 #include <kernel/task.h>
 #include <arch/irqflags.h>
@@ -73,21 +75,29 @@ static int cpu_up(unsigned int cpu)
 	return 0;
 }
 
+/* Each uniprocessor copy of [START, END) jumps to its _smp copy. */
+void smp_copies_redirect(const struct smp_copy *start, const struct smp_copy *end)
+{
+	for (const struct smp_copy *c = start; c < end; c++)
+		text_redirect(c->up, c->smp);
+}
+
 /*
  * The leaf locks (zone->lock, the kmalloc caches' list_lock, logbuf_lock):
  * their callers' entry points jump to the copies that take them, before a
- * second CPU can call in.  At one possible CPU nothing changes and none is
- * ever taken (docs/FASTPATHS.md).  Interrupts off: a handler must not run
- * a half-patched entry.
+ * second CPU can call in: the pairs SMP_COPIES put in the section
+ * smp_copies (<kernel/smp_copies.h>).  At one possible CPU nothing changes
+ * and none is ever taken (docs/FASTPATHS.md).  Interrupts off: a handler
+ * must not run a half-patched entry.
  */
+extern const struct smp_copy __start_smp_copies[], __stop_smp_copies[];
+
 static void smp_leaf_locks_init(void)
 {
 	unsigned long flags;
 
 	local_irq_save(flags);
-	pmm_smp_init();
-	kmalloc_smp_init();
-	printk_smp_init();
+	smp_copies_redirect(__start_smp_copies, __stop_smp_copies);
 	local_irq_restore(flags);
 }
 

@@ -28,8 +28,9 @@
  * printk_cpu is this CPU).
  *
  * Each entry point is compiled twice from one body (SMP a constant), as in
- * kernel/mm/pmm.c: the uniprocessor copy has no lock site, and
- * printk_smp_init() redirects it to the _smp copy.
+ * kernel/mm/pmm.c: the uniprocessor copy has no lock site, and at more than
+ * one possible CPU it jumps to the _smp copy (SMP_COPIES,
+ * <kernel/smp_copies.h>).
  *
  * Only arch dependency: <arch/irqflags.h>; panic() ends in machine.h.
  */
@@ -41,7 +42,7 @@
 #include <kernel/ratelimit.h>
 #include <kernel/time.h>
 #include <kernel/compiler.h>
-#include <kernel/jump_label.h>
+#include <kernel/smp_copies.h>
 #include <kernel/smp.h>
 #include <kernel/spinlock.h>
 #include <arch/irqflags.h>
@@ -191,10 +192,7 @@ static __always_inline int vprintk_body(const char *fmt, va_list ap, int smp)
 	return total;
 }
 
-noinline int vprintk(const char *fmt, va_list ap)
-{
-	return vprintk_body(fmt, ap, 0);
-}
+SMP_COPIES(int, vprintk, (const char *fmt, va_list ap), fmt, ap)
 
 int printk(const char *fmt, ...)
 {
@@ -223,10 +221,7 @@ static __always_inline void console_write_body(const char *s, size_t n, int smp)
 	logbuf_unlock_irqrestore(flags, how);
 }
 
-noinline void console_write(const char *s, size_t n)
-{
-	console_write_body(s, n, 0);
-}
+SMP_COPIES_VOID(console_write, (const char *s, size_t n), s, n)
 
 /* A program's output (tty writes): to every console, never stamped and not
  * logged - the log, like Linux's, holds the kernel's lines only, so dmesg
@@ -248,10 +243,7 @@ static __always_inline void console_write_user_body(const char *s, size_t n, int
 	logbuf_unlock_irqrestore(flags, how);
 }
 
-noinline void console_write_user(const char *s, size_t n)
-{
-	console_write_user_body(s, n, 0);
-}
+SMP_COPIES_VOID(console_write_user, (const char *s, size_t n), s, n)
 
 /* Raw text to the console named NAME only, not the log: bulk output (the
  * trace dump) that a screen cannot hold and would only slowly scroll. */
@@ -276,10 +268,7 @@ static __always_inline void console_write_only_body(const char *name, const char
 	logbuf_unlock_irqrestore(flags, how);
 }
 
-noinline void console_write_only(const char *name, const char *s, size_t n)
-{
-	console_write_only_body(name, s, n, 0);
-}
+SMP_COPIES_VOID(console_write_only, (const char *name, const char *s, size_t n), name, s, n)
 
 /* Formatted raw output (tables, dumps): one line of at most 511 bytes. */
 int console_vprintf(const char *fmt, va_list ap)
@@ -337,10 +326,7 @@ out:
 	logbuf_unlock_irqrestore(flags, how);
 }
 
-noinline void register_console(struct console *con)
-{
-	register_console_body(con, 0);
-}
+SMP_COPIES_VOID(register_console, (struct console *con), con)
 
 /*
  * The log by position (bytes logged since boot): *FIRST the oldest byte
@@ -357,10 +343,7 @@ static __always_inline void printk_log_bounds_body(u32 *first, u32 *end, int smp
 	logbuf_unlock_irqrestore(flags, how);
 }
 
-noinline void printk_log_bounds(u32 *first, u32 *end)
-{
-	printk_log_bounds_body(first, end, 0);
-}
+SMP_COPIES_VOID(printk_log_bounds, (u32 *first, u32 *end), first, end)
 
 /*
  * Copy up to LEN bytes from position FROM into BUF (no NUL added).  FROM
@@ -393,59 +376,8 @@ static __always_inline size_t printk_log_copy_body(char *buf, u32 from, size_t l
 	return n;
 }
 
-noinline size_t printk_log_copy(char *buf, u32 from, size_t len, u32 *next)
-{
-	return printk_log_copy_body(buf, from, len, next, 0);
-}
+SMP_COPIES(size_t, printk_log_copy, (char *buf, u32 from, size_t len, u32 *next), buf, from, len, next)
 
-#ifndef HOST_TEST
-static int vprintk_smp(const char *fmt, va_list ap)
-{
-	return vprintk_body(fmt, ap, 1);
-}
-
-static void console_write_smp(const char *s, size_t n)
-{
-	console_write_body(s, n, 1);
-}
-
-static void console_write_user_smp(const char *s, size_t n)
-{
-	console_write_user_body(s, n, 1);
-}
-
-static void console_write_only_smp(const char *name, const char *s, size_t n)
-{
-	console_write_only_body(name, s, n, 1);
-}
-
-static void register_console_smp(struct console *con)
-{
-	register_console_body(con, 1);
-}
-
-static void printk_log_bounds_smp(u32 *first, u32 *end)
-{
-	printk_log_bounds_body(first, end, 1);
-}
-
-static size_t printk_log_copy_smp(char *buf, u32 from, size_t len, u32 *next)
-{
-	return printk_log_copy_body(buf, from, len, next, 1);
-}
-
-/* More than one possible CPU, before the others start: the _smp copies. */
-void printk_smp_init(void)
-{
-	text_redirect(vprintk, vprintk_smp);
-	text_redirect(console_write, console_write_smp);
-	text_redirect(console_write_user, console_write_user_smp);
-	text_redirect(console_write_only, console_write_only_smp);
-	text_redirect(register_console, register_console_smp);
-	text_redirect(printk_log_bounds, printk_log_bounds_smp);
-	text_redirect(printk_log_copy, printk_log_copy_smp);
-}
-#endif
 
 /*
  * panic: interrupts off, one line

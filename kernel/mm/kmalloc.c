@@ -34,9 +34,10 @@
  * call takes it), and large_lock covers the large blocks' counts.  Both
  * are irq-safe: kmalloc may be called with interrupts off or from an
  * interrupt.  Under them zone->lock (slab_create(), slab_destroy(),
- * large_alloc()); the event counts are atomic at more than one CPU.  As in kernel/mm/pmm.c,
- * each entry point is compiled twice (SMP a constant), and the
- * uniprocessor copy is redirected to the _smp one by kmalloc_smp_init().
+ * large_alloc()); the event counts are atomic at more than one CPU.  As in
+ * kernel/mm/pmm.c, each entry point is compiled twice (SMP a constant) and
+ * the uniprocessor copy is redirected to the _smp one (SMP_COPIES,
+ * <kernel/smp_copies.h>).
  */
 #include <kernel/kmalloc.h>
 #include <kernel/pmm.h>
@@ -44,7 +45,7 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <kernel/compiler.h>
-#include <kernel/jump_label.h>
+#include <kernel/smp_copies.h>
 #include <kernel/spinlock.h>
 #include <arch/irqflags.h>
 
@@ -256,10 +257,7 @@ static __always_inline void *kmalloc_body(size_t size, int smp)
 	return p;
 }
 
-noinline void *kmalloc(size_t size)
-{
-	return kmalloc_body(size, 0);
-}
+SMP_COPIES(void *, kmalloc, (size_t size), size)
 
 void *kzalloc(size_t size)
 {
@@ -360,10 +358,7 @@ static __always_inline void kfree_body(const void *ptr, int smp)
 	local_irq_restore(flags);
 }
 
-noinline void kfree(const void *ptr)
-{
-	kfree_body(ptr, 0);
-}
+SMP_COPIES_VOID(kfree, (const void *ptr), ptr)
 
 __host_test_only size_t ksize(const void *ptr)
 {
@@ -398,10 +393,7 @@ static __always_inline void kmalloc_shrink_body(int smp)
 	local_irq_restore(flags);
 }
 
-noinline void kmalloc_shrink(void)
-{
-	kmalloc_shrink_body(0);
-}
+SMP_COPIES_VOID(kmalloc_shrink, (void))
 
 static __always_inline void kmalloc_get_stats_body(struct kmalloc_stats *st, int smp)
 {
@@ -433,38 +425,5 @@ static __always_inline void kmalloc_get_stats_body(struct kmalloc_stats *st, int
 	local_irq_restore(flags);
 }
 
-noinline void kmalloc_get_stats(struct kmalloc_stats *st)
-{
-	kmalloc_get_stats_body(st, 0);
-}
+SMP_COPIES_VOID(kmalloc_get_stats, (struct kmalloc_stats *st), st)
 
-#ifndef HOST_TEST
-static void *kmalloc_smp(size_t size)
-{
-	return kmalloc_body(size, 1);
-}
-
-static void kfree_smp(const void *ptr)
-{
-	kfree_body(ptr, 1);
-}
-
-static void kmalloc_shrink_smp(void)
-{
-	kmalloc_shrink_body(1);
-}
-
-static void kmalloc_get_stats_smp(struct kmalloc_stats *st)
-{
-	kmalloc_get_stats_body(st, 1);
-}
-
-/* More than one possible CPU, before the others start: the _smp copies. */
-void kmalloc_smp_init(void)
-{
-	text_redirect(kmalloc, kmalloc_smp);
-	text_redirect(kfree, kfree_smp);
-	text_redirect(kmalloc_shrink, kmalloc_shrink_smp);
-	text_redirect(kmalloc_get_stats, kmalloc_get_stats_smp);
-}
-#endif

@@ -19,7 +19,7 @@
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
 #include <kernel/compiler.h>
-#include <kernel/jump_label.h>
+#include <kernel/smp_copies.h>
 #include <kernel/spinlock.h>
 #include <arch/irqflags.h>
 
@@ -302,7 +302,7 @@ static void __frame_put(phys_addr_t pa)
 
 /*
  * The public entry points: the same with interrupts held off and, from the
- * moment a second CPU may run (pmm_smp_init()), zone->lock held.
+ * moment a second CPU may run (smp_init()), zone->lock held.
  *
  * 2.6.35 takes zone->lock with interrupts off around the buddy lists
  * (rmqueue_bulk(), free_pcppages_bulk(), __rmqueue() under
@@ -316,13 +316,12 @@ static void __frame_put(phys_addr_t pa)
  * and large_lock (a large block's frames); nothing is taken under it but
  * logbuf_lock, by a panic's printk.
  *
- * Each entry point is compiled twice from one body (LOCKED(smp, call),
- * SMP a constant): the uniprocessor copy, the symbol every caller calls,
- * has no lock site at all, and at more than one possible CPU its first
- * instruction becomes a jump to the _smp copy (text_redirect(), as
- * kernel/trace/trace.c's write path): a -smp 1 boot runs the instructions
- * it ran before (docs/FASTPATHS.md).  noinline keeps every call, in this
- * file too, entering through the symbol that is redirected.
+ * Each entry point is compiled twice from one body, NAME_body(..., smp),
+ * SMP a constant that picks LOCKED()'s locking: the uniprocessor copy,
+ * the symbol every caller calls, has no lock site at all, and at more
+ * than one possible CPU it jumps to the _smp copy (SMP_COPIES,
+ * <kernel/smp_copies.h>): a -smp 1 boot runs the instructions it ran
+ * before (docs/FASTPATHS.md).
  */
 
 #define LOCKED(smp, call) ({ unsigned long __f; __typeof__(call) __r;		\
@@ -339,21 +338,39 @@ static void __frame_put(phys_addr_t pa)
 /* A void call as an int one, for LOCKED(). */
 #define VOIDCALL(call)	({ call; 0; })
 
-/* NAME, the uniprocessor copy, and NAME_smp, the copy that takes the lock
- * (VOID: a function returning nothing). */
-#define ZONE_ENTRY(ret, name, params, call)					\
-	noinline ret name params { return LOCKED(0, call); }			\
-	static __unused ret name##_smp params { return LOCKED(1, call); }
-#define ZONE_ENTRY_VOID(name, params, call)					\
-	noinline void name params { LOCKED(0, VOIDCALL(call)); }		\
-	static __unused void name##_smp params { LOCKED(1, VOIDCALL(call)); }
+static __always_inline phys_addr_t alloc_frame_body(int smp)
+{
+	return LOCKED(smp, __alloc_frame());
+}
+SMP_COPIES(phys_addr_t, alloc_frame, (void))
 
-ZONE_ENTRY(phys_addr_t, alloc_frame, (void), __alloc_frame())
-ZONE_ENTRY(phys_addr_t, alloc_pages, (unsigned int order), __alloc_pages(order))
-ZONE_ENTRY_VOID(free_pages, (phys_addr_t pa, unsigned int order), __free_pages(pa, order))
-ZONE_ENTRY_VOID(frame_get, (phys_addr_t pa), __frame_get(pa))
-ZONE_ENTRY_VOID(frame_put, (phys_addr_t pa), __frame_put(pa))
-ZONE_ENTRY_VOID(free_frame, (phys_addr_t pa), __frame_put(pa))
+static __always_inline phys_addr_t alloc_pages_body(unsigned int order, int smp)
+{
+	return LOCKED(smp, __alloc_pages(order));
+}
+SMP_COPIES(phys_addr_t, alloc_pages, (unsigned int order), order)
+
+static __always_inline void free_pages_body(phys_addr_t pa, unsigned int order, int smp)
+{
+	LOCKED(smp, VOIDCALL(__free_pages(pa, order)));
+}
+SMP_COPIES_VOID(free_pages, (phys_addr_t pa, unsigned int order), pa, order)
+
+static __always_inline void frame_get_body(phys_addr_t pa, int smp)
+{
+	LOCKED(smp, VOIDCALL(__frame_get(pa)));
+}
+SMP_COPIES_VOID(frame_get, (phys_addr_t pa), pa)
+
+static __always_inline void frame_put_body(phys_addr_t pa, int smp)
+{
+	LOCKED(smp, VOIDCALL(__frame_put(pa)));
+}
+SMP_COPIES_VOID(frame_put, (phys_addr_t pa), pa)
+
+/* free_frame() is frame_put(): its own copies, so both are redirected */
+#define free_frame_body frame_put_body
+SMP_COPIES_VOID(free_frame, (phys_addr_t pa), pa)
 
 /* The frame is zeroed outside the lock: it is the caller's already. */
 static __always_inline phys_addr_t alloc_zeroed_frame_body(int smp)
@@ -364,30 +381,7 @@ static __always_inline phys_addr_t alloc_zeroed_frame_body(int smp)
 		__builtin_memset(__va(pa), 0, PAGE_SIZE);
 	return pa;
 }
-
-noinline phys_addr_t alloc_zeroed_frame(void)
-{
-	return alloc_zeroed_frame_body(0);
-}
-
-#ifndef HOST_TEST
-static phys_addr_t alloc_zeroed_frame_smp(void)
-{
-	return alloc_zeroed_frame_body(1);
-}
-
-/* More than one possible CPU, before the others start: the _smp copies. */
-void pmm_smp_init(void)
-{
-	text_redirect(alloc_frame, alloc_frame_smp);
-	text_redirect(alloc_pages, alloc_pages_smp);
-	text_redirect(free_pages, free_pages_smp);
-	text_redirect(frame_get, frame_get_smp);
-	text_redirect(frame_put, frame_put_smp);
-	text_redirect(free_frame, free_frame_smp);
-	text_redirect(alloc_zeroed_frame, alloc_zeroed_frame_smp);
-}
-#endif
+SMP_COPIES(phys_addr_t, alloc_zeroed_frame, (void))
 
 unsigned int frame_refcount(phys_addr_t pa)
 {

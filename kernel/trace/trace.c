@@ -38,7 +38,7 @@
 #include <kernel/uaccess.h>
 #include <kernel/time.h>
 #include <kernel/sched.h>
-#include <kernel/jump_label.h>
+#include <kernel/smp_copies.h>
 #include <kernel/cpumask.h>
 #include <kernel/smp.h>
 #include <arch/irqflags.h>
@@ -349,12 +349,18 @@ static long trace_marker_write_smp(const char *ubuf, int len)
 	return marker_write(ubuf, len, 1);
 }
 
-/* More than one possible CPU: the _smp write path from now on. */
+/*
+ * More than one possible CPU: the _smp write path from now on.  The pairs
+ * are this table, not the section smp_copies (<kernel/smp_copies.h>): the
+ * tracer's sections are renamed .trace.*, and it is patched only when on.
+ */
 static void trace_smp_write_path(void)
 {
-	text_redirect(trace_reserve, trace_reserve_smp);
-	text_redirect(trace_commit, trace_commit_smp);
-	text_redirect(trace_marker_write, trace_marker_write_smp);
+	static const struct smp_copy write_path[] = {
+		SMP_COPY(trace_reserve), SMP_COPY(trace_commit), SMP_COPY(trace_marker_write),
+	};
+
+	smp_copies_redirect(write_path, write_path + ARRAY_SIZE(write_path));
 }
 
 /* ---- the dump ---------------------------------------------------------------- */

@@ -43,10 +43,6 @@ size_t ksize(const void *ptr);
 /* Give back the one empty slab each cache keeps in reserve. */
 void kmalloc_shrink(void);
 
-/* More than one possible CPU (smp_init(), before the others start): every
- * call takes its cache's list_lock (or the large blocks' lock) from now on. */
-void kmalloc_smp_init(void);
-
 struct kmalloc_cache_stats {
 	u32 size;		/* object size, bytes */
 	u32 order;		/* slab = 2^order frames */

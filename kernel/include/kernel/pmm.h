@@ -88,8 +88,4 @@ unsigned long nr_total_frames(void);
 /* The struct page of a managed frame, or NULL if pa is outside the map. */
 struct page *phys_to_page(phys_addr_t pa);
 
-/* More than one possible CPU (smp_init(), before the others start): the
- * entry points take zone->lock from now on. */
-void pmm_smp_init(void);
-
 #endif

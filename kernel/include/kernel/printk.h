@@ -52,10 +52,6 @@ void printk_set_clock(u64 (*clock)(void));
 void printk_log_bounds(u32 *first, u32 *end);
 size_t printk_log_copy(char *buf, u32 from, size_t len, u32 *next);
 
-/* More than one possible CPU (smp_init(), before the others start): every
- * call above takes logbuf_lock from now on (kernel/printk.c). */
-void printk_smp_init(void);
-
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 
 #define BUG() panic("kernel BUG at %s:%d!", __FILE__, __LINE__)
