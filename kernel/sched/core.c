@@ -813,8 +813,7 @@ static void sched_change_end(struct rq *rq, struct task *p, const struct sched_c
 			if (c->prev_class->switched_from)
 				c->prev_class->switched_from(rq, p, c->running);
 			p->sched_class->switched_to(rq, p, c->running);
-		}
-		else
+		} else
 			p->sched_class->prio_changed(rq, p, c->oldprio, c->running);
 	}
 	sched_verify_hook(rq);
