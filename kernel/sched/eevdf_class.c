@@ -307,6 +307,20 @@ static void enqueue_task_eevdf(struct rq *rq, struct task *p, int flags)
 		requeue_delayed_entity(se);
 		return;
 	}
+	/*
+	 * Woken while __schedule() still has it as rq->curr, its dequeue
+	 * delayed and the rq lock dropped by idle_balance(): core.c cleared
+	 * the on_rq flags (put_prev_task_eevdf() sets them back later) and
+	 * activates it.  It is still queued: requeue it as ttwu_delayed()
+	 * does (6.12 keeps p->on_rq set, and ttwu_runnable() requeues it);
+	 * activate_task() does ttwu_delayed()'s counting.
+	 */
+	if ((flags & ENQUEUE_WAKEUP) && se->sched_delayed && !se->on_rq) {
+		se->on_rq = 1;
+		requeue_delayed_entity(se);
+		se->sched_contributes_to_load = 0;
+		return;
+	}
 
 	if (task_new)
 		h_nr_delayed = !!se->sched_delayed;

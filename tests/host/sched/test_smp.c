@@ -351,22 +351,30 @@ static void test_verify_checks_each_cpu(void **state)
  * its queued tasks and the destination one above (sched_verify at -smp 4
  * under sched_preset=linux-6.12 counted thousands of violations).
  */
-static void test_delayed_sleeper_moves_uncounted(void **state)
+/*
+ * Under linux-6.12, c on CPU 2 and two tasks taking turns on CPU 1; half a
+ * tick into a turn the runner's vruntime is past V (it owes: its lag is
+ * negative), so it would block delayed.  Returns it, running, on CPU 1.
+ */
+static struct task *runner_that_owes(void)
 {
-	struct task *a, *b, *c;
-
-	(void)state;
 	knob_set_ok("sched_preset", "linux-6.12");
-	c = spawn_on(2, "c", 0);
-	a = spawn_on(1, "a", 0);
-	b = spawn_on(1, "b", 0);
+	spawn_on(2, "c", 0);
+	spawn_on(1, "a", 0);
+	spawn_on(1, "b", 0);
 	run_on(2, 1);
-	/* a and b take turns; half a tick into a turn the runner's vruntime is
-	 * past V (it owes: its lag is negative), so it blocks delayed */
 	run_on(1, 3);
 	on_cpu(1);
-	a = current;
 	fake_clock_ns += 500000;
+	return current;
+}
+
+static void test_delayed_sleeper_moves_uncounted(void **state)
+{
+	struct task *a;
+
+	(void)state;
+	a = runner_that_owes();
 	block_current(TASK_INTERRUPTIBLE);
 	on_cpu(1);
 	assert_int_equal(a->se.sched_delayed, 1);
@@ -387,8 +395,41 @@ static void test_delayed_sleeper_moves_uncounted(void **state)
 	assert_int_equal(wake_up_process(a), 0);	/* requeued, counted in */
 	assert_int_equal(cpu_rq(2)->nr_running, 2);
 	on_cpu(0);
-	(void)b;
-	(void)c;
+}
+
+/*
+ * EEVDF: a sleeper whose dequeue __schedule() delayed is still rq->curr
+ * while idle_balance() has the rq lock dropped, and core.c's dequeue_task()
+ * has cleared its on_rq flags (put_prev_task_eevdf() sets them back after).
+ * A wakeup from another CPU then must requeue it, as 6.12's ttwu_runnable()
+ * (its p->on_rq stays set), not enqueue it a second time: that counted it
+ * twice in its queue and left it delayed though TASK_RUNNING.
+ */
+static void test_delayed_prev_woken_in_idle_balance(void **state)
+{
+	struct task *a;
+	struct rq *rq1 = cpu_rq(1);
+
+	(void)state;
+	a = runner_that_owes();
+	/* __schedule() up to idle_balance(), whose lock drop lets CPU 0 in */
+	a->state = TASK_INTERRUPTIBLE;
+	deactivate_task(rq1, a, DEQUEUE_SLEEP);
+	assert_int_equal(a->se.sched_delayed, 1);
+	assert_int_equal(rq1->cfs.nr_running, 2);
+
+	on_cpu(0);
+	static_key_set(&sched_up_key, false);	/* try_to_wake_up_smp() */
+	assert_int_equal(wake_up_process(a), 1);	/* activate_task()'s count */
+	static_key_set(&sched_up_key, true);
+	assert_int_equal(task_cpu(a), 1);
+	assert_int_equal(a->se.sched_delayed, 0);
+	assert_int_equal(a->se.on_rq, 1);
+	assert_int_equal(rq1->cfs.nr_running, 2);
+	assert_int_equal(rq1->nr_running, 2);
+	on_cpu(1);
+	assert_int_equal(sched_verify(), 0);
+	on_cpu(0);
 }
 
 int main(void)
@@ -407,6 +448,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_counts_sum_every_cpu, smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_verify_checks_each_cpu, smp_setup, smp_teardown),
 		cmocka_unit_test_setup_teardown(test_delayed_sleeper_moves_uncounted,
+						smp_setup, smp_teardown),
+		cmocka_unit_test_setup_teardown(test_delayed_prev_woken_in_idle_balance,
 						smp_setup, smp_teardown),
 	};
 
