@@ -307,6 +307,8 @@ void proc_sched_show_task(struct task *p)
 	out("%-35s:%21lld\n", "nr_voluntary_switches", (long long)p->nvcsw);
 	out("%-35s:%21lld\n", "nr_involuntary_switches", (long long)p->nivcsw);
 	P(se.load.weight);
+	if (sched_eevdf())		/* 6.12: PELT's lines (CONFIG_SMP) */
+		proc_sched_show_avg_eevdf(p);
 	P(policy);
 	P(prio);
 #undef PN

@@ -3,7 +3,8 @@
  * debug.c when sched_preset=linux-6.12 runs:
  *   eevdf_print_cfs_rq()/eevdf_print_rq()  the cfs_rq section and the
  *		runnable-task table of Linux 6.12's /proc/sched_debug;
- *   proc_sched_show_task_eevdf()  6.12's EEVDF lines of /proc/PID/sched;
+ *   proc_sched_show_task_eevdf()  6.12's EEVDF lines of /proc/PID/sched,
+ *		proc_sched_show_avg_eevdf() its PELT lines;
  *   sched_verify_eevdf()	the invariant checker for this class.
  */
 #ifdef HOST_TEST
@@ -12,6 +13,7 @@
 #endif
 
 #include "eevdf.h"
+#include "pelt.h"
 #include <kernel/printk.h>
 #include <kernel/math64.h>
 #include <kernel/rtmutex.h>
@@ -102,6 +104,22 @@ void eevdf_print_rq(struct rq *rq)
 }
 
 /* /proc/PID/sched's EEVDF lines (6.12 prints se.deadline, se.slice, se.vlag). */
+/* 6.12's se.avg lines of /proc/PID/sched, after se.load.weight. */
+void proc_sched_show_avg_eevdf(struct task *p)
+{
+#define P(F) out("%-35s:%21lld\n", #F, (long long)(p->F))
+	P(se.avg.load_sum);
+	P(se.avg.runnable_sum);
+	P(se.avg.util_sum);
+	P(se.avg.load_avg);
+	P(se.avg.runnable_avg);
+	P(se.avg.util_avg);
+	P(se.avg.last_update_time);
+	out("%-35s:%21lld\n", "se.avg.util_est",	/* PM(F, ~UTIL_AVG_UNCHANGED) */
+	    (long long)(p->se.avg.util_est & ~UTIL_AVG_UNCHANGED));
+#undef P
+}
+
 void proc_sched_show_task_eevdf(struct task *p)
 {
 	out("%-35s:%14lld.%06lu\n", "se.deadline", SPLIT_NS(p->se.deadline));

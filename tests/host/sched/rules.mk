@@ -29,6 +29,9 @@ SCHED_HOST_SRC := \
 	kernel/sched/eevdf_wakeup.c \
 	kernel/sched/eevdf_tunables.c \
 	kernel/sched/eevdf_debug.c \
+	kernel/sched/pelt.c \
+	kernel/sched/eevdf_pelt.c \
+	kernel/sched/eevdf_smp.c \
 	kernel/lib/rbtree.c \
 	kernel/lib/rbtree_augmented.c \
 	kernel/cmdline.c kernel/cmdline_suggest.c \
@@ -78,11 +81,9 @@ $(eval $(call host_test,sched_rebalance,$(SCHED_HOST_SRC) tests/host/sched/smp_f
 $(eval $(call host_test,sched_sim_smp,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
 	tests/host/sched/smp_fake.c tests/host/sched/test_sim_smp.c))
 # PELT (Linux 6.12's pelt.c) against hand-computed series, and its table in
-# docs/SCHEDULER.md.  Only this build defines SCHED_PELT (se->avg): pelt.c is
-# not in the kernel, nor in SCHED_HOST_SRC, until 6.12's balancer reads it.
+# docs/SCHEDULER.md (the series alone: pelt.c without the class's calls).
 $(eval $(call host_test,sched_pelt,kernel/sched/pelt.c tests/host/sched/docblock.c \
 	tests/host/sched/test_pelt.c))
-$(BUILD)/host/sched_pelt: HOST_CFLAGS += -DSCHED_PELT
 $(BUILD)/host/sched_pelt: HOST_LIBS += -lm
 $(BUILD)/host/sched_pelt: $(SCHED_HOST_HDRS)
 # the CPU priority map (2.6.35 sched_cpupri.c): levels, vectors, cpupri_find
