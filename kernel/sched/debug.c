@@ -37,7 +37,9 @@ unsigned long sched_verify_failures;
 static char *out_buf;
 static size_t out_size, out_len;
 
-static __printf(1, 2) void out(const char *fmt, ...)
+#define out sched_debug_out
+/* also eevdf_debug.c's: its /proc lines go into the same buffer */
+__printf(1, 2) void sched_debug_out(const char *fmt, ...)
 {
 	va_list ap;
 

@@ -19,7 +19,8 @@
 #include <kernel/rtmutex.h>
 #include <arch/irqflags.h>
 
-#define out console_printf	/* raw: no printk timestamps */
+/* debug.c's: the console (raw), or the /proc file's buffer being read */
+#define out sched_debug_out
 
 /* ---- /proc/sched_debug (Linux 6.12 fields) ---------------------------------- */
 

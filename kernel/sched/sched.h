@@ -577,6 +577,8 @@ void eevdf_print_cfs_rq(struct cfs_rq *cfs_rq);		/* eevdf_debug.c */
 void eevdf_print_rq(struct rq *rq);
 void proc_sched_show_task_eevdf(struct task *p);	/* eevdf_debug.c */
 void proc_sched_show_avg_eevdf(struct task *p);	/* eevdf_debug.c: se.avg */
+/* debug.c: print to the console, or to the /proc buffer being filled */
+void sched_debug_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- rt.c (Linux 2.6.35's sched_rt.c, one CPU) -------------------------- */
 

@@ -106,7 +106,8 @@ $(BUILD)/host/sched_topology $(BUILD)/host/sched_place $(BUILD)/host/sched_sim_s
 SCHED_HOST_BINS := $(addprefix $(BUILD)/host/,sched_fair sched_preempt sched_knobs sched_sim \
 			     sched_variants sched_fork sched_worked sched_eevdf sched_eevdf_class \
 			     sched_eevdf_setattr sched_rt sched_rtmutex sched_acct sched_smp sched_balance \
-			     sched_rebalance sched_topology sched_place sched_rt_smp sched_cpupri sched_sim_smp)
+			     sched_rebalance sched_topology sched_place sched_rt_smp sched_cpupri sched_sim_smp \
+			     sched_eevdf_smp)
 $(SCHED_HOST_BINS): $(SCHED_PRESETS_H)
 $(SCHED_HOST_BINS): HOST_CFLAGS += -I$(BUILD)
 
@@ -119,6 +120,11 @@ $(eval $(call host_test,sched_eevdf_class,$(SCHED_HOST_SRC) tests/host/sched/sim
 # parameter changes: nice scales the stored lag, a slice change requeues
 $(eval $(call host_test,sched_eevdf_setattr,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
 	tests/host/sched/test_eevdf_setattr.c))
+# EEVDF on four fake CPUs: wake_affine (WA_IDLE, WA_WEIGHT on PELT loads),
+# wake_wide, SIS_UTIL's depth, select_idle_sibling's candidates (6.12)
+$(eval $(call host_test,sched_eevdf_smp,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c \
+	tests/host/sched/test_eevdf_smp.c))
+$(BUILD)/host/sched_eevdf_smp: $(SCHED_HOST_HDRS)
 # the augmented red-black tree (subtree minima) against brute force
 $(eval $(call host_test,sched_rbtree_aug,kernel/lib/rbtree.c kernel/lib/rbtree_augmented.c \
 	tests/host/sched/test_rbtree_augmented.c))
