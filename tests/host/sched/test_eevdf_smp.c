@@ -38,21 +38,6 @@ static struct sched_avg *rq_avg(int cpu)
 	return &eevdf_rq(&cpu_rq(cpu)->cfs)->avg;
 }
 
-/* A sleeping nice-0 task last on CPU, allowed everywhere. */
-static struct task *sleeper_on(int cpu)
-{
-	struct task *p = task_alloc("wakee");
-
-	p->static_prio = p->prio = p->normal_prio = DEFAULT_PRIO;
-	set_load_weight(p);
-	p->sched_class = &fair_sched_class;
-	p->cpu = (unsigned int)cpu;
-	p->cpus_allowed = all4;
-	p->state = TASK_INTERRUPTIBLE;
-	p->recent_used_cpu = cpu;
-	return p;
-}
-
 /* CPU runs one nice-0 task (not idle). */
 static void busy(int cpu)
 {
