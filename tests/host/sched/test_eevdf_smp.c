@@ -4,7 +4,8 @@
  * path) on four fake CPUs under sched_preset=linux-6.12, against cases
  * worked out by hand (the comments show the arithmetic):
  * wake_affine_weight() on PELT loads, wake_affine_idle(), wake_wide(),
- * SIS_UTIL's scan depth and select_idle_sibling()'s order of candidates.
+ * SIS_UTIL's scan depth and select_idle_sibling()'s order of candidates;
+ * and PELT's averages following a task moved queued or asleep.
  *
  * PELT figures are set directly (the averages are the inputs here; the
  * series is test_pelt.c's).  Domains: two_sockets (a CPU level, no shared
@@ -238,6 +239,57 @@ static void test_select_idle_sibling_without_llc(void **state)
 	assert_int_equal(select_idle_sibling_eevdf(p, 2, 0), 0);	/* not cache-affine */
 }
 
+/*
+ * PELT follows a task between CPUs (eevdf_pelt.c).  Moved while queued
+ * (move_queued_task: TASK_ON_RQ_MIGRATING), its averages leave the old
+ * queue's at the dequeue (DO_DETACH) and join the new one's at the
+ * enqueue (DO_ATTACH, its window aligned on the queue's); moved asleep
+ * (set_task_cpu at a wakeup), they are noted in the old queue's
+ * "removed", subtracted at its next update.  No time passes in between
+ * (the fake clock only moves with ticks), so the figures are exact.
+ */
+static void test_pelt_follows_a_migrated_task(void **state)
+{
+	struct task *a, *b, *p;
+	u32 l0, lp;
+
+	(void)state;
+	a = spawn_on(0, "a", 0);
+	b = spawn_on(0, "b", 0);
+	run_on(0, 40);			/* both have a history on CPU 0 */
+	on_cpu(0);
+	p = current == a ? b : a;	/* the queued, not running one */
+	l0 = rq_avg(0)->load_avg;
+	lp = p->se.avg.load_avg;
+	assert_true(lp > 0 && l0 >= lp);
+
+	double_rq_lock(cpu_rq(0), cpu_rq(1));
+	move_queued_task(cpu_rq(0), p, cpu_rq(1));
+	double_rq_unlock(cpu_rq(0), cpu_rq(1));
+	assert_int_equal(task_cpu(p), 1);
+	assert_int_equal(p->on_rq, 1);
+	assert_int_equal(rq_avg(0)->load_avg, l0 - lp);
+	assert_int_equal(rq_avg(1)->load_avg, lp);
+	assert_true(p->se.avg.last_update_time == rq_avg(1)->last_update_time);
+
+	/* asleep on CPU 1, woken onto CPU 2: CPU 1 keeps it as "removed" */
+	run_on(1, 3);
+	on_cpu(1);
+	assert_ptr_equal(current, p);
+	block_current(TASK_INTERRUPTIBLE);
+	lp = p->se.avg.load_avg;
+	l0 = rq_avg(1)->load_avg;
+	set_task_cpu(p, 2);
+	assert_int_equal(eevdf_rq(&cpu_rq(1)->cfs)->removed.nr, 1);
+	assert_int_equal(eevdf_rq(&cpu_rq(1)->cfs)->removed.load_avg, lp);
+	assert_true(p->se.avg.last_update_time == 0);	/* to be attached on CPU 2 */
+	assert_int_equal(rq_avg(1)->load_avg, l0);	/* until its next update */
+	update_cfs_rq_load_avg(cpu_rq(1)->clock, &cpu_rq(1)->cfs);
+	assert_int_equal(eevdf_rq(&cpu_rq(1)->cfs)->removed.nr, 0);
+	assert_int_equal(rq_avg(1)->load_avg, l0 - lp);
+	on_cpu(0);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, eevdf_smp_setup, eevdf_smp_teardown)
@@ -247,6 +299,7 @@ int main(void)
 		T(test_wake_wide),
 		T(test_select_idle_sibling),
 		T(test_select_idle_sibling_without_llc),
+		T(test_pelt_follows_a_migrated_task),
 	};
 
 	return SMP_RUN_TESTS(tests);
