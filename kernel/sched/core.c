@@ -279,7 +279,9 @@ int wake_up_process(struct task *p)
 /* Reset P's scheduling state (the part of fork that is not the class's). */
 static void __sched_fork(struct task *p)
 {
-	memset(&p->se, 0, sizeof(p->se));
+	/* se.avg is EEVDF's (PELT), kept zero from the allocation until its
+	 * task_fork: the CFS path clears what it always cleared */
+	memset(&p->se, 0, offsetof(struct sched_entity, avg));
 	RB_CLEAR_NODE(&p->se.run_node);
 	INIT_LIST_HEAD(&p->se.deadline_node);
 	INIT_LIST_HEAD(&p->se.group_node);

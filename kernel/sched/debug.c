@@ -37,7 +37,9 @@ unsigned long sched_verify_failures;
 static char *out_buf;
 static size_t out_size, out_len;
 
-static __printf(1, 2) void out(const char *fmt, ...)
+#define out sched_debug_out
+/* also eevdf_debug.c's: its /proc lines go into the same buffer */
+__printf(1, 2) void sched_debug_out(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -307,6 +309,8 @@ void proc_sched_show_task(struct task *p)
 	out("%-35s:%21lld\n", "nr_voluntary_switches", (long long)p->nvcsw);
 	out("%-35s:%21lld\n", "nr_involuntary_switches", (long long)p->nivcsw);
 	P(se.load.weight);
+	if (sched_eevdf())		/* 6.12: PELT's lines (CONFIG_SMP) */
+		proc_sched_show_avg_eevdf(p);
 	P(policy);
 	P(prio);
 #undef PN

@@ -23,9 +23,11 @@
  *    re-enqueue (the weight at the dequeue is remembered in the cfs_rq);
  *  - DEQUEUE_SPECIAL is derived here from the task state (TASK_DEAD,
  *    TASK_STOPPED), since core.c passes only DEQUEUE_SLEEP;
- *  - no PELT, util_est, hrtick or fair_server (dl_server).
+ *  - no hrtick or fair_server (dl_server); PELT and util_est are
+ *    eevdf_pelt.c's, called where 6.12 calls them.
  */
-#include "eevdf.h"
+#include "topology.h"	/* select_task_rq_eevdf (eevdf_smp.c) */
+#include "eevdf_pelt.h"
 #include "stats.h"
 #include <kernel/printk.h>
 #include <kernel/math64.h>
@@ -88,6 +90,9 @@ void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 
 	update_curr(cfs_rq);
 
+	/* both SE's and the queue's averages to now; attach a newcomer */
+	update_load_avg(cfs_rq, se, UPDATE_TG | DO_ATTACH);
+
 	if (!curr)
 		place_entity(cfs_rq, se, flags);
 
@@ -149,10 +154,15 @@ bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 
 		if (sched_feat(DELAY_DEQUEUE) && delay &&
 		    !entity_eligible(cfs_rq, se)) {
+			update_load_avg(cfs_rq, se, 0);
 			set_delayed(se);
 			return false;
 		}
 	}
+
+	/* a task moved while queued takes its averages with it */
+	update_load_avg(cfs_rq, se, UPDATE_TG |
+			(task_on_rq_migrating(task_of(se)) ? DO_DETACH : 0));
 
 	update_stats_dequeue(cfs_rq, se);
 	if (sleep) {
@@ -211,6 +221,7 @@ static void requeue_delayed_entity(struct sched_entity *se)
 		}
 	}
 
+	update_load_avg(cfs_rq, se, 0);
 	clear_delayed(se);
 }
 
@@ -229,6 +240,7 @@ void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	if (se->on_rq) {
 		update_stats_wait_end(cfs_rq, se);
 		__dequeue_entity(cfs_rq, se);
+		update_load_avg(cfs_rq, se, UPDATE_TG);
 		set_protect_slice(se);
 	}
 
@@ -274,17 +286,21 @@ void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
 	if (prev->on_rq) {
 		update_stats_wait_start(cfs_rq, prev);
 		__enqueue_entity(cfs_rq, prev);
+		/* in !on_rq case, update occurred at dequeue */
+		update_load_avg(cfs_rq, prev, 0);
 	}
 	cfs_rq->curr = NULL;
 }
 
 /*
  * The tick: update_curr() does the work (a passed deadline reschedules);
- * a queued (hrtick) tick reschedules at once.
+ * the averages are brought up to date at least once a tick; a queued
+ * (hrtick) tick reschedules at once.
  */
 void entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued)
 {
 	update_curr(cfs_rq);
+	update_load_avg(cfs_rq, curr, UPDATE_TG);
 
 	if (queued) {
 		resched_task(rq_of(cfs_rq)->curr);
@@ -302,6 +318,16 @@ static void enqueue_task_eevdf(struct rq *rq, struct task *p, int flags)
 	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 	int task_new = !(flags & ENQUEUE_WAKEUP);
 	int h_nr_delayed = 0;
+
+	/*
+	 * The queue's util_est counts runnable tasks: a delayed sleeper that
+	 * only moves (or is requeued by a priority change) is not one.
+	 */
+	if (!(se->sched_delayed && (task_on_rq_migrating(p) || !(flags & ENQUEUE_DELAYED))))
+		util_est_enqueue(cfs_rq, p);
+
+	if (flags & ENQUEUE_INITIAL)	/* wake_up_new_task(), its CPU chosen */
+		post_init_entity_util_avg(p);
 
 	if (flags & ENQUEUE_DELAYED) {
 		requeue_delayed_entity(se);
@@ -370,9 +396,18 @@ static void dequeue_task_eevdf(struct rq *rq, struct task *p, int flags)
 {
 	if (p->state & (TASK_DEAD | TASK_STOPPED))
 		flags |= DEQUEUE_SPECIAL;	/* is_special_task_state() */
-	if (dequeue_entities(rq, &p->se, flags) < 0)
+	if (!(p->se.sched_delayed && (task_on_rq_migrating(p) || !(flags & DEQUEUE_SLEEP))))
+		util_est_dequeue(&rq->cfs, p);
+	util_est_update(&rq->cfs, p, flags & DEQUEUE_SLEEP);
+	if (dequeue_entities(rq, &p->se, flags) < 0) {
 		p->se.sched_contributes_to_load =
 			!!(p->state & TASK_UNINTERRUPTIBLE);
+		return;
+	}
+	/* 6.12's task_dead_fair(), at the last dequeue instead of after the
+	 * last switch: the queue forgets the dead task's blocked load */
+	if (p->state & TASK_DEAD)
+		remove_entity_load_avg(&p->se);
 }
 
 /*
@@ -478,6 +513,8 @@ static void task_tick_eevdf(struct rq *rq, struct task *curr, int queued)
  */
 static void task_fork_eevdf(struct task *p)
 {
+	init_entity_runnable_average(&p->se);	/* 6.12: sched_fork() */
+	p->recent_used_cpu = (int)task_cpu(p);	/* 6.12: wake_up_new_task() */
 	p->se.slice = current->se.slice;
 	p->se.custom_slice = current->se.custom_slice;
 	if (current->sched_reset_on_fork)	/* sched_fork's reset */
@@ -507,5 +544,7 @@ const struct sched_class eevdf_sched_class = {
 	.prio_changed		= prio_changed_eevdf,
 	.update_curr		= update_curr_eevdf,
 	.get_rr_interval	= get_rr_interval_eevdf,
+	.select_task_rq		= select_task_rq_eevdf,	/* eevdf_smp.c */
+	.migrate_task_rq	= migrate_task_rq_eevdf,	/* eevdf_pelt.c */
 	.name			= "fair",		/* Linux 6.12's name for it */
 };

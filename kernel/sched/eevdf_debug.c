@@ -3,7 +3,8 @@
  * debug.c when sched_preset=linux-6.12 runs:
  *   eevdf_print_cfs_rq()/eevdf_print_rq()  the cfs_rq section and the
  *		runnable-task table of Linux 6.12's /proc/sched_debug;
- *   proc_sched_show_task_eevdf()  6.12's EEVDF lines of /proc/PID/sched;
+ *   proc_sched_show_task_eevdf()  6.12's EEVDF lines of /proc/PID/sched,
+ *		proc_sched_show_avg_eevdf() its PELT lines;
  *   sched_verify_eevdf()	the invariant checker for this class.
  */
 #ifdef HOST_TEST
@@ -12,12 +13,14 @@
 #endif
 
 #include "eevdf.h"
+#include "pelt.h"
 #include <kernel/printk.h>
 #include <kernel/math64.h>
 #include <kernel/rtmutex.h>
 #include <arch/irqflags.h>
 
-#define out console_printf	/* raw: no printk timestamps */
+/* debug.c's: the console (raw), or the /proc file's buffer being read */
+#define out sched_debug_out
 
 /* ---- /proc/sched_debug (Linux 6.12 fields) ---------------------------------- */
 
@@ -102,6 +105,22 @@ void eevdf_print_rq(struct rq *rq)
 }
 
 /* /proc/PID/sched's EEVDF lines (6.12 prints se.deadline, se.slice, se.vlag). */
+/* 6.12's se.avg lines of /proc/PID/sched, after se.load.weight. */
+void proc_sched_show_avg_eevdf(struct task *p)
+{
+#define P(F) out("%-35s:%21lld\n", #F, (long long)(p->F))
+	P(se.avg.load_sum);
+	P(se.avg.runnable_sum);
+	P(se.avg.util_sum);
+	P(se.avg.load_avg);
+	P(se.avg.runnable_avg);
+	P(se.avg.util_avg);
+	P(se.avg.last_update_time);
+	out("%-35s:%21lld\n", "se.avg.util_est",	/* PM(F, ~UTIL_AVG_UNCHANGED) */
+	    (long long)(p->se.avg.util_est & ~UTIL_AVG_UNCHANGED));
+#undef P
+}
+
 void proc_sched_show_task_eevdf(struct task *p)
 {
 	out("%-35s:%14lld.%06lu\n", "se.deadline", SPLIT_NS(p->se.deadline));

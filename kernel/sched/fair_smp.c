@@ -197,8 +197,9 @@ int select_idle_sibling(struct task *p, int target)
 	return target;
 }
 
-/* From SD down: the idlest group's idlest CPU, level by level. */
-static int find_idlest_walk(struct sched_domain *sd, struct task *p, int cpu,
+/* From SD down: the idlest group's idlest CPU, level by level (inlined
+ * into both callers: select_task_rq_fair's copy is what it was). */
+static __attribute__((always_inline)) inline int find_idlest_walk(struct sched_domain *sd, struct task *p, int cpu,
 			    int sd_flag, int new_cpu)
 {
 	struct sched_domain *tmp;
@@ -235,6 +236,15 @@ static int find_idlest_walk(struct sched_domain *sd, struct task *p, int cpu,
 		}
 	}
 	return new_cpu;
+}
+
+/*
+ * EEVDF's slow path (eevdf_smp.c) until it has 6.12's
+ * sched_balance_find_dst_cpu(): the same walk from SD, starting at CPU.
+ */
+int find_idlest_walk_eevdf(struct sched_domain *sd, struct task *p, int cpu, int sd_flag)
+{
+	return find_idlest_walk(sd, p, cpu, sd_flag, cpu);
 }
 
 /*

@@ -31,12 +31,17 @@
 /*
  * Move P to NEW_CPU's runqueue as far as P's own fields go (2.6.35
  * set_task_cpu(); the caller dequeued it, or it sleeps or is new, and
- * will enqueue it there): se.nr_migrations counts real moves.
+ * will enqueue it there): se.nr_migrations counts real moves, and on a
+ * real move the class's migrate_task_rq hook runs first (6.12's order).
  */
 void set_task_cpu(struct task *p, unsigned int new_cpu)
 {
-	if (task_cpu(p) != new_cpu)
+	if (task_cpu(p) != new_cpu) {
+		/* 6.12: EEVDF's PELT leaves the old queue (none in 2.6.35) */
+		if (p->sched_class->migrate_task_rq)
+			p->sched_class->migrate_task_rq(p, (int)new_cpu);
 		p->se.nr_migrations++;
+	}
 	p->cpu = new_cpu;			/* __set_task_cpu() */
 }
 
@@ -125,17 +130,13 @@ void double_unlock_balance(struct rq *this_rq, struct rq *busiest)
  * flags 0 on both sides, so vruntime leaves relative to SRC_RQ's
  * min_vruntime and arrives relative to DST_RQ's; then P may preempt what
  * runs there (2.6.35 pull_task(); 6.12 move_queued_task()).
- * An EEVDF DELAY_DEQUEUE sleeper moves as it is, still delayed, as Linux
- * 6.12 moves it; but Granule's rq->nr_running counted it out when it
- * blocked: so it moves without deactivate/activate's counts, and without
- * the preemption check, since it sleeps.
+ * EEVDF's tasks, a DELAY_DEQUEUE sleeper among them (it moves still
+ * delayed, as 6.12 moves it), go by move_queued_task_eevdf() (eevdf_smp.c).
  */
 void move_queued_task(struct rq *src_rq, struct task *p, struct rq *dst_rq)
 {
-	if (sched_eevdf() && p->se.sched_delayed) {
-		dequeue_task(src_rq, p, 0);
-		set_task_cpu(p, (unsigned int)cpu_of(dst_rq));
-		enqueue_task(dst_rq, p, 0);
+	if (sched_eevdf()) {
+		move_queued_task_eevdf(src_rq, p, dst_rq);
 		return;
 	}
 	deactivate_task(src_rq, p, 0);

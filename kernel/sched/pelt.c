@@ -20,7 +20,7 @@
  * No frequency or CPU capacity invariance (QEMU's CPUs are identical and
  * run at one speed): "now" is the rq clock, where 6.12 passes
  * rq_clock_pelt(), the clock scaled by capacity and frequency.
- * Not linked into the kernel yet: docs/SCHEDULER.md, "PELT".
+ * eevdf_pelt.c calls it at 6.12's sites: docs/SCHEDULER.md, "PELT".
  */
 #include "pelt.h"
 #include <kernel/math64.h>
@@ -179,12 +179,25 @@ int __update_load_avg_blocked_se(u64 now, struct sched_entity *se)
 	return 0;
 }
 
+/*
+ * util_avg moved: clear util_est's UTIL_AVG_UNCHANGED, so that the next
+ * sleep takes a new sample (6.12's cfs_se_util_change()).
+ */
+static inline void cfs_se_util_change(struct sched_avg *avg)
+{
+	if (!sched_feat(UTIL_EST))
+		return;
+	if (avg->util_est & UTIL_AVG_UNCHANGED)
+		avg->util_est &= ~UTIL_AVG_UNCHANGED;
+}
+
 /* An entity on CFS_RQ: queued, runnable unless delayed, running if curr. */
 int __update_load_avg_se(u64 now, struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (___update_load_sum(now, &se->avg, !!se->on_rq, se_runnable(se),
 			       cfs_rq->curr == se)) {
 		___update_load_avg(&se->avg, se_weight(se));
+		cfs_se_util_change(&se->avg);
 		return 1;
 	}
 	return 0;

@@ -1,18 +1,14 @@
 /*
  * kernel/sched/pelt.h - per-entity load tracking (Linux 6.12's
- * kernel/sched/pelt.h and pelt.c): the interface 6.12's balancer and
- * wakeup placement read.  Nothing calls it yet (docs/SCHEDULER.md, "PELT"):
- * only builds that define SCHED_PELT have se->avg and the queue's avg.
+ * kernel/sched/pelt.h and pelt.c): the series (pelt.c) and the EEVDF
+ * class's calls of it (eevdf_pelt.c), which 6.12's wakeup placement
+ * reads (docs/SCHEDULER.md, "PELT").  CFS (2.6.35) has no PELT.
  */
 #ifndef KERNEL_SCHED_PELT_H
 #define KERNEL_SCHED_PELT_H
 
 #include "eevdf.h"
 #include "sched-pelt.h"
-
-#ifndef SCHED_PELT
-#error "pelt.h: se->avg exists only where SCHED_PELT is defined (kernel/include/kernel/sched.h)"
-#endif
 
 /* Utilisation's fixed point: one CPU busy all the time is 1024 (6.12). */
 #define SCHED_CAPACITY_SHIFT	10
@@ -39,6 +35,9 @@ static inline u32 se_runnable(const struct sched_entity *se)
 		return 0;
 	return !!se->on_rq;
 }
+
+/* util_est's bit 31: util_avg has not moved since the last sleep (6.12). */
+#define UTIL_AVG_UNCHANGED	0x80000000U
 
 /*
  * The smallest *_sum / *_avg divider: the series' limit less the current

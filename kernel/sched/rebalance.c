@@ -308,7 +308,8 @@ void rebalance_domains(int cpu, enum cpu_idle_type idle)
  * of the tick that raised it, balance this CPU's domains as idle if the
  * tick found it idle.  Nohz idle balancing (the idle load balancer that
  * balances for CPUs whose tick is stopped) is not here: every Granule CPU
- * keeps ticking while idle, so each balances for itself.
+ * keeps ticking while idle, so each balances for itself.  Under EEVDF
+ * the queue's blocked PELT load is aged first, as 6.12's softirq does.
  */
 static void run_rebalance_domains(struct softirq_action *h)
 {
@@ -316,6 +317,8 @@ static void run_rebalance_domains(struct softirq_action *h)
 	struct rq *this_rq = cpu_rq(this_cpu);
 
 	(void)h;
+	if (sched_eevdf())	/* 6.12's sched_balance_softirq(): PELT first */
+		sched_balance_softirq_eevdf(this_cpu);
 	rebalance_domains(this_cpu, this_rq->idle_at_tick ? CPU_IDLE : CPU_NOT_IDLE);
 }
 

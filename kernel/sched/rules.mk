@@ -26,6 +26,9 @@ KERNEL_C += kernel/sched/syscalls.c	# sched_setscheduler & co (Linux 2.6.35): po
 KERNEL_C += kernel/sched/setattr.c	# sched_setattr/sched_getattr (Linux 6.12): policy, nice, custom slice
 KERNEL_C += kernel/sched/eevdf_tunables.c # EEVDF: sched_preset=linux-6.12, base slice, 6.12 features
 KERNEL_C += kernel/sched/eevdf_debug.c	# EEVDF: 6.12 sched_debug fields, invariant checker
+KERNEL_C += kernel/sched/pelt.c		# PELT (Linux 6.12): the geometric series of load, runnable, util
+KERNEL_C += kernel/sched/eevdf_pelt.c	# EEVDF: update_load_avg and its sites, attach/detach, blocked load
+KERNEL_C += kernel/sched/eevdf_smp.c	# EEVDF: select_task_rq_fair (6.12), wake_affine, select_idle_sibling
 
 # sched_presets[] (tunables.c) is generated from tools/presets, the one list
 # of presets (tools/mkiso and tools/bench read the same file).

@@ -185,9 +185,19 @@ struct rq {
 		u32 h_nr_delayed;		/* DELAY_DEQUEUE sleepers still queued */
 		struct sched_entity *reweight_se; /* dequeued (not asleep) with ... */
 		u32 reweight_weight;		/* ... this weight: see enqueue_entity */
-#ifdef SCHED_PELT
-		struct sched_avg avg;		/* the queue's PELT (pelt.c; see sched_entity) */
-#endif
+		struct sched_avg avg;		/* the queue's PELT (pelt.c, eevdf_pelt.c) */
+		/*
+		 * What tasks that left while asleep (migrated, exited) took
+		 * with them, subtracted at the next update_cfs_rq_load_avg()
+		 * (6.12's cfs_rq->removed; its own lock there, as the wakeup
+		 * path holds only p->pi_lock: here the old rq's lock is held).
+		 */
+		struct {
+			u32 nr;
+			u32 load_avg;
+			u32 util_avg;
+			u32 runnable_avg;
+		} removed;
 	} eevdf;
 
 	struct rt_rq rt;		/* the rt class (rt.c), after CFS's fields */
@@ -276,6 +286,9 @@ struct sched_class {
 	int (*select_task_rq)(struct task *p, int sd_flag, int wake_flags);
 	/* SMP: a sleeper is about to be woken, maybe elsewhere (ENQUEUE_WAKING) */
 	void (*task_waking)(struct rq *rq, struct task *p);
+	/* SMP (6.12, EEVDF only): P moves to NEW_CPU (set_task_cpu), queued
+	 * (p->on_rq TASK_ON_RQ_MIGRATING) or asleep; NULL: nothing to do */
+	void (*migrate_task_rq)(struct task *p, int new_cpu);
 	/* SMP, 2.6.35's rt hooks (NULL in the other classes): before the
 	 * pick (prev's class), after the switch (next's, if rq->post_schedule),
 	 * after a wakeup, on leaving the class, on an affinity change, and when
@@ -504,6 +517,10 @@ void double_rq_unlock(struct rq *rq1, struct rq *rq2);
 int double_lock_balance(struct rq *this_rq, struct rq *busiest);
 void double_unlock_balance(struct rq *this_rq, struct rq *busiest);
 void move_queued_task(struct rq *src_rq, struct task *p, struct rq *dst_rq);
+/* eevdf_smp.c: EEVDF's move of a queued task (PELT's detach/attach), and
+ * the periodic balance's first steps: age this CPU's blocked load, SIS_UTIL */
+void move_queued_task_eevdf(struct rq *src_rq, struct task *p, struct rq *dst_rq);
+void sched_balance_softirq_eevdf(int cpu);
 void pull_task(struct rq *src_rq, struct task *p, struct rq *this_rq, int this_cpu);
 void task_waking_fair(struct rq *rq, struct task *p);
 
@@ -572,6 +589,9 @@ int sched_verify_eevdf(struct rq *rq);			/* eevdf_debug.c */
 void eevdf_print_cfs_rq(struct cfs_rq *cfs_rq);		/* eevdf_debug.c */
 void eevdf_print_rq(struct rq *rq);
 void proc_sched_show_task_eevdf(struct task *p);	/* eevdf_debug.c */
+void proc_sched_show_avg_eevdf(struct task *p);	/* eevdf_debug.c: se.avg */
+/* debug.c: print to the console, or to the /proc buffer being filled */
+void sched_debug_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- rt.c (Linux 2.6.35's sched_rt.c, one CPU) -------------------------- */
 

@@ -231,5 +231,20 @@ struct sched_group *find_idlest_group(struct sched_domain *sd, struct task *p,
 int find_idlest_cpu(struct sched_group *group, struct task *p, int this_cpu);
 int select_idle_sibling(struct task *p, int target);
 int select_task_rq_fair(struct task *p, int sd_flag, int wake_flags);
+int find_idlest_walk_eevdf(struct sched_domain *sd, struct task *p, int cpu, int sd_flag);
+/* eevdf_smp.c: Linux 6.12's wakeup placement for the EEVDF class */
+int select_task_rq_eevdf(struct task *p, int sd_flag, int wake_flags);
+struct sched_domain *eevdf_sd_llc(int cpu);
+int cpus_share_cache(int this_cpu, int that_cpu);
+int available_idle_cpu(int cpu);
+int wake_wide(struct task *p);
+int wake_affine_idle(int this_cpu, int prev_cpu, int sync);
+int wake_affine_weight(struct sched_domain *sd, struct task *p,
+		       int this_cpu, int prev_cpu, int sync);
+int wake_affine_eevdf(struct sched_domain *sd, struct task *p,
+		      int this_cpu, int prev_cpu, int sync);
+void update_idle_cpu_scan(int cpu);
+int select_idle_cpu(struct task *p, struct sched_domain *sd, int target);
+int select_idle_sibling_eevdf(struct task *p, int prev, int target);
 
 #endif

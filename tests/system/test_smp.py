@@ -526,7 +526,9 @@ def test_taskset_pins_a_task_to_another_cpu():
 # the image by paths of different lengths, test_an_smp_run_repeats_wherever_the_image_lies.)
 # 116 -> 117 at two CPUs when each CPU got its own hrtimer queue: kbuild's sleeps on
 # CPU 1 expire from CPU 1's own clock event, not at CPU 0's next event.
-KBUILD = {1: (59, "29.50"), 2: (117, "58.50"), 4: (225, "112.50")}
+# 225 -> 226 at four CPUs when struct task grew by EEVDF's PELT fields (80 bytes that
+# kzalloc zeroes: 20 instructions more per fork under CFS too).
+KBUILD = {1: (59, "29.50"), 2: (117, "58.50"), 4: (226, "113.00")}
 
 
 @pytest.mark.parametrize("cpus", [1, 2, 4])

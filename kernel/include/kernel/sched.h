@@ -102,6 +102,9 @@ struct sched_avg {
 	u32 load_avg;
 	u32 runnable_avg;
 	u32 util_avg;
+	/* util_est (6.12's UTIL_EST): util_avg at the last dequeue for a
+	 * sleep, EWMA'd; bit 31 UTIL_AVG_UNCHANGED: util_avg not moved since */
+	u32 util_est;
 };
 
 /*
@@ -109,7 +112,7 @@ struct sched_avg {
  * Two fair classes share it (exactly one runs, see kernel/sched/sched.h):
  * CFS (2.6.35) and EEVDF (6.12).  EEVDF's own fields overlap CFS's variant
  * fields in unions, so that CFS's layout, and with it every instruction
- * CFS executes, is what it was (and struct task stays 1024 bytes).
+ * CFS executes, is what it was.
  */
 /* The rt class's part of a task (2.6.35 struct sched_rt_entity, UP). */
 struct sched_rt_entity {
@@ -171,14 +174,13 @@ struct sched_entity {
 	};
 	u64 nr_migrations;		/* set_task_cpu() moves to another CPU */
 	struct list_head group_node;	/* in cfs_rq->tasks while queued */
-#ifdef SCHED_PELT
 	/*
-	 * Not in the kernel yet: only the builds that link kernel/sched/pelt.c
-	 * (the host test sched_pelt) define SCHED_PELT, so struct task and the
-	 * image stay as they were until 6.12's balancer reads PELT.
+	 * PELT (kernel/sched/pelt.c), kept by the EEVDF class only (Linux
+	 * 6.12): 2.6.35's CFS has no PELT and never touches it.  It grows
+	 * struct task from 1472 to 1520 bytes (i686), in kmalloc's 2048-byte
+	 * cache either way.
 	 */
 	struct sched_avg avg;
-#endif
 };
 
 /* sched_info (2.6.35 CONFIG_SCHEDSTATS), per task, ns. */

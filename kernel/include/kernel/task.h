@@ -73,6 +73,13 @@ struct task {
 	u32 utime, stime;
 	u64 prev_utime, prev_stime;
 	struct sched_info sched_info;	/* run_delay, pcount (schedstats) */
+	/* EEVDF's wakeup placement (Linux 6.12, kernel/sched/eevdf_smp.c):
+	 * whom this task woke last, how often that changed (halved each
+	 * second: wake_wide()), and the CPU it last woke a task from */
+	struct task *last_wakee;
+	unsigned int wakee_flips;
+	u64 wakee_flip_decay_ts;		/* jiffies */
+	int recent_used_cpu;
 	/* priority inheritance (kernel/sched/rtmutex.c, 2.6.35's names) */
 	struct plist_head pi_waiters;	/* top waiter of each rt_mutex we own */
 	struct rt_mutex_waiter *pi_blocked_on; /* the lock we wait for, or NULL */

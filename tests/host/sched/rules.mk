@@ -29,6 +29,9 @@ SCHED_HOST_SRC := \
 	kernel/sched/eevdf_wakeup.c \
 	kernel/sched/eevdf_tunables.c \
 	kernel/sched/eevdf_debug.c \
+	kernel/sched/pelt.c \
+	kernel/sched/eevdf_pelt.c \
+	kernel/sched/eevdf_smp.c \
 	kernel/lib/rbtree.c \
 	kernel/lib/rbtree_augmented.c \
 	kernel/cmdline.c kernel/cmdline_suggest.c \
@@ -99,11 +102,9 @@ $(eval $(call sched_host_test,sched_rebalance,$(SCHED_HOST_SRC) tests/host/sched
 $(eval $(call sched_host_test,sched_sim_smp,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
 	tests/host/sched/smp_fake.c tests/host/sched/test_sim_smp.c))
 # PELT (Linux 6.12's pelt.c) against hand-computed series, and its table in
-# docs/SCHEDULER.md.  Only this build defines SCHED_PELT (se->avg): pelt.c is
-# not in the kernel, nor in SCHED_HOST_SRC, until 6.12's balancer reads it.
+# docs/SCHEDULER.md (the series alone: pelt.c without the class's calls).
 $(eval $(call host_test,sched_pelt,kernel/sched/pelt.c tests/host/sched/docblock.c \
 	tests/host/sched/test_pelt.c))
-$(BUILD)/host/sched_pelt: HOST_CFLAGS += -DSCHED_PELT
 $(BUILD)/host/sched_pelt: HOST_LIBS += -lm
 $(BUILD)/host/sched_pelt: $(SCHED_HOST_HDRS)
 # the CPU priority map (2.6.35 sched_cpupri.c): levels, vectors, cpupri_find
@@ -124,6 +125,10 @@ $(eval $(call sched_host_test,sched_eevdf_class,$(SCHED_HOST_SRC) tests/host/sch
 # parameter changes: nice scales the stored lag, a slice change requeues
 $(eval $(call sched_host_test,sched_eevdf_setattr,$(SCHED_HOST_SRC) tests/host/sched/sim.c tests/host/sched/sim_smp.c \
 	tests/host/sched/test_eevdf_setattr.c))
+# EEVDF on four fake CPUs: wake_affine (WA_IDLE, WA_WEIGHT on PELT loads),
+# wake_wide, SIS_UTIL's depth, select_idle_sibling's candidates (6.12)
+$(eval $(call sched_host_test,sched_eevdf_smp,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c \
+	tests/host/sched/test_eevdf_smp.c))
 # the augmented red-black tree (subtree minima) against brute force
 $(eval $(call host_test,sched_rbtree_aug,kernel/lib/rbtree.c kernel/lib/rbtree_augmented.c \
 	tests/host/sched/test_rbtree_augmented.c))

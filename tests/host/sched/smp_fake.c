@@ -35,6 +35,20 @@ void load_cpu(int cpu, int n, int nice)
 		cpu_rq(cpu)->cpu_load[i] = cpu_rq(cpu)->load.weight;
 }
 
+struct task *sleeper_on(int cpu)
+{
+	struct task *p = task_alloc("wakee");
+
+	p->static_prio = p->prio = p->normal_prio = DEFAULT_PRIO;
+	set_load_weight(p);
+	p->sched_class = &fair_sched_class;
+	p->cpu = (unsigned int)cpu;
+	p->cpus_allowed.bits = (1u << SMP_NCPUS) - 1;
+	p->state = TASK_INTERRUPTIBLE;
+	p->recent_used_cpu = cpu;
+	return p;
+}
+
 void run_on(int cpu, int ms)
 {
 	on_cpu(cpu);

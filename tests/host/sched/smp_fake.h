@@ -28,6 +28,9 @@ struct task *spawn_on(int cpu, const char *name, int nice);
 /* Queue N tasks of NICE on CPU (spawn_on, not run) and set CPU's decayed
  * cpu_load[] to its load, so source_load() and target_load() read it. */
 void load_cpu(int cpu, int n, int nice);
+/* A nice-0 task asleep (TASK_INTERRUPTIBLE, never queued), last on CPU,
+ * allowed on every CPU (its recent_used_cpu CPU too). */
+struct task *sleeper_on(int cpu);
 /* On CPU: schedule() if it idles with work queued, then MS ticks; back on 0. */
 void run_on(int cpu, int ms);
 /* cmocka fixtures: sched_test_reset() and an idle task (pid 0) on each

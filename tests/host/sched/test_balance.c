@@ -327,19 +327,7 @@ static void test_nr_migrate_bounds_the_scan(void **state)
 
 /* ---- wakeups and forks ------------------------------------------------------ */
 
-/* A sleeper last on CPU 1, weight 1024, woken from CPU 0; 125% -> 112%. */
-static struct task *sleeper_on(int cpu)
-{
-	struct task *p = task_alloc("wakee");
-
-	p->static_prio = p->prio = p->normal_prio = DEFAULT_PRIO;
-	set_load_weight(p);
-	p->sched_class = &fair_sched_class;
-	p->cpu = (unsigned int)cpu;
-	p->cpus_allowed = all4;
-	p->state = TASK_INTERRUPTIBLE;
-	return p;
-}
+/* Sleepers (smp_fake.c's sleeper_on) woken from CPU 0; 125% -> 112%. */
 
 /* Two sockets; a nice-0 task runs on CPU 0: the waker. */
 static void waker_on_cpu0(void)

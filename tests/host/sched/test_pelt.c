@@ -23,6 +23,9 @@
 #include "../../../kernel/sched/pelt.h"
 #include "docblock.h"
 
+/* the series alone: EEVDF's feature bits off (no UTIL_EST flag) */
+unsigned int sysctl_sched_features_eevdf;
+
 #define UNIT		1024ULL			/* ns */
 #define PERIOD		(1024 * UNIT)		/* ns */
 #define NICE_5		335			/* prio_to_weight[25] */

@@ -55,6 +55,7 @@ static void test_set_task_cpu_counts_moves(void **state)
 	struct task *p = task_alloc("sleeper");
 
 	(void)state;
+	p->sched_class = &fair_sched_class;	/* set_task_cpu asks its class */
 	p->cpu = 1;
 	set_task_cpu(p, 1);
 	assert_int_equal(p->se.nr_migrations, 0);	/* not a move */
