@@ -62,10 +62,11 @@ def test_microbench_schedstats_disable_bounds():
     """The issue's targets with schedstats off (virtual ns under -icount;
     docs/FASTPATHS.md): the yield switch <= 600 and the timer wake <= 1,500,
     both ways of the switch, and regression guards a little above today's
-    figures (599.1, 595.2 off, 700.2 on, 1,469.1 in this boot, with the tick's
-    accounting, the SMP kernel's three instructions and sched_yield's rq-lock
-    site: FASTPATHS.md, "The accounting on the tick", "Shootdowns, safe
-    reaping and the balancer" and the yield's paragraph after "Placement"),
+    figures (599.1, 595.2 off, 700.2 on, 1,486.4 in this boot, with the tick's
+    accounting, the SMP kernel's three instructions, sched_yield's rq-lock
+    site and the timer wake's per-CPU hrtimer base: FASTPATHS.md, "The
+    accounting on the tick", "Shootdowns, safe reaping and the balancer", the
+    yield's paragraph after "Placement" and the per-CPU timers' section),
     so that nothing creeps back unnoticed: schedstats off still saves most of
     the 99 instructions FASTPATHS.md itemises.  The schedstats-on figure
     carries its loop's share of ticks, which moves with the boot's length
@@ -75,6 +76,6 @@ def test_microbench_schedstats_disable_bounds():
     assert m["ctxsw_yield_ns"] <= 600
     on, off = m["ctxsw_yield_schedstats_on_ns"], m["ctxsw_yield_schedstats_off_ns"]
     assert off <= 600 and on <= 705 and on - off >= 80
-    assert m["timer_wake_late_ns"] <= 1480
+    assert m["timer_wake_late_ns"] <= 1495
     assert m["ctxsw_yield_ns"] <= 599.5 and off <= 597
     assert m["ctxsw_yield_schedstats_off_vs_linux"] == float("%.3f" % (off / 2159 + 1e-9))
