@@ -129,5 +129,9 @@ u32 sim_rand(struct sim *s);
 /* After sim_init(), on a machine of NCPUS online CPUs with their idle
  * tasks and sched domains: the stoppers, each CPU's current noted. */
 void sim_smp_init(struct sim *s, int ncpus);
+/* What tools/sim experiment's machine shares with it (sim_smp.c): CPU's
+ * tick offset past CPU 0's, and a stopper's start on its CPU. */
+u64 sim_tick_offset(u64 tick_ns, int ncpus, int cpu);
+void sim_stopper_start(struct task *t, int cpu);
 
 #endif

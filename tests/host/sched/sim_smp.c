@@ -62,18 +62,32 @@ static void on_event(struct sim *s, int cpu, enum sim_event ev, int after)
  * boot context on CPU 0, bound to their CPU, SCHED_FIFO MAX_RT_PRIO - 1,
  * woken; each runs once, finds no work and sleeps.
  */
+/*
+ * 2.6.35 tick_setup_sched_timer(): offset = tick_period / 2, divided by
+ * num_possible_cpus(), times the CPU: CPU's ticks lie that far past CPU 0's.
+ */
+u64 sim_tick_offset(u64 tick_ns, int ncpus, int cpu)
+{
+	return tick_ns / 2 / (u64)ncpus * (u64)cpu;
+}
+
+/* CPU's stopper T, after sched_fork(): bound there, SCHED_FIFO 99, woken. */
+void sim_stopper_start(struct task *t, int cpu)
+{
+	kthread_bind(t, (unsigned int)cpu);
+	sched_setscheduler_prio(t, SCHED_FIFO, MAX_RT_PRIO - 1);
+	wake_up_new_task(t);
+}
+
 void sim_smp_init(struct sim *s, int ncpus)
 {
 	s->ncpus = ncpus;
-	/*
-	 * 2.6.35 tick_setup_sched_timer(): offset = tick_period / 2, divided
-	 * by num_possible_cpus(), times the CPU; the first tick on CPU 0's
-	 * grid plus the offset that is still ahead (the offset is under a
-	 * period, and sim_init() put CPU 0's next tick a period ahead).
-	 */
+	/* the first tick on CPU 0's grid plus the offset that is still ahead
+	 * (the offset is under a period, and sim_init() put CPU 0's next tick
+	 * a period ahead) */
 	for (int cpu = 1; cpu < ncpus; cpu++)
 		s->ap_next_tick[cpu] = s->next_tick - s->tick_ns +
-				       s->tick_ns / 2 / (u64)ncpus * (u64)cpu;
+				       sim_tick_offset(s->tick_ns, ncpus, cpu);
 	s->spawn_mask = *cpu_online_mask;	/* init's: every CPU */
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		struct sim_task *st = sim_slot_alloc(s);
@@ -82,9 +96,7 @@ void sim_smp_init(struct sim *s, int ncpus)
 		snprintf(st->t.comm, sizeof(st->t.comm), "migration/%u", (unsigned char)cpu);
 		st->created_at = fake_clock_ns;
 		sched_fork(&st->t);
-		kthread_bind(&st->t, (unsigned int)cpu);
-		sched_setscheduler_prio(&st->t, SCHED_FIFO, MAX_RT_PRIO - 1);
-		wake_up_new_task(&st->t);
+		sim_stopper_start(&st->t, cpu);
 		s->stopper[cpu] = st;
 	}
 	for (int cpu = 0; cpu < ncpus; cpu++) {

@@ -5,7 +5,10 @@
  *
  * Output, as the image's experiment prints it: the seeds' three lines,
  * schbench-style percentiles, the load's RESULT line and, last, one
- * RESULT {json} line with "kernel":"Granule sim".
+ * RESULT {json} line with "kernel":"Granule sim".  At --cpus N > 1, as the
+ * image at -smp N: kbuild:J runs J jobs per CPU, and before that last line
+ * come kbuild-load's migrations line, RESULT cpu-busy and the summary's
+ * CPU line; the RESULT line adds cpus, migrations and migrations_per_s.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +18,7 @@
 
 #include "common.h"
 #include "calib.h"
+#include "cpus.h"
 #include "validated.h"
 #include "workload.h"
 #include "../../tests/host/sched/fake.h"
@@ -24,6 +28,7 @@
 static const char experiment_help[] =
 "usage: tools/sim experiment [--preset P] [--mode thread|signal] [--load L] [--duration S]\n"
 "                            [--seed N] [--hz H] [--period-ms P] [--pad US] [--calib FILE]\n"
+"                            [--cpus N]\n"
 "                            [KNOB=VALUE ...]\n"
 "  The image's `experiment` (docs/EXPERIMENT.md) simulated on the host with the real\n"
 "  kernel/sched code and the kernel's costs measured on the image (tools/sim calibrate).\n"
@@ -36,6 +41,10 @@ static const char experiment_help[] =
 "  --period-ms P  timer period, ms (1..1000; default 10)\n"
 "  --pad US       notify_pad_us: CPU the SIGEV_THREAD helper burns per expiry (0..1000)\n"
 "  --slice-us US  slice_us: the notifying threads' EEVDF slice (0: the base slice)\n"
+"  --cpus N       N CPUs (1..8, default 1), as the image at -smp N: kbuild:J keeps J jobs\n"
+"                 per CPU in flight (-j J*N, at most 256); adds the jobs' migrations, each\n"
+"                 CPU's busy share (RESULT cpu-busy) and the summary's CPU line.  The IPI,\n"
+"                 migration and balancing costs are not calibrated yet (zero): N > 1 warns\n"
 "  --calib FILE   the costs (default: $SIM_CALIB, else tools/granule/sim/engine/calibration)\n"
 "  --rt-app FILE  an rt-app workload instead: its threads' logs, as rt-app writes them, and\n"
 "                 a summary line each (--preset, --hz and knobs as here; --tick-phase US:\n"
@@ -141,6 +150,8 @@ static int exp_args(int argc, char **argv, struct exp_opts *o)
 			o->slice_us = number_opt(a, v, 0, 1000000);
 		else if (!strcmp(a, "--calib"))
 			o->calib = v;
+		else if (!strcmp(a, "--cpus"))
+			;				/* read by cpus_arg() before the boot */
 		else
 			die("%s: unknown option%s", a, " (see tools/sim experiment --help)");
 	}
@@ -175,13 +186,46 @@ static int rank(int n, int permille)
 	return idx < 0 ? 0 : idx;
 }
 
-static void report_kbuild(void)
+static void report_kbuild(int ncpus)
 {
 	u64 window = wl.duration + 2 * LEAD_NS;
 
 	printf("kbuild-load: %ld jobs in %llu s, work_frac %.3f, %ld as-children\n",
 	       wl.jobs, (unsigned long long)(window / 1000000000ULL),
 	       (double)wl.work / (double)window, wl.as_children);
+	if (ncpus > 1)				/* kbuild-load -m's line */
+		printf("kbuild-load: %ld migrations in the window (%.1f per s) on %d CPUs\n",
+		       wl.migrations, (double)wl.migrations * 1e9 / (double)window, ncpus);
+}
+
+/* CPU's busy share of the test in tenths of a percent (experiment.c's
+ * busy_permille(), from the idle time instead of /proc/stat's ticks). */
+static long busy_permille(int cpu)
+{
+	u64 total = wl.busy_to - wl.busy_from, idle = wl.idle_to[cpu] - wl.idle_from[cpu];
+
+	return total ? (long)(((total - idle) * 1000 + total / 2) / total) : -1;
+}
+
+/* At > 1 CPU, as the image's experiment: RESULT cpu-busy and the summary's
+ * CPU line (before the last RESULT line, which tools/sim sweep reads). */
+static int kbuild_each;			/* kbuild:J's J, jobs per CPU */
+
+static void report_cpus(int ncpus, const char *load)
+{
+	printf("RESULT {\"bench\":\"cpu-busy\",\"cpus\":%d,\"busy_pct\":[", ncpus);
+	for (int c = 0; c < ncpus; c++)
+		printf("%s%ld.%ld", c ? "," : "", busy_permille(c) / 10, busy_permille(c) % 10);
+	printf("]}\n");
+	if (wl.kbuild_j)
+		printf("%d CPUs, %d jobs each (the RESULT line has the migrations);", ncpus,
+		       kbuild_each);
+	else
+		printf("%d CPUs, load %s;", ncpus, load);
+	printf(" busy over the test:");
+	for (int c = 0; c < ncpus; c++)
+		printf(" cpu%d %ld.%ld %%", c, busy_permille(c) / 10, busy_permille(c) % 10);
+	printf("\n");
 }
 
 /* The seeds' lines, the percentiles, one RESULT line (user/bench/latency.c). */
@@ -212,7 +256,9 @@ static void report(const struct exp_opts *o, const struct machine *m, double hos
 		printf("\t  min=%lld, max=%lld\n", (long long)((s[0] + 500) / 1000),
 		       (long long)((s[n - 1] + 500) / 1000));
 	if (wl.kbuild_j)
-		report_kbuild();
+		report_kbuild(m->ncpus);
+	if (m->ncpus > 1)
+		report_cpus(m->ncpus, o->load);
 
 	printf("RESULT {\"bench\":\"wakeup-latency\",\"kernel\":\"Granule sim\",\"preset\":\"%s\",\"hz\":%u,",
 	       o->preset, HZ);
@@ -233,6 +279,11 @@ static void report(const struct exp_opts *o, const struct machine *m, double hos
 	if (wl.kbuild_j)
 		printf(",\"jobs\":%ld,\"work_frac\":%.3f", wl.jobs,
 		       (double)wl.work / (double)(wl.duration + 2 * LEAD_NS));
+	if (m->ncpus > 1)
+		printf(",\"cpus\":%d", m->ncpus);
+	if (m->ncpus > 1 && wl.kbuild_j)
+		printf(",\"migrations\":%ld,\"migrations_per_s\":%.1f", wl.migrations,
+		       (double)wl.migrations * 1e9 / (double)(wl.duration + 2 * LEAD_NS));
 	if (wl.video_burst_ms)
 		printf(",\"video_frames\":%ld,\"video_dropped\":%ld", wl.frames, wl.dropped);
 	printf(",\"switches\":%lu,\"calib\":\"%s\",\"host_s\":%.3f}\n", m->switches, m->cost.commit,
@@ -251,8 +302,9 @@ int cmd_experiment(int argc, char **argv)
 	struct run_settings rs;
 	u64 phase, period;
 	struct timespec a, b;
+	int ncpus = cpus_arg(argc, argv);
 
-	sched_test_reset();
+	cpus_boot(ncpus);			/* at one CPU: sched_test_reset() */
 	sysctl_sched_verify = 0;		/* as the image runs: the checker off */
 	memset(&wl, 0, sizeof(wl));
 	wl.kbuild_j = 10;
@@ -264,7 +316,12 @@ int cmd_experiment(int argc, char **argv)
 	apply_knob("sched_preset", o.preset);
 	if (exp_args(argc, argv, &o))
 		return 0;
-	rs = (struct run_settings){ .load = o.load, .period_ms = o.period_ms, .pad_us = o.pad_us,
+	cpus_online(ncpus);
+	kbuild_each = wl.kbuild_j;
+	if (wl.kbuild_j && ncpus > 1)		/* kbuild:J keeps J jobs per CPU */
+		wl.kbuild_j = wl.kbuild_j * ncpus > 256 ? 256 : wl.kbuild_j * ncpus;
+	rs = (struct run_settings){ .cpus = ncpus, .load = o.load, .period_ms = o.period_ms,
+				    .pad_us = o.pad_us,
 				    .slice_us = o.slice_us, .thread_mode = o.thread_mode };
 	settings_collect(&rs);
 	if (o.settings) {
@@ -284,6 +341,8 @@ int cmd_experiment(int argc, char **argv)
 	       o.preset, o.thread_mode ? "thread" : "signal", o.load, o.duration, o.period_ms);
 	calib_hz(&costs, HZ, &phase, &period);
 	m_init(&mach, &costs, phase, period);
+	if (ncpus > 1)
+		m_init_cpus(&mach, ncpus);
 	wl_start(&mach);
 	wl_finish(&mach);
 	clock_gettime(CLOCK_MONOTONIC, &b);

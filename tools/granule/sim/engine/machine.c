@@ -5,20 +5,34 @@
  * thread's program step, then hrtimer wakeups, then the POSIX timer, then
  * the hrtick, then the periodic tick.  The invariant checker is not run
  * (this is the fast engine; the host tests run the same code with it).
+ *
+ * At several CPUs (m_init_cpus(), `--cpus N`) the same machine runs the
+ * N-CPU model of tests/host/sched/sim_smp.c: each CPU its own current and
+ * tick (staggered by sim_tick_offset()), timers firing on the CPU that
+ * armed them, the scheduler softirq and migration/N on the way out of an
+ * interrupt, and the reschedule IPI; at one instant a CPU's IPI first, then
+ * the CPUs' program steps, then each CPU's interrupts, by CPU number.  An
+ * interrupt's cost passes on every CPU (the others run on meanwhile).  Not
+ * modelled at N > 1: the IPI's, a migration's and the balancer's own costs
+ * (zero: not calibrated on the image yet), the hrtick.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "machine.h"
+#include "machine_core.h"
 #include "../../tests/host/sched/fake.h"
+#include "../../tests/host/sched/sim.h"
 #include <kernel/sched.h>
+#include <kernel/interrupt.h>
+#include <kernel/stop_machine.h>
 #include <kernel/hrtick.h>
 #include "../../kernel/sched/sched.h"
 
 static struct mproc *proc_of(struct task *t)
 {
-	if (!t || t == sched_idle_task())
+	if (!t || t == cpu_rq(task_cpu(t))->idle)
 		return NULL;
 	return container_of(t, struct mproc, t);
 }
@@ -43,8 +57,9 @@ static void trace_head(const char *event)
 	u64 us = (fake_clock_ns - traced->start) / 1000;
 	const char *comm = current == sched_idle_task() ? "<idle>" : current->comm;
 
-	fprintf(traced->trace, "%16s-%-7d [000] d.... %5llu.%06llu: %s: ", comm, current->pid,
-		(unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000), event);
+	fprintf(traced->trace, "%16s-%-7d [%03d] d.... %5llu.%06llu: %s: ", comm, current->pid,
+		raw_smp_processor_id(), (unsigned long long)(us / 1000000),
+		(unsigned long long)(us % 1000000), event);
 }
 
 /* sched_wakeup (sched_wakeup_new for a new thread): from the waker's context. */
@@ -53,10 +68,11 @@ static void trace_wakeup(const struct task *t, const char *event)
 	if (!traced || !traced->trace)
 		return;
 	trace_head(event);
-	fprintf(traced->trace, "comm=%s pid=%d prio=%d target_cpu=000\n", t->comm, t->pid, t->prio);
+	fprintf(traced->trace, "comm=%s pid=%d prio=%d target_cpu=%03u\n", t->comm, t->pid, t->prio,
+		task_cpu(t));
 }
 
-static void wake(struct mproc *p)
+void mc_wake(struct mproc *p)
 {
 	try_to_wake_up(&p->t, TASK_NORMAL, 0);
 	trace_wakeup(&p->t, "sched_wakeup");
@@ -81,7 +97,8 @@ void m_init(struct machine *m, const struct sim_costs *c, u64 start_phase, u64 t
 	m->start = fake_clock_ns;
 	m->tick_ns = tick_period;
 	m->next_tick = fake_clock_ns + m->tick_ns - start_phase % m->tick_ns;
-	m->last_current = current;
+	m->ncpus = 1;
+	m->last_current[0] = current;
 	traced = m;
 }
 
@@ -111,13 +128,15 @@ static struct mproc *slot_alloc(struct machine *m)
 }
 
 /* sched_fork + wake_up_new_task from current: fork()'s scheduler half. */
-static struct mproc *new_thread(struct machine *m, const char *comm, mprog_fn prog)
+struct mproc *mc_new_thread(struct machine *m, const char *comm, mprog_fn prog)
 {
 	struct mproc *c = slot_alloc(m);
 
 	snprintf(c->t.comm, sizeof(c->t.comm), "%s", comm);
 	c->prog = prog;
 	sched_fork(&c->t);
+	if (m->ncpus > 1 && !m_current())	/* from the "boot": init's affinity */
+		c->t.cpus_allowed = *cpu_online_mask;
 	wake_up_new_task(&c->t);
 	trace_wakeup(&c->t, "sched_wakeup_new");
 	m->forks++;
@@ -126,7 +145,55 @@ static struct mproc *new_thread(struct machine *m, const char *comm, mprog_fn pr
 
 struct mproc *m_spawn(struct machine *m, const char *comm, mprog_fn prog)
 {
-	return new_thread(m, comm, prog);
+	return mc_new_thread(m, comm, prog);
+}
+
+
+/* migration/N runs: the work the balancer queued, if any, then it sleeps
+ * (no time: the stopper's costs are not calibrated yet). */
+static void stopper_prog(struct machine *m, struct mproc *p)
+{
+	int cpu = raw_smp_processor_id();
+	struct cpu_stop_work *work = m->stop_work[cpu];
+
+	p->burst_left = 0;
+	if (work) {
+		m->stop_work[cpu] = NULL;
+		work->fn(work->arg);
+	}
+	mc_block(m, p);
+}
+
+void m_init_cpus(struct machine *m, int ncpus)
+{
+	m->ncpus = ncpus;
+	/* the first tick on CPU 0's grid plus the offset still ahead */
+	for (int cpu = 1; cpu < ncpus; cpu++) {
+		u64 off = sim_tick_offset(m->tick_ns, ncpus, cpu);
+
+		m->ap_next_tick[cpu] = m->next_tick - m->tick_ns + off;
+		if (m->ap_next_tick[cpu] <= fake_clock_ns)
+			m->ap_next_tick[cpu] += m->tick_ns;
+		m->last_current[cpu] = cpu_curr(cpu);
+	}
+	for (int cpu = 0; cpu < ncpus; cpu++) {	/* cpu_stop_init(), from CPU 0 */
+		struct mproc *st = slot_alloc(m);
+
+		snprintf(st->t.comm, sizeof(st->t.comm), "migration/%u", (unsigned char)cpu);
+		st->prog = stopper_prog;
+		sched_fork(&st->t);
+		sim_stopper_start(&st->t, cpu);
+		m->stopper[cpu] = st;
+	}
+	for (int cpu = 0; cpu < ncpus; cpu++) {	/* each runs once and sleeps */
+		host_cpu = cpu;
+		schedule();
+		mc_after_event(m);
+		m_current()->stall = 0;		/* boot time, before the experiment */
+		stopper_prog(m, m_current());
+	}
+	host_cpu = 0;
+	m->switches = 0;
 }
 
 /*
@@ -151,14 +218,18 @@ static void run_for(struct mproc *p, u64 dt)
  */
 static void irq_cost(struct machine *m, u64 ns)
 {
-	struct mproc *cur = m_current();
+	int this_cpu = raw_smp_processor_id();
 
-	if (cur) {
-		if (cur->fixed)
-			cur->stall += ns;
-		run_for(cur, ns);
-	} else {
-		m->idle_ns += ns;
+	for (int cpu = 0; cpu < m->ncpus; cpu++) {	/* the others run on meanwhile */
+		struct mproc *cur = proc_of(cpu_curr(cpu));
+
+		if (cur) {
+			if (cur->fixed && cpu == this_cpu)
+				cur->stall += ns;
+			run_for(cur, ns);
+		} else {
+			m->idle_ns[cpu] += ns;
+		}
 	}
 	fake_clock_advance(ns);
 }
@@ -177,19 +248,20 @@ static u64 preempt_cost(const struct machine *m, const struct mproc *next)
 }
 
 /* A switch happened: free a dead thread's slot, charge the switch-in. */
-static void after_event(struct machine *m)
+void mc_after_event(struct machine *m)
 {
-	struct mproc *cur, *prev = proc_of(m->last_current);
+	int cpu = raw_smp_processor_id();
+	struct mproc *cur, *prev = proc_of(m->last_current[cpu]);
 	int preempted;
 
-	if (current == m->last_current)
+	if (current == m->last_current[cpu])
 		return;
-	trace_switch(m->last_current, current);
+	trace_switch(m->last_current[cpu], current);
 	cur = m_current();
 	preempted = prev && !prev->dead && prev->t.state == TASK_RUNNING;
 	if (prev && prev->dead)
 		prev->used = 0;			/* switched out for good */
-	m->last_current = current;
+	m->last_current[cpu] = current;
 	m->switches++;
 	/* A burning loop counts the switch's tail in its CPU time; a thread
 	 * returning from a system call, or a fixed path, waits for it. */
@@ -208,11 +280,30 @@ static int irq_preempts(struct machine *m)
 	return current->need_resched && !(cur && (cur->in_kernel || cur->stall));
 }
 
-static void irq_exit(struct machine *m)
+/*
+ * At several CPUs, the way out of an interrupt first runs the scheduler
+ * softirq the tick raised (rebalance_domains()), and hands an active
+ * balance the balancer queued (stop_one_cpu_nowait()) to that CPU's
+ * migration/N, woken (tests/host/sched/sim_smp.c's sim_smp_irq_exit()).
+ */
+static void smp_irq_exit(struct machine *m)
 {
+	if (local_softirq_pending())
+		do_softirq();
+	if (host_stop_work) {
+		m->stop_work[host_stop_cpu] = host_stop_work;
+		host_stop_work = NULL;
+		mc_wake(m->stopper[host_stop_cpu]);
+	}
+}
+
+static void irq_return(struct machine *m)
+{
+	if (m->ncpus > 1)
+		smp_irq_exit(m);
 	if (irq_preempts(m))
 		preempt_schedule_irq();
-	after_event(m);
+	mc_after_event(m);
 }
 
 /*
@@ -224,17 +315,25 @@ static void irq_exit(struct machine *m)
  * 2 ms later, and runs to the next.  The next task then pays the switch-in
  * only; `preempt` is a wakeup's.
  */
+static u64 *next_tick(struct machine *m, int cpu)
+{
+	return cpu ? &m->ap_next_tick[cpu] : &m->next_tick;
+}
+
 static void periodic_tick(struct machine *m)
 {
-	m->next_tick += m->tick_ns;
-	jiffies++;
+	int cpu = raw_smp_processor_id();
+
+	*next_tick(m, cpu) += m->tick_ns;
+	if (cpu == 0)
+		jiffies++;		/* do_timer(): tick_do_timer_cpu's */
 	irq_cost(m, m->cost.tick);
 	scheduler_tick();
 	if (irq_preempts(m) && m->cost.tick_preempt) {
 		irq_cost(m, m->cost.tick_preempt);
 		m->tick_preempted = 1;
 	}
-	irq_exit(m);
+	irq_return(m);
 	m->tick_preempted = 0;		/* also when schedule() kept the task */
 }
 
@@ -242,46 +341,14 @@ static void syscall_exit(struct machine *m)
 {
 	if (current->need_resched)
 		schedule();
-	after_event(m);
+	mc_after_event(m);
 }
 
-static void block(struct machine *m, struct mproc *p)
+void mc_block(struct machine *m, struct mproc *p)
 {
 	p->t.state = TASK_INTERRUPTIBLE;
 	schedule();
-	after_event(m);
-}
-
-void m_burn(struct mproc *p, u64 ns)
-{
-	p->burst_left = ns;
-	p->in_kernel = 0;
-}
-
-void m_kernel(struct mproc *p, u64 ns)
-{
-	p->burst_left = ns;
-	p->in_kernel = 1;
-}
-
-void m_kernel_on(struct mproc *p, u64 ns)
-{
-	m_kernel(p, ns);
-	p->no_resched = 1;
-}
-
-void m_burn_loop(struct machine *m, struct mproc *p, u64 ns)
-{
-	p->loop_end = task_sched_runtime(&p->t) + ns;
-	p->loop = 1;
-	p->burst_left = m->cost.burn_chunk;
-}
-
-void m_burn_exact(struct machine *m, struct mproc *p, u64 ns)
-{
-	p->loop_end = task_sched_runtime(&p->t) + ns;
-	p->loop = 2;
-	p->burst_left = ns < m->cost.burn_chunk ? ns : m->cost.burn_chunk;
+	mc_after_event(m);
 }
 
 /* The end of a chunk: clock_gettime(CLOCK_THREAD_CPUTIME_ID); 1 if done. */
@@ -299,122 +366,6 @@ static int loop_read(struct machine *m, struct mproc *p)
 	return 0;
 }
 
-void m_block(struct machine *m, struct mproc *p)
-{
-	p->burst_left = 0;
-	if (p->wake_pending) {
-		p->wake_pending = 0;
-		return;
-	}
-	p->in_block = 1;
-	block(m, p);
-}
-
-void m_wake(struct mproc *p)
-{
-	if (p->in_block) {
-		p->in_block = 0;
-		wake(p);
-	} else {
-		p->wake_pending = 1;
-	}
-}
-
-void m_next(struct mproc *p)
-{
-	p->burst_left = 0;
-}
-
-void m_sleep_until(struct machine *m, struct mproc *p, u64 t)
-{
-	p->burst_left = 0;
-	if (t + m->start <= fake_clock_ns)
-		return;				/* already due: returns at once */
-	p->wake_at = t + m->start;
-	p->wake_seq = ++m->hrtimer_seq;
-	block(m, p);
-}
-
-void m_sleep(struct machine *m, struct mproc *p, u64 ns)
-{
-	m_sleep_until(m, p, m_now(m) + ns);
-}
-
-void m_wait(struct machine *m, struct mproc *p)
-{
-	p->burst_left = 0;
-	if (p->zombies) {
-		p->zombies--;
-		p->children--;
-		return;
-	}
-	p->in_wait = 1;
-	block(m, p);
-}
-
-void m_exit(struct machine *m, struct mproc *p)
-{
-	struct mproc *parent = p->parent;
-
-	p->dead = 1;
-	if (parent && !parent->dead) {
-		if (parent->in_wait) {		/* wait() returns this child */
-			parent->in_wait = 0;
-			parent->children--;
-			wake(parent);
-		} else {
-			parent->zombies++;
-		}
-	}
-	p->t.state = TASK_DEAD;
-	schedule();
-	after_event(m);
-}
-
-void m_sigwait(struct machine *m, struct mproc *p)
-{
-	p->burst_left = 0;
-	if (p->sigpending)
-		return;			/* queued already: returns at once */
-	p->in_sigwait = 1;
-	block(m, p);
-}
-
-int m_sigtake(struct mproc *p)
-{
-	if (!p->sigpending)
-		return -1;
-	p->sigpending = 0;
-	return p->sig_overrun;
-}
-
-struct mproc *m_fork(struct machine *m, struct mproc *p, const char *comm,
-		     mprog_fn prog, int thread)
-{
-	struct mproc *c = new_thread(m, comm, prog);
-
-	c->parent = p;
-	if (thread)
-		c->t.tgid = p->t.tgid;
-	else
-		p->children++;
-	c->stall = thread ? m->cost.clone_child : m->cost.fork_child;
-	p->burst_left = 0;
-	return c;
-}
-
-void m_timer_arm(struct machine *m, struct mproc *target, u64 t0, u64 period)
-{
-	m->timer_target = target;
-	m->timer_next = t0 + m->start;
-	m->timer_period = period;
-}
-
-void m_timer_disarm(struct machine *m)
-{
-	m->timer_target = NULL;
-}
-
 /* The POSIX timer's expiry: a signal to the target thread (one pending at
  * most: a further expiry before it is taken counts as an overrun). */
 static void timer_expire(struct machine *m)
@@ -430,10 +381,10 @@ static void timer_expire(struct machine *m)
 		t->sig_overrun = 0;
 		if (t->in_sigwait) {
 			t->in_sigwait = 0;
-			wake(t);
+			mc_wake(t);
 		}
 	}
-	irq_exit(m);
+	irq_return(m);
 }
 
 /* The sleepers due by T, earliest expiry first, equal ones in the order armed;
@@ -441,7 +392,7 @@ static void timer_expire(struct machine *m)
  * expired timer), and its exit path reschedules once, after the last. */
 static void hrtimer_wakeups(struct machine *m, u64 t)
 {
-	int woken = 0;
+	int woken = 0, cpu = raw_smp_processor_id();
 
 	for (;;) {
 		struct mproc *first = NULL;
@@ -449,7 +400,7 @@ static void hrtimer_wakeups(struct machine *m, u64 t)
 		for (int i = 0; i < m->nr_slots; i++) {
 			struct mproc *p = &m->procs[i];
 
-			if (p->used && !p->dead && p->wake_at && p->wake_at <= t &&
+			if (p->used && !p->dead && p->wake_at && p->wake_at <= t && p->timer_cpu == cpu &&
 			    (!first || p->wake_at < first->wake_at ||
 			     (p->wake_at == first->wake_at && p->wake_seq < first->wake_seq)))
 				first = p;
@@ -458,24 +409,33 @@ static void hrtimer_wakeups(struct machine *m, u64 t)
 			break;
 		first->wake_at = 0;
 		irq_cost(m, m->cost.hrtimer_wake);
-		wake(first);
+		mc_wake(first);
 		woken++;
 	}
 	if (woken)
-		irq_exit(m);
+		irq_return(m);
 }
 
-/* The earliest event after NOW, not after END. */
-static u64 next_event(struct machine *m, struct mproc *cur, u64 end)
+/* The earliest event of CPU's current: the end of its stall or burst. */
+static u64 cpu_event(struct mproc *cur, u64 t)
 {
-	u64 t = end;
-
-	if (m->next_tick < t)
-		t = m->next_tick;
 	if (cur && cur->stall && fake_clock_ns + cur->stall < t)
 		t = fake_clock_ns + cur->stall;	/* the return to user: a preemption point */
 	if (cur && cur->burst_left != M_INF && fake_clock_ns + cur->stall + cur->burst_left < t)
 		t = fake_clock_ns + cur->stall + cur->burst_left;
+	return t;
+}
+
+/* The earliest event after NOW, not after END, of any CPU. */
+static u64 next_event(struct machine *m, struct mproc **cur, u64 end)
+{
+	u64 t = end;
+
+	for (int cpu = 0; cpu < m->ncpus; cpu++) {
+		if (*next_tick(m, cpu) < t)
+			t = *next_tick(m, cpu);
+		t = cpu_event(cur[cpu], t);
+	}
 	for (int i = 0; i < m->nr_slots; i++) {
 		struct mproc *p = &m->procs[i];
 
@@ -484,52 +444,107 @@ static u64 next_event(struct machine *m, struct mproc *cur, u64 end)
 	}
 	if (m->timer_target && m->timer_next < t)
 		t = m->timer_next;
-	if (fake_hrtick.armed && fake_hrtick.expires < t)
+	if (m->ncpus == 1 && fake_hrtick.armed && fake_hrtick.expires < t)
 		t = fake_hrtick.expires;
 	return t < fake_clock_ns ? fake_clock_ns : t;
 }
 
+/*
+ * The reschedule IPI (several CPUs): need_resched set on another CPU's
+ * task by a wakeup, a pull or the stopper's wakeup is acted on at once,
+ * on the way out of the IPI, where an interrupt may preempt (user mode or
+ * idle); else at that task's own return to user.  1 if one was taken.
+ */
+static int ipi_step(struct machine *m)
+{
+	for (int cpu = 0; cpu < m->ncpus && m->ncpus > 1; cpu++) {
+		host_cpu = cpu;
+		if (current->need_resched && irq_preempts(m)) {
+			m->ipis++;
+			irq_return(m);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* CPU's current CUR at the end of its stall or burst: 1 if it acted. */
+static int task_step(struct machine *m, struct mproc *cur, int stalled)
+{
+	if (stalled && !cur->stall && cur->burst_left && !cur->in_kernel &&
+	    current->need_resched) {	/* back to user with a resched pending */
+		schedule();
+		mc_after_event(m);
+		return 1;
+	}
+	if (cur && cur->stall == 0 && cur->burst_left == 0) {
+		cur->in_kernel = 0;
+		cur->no_resched = 0;
+		if (!cur->loop || loop_read(m, cur))
+			cur->prog(m, cur);	/* a system call */
+		if (m_current() == cur && cur->t.state == TASK_RUNNING && !cur->no_resched)
+			syscall_exit(m);
+		return 1;
+	}
+	return 0;
+}
+
+/* The interrupts due by T on CPU: timer wakeups, the POSIX timer, the
+ * hrtick (one CPU), the periodic tick. */
+static void irq_step(struct machine *m, u64 t)
+{
+	hrtimer_wakeups(m, t);
+	if (m->timer_target && m->timer_cpu == raw_smp_processor_id() && m->timer_next <= t)
+		timer_expire(m);
+	if (m->ncpus == 1 && fake_hrtick.armed && fake_hrtick.expires <= t) {
+		fake_hrtick.armed = 0;
+		hrtick_fire();
+		irq_return(m);
+	}
+	if (*next_tick(m, raw_smp_processor_id()) <= t)
+		periodic_tick(m);
+}
+
+/*
+ * At each instant: a CPU's IPI, else the CPUs' task steps by CPU number
+ * (the first that acts restarts the instant), else each CPU's interrupts
+ * (QEMU -icount runs its vCPUs round-robin on one thread).  Between
+ * instants every CPU's current runs on (or its idle counts).
+ */
 void m_run(struct machine *m, u64 until)
 {
 	u64 end = m->start + until;
 
 	if (current->need_resched)
 		schedule();
-	after_event(m);
+	mc_after_event(m);
 	while (fake_clock_ns < end) {
-		struct mproc *cur = m_current();
-		u64 t = next_event(m, cur, end);
-		int stalled = cur && cur->stall;
+		struct mproc *cur[M_MAX_CPUS];
+		int stalled[M_MAX_CPUS], acted = 0;
+		u64 t;
 
-		if (cur)
-			run_for(cur, t - fake_clock_ns);
-		else
-			m->idle_ns += t - fake_clock_ns;
+		if (ipi_step(m))
+			continue;
+		for (int cpu = 0; cpu < m->ncpus; cpu++) {
+			cur[cpu] = proc_of(cpu_curr(cpu));
+			stalled[cpu] = cur[cpu] && cur[cpu]->stall;
+		}
+		t = next_event(m, cur, end);
+		for (int cpu = 0; cpu < m->ncpus; cpu++) {
+			if (cur[cpu])
+				run_for(cur[cpu], t - fake_clock_ns);
+			else
+				m->idle_ns[cpu] += t - fake_clock_ns;
+		}
 		fake_clock_set(t);
-		if (stalled && !cur->stall && cur->burst_left && !cur->in_kernel &&
-		    current->need_resched) {	/* back to user with a resched pending */
-			schedule();
-			after_event(m);
-			continue;
+		for (int cpu = 0; cpu < m->ncpus && !acted; cpu++) {
+			host_cpu = cpu;
+			acted = task_step(m, cur[cpu], stalled[cpu]);
 		}
-		if (cur && cur->stall == 0 && cur->burst_left == 0) {
-			cur->in_kernel = 0;
-			cur->no_resched = 0;
-			if (!cur->loop || loop_read(m, cur))
-				cur->prog(m, cur);	/* a system call */
-			if (m_current() == cur && cur->t.state == TASK_RUNNING && !cur->no_resched)
-				syscall_exit(m);
-			continue;
+		for (int cpu = 0; cpu < m->ncpus && !acted; cpu++) {
+			host_cpu = cpu;
+			irq_step(m, t);
 		}
-		hrtimer_wakeups(m, t);
-		if (m->timer_target && m->timer_next <= t)
-			timer_expire(m);
-		if (fake_hrtick.armed && fake_hrtick.expires <= t) {
-			fake_hrtick.armed = 0;
-			hrtick_fire();
-			irq_exit(m);
-		}
-		if (m->next_tick <= t)
-			periodic_tick(m);
 	}
+	host_cpu = 0;
 }

@@ -1,6 +1,6 @@
 /*
  * tools/granule/sim/engine/machine.h - the machine behind `tools/sim experiment`: one
- * CPU, the unchanged kernel/sched/ code, and simulated threads that run
+ * CPU (or N, m_init_cpus()), the unchanged kernel/sched/ code, and simulated threads that run
  * small programs (kbuild-load's make and jobs, video-load, the latency
  * test's timer, helper and notification threads).
  *
@@ -29,7 +29,8 @@
 #include <kernel/task.h>
 
 #define M_INF		(~0ULL)
-#define M_MAX_PROCS	512
+#define M_MAX_PROCS	1024	/* kbuild:64 at 8 CPUs: 256 jobs and their "as" */
+#define M_MAX_CPUS	8	/* --cpus N: 1..8 (cpus.h's SIM_MAX_CPUS) */
 
 struct machine;
 struct mproc;
@@ -61,10 +62,13 @@ struct mproc {
 	u64 loop_end;			/* ... until its CPU-time clock reads this */
 	u64 stall;			/* kernel overhead to run first (ns) */
 	u64 wake_at;			/* hrtimer sleep until (0: none) */
+	int timer_cpu;			/* the CPU that armed it (hrtimer_start()
+					   queues on the arming CPU): it fires there */
 	u64 wake_seq;			/* when it was armed: equal expiries fire in that
 					   order, as the hrtimer rbtree queues an equal
 					   expiry after the others (enqueue_hrtimer) */
 	u64 cpu_ns;			/* CPU time it got (the CPU-time clock) */
+	s64 nr_migrations0;		/* se.nr_migrations when its program began */
 };
 
 /* The kernel's costs in ns of the image's virtual time (calib.c). */
@@ -99,13 +103,20 @@ struct sim_costs {
 struct machine {
 	struct mproc procs[M_MAX_PROCS];
 	struct sim_costs cost;
-	u64 start, tick_ns, next_tick;
-	u64 idle_ns;
+	u64 start, tick_ns, next_tick;	/* next_tick: CPU 0's */
+	int ncpus;			/* 1 after m_init(); m_init_cpus() */
+	u64 ap_next_tick[M_MAX_CPUS];	/* CPU 1..ncpus-1's next tick */
+	u64 idle_ns[M_MAX_CPUS];	/* each CPU's time in its idle task */
 	int nr_slots;			/* slots ever used: scans stop there */
-	struct task *last_current;
+	struct task *last_current[M_MAX_CPUS];
+	/* several CPUs: migration/N and the work the balancer queued for it */
+	struct mproc *stopper[M_MAX_CPUS];
+	struct cpu_stop_work *stop_work[M_MAX_CPUS];
+	unsigned long ipis;		/* reschedule IPIs taken */
 	/* the latency test's POSIX timer: expiry k at t0 + k * period */
 	struct mproc *timer_target;	/* NULL: disarmed */
 	u64 timer_next, timer_period;
+	int timer_cpu;			/* the CPU that armed it: it fires there */
 	/* observers (workload.c): switch-in of a thread */
 	void (*on_switch_in)(struct machine *m, struct mproc *p);
 	unsigned long switches, forks;
@@ -120,6 +131,12 @@ struct machine {
 /* Start the machine START_PHASE ns past a tick, with a tick every
  * TICK_PERIOD ns (the first comes TICK_PERIOD - START_PHASE later). */
 void m_init(struct machine *m, const struct sim_costs *c, u64 start_phase, u64 tick_period);
+/*
+ * After m_init(), on NCPUS > 1 online CPUs (cpus_online()): each CPU's
+ * tick staggered as 2.6.35's tick_setup_sched_timer(), and migration/N,
+ * which runs once, finds no work and sleeps (the image's cpu_stop_init()).
+ */
+void m_init_cpus(struct machine *m, int ncpus);
 u64 m_now(const struct machine *m);		/* ns since m_init */
 struct mproc *m_current(void);
 /* A thread started by the "boot": forked from idle, runs PROG. */

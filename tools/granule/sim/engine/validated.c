@@ -56,6 +56,10 @@ void settings_collect(const struct run_settings *r)
 	add("notify_pad_us", buf);
 	snprintf(buf, sizeof(buf), "%ld", r->slice_us);
 	add("slice_us", buf);
+	if (r->cpus > 1) {		/* no QEMU run at several CPUs stands behind it yet */
+		snprintf(buf, sizeof(buf), "%d", r->cpus);
+		add("cpus", buf);
+	}
 	capture_reset();
 	sched_print_tunables();
 	for (line = strtok_r(capture_buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

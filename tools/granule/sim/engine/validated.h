@@ -6,6 +6,7 @@
 #define TOOLS_SIMENG_VALIDATED_H
 
 struct run_settings {
+	int cpus;			/* 1: not named (the one-CPU machine) */
 	const char *load;
 	long period_ms, pad_us, slice_us;
 	int thread_mode;

@@ -32,12 +32,14 @@ static void as_prog(struct machine *m, struct mproc *p)
 	switch (p->pc++) {
 	case 0:
 		kjob_of(p, &j);
+		p->nr_migrations0 = (s64)p->t.se.nr_migrations;	/* start_migrations() */
 		m_burn_loop(m, p, (u64)j.as_ns);
 		return;
 	case 1:
 		m_kernel(p, m->cost.exit);
 		return;
-	default:
+	default:	/* report_migrations(): to the job, which make drains */
+		p->parent->reg[5] += (s64)p->t.se.nr_migrations - p->nr_migrations0;
 		m_exit(m, p);
 	}
 }
@@ -51,7 +53,10 @@ static void job_prog(struct machine *m, struct mproc *p)
 
 	kjob_of(p, &j);
 	switch (p->pc++) {
-	case 0: m_burn_loop(m, p, (u64)j.a); return;
+	case 0:
+		p->nr_migrations0 = (s64)p->t.se.nr_migrations;	/* start_migrations() */
+		m_burn_loop(m, p, (u64)j.a);
+		return;
 	case 1: m_kernel(p, j.s1 ? m->cost.sleep : 0); return;
 	case 2: m_sleep(m, p, (u64)j.s1); return;
 	case 3: m_burn_loop(m, p, (u64)j.b); return;
@@ -79,6 +84,7 @@ static void job_prog(struct machine *m, struct mproc *p)
 		if (m_now(m) <= wl.kb_end) {
 			wl.jobs++;
 			wl.work += (u64)(j.work + j.as_ns);
+			wl.migrations += (s64)p->t.se.nr_migrations - p->nr_migrations0 + p->reg[5];
 		} else {
 			wl.tail_jobs++;
 		}
@@ -346,11 +352,15 @@ void wl_finish(struct machine *m)
 
 	while (!wl.t0)				/* the test starts after LEAD_NS */
 		m_run(m, m_now(m) + MSEC);
+	wl.busy_from = m_now(m);		/* /proc/stat read before wl_run() */
+	memcpy(wl.idle_from, m->idle_ns, sizeof(wl.idle_from));
 	end = wl.t0 + (u64)wl.n * wl.period;
 	m_run(m, end);
 	/* then poll each period for late notifications, up to the grace */
 	while (wl.next_k < wl.n && m_now(m) < end + END_GRACE_NS)
 		m_run(m, m_now(m) + wl.period);
+	wl.busy_to = m_now(m);			/* ... and after it */
+	memcpy(wl.idle_to, m->idle_ns, sizeof(wl.idle_to));
 	m_timer_disarm(m);
 	/* the loads run out their window (the experiment waits for them) */
 	if (wl.kbuild_j && m_now(m) < wl.kb_end)

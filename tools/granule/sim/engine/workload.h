@@ -34,6 +34,10 @@ struct wl_sim {
 	u64 kb_start, kb_end;
 	long jobs, tail_jobs, as_children;
 	u64 work;
+	long migrations;		/* at > 1 CPU: its processes' moves after their
+					   fork placed them (kbuild-load -m) */
+	/* each CPU's idle time when the test starts and ends (cpu-busy) */
+	u64 busy_from, busy_to, idle_from[M_MAX_CPUS], idle_to[M_MAX_CPUS];
 	/* video-load's */
 	long frames, late, dropped, met;
 	u64 max_wake, sum_wake;

@@ -1,0 +1,19 @@
+/*
+ * tools/granule/sim/engine/machine_core.h - machine.c's own steps that
+ * machine_calls.c's program calls take: inside the engine only.
+ */
+#ifndef TOOLS_SIMENG_MACHINE_CORE_H
+#define TOOLS_SIMENG_MACHINE_CORE_H
+
+#include "machine.h"
+
+/* try_to_wake_up(P) from the running context (traced). */
+void mc_wake(struct mproc *p);
+/* P (current) sleeps: TASK_INTERRUPTIBLE, schedule(). */
+void mc_block(struct machine *m, struct mproc *p);
+/* A switch happened: free a dead thread's slot, charge the switch-in. */
+void mc_after_event(struct machine *m);
+/* sched_fork + wake_up_new_task from current: fork()'s scheduler half. */
+struct mproc *mc_new_thread(struct machine *m, const char *comm, mprog_fn prog);
+
+#endif
