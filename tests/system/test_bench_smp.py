@@ -100,6 +100,8 @@ def test_rows_of_the_eevdf_configuration():
         "57.75 [55.00–60.50] | 0.900 | 2.0 | 99.5 |  | |  |"]
     report = "\n".join(smp.report(runs, ["tools/bench_smp.py"], "abc", 10, 2))
     assert "beside Linux 6.1 and 6.12" in report and "`notify_pad_us=P`" in report
+    cfs = [fake_run(j) for j in smp.plan(["linux-2.6.35"], [2], 10, [1])]
+    assert "notify_pad_us" not in "\n".join(smp.report(cfs, ["tools/bench_smp.py"], "abc", 10, 1))
 
 
 def test_main_runs_the_twins_after_the_raw_runs_and_resumes(tmp_path, monkeypatch):

@@ -195,13 +195,14 @@ def report(runs, argv, commit, duration, seeds):
               "(`se.nr_migrations`, docs/EXPERIMENT.md \"On several CPUs\"). 6.1's balancer is not "
               "2.6.35's: its wakeup path looks for an idle CPU first (`select_idle_sibling()`) and leaves "
               "a task where it ran when none idles, where 2.6.35's `wake_affine()` pulls a wakee to its "
-              "waker's CPU; docs/SCHEDULER.md (\"Several CPUs\") has the rest.", "",
-              "\"Granule, pad P µs\" is the cost-matched twin of an EEVDF row, as the one-CPU rows are "
-              "matched (\"The notification path's cost\"): P is Linux 6.12's SIGEV_THREAD helper CPU per "
-              "expiry minus Granule's at that CPU count, per seed, median, rounded, and Granule runs again "
-              "with `notify_pad_us=P`. Under linux-6.12 Granule has 6.12's PELT and wakeup placement but "
-              "2.6.35's periodic balance and fork placement (docs/SCHEDULER.md, \"Several CPUs under "
-              "EEVDF\"); 6.12 balances with `sched_balance_rq()`."]
+              "waker's CPU; docs/SCHEDULER.md (\"Several CPUs\") has the rest."]
+    if any(r["preset"] in MATCHED for r in runs):
+        lines += ["", "\"Granule, pad P µs\" is the cost-matched twin of an EEVDF row, as the one-CPU rows are "
+                  "matched (\"The notification path's cost\"): P is Linux 6.12's SIGEV_THREAD helper CPU per "
+                  "expiry minus Granule's at that CPU count, per seed, median, rounded, and Granule runs again "
+                  "with `notify_pad_us=P`. Under linux-6.12 Granule has 6.12's PELT and wakeup placement but "
+                  "2.6.35's periodic balance and fork placement (docs/SCHEDULER.md, \"Several CPUs under "
+                  "EEVDF\"); 6.12 balances with `sched_balance_rq()`."]
     if bad:
         lines += ["", "Runs without a result: " + ", ".join(bad) + "."]
     return lines
