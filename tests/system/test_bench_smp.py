@@ -73,6 +73,8 @@ def test_matched_plan_pads_eevdf_by_linux_helper_cost():
     cheap = [dict(r, results=dict(r["results"], **{"wakeup-latency": dict(
         r["results"]["wakeup-latency"], helper_cpu_us=1.0)})) if r["kernel"] != "granule" else r for r in runs]
     assert smp.pads(cheap) == {("linux-6.12", 2): 0} and smp.matched_plan(cheap, 10, [1], 9) == []
+    assert "pad 0, Granule's path is no cheaper than Linux's and its raw row is the cost-matched one." \
+        in "\n".join(smp.report(cheap, ["tools/bench_smp.py"], "abc", 10, 2))
 
 
 def test_resume_never_takes_a_raw_run_for_a_padded_job(tmp_path):
@@ -100,6 +102,8 @@ def test_rows_of_the_eevdf_configuration():
         "57.75 [55.00–60.50] | 0.900 | 2.0 | 99.5 |  | |  |"]
     report = "\n".join(smp.report(runs, ["tools/bench_smp.py"], "abc", 10, 2))
     assert "beside Linux 6.1 and 6.12" in report and "`notify_pad_us=P`" in report
+    assert "- linux-6.12 at 2 CPUs: CPU per expiry, helper + notification thread, 7.2 + 2.0 µs on Granule, " \
+        "32.5 + 2.0 µs on Linux 6.12: pad 25 µs." in report
     cfs = [fake_run(j) for j in smp.plan(["linux-2.6.35"], [2], 10, [1])]
     assert "notify_pad_us" not in "\n".join(smp.report(cfs, ["tools/bench_smp.py"], "abc", 10, 1))
 

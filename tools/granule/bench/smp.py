@@ -181,6 +181,21 @@ def table(runs):
     return lines
 
 
+def pad_lines(runs):
+    """One line per matched configuration: both kernels' CPU per expiry (helper + notification
+    thread, medians of the raw runs) and the pad it gives; a pad of 0 (Granule's helper no cheaper
+    than Linux's) leaves the raw row as the cost-matched one."""
+    out = []
+    for (preset, cpus), pad in pads(runs).items():
+        mine = [r for r in runs if r.get("smp") == cpus and "error" not in r]
+        g, lx = cost.pick(mine, bc.GRANULE, preset, 0), cost.pick(mine, linux_of(preset), preset, 0)
+        out.append(f"- {preset} at {cpus} CPUs: CPU per expiry, helper + notification thread, "
+                   f"{cost.cost_cell(g)} µs on Granule, {cost.cost_cell(lx)} µs on {rt.who(linux_of(preset))}: "
+                   + (f"pad {pad} µs." if pad else "pad 0, Granule's path is no cheaper than Linux's "
+                      "and its raw row is the cost-matched one."))
+    return [""] + out if out else []
+
+
 def report(runs, argv, commit, duration, seeds):
     bad = [r["label"] for r in runs if "error" in r]
     lines = ["## Several CPUs: the experiment beside Linux 6.1 and 6.12", "",
@@ -203,6 +218,7 @@ def report(runs, argv, commit, duration, seeds):
                   "with `notify_pad_us=P`. Under linux-6.12 Granule has 6.12's PELT and wakeup placement but "
                   "2.6.35's periodic balance and fork placement (docs/SCHEDULER.md, \"Several CPUs under "
                   "EEVDF\"); 6.12 balances with `sched_balance_rq()`."]
+        lines += pad_lines(runs)
     if bad:
         lines += ["", "Runs without a result: " + ", ".join(bad) + "."]
     return lines
