@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""tools/bench_smp.py - the experiment on 2 and 4 CPUs, Granule beside Linux 6.1.
+"""tools/bench_smp.py - the experiment on 2 and 4 CPUs, Granule beside Linux 6.1 and 6.12.
 
 The code is tools/granule/bench/smp.py (docs/ARCHITECTURE.md, "tools/").
 """
