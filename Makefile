@@ -200,6 +200,7 @@ bench: deps all
 	tools/sim_bench.py $(if $(QUICK),--runs 3 --grid 10)
 	tools/bench_rt.py $(if $(QUICK),--quick,--docs) $(if $(RESUME),--resume)
 	tools/bench_rtapp.py $(if $(QUICK),--quick,--docs) $(if $(RESUME),--resume)
+	tools/bench_smp.py $(if $(QUICK),--quick,--docs) $(if $(RESUME),--resume)
 
 # Graded labs (docs/LABS.md): make lab lists them; make lab NAME=x [DIR=path]
 # cuts a tree with lab x's code replaced by a stub; make grade [LAB=x] grades
