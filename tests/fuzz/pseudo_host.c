@@ -16,6 +16,7 @@
 #include <kernel/fs.h>
 #include <kernel/kmalloc.h>
 #include <kernel/procfs.h>
+#include <kernel/smp_copies.h>
 #include <kernel/tmpfs.h>
 #include <kernel/uaccess.h>
 #include "pseudo_host.h"
@@ -114,11 +115,11 @@ int pseudo_write_words(const char *path, const char *text)
 }
 
 /* The tracer redirects its write path to the _smp one when more than one
- * CPU is possible (kernel/trace/trace.c, arch/x86/jump_label.c patches the
- * text); a host build has one CPU and no patchable text, so the call never
- * runs, but it must link. */
-void text_redirect(void *fn, void *to)
+ * CPU is possible (kernel/trace/trace.c through kernel/cpu.c's walk of its
+ * pairs; arch/x86/jump_label.c patches the text); a host build has one CPU
+ * and no patchable text, so the call never runs, but it must link. */
+void smp_copies_redirect(const struct smp_copy *start, const struct smp_copy *end)
 {
-	(void)fn;
-	(void)to;
+	(void)start;
+	(void)end;
 }

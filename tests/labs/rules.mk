@@ -16,10 +16,10 @@ LAB_OBJS := $(LAB_SCHED_OBJS) $(patsubst %.c,$(BUILD)/host/labs.o/%.o,$(LAB_CHEC
 # build/host/sched_fair's tests, and a cut tree recompiles only its cut file.
 LAB_SUITE_sched_fair := tests/host/sched/test_fair.c
 LAB_SUITE_sched_preempt := tests/host/sched/test_preempt.c
-LAB_SUITE_sched_variants := tests/host/sched/sim.c tests/host/sched/test_variants.c
+LAB_SUITE_sched_variants := tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/test_variants.c
 LAB_SUITE_sched_worked := tests/host/sched/docblock.c tests/host/sched/test_worked.c
-LAB_SUITE_sched_eevdf := tests/host/sched/sim.c tests/host/sched/test_eevdf.c
-LAB_SUITE_sched_eevdf_class := tests/host/sched/sim.c tests/host/sched/test_eevdf_class.c
+LAB_SUITE_sched_eevdf := tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/test_eevdf.c
+LAB_SUITE_sched_eevdf_class := tests/host/sched/sim.c tests/host/sched/sim_smp.c tests/host/sched/test_eevdf_class.c
 LAB_SUITES := sched_fair sched_preempt sched_variants sched_worked sched_eevdf sched_eevdf_class
 # make test builds them beside the host tests: the grades then find them made
 LAB_SUITE_BINS := $(addprefix $(BUILD)/host/labs.suite/,$(LAB_SUITES))
