@@ -50,7 +50,7 @@ def test_same_knobs_reproduce_the_run(trace):
     """Replayed under its own knobs, the run's average and maximum come back within the
     simulator's validation bounds (granule.sim.validate: 10 % on the average, 25 % on a
     thread-mode maximum, one run's single largest sample): once the schedules part (at
-    switch 127 on this image, two vruntimes 2087 ns apart), the largest wait is another one."""
+    switch 131 on this image, two vruntimes 2876 ns apart), the largest wait is another one."""
     from granule.sim import validate as sv
     r = replay(str(trace))
     assert r.returncode == 0, r.stderr
