@@ -24,6 +24,7 @@
 #include <kernel/cpumask.h>
 #include <kernel/spinlock.h>
 #include <kernel/jump_label.h>
+#include <kernel/smp_lock.h>
 #include <kernel/stop_machine.h>
 
 /* ---- Load-weight arithmetic (2.6.35, with i686's 32-bit long) ----------- */
@@ -451,16 +452,13 @@ void hrtick_start(struct rq *rq, u64 delay);
  * at one CPU a jump over it, and interrupts off are the whole of the lock,
  * as in 2.6.35's uniprocessor build.
  */
-extern struct static_key smp_key, sched_up_key;
 static inline void rq_lock(struct rq *rq)
 {
-	if (static_branch_on(&smp_key))
-		raw_spin_lock(&rq->lock);
+	smp_raw_spin_lock(&rq->lock);
 }
 static inline void rq_unlock(struct rq *rq)
 {
-	if (static_branch_on(&smp_key))
-		raw_spin_unlock(&rq->lock);
+	smp_raw_spin_unlock(&rq->lock);
 }
 struct rq *__task_rq_lock(struct task *p);	/* migrate.c: interrupts are off */
 /* Interrupts off and, while more than one CPU is online, P's rq locked

@@ -70,20 +70,6 @@ DEFINE_KNOB_ENUM(highres, highres_choice, 0, highres_names,
 		 "one-shot high-resolution timers (on) or tick-quantised expiry (off)");
 static int hres_enabled;	/* highres chosen and the clock event can do one-shot */
 
-/* The base lock, taken only while more than one CPU may run (smp_key):
- * at one CPU the caller's interrupts-off is the whole exclusion. */
-static inline void base_lock(struct hrtimer_cpu_base *b)
-{
-	if (static_branch_on(&smp_key))
-		raw_spin_lock(&b->lock);
-}
-
-static inline void base_unlock(struct hrtimer_cpu_base *b)
-{
-	if (static_branch_on(&smp_key))
-		raw_spin_unlock(&b->lock);
-}
-
 /*
  * 2.6.35's lock_hrtimer_base(): lock the base TIMER is on.  timer->base is
  * NULL while switch_hrtimer_base() moves the timer (it holds neither lock
@@ -111,7 +97,7 @@ static struct hrtimer_cpu_base *lock_hrtimer_base(struct hrtimer *t, unsigned lo
 
 static void unlock_hrtimer_base(struct hrtimer_cpu_base *b, unsigned long flags)
 {
-	base_unlock(b);
+	smp_raw_spin_unlock(&b->lock);
 	local_irq_restore(flags);
 }
 
@@ -201,8 +187,8 @@ static struct hrtimer_cpu_base *switch_hrtimer_base(struct hrtimer *t,
 	if (b == new_base || hrtimer_callback_running(t))
 		return b;
 	t->base = NULL;		/* lock_hrtimer_base() waits meanwhile */
-	base_unlock(b);
-	base_lock(new_base);
+	smp_raw_spin_unlock(&b->lock);
+	smp_raw_spin_lock(&new_base->lock);
 	WRITE_ONCE(t->base, new_base);
 	return new_base;
 }
@@ -268,9 +254,9 @@ static __attribute__((always_inline)) inline void __run_hrtimer(struct hrtimer *
 	enum hrtimer_restart restart;
 
 	__remove_hrtimer(t, b, HRTIMER_STATE_CALLBACK);
-	base_unlock(b);
+	smp_raw_spin_unlock(&b->lock);
 	restart = t->function(t);
-	base_lock(b);
+	smp_raw_spin_lock(&b->lock);
 	if (restart == HRTIMER_RESTART && !hrtimer_is_queued(t))
 		enqueue_hrtimer(t, b);
 	t->state &= ~HRTIMER_STATE_CALLBACK;
@@ -292,10 +278,10 @@ static __attribute__((always_inline)) inline int __hrtimer_run_queues(struct hrt
 		if (t->expires > now)
 			break;
 		if (!kernel_locked() && !tick_sched_timer_is(t)) {
-			base_unlock(b);
+			smp_raw_spin_unlock(&b->lock);
 			lock_kernel();
 			took = 1;
-			base_lock(b);
+			smp_raw_spin_lock(&b->lock);
 			continue;
 		}
 		__run_hrtimer(t, b);
@@ -310,9 +296,9 @@ void hrtimer_run_queues(void)
 	if (this_cpu_read(hrtimer_bases.hres_active))	/* one %fs load */
 		return;
 	b = this_cpu_ptr(&hrtimer_bases);
-	base_lock(b);
+	smp_raw_spin_lock(&b->lock);
 	int took = __hrtimer_run_queues(b, sched_clock());
-	base_unlock(b);
+	smp_raw_spin_unlock(&b->lock);
 	if (took)
 		unlock_kernel();
 }
@@ -334,7 +320,7 @@ void hrtimer_interrupt(void)
 	u64 entry, now;
 	int took = 0;
 
-	base_lock(b);
+	smp_raw_spin_lock(&b->lock);
 	for (int retries = 0; retries < 3; retries++) {
 		entry = sched_clock();
 		took |= __hrtimer_run_queues(b, entry);
@@ -358,7 +344,7 @@ void hrtimer_interrupt(void)
 	if (!hang_reported++)
 		printk("hrtimer: interrupt took %llu ns\n", (unsigned long long)(now - entry));
 out:
-	base_unlock(b);
+	smp_raw_spin_unlock(&b->lock);
 	if (took)
 		unlock_kernel();
 }
@@ -377,9 +363,9 @@ static void hrtimer_switch_to_hres(struct hrtimer_cpu_base *cpu_base)
 {
 	cpu_base->hres_active = 1;
 	tick_setup_sched_timer();
-	base_lock(cpu_base);
+	smp_raw_spin_lock(&cpu_base->lock);
 	hrtimer_reprogram(cpu_base);
-	base_unlock(cpu_base);
+	smp_raw_spin_unlock(&cpu_base->lock);
 }
 
 void init_hrtimers_cpu(void)
