@@ -129,13 +129,19 @@ void enqueue_task(struct rq *rq, struct task *p, int flags)
 	p->on_rq = 1;
 }
 
+/*
+ * Unqueue P.  The class clears p->se.on_rq, or leaves it set if P stays
+ * queued (6.12's dequeue_task() 'fails': an EEVDF DELAY_DEQUEUE sleeper,
+ * until its final DEQUEUE_DELAYED); p->on_rq follows it, as 6.12's
+ * block_task() leaves p->on_rq set then, so a wakeup meanwhile finds P
+ * queued (ttwu_requeue_delayed(), 6.12's ttwu_runnable()).
+ */
 void dequeue_task(struct rq *rq, struct task *p, int flags)
 {
 	update_rq_clock(rq);
 	sched_info_dequeued(rq, p);
 	p->sched_class->dequeue_task(rq, p, flags);
-	p->se.on_rq = 0;
-	p->on_rq = 0;
+	p->on_rq = p->se.on_rq;
 }
 
 /* Queue P and count it in rq->nr_running (wakeup, fork, policy change). */
@@ -475,7 +481,8 @@ static __attribute__((always_inline)) inline struct task *pick_next_task(struct 
 
 /*
  * As 2.6.35: the clock is refreshed here only when PREV is still queued
- * (preempted or yielding); a sleeper was refreshed by deactivate_task(),
+ * (preempted or yielding); a sleeper was refreshed by deactivate_task()
+ * (an EEVDF delayed one is still queued, and skips as after a yield),
  * and a switch away from the idle task keeps the clock of the last event
  * (the wakeup's enqueue), so the woken task is charged from its wakeup.
  * A yield has just refreshed it and charged PREV (skip_clock_update, set

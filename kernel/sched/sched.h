@@ -268,6 +268,7 @@ struct sched_class {
 	const struct sched_class *next;
 
 	void (*enqueue_task)(struct rq *rq, struct task *p, int flags);
+	/* clears p->se.on_rq, unless P stays queued (an EEVDF delayed sleeper) */
 	void (*dequeue_task)(struct rq *rq, struct task *p, int flags);
 	void (*yield_task)(struct rq *rq);
 	void (*check_preempt_curr)(struct rq *rq, struct task *p, int wake_flags);
