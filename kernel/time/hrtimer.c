@@ -44,6 +44,7 @@
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/smp_lock.h>
+#include <kernel/smp_copies.h>
 #include <kernel/spinlock.h>
 #include <kernel/tick.h>
 #include <kernel/time.h>
@@ -244,19 +245,35 @@ u64 hrtimer_forward(struct hrtimer *t, u64 now, u64 interval)
 }
 
 /*
+ * B's lock in the copies below: SMP (a constant) 1 takes it behind smp_key,
+ * 0 (the uniprocessor copy, one possible CPU: smp_key is never on) not at all.
+ */
+static __always_inline void base_lock(struct hrtimer_cpu_base *b, const int smp)
+{
+	if (smp)
+		smp_raw_spin_lock(&b->lock);
+}
+
+static __always_inline void base_unlock(struct hrtimer_cpu_base *b, const int smp)
+{
+	if (smp)
+		smp_raw_spin_unlock(&b->lock);
+}
+
+/*
  * 2.6.35's __run_hrtimer(): take T off B (state CALLBACK), run its callback
  * with B's lock dropped, and queue it again if it asks for it and nobody
  * queued it meanwhile.  B locked on entry and on return.
  */
-static __attribute__((always_inline)) inline void __run_hrtimer(struct hrtimer *t,
-								struct hrtimer_cpu_base *b)
+static __always_inline void __run_hrtimer(struct hrtimer *t, struct hrtimer_cpu_base *b,
+					  const int smp)
 {
 	enum hrtimer_restart restart;
 
 	__remove_hrtimer(t, b, HRTIMER_STATE_CALLBACK);
-	smp_raw_spin_unlock(&b->lock);
+	base_unlock(b, smp);
 	restart = t->function(t);
-	smp_raw_spin_lock(&b->lock);
+	base_lock(b, smp);
 	if (restart == HRTIMER_RESTART && !hrtimer_is_queued(t))
 		enqueue_hrtimer(t, b);
 	t->state &= ~HRTIMER_STATE_CALLBACK;
@@ -268,8 +285,8 @@ static __attribute__((always_inline)) inline void __run_hrtimer(struct hrtimer *
  * B's lock, take it (it is outside B's lock) and look again.  Returns 1 if
  * it took the giant lock, which the caller lets go at the end.
  */
-static __attribute__((always_inline)) inline int __hrtimer_run_queues(struct hrtimer_cpu_base *b,
-								     u64 now)
+static __always_inline int __hrtimer_run_queues(struct hrtimer_cpu_base *b, u64 now,
+						 const int smp)
 {
 	int took = 0;
 
@@ -277,14 +294,15 @@ static __attribute__((always_inline)) inline int __hrtimer_run_queues(struct hrt
 		struct hrtimer *t = rb_entry(b->first, struct hrtimer, node);
 		if (t->expires > now)
 			break;
-		if (!kernel_locked() && !tick_sched_timer_is(t)) {
-			smp_raw_spin_unlock(&b->lock);
+		/* at one possible CPU this CPU always holds it (kernel_locked()) */
+		if (smp && !kernel_locked() && !tick_sched_timer_is(t)) {
+			base_unlock(b, smp);
 			lock_kernel();
 			took = 1;
-			smp_raw_spin_lock(&b->lock);
+			base_lock(b, smp);
 			continue;
 		}
-		__run_hrtimer(t, b);
+		__run_hrtimer(t, b, smp);
 	}
 	return took;
 }
@@ -297,7 +315,7 @@ void hrtimer_run_queues(void)
 		return;
 	b = this_cpu_ptr(&hrtimer_bases);
 	smp_raw_spin_lock(&b->lock);
-	int took = __hrtimer_run_queues(b, sched_clock());
+	int took = __hrtimer_run_queues(b, sched_clock(), 1);
 	smp_raw_spin_unlock(&b->lock);
 	if (took)
 		unlock_kernel();
@@ -312,18 +330,25 @@ void hrtimer_run_queues(void)
  * 100 ms), so that the interrupted task runs, and say so once.
  */
 #define HRTIMER_MAX_HANG_NS	(100 * 1000000ull)
+static int hang_reported;
 
-void hrtimer_interrupt(void)
+/*
+ * Compiled twice (SMP_COPIES, <kernel/smp_copies.h>): the uniprocessor copy,
+ * the symbol callers call, has no lock site and no giant-lock test and
+ * takes CPU 0's base without %fs; at more than one possible CPU it jumps to
+ * the _smp copy, this CPU's base and its lock behind smp_key.
+ */
+static __always_inline void hrtimer_interrupt_body(const int smp)
 {
-	static int hang_reported;
-	struct hrtimer_cpu_base *b = this_cpu_ptr(&hrtimer_bases);
+	struct hrtimer_cpu_base *b = smp ? this_cpu_ptr(&hrtimer_bases)
+					 : per_cpu_ptr(&hrtimer_bases, 0);
 	u64 entry, now;
 	int took = 0;
 
-	smp_raw_spin_lock(&b->lock);
+	base_lock(b, smp);
 	for (int retries = 0; retries < 3; retries++) {
 		entry = sched_clock();
-		took |= __hrtimer_run_queues(b, entry);
+		took |= __hrtimer_run_queues(b, entry, smp);
 		if (!b->first)
 			goto out;
 		/* Linux's tick_program_event(): one clock read both decides that
@@ -344,10 +369,18 @@ void hrtimer_interrupt(void)
 	if (!hang_reported++)
 		printk("hrtimer: interrupt took %llu ns\n", (unsigned long long)(now - entry));
 out:
-	smp_raw_spin_unlock(&b->lock);
-	if (took)
+	base_unlock(b, smp);
+	if (smp && took)
 		unlock_kernel();
 }
+#ifdef HOST_TEST	/* the host tests and the simulator run several CPUs on one copy */
+void hrtimer_interrupt(void)
+{
+	hrtimer_interrupt_body(1);
+}
+#else
+SMP_COPIES_VOID(hrtimer_interrupt, (void))
+#endif
 
 int hrtimer_highres_active(void)
 {
