@@ -250,6 +250,34 @@ def test_nice_levels_across_cpus():
     assert "below the average (%d)" % (1024 * 2063 // 2048) in ans
 
 
+def wakeups(out):
+    """The -c wakeup rows: (time, task, CPU, running, v-minv, preempts)."""
+    part = out.split("\nWakeups", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    return [tuple(l.split()) for l in part]
+
+
+def test_where_a_sleeper_wakes():
+    """docs/answers/EXPLORE.md, 15: a timer wakeup starts from the sleeper's
+    own CPU, so select_idle_sibling() alone decides (no wake_affine())."""
+    ans = answers()
+    out = sim("tasks", "hog:cpu=1:pinned,sleeper:run=1ms:sleep=3ms:cpu=1", "--cpus", "2", "--until", "1s",
+              "-c").stdout
+    rows, wake = migrations(out), wakeups(out)
+    assert rows[2][:4] == (4.0, "s1", 1, 0) and len(rows) == 3, rows
+    assert '(the migrations table: "%s")' % rows[2][4] in ans
+    assert {w[2:4] for w in wake} == {("CPU0", "idle")} and wake[0][0] == "4.000", wake
+    assert "all %d wakeups in the wakeups table are on CPU 0" % len(wake) in ans
+    out = sim("tasks", "hog:cpu=0,hog:cpu=1:pinned,sleeper:run=1ms:sleep=3ms:cpu=1", "--cpus", "2", "--until",
+              "1s", "-c").stdout
+    rows, wake = migrations(out), wakeups(out)
+    assert len(rows) == 3 and all("forked on" in r[4] for r in rows), rows      # nothing moves
+    assert {w[2:] for w in wake} == {("CPU1", "h1", "-3000.0", "yes")}, wake
+    assert "all %d wakeups are on CPU 1, each 3000.0 µs behind" % len(wake) in ans
+    n, runs, _ = cells(out, 2)
+    assert "In the %d scheduling points h0 runs in %d cells, h1 in %d and s2 in %d" % (
+        n, runs["h0"], runs["h1"], runs["s2"]) in ans, runs
+
+
 def qemu_spinners():
     """Four spin threads forked pinned on CPU 0 (taskset 1), then each allowed
     both CPUs (taskset -p 3 TID); 200 ms later each thread's CPU (field 39 of
