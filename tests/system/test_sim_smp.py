@@ -172,7 +172,8 @@ def test_three_hogs_on_two_cpus():
     out = sim("tasks", "hog,hog,hog", "--cpus", "2", "--until", "2s", "-c").stdout
     rows = migrations(out)
     assert [(who, b) for _, who, _, b, _ in rows[:3]] == [("h0", 1), ("h1", 0), ("h2", 0)], rows
-    assert "CPU0 low guess 0, CPU1 high 1024" in rows[1][4] and "CPU0 low guess 1024, CPU1 high 1024" in rows[2][4]
+    assert "CPU0 low guess 0, CPU1 high 1024" in rows[1][4]
+    assert "CPU0 low guess 1024, CPU1 high 1024" in rows[2][4]
     assert "0 against 1024 for h1, 1024 against 1024 for h2" in ans
     moves = [r for r in rows[3:] if r[2] != r[3] and r[1] != "-"]
     hot = [r for r in rows[3:] if r[1] == "-"]
@@ -192,6 +193,8 @@ def test_three_hogs_on_two_cpus():
     assert "over the %d scheduling points" % n in ans
     assert "h0 runs in %d cells, h1 in %d and h2 in %d, %.1f %%, %.1f %% and %.1f %% of a CPU" % (
         runs["h0"], runs["h1"], runs["h2"], *(100 * runs[h] / n for h in ("h0", "h1", "h2"))) in ans, runs
+    pct = [round(100 * runs[h] / n, 1) for h in ("h0", "h1", "h2")]
+    assert "the shares are still %.1f points apart" % (max(pct) - min(pct)) in ans
     assert "changes %d times in the rows" % changes in ans
     assert "at the %d + %d balances" % (len(moves), len(hot)) in ans
 
