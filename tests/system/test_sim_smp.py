@@ -141,6 +141,146 @@ def test_cache_hot_refusal_and_the_busy_interval():
         assert fig in doc, fig
 
 
+def answers():
+    """docs/answers/EXPLORE.md with its line breaks made spaces."""
+    with open(os.path.join(ROOT, "docs", "answers", "EXPLORE.md")) as f:
+        return " ".join(f.read().split())
+
+
+def cells(out, n):
+    """The scheduling points' CPU columns: how many rows, each task's cells
+    (a cell: that task runs on that CPU at that point), and how often the
+    running task changes from row to row in a CPU's column."""
+    part = out.split("Scheduling points", 1)[1].split("\n\n", 1)[0].splitlines()[3:]
+    runs, changes = {}, 0
+    for i, l in enumerate(part):
+        cur = l.split()[1:1 + n]
+        for who in cur:
+            runs[who] = runs.get(who, 0) + 1
+        if i:
+            changes += sum(a != b for a, b in zip(prev, cur))
+        prev = cur
+    return len(part), runs, changes
+
+
+def test_three_hogs_on_two_cpus():
+    """docs/answers/EXPLORE.md, 12: OSTEP's "A A / B" -- the third hog is
+    traded back and forth by fix_small_imbalance()'s whole task, seldom."""
+    ans = answers()
+    with open(os.path.join(ROOT, "kernel", "sched", "topology.c")) as f:
+        assert ".imbalance_pct = 125, .cache_nice_tries = 1," in f.read()   # MC's, as quoted
+    out = sim("tasks", "hog,hog,hog", "--cpus", "2", "--until", "2s", "-c").stdout
+    rows = migrations(out)
+    assert [(who, b) for _, who, _, b, _ in rows[:3]] == [("h0", 1), ("h1", 0), ("h2", 0)], rows
+    assert "CPU0 low guess 0, CPU1 high 1024" in rows[1][4]
+    assert "CPU0 low guess 1024, CPU1 high 1024" in rows[2][4]
+    assert "0 against 1024 for h1, 1024 against 1024 for h2" in ans
+    moves = [r for r in rows[3:] if r[2] != r[3] and r[1] != "-"]
+    hot = [r for r in rows[3:] if r[1] == "-"]
+    assert len(moves) + len(hot) == len(rows) - 3, rows
+    for t, who, a, b, why in moves:     # every move: one task for a 2048 / 1024 split
+        assert why == "balance on CPU%d (busy, domain MC): local load 1024, busiest CPU%d load 2048, " \
+                      "avg 1536 -> imbalance 1024; 1 task moved" % (b, a), why
+    assert 'The first move is at %.3f ms: "%s" (%s)' % (moves[0][0], moves[0][4], moves[0][1]) in ans
+    per = {h: sum(r[1] == h for r in moves) for h in ("h0", "h1", "h2")}
+    assert "In 2 s there are %d such moves (h0 %d, h1 %d, h2 %d) and %d balances" \
+        % (len(moves), per["h0"], per["h1"], per["h2"], len(hot)) in ans
+    assert hot and all("nothing moved (cache-hot: " in r[4] and "ran 0.000 ms ago by its rq clock" in r[4]
+                       for r in hot), hot
+    gaps = [b[0] - a[0] for a, b in zip(moves, moves[1:])]
+    assert "come %d to %d ms apart" % (round(min(gaps) / 64) * 64, round(max(gaps) / 64) * 64) in ans, gaps
+    n, runs, changes = cells(out, 2)
+    assert "over the %d scheduling points" % n in ans
+    assert "h0 runs in %d cells, h1 in %d and h2 in %d, %.1f %%, %.1f %% and %.1f %% of a CPU" % (
+        runs["h0"], runs["h1"], runs["h2"], *(100 * runs[h] / n for h in ("h0", "h1", "h2"))) in ans, runs
+    pct = [round(100 * runs[h] / n, 1) for h in ("h0", "h1", "h2")]
+    assert "the shares are still %.1f points apart" % (max(pct) - min(pct)) in ans
+    assert "changes %d times in the rows" % changes in ans
+    assert "at the %d + %d balances" % (len(moves), len(hot)) in ans
+
+
+def test_every_task_cache_hot():
+    """docs/answers/EXPLORE.md, 13: a hot task goes once nr_balance_failed
+    exceeds cache_nice_tries, before the active balance would be asked."""
+    ans = answers()
+    rows = migrations(sim("tasks", "hog,hog,hog", "--cpus", "2", "--until", "1s", "-c",
+                          "sched_migration_cost=1000000000").stdout)[3:]
+    f1, f2, m1, f3, f4, m2 = rows[:6]
+    q = f1[4][f1[4].index("imbalance"):f1[4].index(", cache_nice_tries")]
+    assert f1[1] == "-" and q.endswith("nr_balance_failed 1"), f1
+    assert 'at %.3f ms CPU 1\'s balance finds CPU 0 busiest, "%s"' % (f1[0], q) in ans
+    assert f2[1] == "-" and "nr_balance_failed 2," in f2[4], f2
+    who = re.search(r"cache-hot: (h\d) ran", f2[4]).group(1)
+    assert 'at %.3f ms the same with %s, "nr_balance_failed 2"' % (f2[0], who) in ans
+    assert m1[1] != "-" and m1[4].endswith("1 task moved, cache-hot, after enough failures"), m1
+    assert 'at %.3f ms it pulls %s, "1 task moved, cache-hot, after enough failures"' % (m1[0], m1[1]) in ans
+    assert f3[1] == f4[1] == "-" and (f3[2], f3[3], m2[2], m2[3]) == (1, 0, 1, 0), rows
+    assert "CPU 0 failing at %.3f and %.3f ms and pulling %s at %.3f ms" % (f3[0], f4[0], m2[1], m2[0]) in ans
+    assert "CPU 0's second try comes %d ms after its first" % round(f4[0] - f3[0]) in ans
+    assert "its third %d ms after that" % round(m2[0] - f4[0]) in ans
+    assert all("active balance" not in r[4] and "nr_balance_failed 3" not in r[4] for r in rows), rows
+    default = migrations(sim("tasks", "hog,hog,hog", "--cpus", "2", "--until", "200ms", "-c").stdout)[3]
+    assert "The first try comes at %.3f ms, where exercise 12's first balance came at %.3f ms" \
+        % (f1[0], default[0]) in ans
+
+
+def test_nice_levels_across_cpus():
+    """docs/answers/EXPLORE.md, 14: a heavy hog alone is never the busiest
+    group; a nice-19 hog beside a nice-0 one is within imbalance_pct."""
+    ans = answers()
+    out = sim("tasks", "hog:nice=-10,hog,hog", "--cpus", "2", "--until", "1s", "-c").stdout
+    rows = migrations(out)
+    assert len(rows) == 3 and all("fork balance" in r[4] for r in rows), rows     # nothing moves
+    assert [(who, b) for _, who, _, b, _ in rows] == [("h0", 1), ("h1", 0), ("h2", 0)] and \
+        '(h1\'s fork sees "CPU1 high 9548")' in ans and "CPU1 high 9548" in rows[1][4]
+    n, runs, _ = cells(out, 2)
+    assert "In the %d scheduling points h0 runs in %d cells, h1 in %d and h2 in %d" % (
+        n, runs["h0"], runs["h1"], runs["h2"]) in ans, runs
+    share = "%.2f" % (2 * 9548 / (9548 + 2048))
+    with open(os.path.join(ROOT, "docs", "EXPLORE.md")) as f:
+        assert "two CPUs would give the nice -10 hog %s of them" % share in " ".join(f.read().split())
+    assert "2 x 9548 / 11596 = %s CPUs" % share in ans
+    out = sim("tasks", "hog,hog,hog:nice=19", "--cpus", "2", "--until", "1s", "-c").stdout
+    rows = migrations(out)
+    assert len(rows) == 3 and [r[3] for r in rows] == [1, 0, 0], rows
+    n, runs, _ = cells(out, 2)
+    assert "h0 runs in %d cells, h1 in %d and h2 in %d, %.1f %% and %.1f %% of CPU 0" % (
+        runs["h0"], runs["h1"], runs["h2"], 100 * runs["h1"] / n, 100 * runs["h2"] / n) in ans, runs
+    assert "h1's %.3f and h0's %.1f" % (runs["h1"] / n, runs["h0"] / n) in ans
+    assert "2 x 1024 / 2063 = %.3f of a CPU and h2 %.3f" % (2048 / 2063, 30 / 2063) in ans
+    # find_busiest_group(): within imbalance_pct (125), so balanced
+    assert 100 * 1039 <= 125 * 1024 and "(103,900 against 128,000)" in ans
+    assert "below the average (%d)" % (1024 * 2063 // 2048) in ans
+
+
+def wakeups(out):
+    """The -c wakeup rows: (time, task, CPU, running, v-minv, preempts)."""
+    part = out.split("\nWakeups", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    return [tuple(l.split()) for l in part]
+
+
+def test_where_a_sleeper_wakes():
+    """docs/answers/EXPLORE.md, 15: a timer wakeup starts from the sleeper's
+    own CPU, so select_idle_sibling() alone decides (no wake_affine())."""
+    ans = answers()
+    out = sim("tasks", "hog:cpu=1:pinned,sleeper:run=1ms:sleep=3ms:cpu=1", "--cpus", "2", "--until", "1s",
+              "-c").stdout
+    rows, wake = migrations(out), wakeups(out)
+    assert rows[2][:4] == (4.0, "s1", 1, 0) and len(rows) == 3, rows
+    assert '(the migrations table: "%s")' % rows[2][4] in ans
+    assert {w[2:4] for w in wake} == {("CPU0", "idle")} and wake[0][0] == "4.000", wake
+    assert "all %d wakeups in the wakeups table are on CPU 0" % len(wake) in ans
+    out = sim("tasks", "hog:cpu=0,hog:cpu=1:pinned,sleeper:run=1ms:sleep=3ms:cpu=1", "--cpus", "2", "--until",
+              "1s", "-c").stdout
+    rows, wake = migrations(out), wakeups(out)
+    assert len(rows) == 3 and all("forked on" in r[4] for r in rows), rows      # nothing moves
+    assert {w[2:] for w in wake} == {("CPU1", "h1", "-3000.0", "yes")}, wake
+    assert "all %d wakeups are on CPU 1, each 3000.0 µs behind" % len(wake) in ans
+    n, runs, _ = cells(out, 2)
+    assert "In the %d scheduling points h0 runs in %d cells, h1 in %d and s2 in %d" % (
+        n, runs["h0"], runs["h1"], runs["s2"]) in ans, runs
+
+
 def qemu_spinners():
     """Four spin threads forked pinned on CPU 0 (taskset 1), then each allowed
     both CPUs (taskset -p 3 TID); 200 ms later each thread's CPU (field 39 of
