@@ -91,11 +91,8 @@ static void build(const struct wa_case *c, struct task **pp)
 	set_schedstats(1);
 	build_sched_domains(&all4, smp_lab_topos[topos[c->topo]]);
 	for (int i = 0; i < SMP_NCPUS; i++) {
-		if (c->st[i] == IDLE)
-			continue;
-		load_cpu(i, c->st[i] == RUNS2 ? 2 : 1, 0);
-		if (c->st[i] != QUEUED)
-			run_on(i, 0);
+		if (c->st[i] != IDLE)
+			smp_lab_queue(i, c->st[i] == RUNS2 ? 2 : 1, c->st[i] != QUEUED);
 	}
 	for (int i = 0; i < SMP_NCPUS; i++) {
 		struct sched_avg *sa = &eevdf_rq(&cpu_rq(i)->cfs)->avg;

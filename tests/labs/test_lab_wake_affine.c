@@ -21,8 +21,7 @@ static struct sched_avg *rq_avg(int cpu)
 /* CPU runs one nice-0 task */
 static void busy(int cpu)
 {
-	load_cpu(cpu, 1, 0);
-	run_on(cpu, 0);
+	smp_lab_queue(cpu, 1, 1);
 }
 
 /* one package of four cores (one LLC), CPU 0 the waker's, P asleep, last on 1 */
