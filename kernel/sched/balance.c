@@ -186,7 +186,7 @@ void update_sg_lb_stats(struct sched_domain *sd, struct sched_group *group, int 
 		*balance = 0;
 		return;
 	}
-	update_group_power(sd, this_cpu);
+	update_group_power(sd, this_cpu);	/* LAB(find_busiest_group) BEGIN */
 
 	sgs->avg_load = (sgs->group_load * SCHED_LOAD_SCALE) / group->cpu_power;
 	if (sgs->sum_nr_running)
@@ -195,7 +195,7 @@ void update_sg_lb_stats(struct sched_domain *sd, struct sched_group *group, int 
 		sgs->group_imb = 1;
 	/* DIV_ROUND_CLOSEST(cpu_power, 1024): how many tasks it runs at full speed */
 	sgs->group_capacity = (group->cpu_power + SCHED_LOAD_SCALE / 2) / SCHED_LOAD_SCALE;
-}
+}	/* LAB(find_busiest_group) END */
 
 /*
  * Every group's figures, and the local and busiest groups' kept in SDS
@@ -254,7 +254,7 @@ void update_sd_lb_stats(struct sched_domain *sd, int this_cpu, enum cpu_idle_typ
  * (2.6.35 fix_small_imbalance).
  */
 void fix_small_imbalance(struct sd_lb_stats *sds, int this_cpu, unsigned long *imbalance)
-{
+{	/* LAB(find_busiest_group) BEGIN */
 	unsigned long tmp, pwr_now = 0, pwr_move = 0, scaled_busy_load_per_task;
 	unsigned long bpwr = sds->busiest->cpu_power, tpwr = sds->this->cpu_power;
 	unsigned int imbn = 2;
@@ -293,7 +293,7 @@ void fix_small_imbalance(struct sd_lb_stats *sds, int this_cpu, unsigned long *i
 
 	if (pwr_move > pwr_now)		/* move if we gain throughput */
 		*imbalance = sds->busiest_load_per_task;
-}
+}	/* LAB(find_busiest_group) END */
 
 /*
  * How much weight to pull (2.6.35 calculate_imbalance): bring both groups
@@ -304,7 +304,7 @@ void fix_small_imbalance(struct sd_lb_stats *sds, int this_cpu, unsigned long *i
  * and if that is under one task, fix_small_imbalance() decides.
  */
 void calculate_imbalance(struct sd_lb_stats *sds, int this_cpu, unsigned long *imbalance)
-{
+{	/* LAB(find_busiest_group) BEGIN */
 	unsigned long max_pull, load_above_capacity = ~0UL;
 
 	sds->busiest_load_per_task /= sds->busiest_nr_running;
@@ -330,7 +330,7 @@ void calculate_imbalance(struct sd_lb_stats *sds, int this_cpu, unsigned long *i
 
 	if (*imbalance < sds->busiest_load_per_task)
 		fix_small_imbalance(sds, this_cpu, imbalance);
-}
+}	/* LAB(find_busiest_group) END */
 
 /*
  * The group to pull from, if the domain is out of balance, and *IMBALANCE,

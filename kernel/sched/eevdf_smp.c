@@ -177,7 +177,7 @@ int wake_wide(struct task *p)
  * up; an idle previous CPU keeps it.  NR_CPUS: no opinion.
  */
 int wake_affine_idle(int this_cpu, int prev_cpu, int sync)
-{
+{	/* LAB(wake_affine) BEGIN */
 	if (available_idle_cpu(this_cpu) && cpus_share_cache(this_cpu, prev_cpu))
 		return available_idle_cpu(prev_cpu) ? prev_cpu : this_cpu;
 
@@ -188,7 +188,7 @@ int wake_affine_idle(int this_cpu, int prev_cpu, int sync)
 		return prev_cpu;
 
 	return NR_CPUS;
-}
+}	/* LAB(wake_affine) END */
 
 /*
  * WA_WEIGHT: this CPU if, with P moved here (and a sync waker's load
@@ -201,7 +201,7 @@ int wake_affine_idle(int this_cpu, int prev_cpu, int sync)
  */
 int wake_affine_weight(struct sched_domain *sd, struct task *p,
 		       int this_cpu, int prev_cpu, int sync)
-{
+{	/* LAB(wake_affine) BEGIN */
 	s64 this_eff_load, prev_eff_load;
 	unsigned long task_load;
 
@@ -232,12 +232,12 @@ int wake_affine_weight(struct sched_domain *sd, struct task *p,
 		prev_eff_load += 1;
 
 	return this_eff_load < prev_eff_load ? this_cpu : NR_CPUS;
-}
+}	/* LAB(wake_affine) END */
 
 /* This CPU or P's previous one (6.12 wake_affine()). */
 int wake_affine_eevdf(struct sched_domain *sd, struct task *p,
 		      int this_cpu, int prev_cpu, int sync)
-{
+{	/* LAB(wake_affine) BEGIN */
 	int target = NR_CPUS;
 
 	if (sched_feat(WA_IDLE))
@@ -252,7 +252,7 @@ int wake_affine_eevdf(struct sched_domain *sd, struct task *p,
 	if (schedstat_enabled())
 		sd->ttwu_move_affine++;
 	return target;
-}
+}	/* LAB(wake_affine) END */
 
 /*
  * SIS_UTIL: how many CPUs of each LLC select_idle_cpu() may look at,
@@ -271,7 +271,7 @@ static int nr_idle_scan[NR_CPUS];
  * EEVDF softirq does it at each periodic balance of a CPU.
  */
 void update_idle_cpu_scan(int cpu)
-{
+{	/* LAB(wake_affine) BEGIN */
 	struct sched_domain *sd = eevdf_sd_llc(cpu);
 	u64 x = 0, tmp, y;
 	unsigned int i;
@@ -297,7 +297,7 @@ void update_idle_cpu_scan(int cpu)
 
 	y = div_u64(y * sd->span_weight, SCHED_CAPACITY_SCALE);
 	nr_idle_scan[sd_llc_id(cpu)] = (int)y;
-}
+}	/* LAB(wake_affine) END */
 
 /*
  * An idle CPU of SD allowed to P, from TARGET + 1 round the span, at
@@ -306,7 +306,7 @@ void update_idle_cpu_scan(int cpu)
  * only SCHED_IDLE tasks (sched_idle_cpu()): Granule does not count them.
  */
 int select_idle_cpu(struct task *p, struct sched_domain *sd, int target)
-{
+{	/* LAB(wake_affine) BEGIN */
 	struct cpumask cpus;
 	int nr = 0x7fffffff;
 	unsigned int k;
@@ -332,7 +332,7 @@ int select_idle_cpu(struct task *p, struct sched_domain *sd, int target)
 			return cpu;
 	}
 	return -1;
-}
+}	/* LAB(wake_affine) END */
 
 /*
  * Where P, woken, should run: TARGET (wake_affine's choice) if idle; else
@@ -343,7 +343,7 @@ int select_idle_cpu(struct task *p, struct sched_domain *sd, int target)
  * select_idle_sibling()).
  */
 int select_idle_sibling_eevdf(struct task *p, int prev, int target)
-{
+{	/* LAB(wake_affine) BEGIN */
 	struct sched_domain *sd;
 	int i, recent_used_cpu;
 
@@ -376,7 +376,7 @@ int select_idle_sibling_eevdf(struct task *p, int prev, int target)
 		return i;
 
 	return target;
-}
+}	/* LAB(wake_affine) END */
 
 /*
  * The CPU P should run on for SD_FLAG (6.12 select_task_rq_fair()).  A

@@ -94,7 +94,8 @@ struct lab_group {
 
 /* the labs, in tools/lab's order */
 #define LAB_NAMES(X)	X(update_curr) X(place_entity) X(check_preempt_tick) \
-			X(pick_next_entity) X(eevdf_pick) X(start_nice)
+			X(pick_next_entity) X(eevdf_pick) X(start_nice) \
+			X(find_busiest_group) X(wake_affine)
 
 /* Each lab's property test (prop_NAME.c): its function against the reference. */
 #define DECLARE_PROPERTY(lab)	void test_property_##lab(void **state);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lab.h"
+#include "../host/sched/smp_fake.h"
 
 /* UndefinedBehaviorSanitizer: abort (so that property.c can say which case
  * was running) and show where, as AddressSanitizer does */
@@ -46,7 +47,7 @@ static int run(const struct lab_group *g, const char *only)
 	return 2;
 }
 
-int main(int argc, char **argv)
+static int run_labs(int argc, char **argv)
 {
 	int failed = 0;
 
@@ -75,4 +76,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	return failed;
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	/* the SMP labs' four CPUs (smp_lab.c); the others run on CPU 0 alone */
+	host_percpu_setup(SMP_NCPUS);
+	ret = run_labs(argc, argv);
+	host_percpu_teardown();
+	return ret;
 }

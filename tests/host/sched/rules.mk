@@ -95,6 +95,9 @@ $(eval $(call sched_host_test,sched_acct,$(SCHED_HOST_SRC) tests/host/sched/test
 # arithmetic, wake_affine and find_idlest_* against hand-computed cases
 $(eval $(call sched_host_test,sched_smp,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_smp.c))
 $(eval $(call sched_host_test,sched_balance,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_balance.c))
+# docs/SCHEDULER.md's worked example of find_busiest_group (--print makes its block)
+$(eval $(call sched_host_test,sched_balance_worked,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c \
+	tests/host/sched/docblock.c tests/host/sched/test_balance_worked.c))
 # placement at wakeup, fork and exec: select_task_rq, avg_idle, migration_cpu_stop
 $(eval $(call sched_host_test,sched_place,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c tests/host/sched/test_place.c))
 # sched domains from a topology: spans, groups, powers, degenerate levels

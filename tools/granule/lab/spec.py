@@ -23,6 +23,10 @@ SUITE_FILES = {
     "sched_worked": "tests/host/sched/test_worked.c",
     "sched_eevdf": "tests/host/sched/test_eevdf.c",
     "sched_eevdf_class": "tests/host/sched/test_eevdf_class.c",
+    "sched_balance": "tests/host/sched/test_balance.c",
+    "sched_rebalance": "tests/host/sched/test_rebalance.c",
+    "sched_eevdf_smp": "tests/host/sched/test_eevdf_smp.c",
+    "sched_balance_worked": "tests/host/sched/test_balance_worked.c",
 }
 
 LABS = {
@@ -122,6 +126,49 @@ LABS = {
                         key="avg_us", tolerance=0.10,
                         cmdline="sched_preset=start-nice-debit run=experiment mode=thread "
                                 "load=kbuild:10 duration=2"),
+    ),
+    "find_busiest_group": dict(
+        difficulty="medium",
+        title="find_busiest_group: group loads per power and the imbalance (SMP)",
+        linux="update_sg_lb_stats() (its arithmetic after the loop), fix_small_imbalance() "
+              "and calculate_imbalance() in Linux 2.6.35 kernel/sched_fair.c",
+        docs=DOC + ' "Several CPUs: the SMP half of the fair class" (the balancer\'s '
+                   'arithmetic and its worked example) and balance.c\'s header (the units)',
+        stub=[["\t(void)avg_load_per_task;", "\t(void)max_cpu_load;", "\t(void)min_cpu_load;",
+               "\t(void)sgs;\t/* avg_load, group_imb, group_capacity stay 0: never busiest */"],
+              ["\t(void)sds;", "\t(void)this_cpu;", "\t(void)imbalance;"],
+              ["\t(void)sds;", "\t(void)this_cpu;", "\t*imbalance = 0;\t/* moves nothing */"]],
+        checks=[("test_avg_load_per_power", 6), ("test_group_capacity_rounds", 5),
+                ("test_group_imb_edge", 5), ("test_idle_cpu_pulls", 5),
+                ("test_capacity_caps_the_pull", 5), ("test_max_pull_caps", 6),
+                ("test_below_average_busiest", 5), ("test_fix_small_imbalance", 6),
+                ("test_fix_small_power_scale", 5), ("test_property_find_busiest_group", 27)],
+        suites=[("sched_balance", 12), ("sched_rebalance", 8), ("sched_balance_worked", 5)],
+    ),
+    "wake_affine": dict(
+        difficulty="hard",
+        title="wake_affine and select_idle_sibling: where a wakee runs (SMP, EEVDF)",
+        linux="wake_affine_idle(), wake_affine_weight(), wake_affine(), "
+              "update_idle_cpu_scan(), select_idle_cpu() and select_idle_sibling() in "
+              "Linux 6.12 kernel/sched/fair.c",
+        docs=DOC + ' "Several CPUs under EEVDF: PELT and 6.12\'s wakeup placement" and '
+                   'eevdf_smp.c\'s comments (the topology)',
+        stub=[["\t(void)this_cpu;", "\t(void)prev_cpu;", "\t(void)sync;",
+               "\treturn NR_CPUS;\t/* no opinion */"],
+              ["\t(void)sd;", "\t(void)p;", "\treturn NR_CPUS;\t/* no opinion */"],
+              ["\t(void)sd;", "\t(void)p;", "\t(void)this_cpu;", "\t(void)sync;",
+               "\treturn prev_cpu;\t/* never affine */"],
+              ["\t(void)cpu;"],
+              ["\t(void)p;", "\t(void)sd;", "\t(void)target;", "\t(void)nr_idle_scan;",
+               "\treturn -1;\t/* no idle CPU found */"],
+              ["\t(void)p;", "\t(void)prev;", "\treturn target;\t/* wake_affine's choice, "
+               "idle or not */"]],
+        checks=[("test_wa_idle", 6), ("test_wa_idle_sync", 5), ("test_wa_weight_bias", 6),
+                ("test_wa_weight_sync", 5), ("test_wake_affine_counts", 4),
+                ("test_sis_util_depth", 6), ("test_sis_order", 6),
+                ("test_sis_available_idle", 5), ("test_scan_mask_and_depth", 6),
+                ("test_property_wake_affine", 26)],
+        suites=[("sched_eevdf_smp", 25)],
     ),
 }
 

@@ -26,7 +26,7 @@ from .spec import SUITE_FILES
 MARK = re.compile(r"/\* LAB\((\w+)\) (BEGIN|END) \*/\s*$")
 FUNC = re.compile(r"^[A-Za-z_][\w \t*]*?\b(\w+)\(")
 REFERENCE_DIR = ".lab-reference"
-REFERENCE_OBJECTS = ("fair.o", "eevdf.o")      # build/host/labs.ref/, tests/labs/rules.mk
+REFERENCE_OBJECTS = ("fair.o", "eevdf.o", "balance.o", "eevdf_smp.o")      # build/host/labs.ref/, tests/labs/rules.mk
 GIT_IDENTITY = ["-c", "user.name=Granule lab", "-c", "user.email=lab@granule.invalid"]
 
 Region = collections.namedtuple("Region", "file begin end func")
