@@ -94,15 +94,38 @@ void user_exception(int signo, const char *what, u32 ip, u32 sp, u32 addr, u32 e
 	force_sig(signo);
 }
 
-void exit_to_caller(struct trap_frame *tf, int to_user)
+/*
+ * SMP (a constant: two copies) is the way out of a call or trap that may
+ * not hold the giant lock: it takes it before anything under it, the
+ * delivery of a signal (the handlers, the shared pending set, a group stop
+ * or exit) or the put-back of a saved signal mask (which senders read).
+ * schedule() needs none: it takes back what the task switched in held.
+ */
+static __attribute__((always_inline)) inline void __exit_to_caller(struct trap_frame *tf,
+								   int to_user, const int smp)
 {
 	if (!to_user)
 		return;		/* no kernel preemption (see above) */
 	while (current->need_resched)
 		schedule();
-	if (signal_pending(current))
+	if (signal_pending(current)) {
+		if (smp)
+			__lock_kernel();
 		do_signal(tf);
-	else
+	} else {
+		if (smp && current->restore_sigmask)
+			__lock_kernel();
 		restore_saved_sigmask(current);
+	}
 	unlock_kernel();	/* user mode holds no giant lock */
+}
+
+void exit_to_caller(struct trap_frame *tf, int to_user)
+{
+	__exit_to_caller(tf, to_user, 0);
+}
+
+void exit_to_caller_smp(struct trap_frame *tf, int to_user)
+{
+	__exit_to_caller(tf, to_user, 1);
 }

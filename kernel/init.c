@@ -61,6 +61,8 @@ static void init_thread(void *unused)
 	const char **unknown;
 	int n = cmdline_unknown(&unknown), e = 0;
 
+	lock_kernel();	/* a new task holds no giant lock; exec needs it */
+
 	/* init can run on any CPU (2.6.35 kernel_init()): it was forked by the
 	 * boot CPU's thread, allowed CPU 0 alone, and every process inherits
 	 * init's mask.  Nothing moves at one CPU: CPU 0 stays in the mask. */
@@ -114,9 +116,9 @@ static inline void idle_wait(void)
  * The idle loop of every CPU while more than one is online: 2.6.35's
  * cpu_idle(), which halts while nothing asks for a switch (its tick, IPIs and a
  * wakeup's need_resched wake it) and only then calls schedule().  It holds
- * the giant kernel lock only around schedule() and the reaping: the task
- * switched to runs kernel code (it resumes inside schedule(), or in
- * schedule_tail()), and a halted CPU must let the others in.
+ * the giant kernel lock only around the reaping (the task list, the frames
+ * of the dead): the lock belongs to the task, so the task switched to takes
+ * it back itself if it held it, and a halted CPU must let the others in.
  */
 __attribute__((noreturn)) void cpu_idle_smp(void)
 {
@@ -124,8 +126,8 @@ __attribute__((noreturn)) void cpu_idle_smp(void)
 	for (;;) {
 		while (!current->need_resched)
 			idle_wait();
-		lock_kernel();
 		schedule();
+		lock_kernel();
 		reap_dead_tasks();
 		unlock_kernel();
 	}

@@ -23,6 +23,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
+#include <kernel/smp_lock.h>
 #include <kernel/spinlock.h>
 #include <kernel/string.h>
 #include <kernel/printk.h>
@@ -124,6 +125,7 @@ static void cpu_stopper_thread(void *arg)
 {
 	struct cpu_stopper *stopper = arg;
 
+	lock_kernel();	/* a new task holds none; the works run under it */
 	for (;;) {
 		struct cpu_stop_work *work;
 

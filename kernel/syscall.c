@@ -36,6 +36,7 @@
 #include <kernel/poll.h>
 #include <kernel/printk.h>
 #include <kernel/signal.h>
+#include <kernel/smp_lock.h>
 #include <kernel/trace.h>
 #include <kernel/tty.h>
 #include <kernel/vm.h>
@@ -423,7 +424,7 @@ static inline int exit_work_pending(struct task *t)
 	       t->group_leader->group_stop;
 }
 
-void do_syscall(struct trap_frame *tf)
+static __attribute__((always_inline)) inline void __do_syscall(struct trap_frame *tf, const int smp)
 {
 	u32 nr = syscall_get_nr(tf);
 	long ret;
@@ -434,6 +435,67 @@ void do_syscall(struct trap_frame *tf)
 		ret = other_syscall(nr, tf);
 	syscall_set_return_value(tf, ret);
 	local_irq_disable();
-	if (unlikely(exit_work_pending(current)))
-		exit_to_caller(tf, 1);
+	if (unlikely(exit_work_pending(current))) {
+		if (smp)
+			exit_to_caller_smp(tf, 1);
+		else
+			exit_to_caller(tf, 1);
+	}
+}
+
+void do_syscall(struct trap_frame *tf)
+{
+	__do_syscall(tf, 0);
+}
+
+/*
+ * The calls that run without the giant lock at more than one CPU (2.6's
+ * unlocked_ioctl split, per entry): those whose whole path touches nothing
+ * the giant lock covers - only the caller's own task (its pid, its flags
+ * through signal_pending(), its restart block, its CPU time), the clocks,
+ * its CPU's hrtimer queue (under that queue's lock) and the runqueues
+ * (under their locks, in schedule() and the wakeup).  Their user copies take
+ * the lock themselves, for the copy alone (kernel/mm/uaccess.c), and the
+ * way out takes it to deliver a signal (exit_to_caller_smp()).
+ * LOCK_FREE_BUT_PROCESS_CLOCK: clock_gettime, but for
+ * CLOCK_PROCESS_CPUTIME_ID, which walks the thread group.
+ */
+enum { LOCKED, LOCK_FREE, LOCK_FREE_BUT_PROCESS_CLOCK };
+
+static const u8 syscall_lock_free[NR_syscalls] = {
+	[__NR_getpid] = LOCK_FREE,
+	[__NR_gettid] = LOCK_FREE,
+	[__NR_sched_yield] = LOCK_FREE,
+	[__NR_nanosleep] = LOCK_FREE,
+	[__NR_clock_nanosleep] = LOCK_FREE,
+	[__NR_clock_nanosleep_time64] = LOCK_FREE,
+	[__NR_clock_gettime] = LOCK_FREE_BUT_PROCESS_CLOCK,
+	[__NR_clock_gettime64] = LOCK_FREE_BUT_PROCESS_CLOCK,
+};
+
+static int syscall_needs_kernel_lock(const struct trap_frame *tf)
+{
+	u32 nr = syscall_get_nr(tf);
+	SYSCALL_ARGS(tf);
+
+	if (nr >= NR_syscalls || syscall_lock_free[nr] == LOCKED)
+		return 1;
+	return syscall_lock_free[nr] == LOCK_FREE_BUT_PROCESS_CLOCK &&
+	       (int)a1 == CLOCK_PROCESS_CPUTIME_ID;
+}
+
+/*
+ * int 0x80 at more than one CPU (arch_smp_syscall_gate): a call that needs
+ * the giant lock runs under it, and the way back to user mode lets it go
+ * (__do_syscall() returns with interrupts off, its exit work done).  A call
+ * that does not return here (exit, a new program's first entry) lets it go
+ * on its own way out: schedule() to another task, or unlock_kernel() on the
+ * way to user mode (kernel/entry.c, fork_child_tail(), arch_enter_user()).
+ */
+void do_syscall_smp(struct trap_frame *tf)
+{
+	if (syscall_needs_kernel_lock(tf))
+		__lock_kernel_irqs_on();
+	__do_syscall(tf, 1);
+	__unlock_kernel();
 }

@@ -78,8 +78,8 @@ common_entry:
 	jmp ret_from_trap
 
 ; int $0x80 with more than one CPU online (arch_smp_syscall_gate): the same
-; frame, into do_syscall_smp(), which holds the giant kernel lock
-; (kernel/smp_lock.c) around do_syscall().
+; frame, into do_syscall_smp(), which holds the giant kernel lock around
+; a call that needs it (kernel/syscall.c).
 global system_call_smp
 system_call_smp:
 	push eax                            ; orig_eax

@@ -57,7 +57,7 @@ void idt_init(void)
 
 /*
  * More than one CPU online: int 0x80 enters through system_call_smp, which
- * takes the giant kernel lock around do_syscall() (<kernel/smp_lock.h>).
+ * takes the giant kernel lock around a call that needs it (<kernel/smp_lock.h>).
  * A gate of its own rather than a test in the common path, as Linux's SMP
  * alternatives patch the UP kernel: at one CPU the system call runs the
  * instructions it always ran (docs/FASTPATHS.md).

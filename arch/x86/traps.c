@@ -13,6 +13,7 @@
  */
 #include <kernel/printk.h>
 #include <kernel/entry.h>
+#include <kernel/hrtimer.h>
 #include <kernel/interrupt.h>
 #include <kernel/kernel_stat.h>
 #include <kernel/lockdep.h>
@@ -204,14 +205,15 @@ static void do_exception(struct trap_frame *tf)
 
 /*
  * Whether this trap takes the giant kernel lock (<kernel/smp_lock.h>), on a
- * CPU that does not hold it (user mode, or the idle loop): every trap from
- * user mode, since its way out may schedule() or deliver a signal; from
- * the kernel, exceptions, the 8259's device interrupts and the boot CPU's
- * tick (jiffies, the timers and their wakeups) - not the IPIs, whose
- * handlers keep to their own locks, nor another CPU's tick, which touches
- * only its own runqueue (under rq->lock) and CPU-time counters.  1 if it
- * took it here: trap_dispatch_smp() then lets it go on the way back to the
- * kernel code it interrupted.
+ * CPU whose task does not hold it, from user mode or the kernel alike:
+ * exceptions (a fault works on the mm, a signal), the 8259's device
+ * interrupts and the boot CPU's periodic tick (highres=off: jiffies and the
+ * due timers, run straight from the tick).  Not the IPIs, whose handlers
+ * keep to their own locks, nor a one-shot local APIC timer, whose callbacks
+ * take it only if they need it (__hrtimer_run_queues()), nor an AP's tick;
+ * the way back to user mode takes it only to deliver a signal
+ * (exit_to_caller_smp()).  1 if it took it here: trap_dispatch_smp() then
+ * lets it go on the way back to the kernel code it interrupted.
  */
 static int trap_lock_kernel(const struct trap_frame *tf)
 {
@@ -219,10 +221,13 @@ static int trap_lock_kernel(const struct trap_frame *tf)
 
 	if (this_cpu_read(kernel_flag_held))
 		return 0;
-	if (!user_mode(tf) && v >= IRQ0_VECTOR + 16 &&
-	    (v != LOCAL_TIMER_VECTOR || smp_processor_id()))
+	if (v >= IRQ0_VECTOR + 16 &&
+	    (v != LOCAL_TIMER_VECTOR || smp_processor_id() || hrtimer_highres_active()))
 		return 0;
-	__lock_kernel();
+	if (v < 32 && user_mode(tf))
+		__lock_kernel_irqs_on();	/* task context: interrupts may come */
+	else
+		__lock_kernel();
 	return 1;
 }
 
@@ -245,7 +250,10 @@ static __attribute__((always_inline)) inline void __trap_dispatch(struct trap_fr
 	}
 	if (smp && v >= 32)
 		irq_exit();	/* the softirqs the handler raised (SCHED_SOFTIRQ) */
-	exit_to_caller(tf, user_mode(tf));
+	if (smp)
+		exit_to_caller_smp(tf, user_mode(tf));
+	else
+		exit_to_caller(tf, user_mode(tf));
 }
 
 /* More than one CPU online: the same under the giant kernel lock. */

@@ -22,6 +22,7 @@
 #include <kernel/kernel_stat.h>
 #include <kernel/math64.h>
 #include <kernel/proc.h>
+#include <kernel/smp_lock.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
@@ -217,6 +218,13 @@ void rusage_reap(struct task *parent, struct task *c, struct rusage32 *r)
 	psig->cnivcsw += a.nivcsw + sig->cnivcsw;
 	psig->cmaxrss = max(psig->cmaxrss, max(sig->maxrss, sig->cmaxrss));
 	k_getrusage(c, RUSAGE_BOTH, r);
+	/* At more than one CPU C may still be finishing its last switch on its
+	 * CPU, its runtime still growing (it lets the giant lock go before that
+	 * switch): R's times are then those of the same reading as the sums. */
+	if (static_branch_on(&smp_key)) {
+		ns_to_timeval(ut + sig->cutime, &r->ru_utime.tv_sec, &r->ru_utime.tv_usec);
+		ns_to_timeval(st + sig->cstime, &r->ru_stime.tv_sec, &r->ru_stime.tv_usec);
+	}
 }
 
 /*

@@ -356,9 +356,23 @@ need_resched:
 		goto need_resched;
 }
 
+/*
+ * The giant lock belongs to the task (<kernel/smp_lock.h>): 2.6.35's
+ * release_kernel_lock(prev) before the switch and reacquire_kernel_lock()
+ * after it, which gives up when this task is asked to switch again: then
+ * switch again (2.6.35's need_resched_nonpreemptible; this task is running,
+ * so it stays queued whatever its state: PREEMPT).
+ */
 static noinline void __schedule_smp(int preempt)
 {
-	__schedule_body(preempt, 1);
+	int held = release_kernel_lock();	/* the switched-out task's lock_depth */
+
+	for (;;) {
+		__schedule_body(preempt, 1);
+		if (!held || !reacquire_kernel_lock(current))
+			return;
+		preempt = 1;
+	}
 }
 
 /*

@@ -71,6 +71,11 @@ static enum hrtimer_restart hrtimer_wakeup(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+int hrtimer_sleeper_is(const struct hrtimer *t)
+{
+	return t->function == hrtimer_wakeup;
+}
+
 void hrtimer_init_sleeper(struct hrtimer_sleeper *sl, struct task *task)
 {
 	hrtimer_init(&sl->timer, hrtimer_wakeup);

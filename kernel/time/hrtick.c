@@ -19,6 +19,11 @@ static enum hrtimer_restart hrtick_timer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+int hrtick_timer_is(const struct hrtimer *t)
+{
+	return t->function == hrtick_timer_fn;
+}
+
 /* Each CPU's, as 2.6.35's rq->hrtick_timer: armed and cancelled by its
  * own CPU (the scheduler calls in with its rq locked), so it sits on that
  * CPU's queue and fires there.  Initialised at its first arming. */

@@ -280,10 +280,24 @@ static __always_inline void __run_hrtimer(struct hrtimer *t, struct hrtimer_cpu_
 }
 
 /*
- * Run every timer of B due at NOW (B locked).  A callback other than the
- * emulated tick needs the giant lock: if this CPU does not hold it, drop
- * B's lock, take it (it is outside B's lock) and look again.  Returns 1 if
- * it took the giant lock, which the caller lets go at the end.
+ * Whether T's callback needs the giant lock: the boot CPU's emulated tick
+ * (do_timer: jiffies, the load average) and the timers that send signals
+ * (POSIX timers, itimers) do; an AP's tick (its own runqueue and counters),
+ * the hrtick and a sleeper's wakeup (nanosleep's, a futex's: the wakeup
+ * under rq locks) do not.
+ */
+static inline int hrtimer_needs_kernel_lock(const struct hrtimer *t)
+{
+	if (tick_sched_timer_is(t))
+		return smp_processor_id() == tick_do_timer_cpu;
+	return !hrtimer_sleeper_is(t) && !hrtick_timer_is(t);
+}
+
+/*
+ * Run every timer of B due at NOW (B locked).  A callback that needs the
+ * giant lock: if this CPU does not hold it, drop B's lock, take it (it is
+ * outside B's lock) and look again.  Returns 1 if it took the giant lock,
+ * which the caller lets go at the end.
  */
 static __always_inline int __hrtimer_run_queues(struct hrtimer_cpu_base *b, u64 now,
 						 const int smp)
@@ -295,7 +309,7 @@ static __always_inline int __hrtimer_run_queues(struct hrtimer_cpu_base *b, u64 
 		if (t->expires > now)
 			break;
 		/* at one possible CPU this CPU always holds it (kernel_locked()) */
-		if (smp && !kernel_locked() && !tick_sched_timer_is(t)) {
+		if (smp && !kernel_locked() && hrtimer_needs_kernel_lock(t)) {
 			base_unlock(b, smp);
 			lock_kernel();
 			took = 1;

@@ -12,7 +12,7 @@
 void tick_sched_init(u64 period_ns, u64 first_ns);
 /* This CPU's emulated tick: queue its tick_sched_timer (highres, interrupts off). */
 void tick_setup_sched_timer(void);
-/* Whether T is a CPU's emulated tick (its callback needs no giant lock). */
+/* Whether T is a CPU's emulated tick (hrtimer_needs_kernel_lock()). */
 int tick_sched_timer_is(const struct hrtimer *t);
 
 #endif

@@ -439,6 +439,7 @@ static void futex_pi_expired(void)
 	struct ts32 ts = { 1, 0 };		/* 1970: long past */
 	long x, o;
 
+	ut_one_cpu();				/* X and O take turns: the threads too */
 	setfifo(0, 30);
 	x = start(ex_x, 0);
 	setfifo(x, 10);

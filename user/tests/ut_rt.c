@@ -175,6 +175,7 @@ static void rt_setscheduler_requeues(void)
 {
 	long a, b;
 
+	ut_one_cpu();				/* A and B take turns: the threads too */
 	EXPECT_RET(setsched(0, SCHED_FIFO, 20), 0);
 	a = ut_clone(CLONE_VM | SIGCHLD, rq_stack[0], sizeof(rq_stack[0]), 0, 0, rq_a);
 	b = ut_clone(CLONE_VM | SIGCHLD, rq_stack[1], sizeof(rq_stack[1]), 0, 0, rq_b);

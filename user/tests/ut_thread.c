@@ -276,6 +276,7 @@ static void exec_killed_process(uintptr_t unused)
 {
 	const unsigned long thread = CLONE_VM | CLONE_SIGHAND | CLONE_THREAD;
 
+	ut_one_cpu();		/* "a woken sleeper runs before a spinner": on one CPU */
 	kill_target = getpid();
 	kill_word = 1;
 	for (int i = 0; i < 2; i++)

@@ -45,5 +45,8 @@ void force_sig(int sig);
 void do_syscall(struct trap_frame *tf);
 
 void exit_to_caller(struct trap_frame *tf, int to_user);
+/* The same at more than one CPU, from a call or trap that may not hold the
+ * giant lock: it takes it for what needs it (kernel/entry.c). */
+void exit_to_caller_smp(struct trap_frame *tf, int to_user);
 
 #endif

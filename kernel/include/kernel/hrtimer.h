@@ -66,6 +66,10 @@ struct hrtimer_sleeper {
 	int expired;
 };
 void hrtimer_init_sleeper(struct hrtimer_sleeper *sl, struct task *task);
+/* Whether T is a sleeper's timer (its callback needs no giant lock). */
+int hrtimer_sleeper_is(const struct hrtimer *t);
+/* Whether T is a CPU's hrtick timer (kernel/time/hrtick.c; the same). */
+int hrtick_timer_is(const struct hrtimer *t);
 /* 1 if it was queued, 0 if not, -1 if its callback is running (on another
  * CPU: then nothing changed). */
 int hrtimer_try_to_cancel(struct hrtimer *t);

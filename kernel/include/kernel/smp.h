@@ -79,7 +79,7 @@ void smp_prepare_cpus(unsigned int max_cpus);
 struct task;
 int __cpu_up(unsigned int cpu, struct task *idle);
 /* More than one CPU online: int 0x80 through the gate that takes the
- * giant lock around do_syscall() (arch/x86/idt.c). */
+ * giant lock around a call that needs it (arch/x86/idt.c). */
 void arch_smp_syscall_gate(void);
 /* After the last __cpu_up(): take the trampoline down. */
 void smp_cpus_done(unsigned int max_cpus);

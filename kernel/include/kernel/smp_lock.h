@@ -3,14 +3,17 @@
  * big kernel lock of 2.2-2.6: <linux/smp_lock.h>), the interim SMP
  * exclusion of everything the scheduler's own locks do not cover.
  *
- * A CPU holds kernel_flag whenever it runs kernel code that may touch a
- * shared structure, so the uniprocessor rule "kernel code is never
- * preempted and masks interrupts for exclusion" holds between CPUs too.
- * It belongs to the CPU, not to a task: schedule() hands it from the task
- * switched out to the one switched in, and the idle loop, which holds it
- * only around schedule(), lets it go.  So lock_kernel() and unlock_kernel()
- * do not nest: they take it if this CPU does not hold it, release it if it
- * does.  docs/ARCHITECTURE.md, "Locking", has the rules.
+ * A task holds kernel_flag whenever its kernel code may touch a shared
+ * structure, so the uniprocessor rule "kernel code is never preempted and
+ * masks interrupts for exclusion" holds between CPUs too.  It belongs to
+ * the task, as 2.6.35's BKL: schedule() lets it go when the task switched
+ * out holds it and takes it back for a task that held it
+ * (release_kernel_lock(), reacquire_kernel_lock()); a task that did not
+ * hold it resumes without it.  The system calls that touch nothing under
+ * it, the local APIC timer and the IPIs run without it.  lock_kernel()
+ * and unlock_kernel() do not nest: they take it if this CPU's task does not
+ * hold it, release it if it does.  docs/ARCHITECTURE.md, "Locking", has
+ * the rules.
  *
  * smp_key is on while more than one CPU is online (smp_cpus_done()); at one
  * CPU every site is a jump over the lock, and the system call gate is the
@@ -27,8 +30,19 @@ extern struct static_key smp_key, sched_up_key;	/* kernel/sched/core.c */
 DECLARE_PER_CPU(int, kernel_flag_held);
 
 void __lock_kernel(void);
+void __lock_kernel_irqs_on(void);
 void __unlock_kernel(void);
 int __cond_resched_kernel_lock(void);
+
+/* schedule() at more than one CPU: 2.6.35's pair around the switch. */
+struct task;
+#ifdef HOST_TEST
+static inline int release_kernel_lock(void) { return 0; }
+static inline int reacquire_kernel_lock(struct task *t) { return 0; }
+#else
+int release_kernel_lock(void);
+int reacquire_kernel_lock(struct task *t);
+#endif
 
 #ifdef HOST_TEST	/* the host tests' kernel files run on one thread */
 static inline void lock_kernel(void) { }
@@ -86,7 +100,8 @@ static inline void smp_raw_spin_unlock(raw_spinlock_t *lock)
 		raw_spin_unlock(lock);
 }
 
-/* int 0x80's C entry at more than one CPU (arch/x86/entry.asm). */
+/* int 0x80's C entry at more than one CPU (arch/x86/entry.asm;
+ * kernel/syscall.c). */
 struct trap_frame;
 void do_syscall_smp(struct trap_frame *tf);
 
