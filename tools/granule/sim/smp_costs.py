@@ -2,16 +2,17 @@
 `--cpus N`, measured on the image at -smp 2 (`tools/sim calibrate --smp-only`, and
 step 10 of a full calibration).
 
-Two kinds of boots, both under -icount shift=0 (one instruction, one virtual ns), so
-every figure is the same on every run:
+Two kinds of boots, both under -icount shift=0 (one instruction, one virtual ns):
 
  1. gdb on the image at -smp 2: a breakpoint at each path's first instruction, then
     single steps of that CPU alone (scheduler-locking step; QEMU masks interrupts and
     timers while stepping) to the path's end: its return (the stack pointer above the
     entry's, at the return address), or for the IPI's receive path the vector's iret
     or schedule() on the way out.  Steps are instructions, so ns under -icount; the
-    cost is the median over SAMPLES calls (a gdb stop moves the virtual clock, not
-    the path's length).  An exec log (tools/profile-path's way) is exact too, but
+    cost is the median over the calls stepped, up to SAMPLES.  A call's count is
+    exact, but which calls a session steps is not the same on every run (a gdb stop
+    moves the virtual clock, and the host's timing decides where the other CPU is):
+    idle_balance's median was 636 in one session and 1004 in another.  An exec log (tools/profile-path's way) is exact too, but
     reads 0.3 M instructions a second, and a busy CPU balances every 64 ms:
       ipi_send        smp_send_reschedule() (resched_task() on another CPU's task)
       ipi_recv        the reschedule vector on the target, to its iret or schedule()
@@ -19,21 +20,25 @@ every figure is the same on every run:
       idle_balance    idle_balance(): schedule() about to idle pulls
       migrate         move_tasks(): a balance moves the busiest queue's tasks
                       (pull_task() inlined: deactivate, set_task_cpu(), activate,
-                      the preemption check, each); charged per task moved
+                      the preemption check, each); charged to a task that moved
+                      (by a balance, the stopper, a wakeup's or a fork's placement)
+                      when it next runs
       active_balance  active_load_balance_cpu_stop(): the stopper's work, not its
                       switch (a switch_in, as any)
       proc_sched_read self_nr_migrations() in kbuild-load (open, read and parse
                       /proc/self/sched, close): each job reads it twice at N > 1
-    The experiment's kbuild at -smp 2 gives all but the pulls and the stopper in a
-    few ms; those come from four spin threads forked on CPU 0 and then allowed both
+    The experiment's kbuild at -smp 2 gives the first four in a second; the pulls come
+    from four spin threads forked on CPU 0 and then allowed both
     (tests/system/test_sim_smp.py's workload; its first balance pulls two), and a
     pinned nice-19 spinner beside a nice -15 one, which fails to pull until the
-    active balance pushes the running one (docs/EXPLORE.md, "Several CPUs").
+    active balance pushes the running one (docs/EXPLORE.md, "Several CPUs"; it comes
+    once), and the read from PROC below.
  2. run=microbench pinned to CPU 0 (busybox taskset 1) at -smp 2, against the same at
     -smp 1: what the SMP kernel adds to the one-CPU paths (its runqueue locks, the
-    balancer's hooks): smp_tick (tick_1_ns), smp_switch (ctxsw_yield_ns) and
-    smp_wake (half of pipe_pingpong_ns, a wake and a switch each way, less the switch).
-Imports granule.qemu, trace.execlog, measure.profile (downward).
+    balancer's hooks): smp_tick (tick_1_ns), smp_switch (ctxsw_yield_ns less the
+    yield's system call) and smp_wake (pipe_pingpong_ns, per switch a wake, a block and
+    a switch, less ctxsw_yield_ns).
+Imports granule.qemu, measure.profile and trace.text (downward).
 """
 import os
 import statistics
