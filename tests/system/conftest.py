@@ -50,6 +50,30 @@ def boot(cmdline="", **kw):
     return gq.run(cmdline, **kw)
 
 
+def boot_cached(cmdline="", **kw):
+    """boot(), its serial output kept in build/boot-cache/ under the kernel's hash, the
+    command line and the other arguments: two tests that read one boot (test_smp's
+    two-CPU experiment and test_sim_validate_smp's comparison of it with the simulator)
+    boot it once per image, under -icount the same bytes.  A timed-out boot is not kept."""
+    import hashlib
+    import json
+    kw.setdefault("timeout", 120)
+    key = dict(kw, cmdline=cmdline, kernel=hashlib.sha256(open(gq.KERNEL, "rb").read()).hexdigest())
+    key.pop("timeout")
+    name = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:24]
+    path = os.path.join(gq.BUILD, "boot-cache", name + ".json")
+    if os.path.exists(path):
+        with open(path) as f:
+            return gq.Run(**json.load(f))
+    r = boot(cmdline, **kw)
+    if not r.timed_out:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path + ".tmp", "w") as f:
+            json.dump(dict(cmdline=r.cmdline, returncode=r.returncode, output=r.output), f)
+        os.replace(path + ".tmp", path)
+    return r
+
+
 def check_clean(run, status=0, panic=False, bug=False, warning=False):
     assert not run.timed_out, "timeout:\n" + run.output[-2000:]
     banners = [l for l in run.lines if l.startswith("Granule ") and l.endswith("booting")]

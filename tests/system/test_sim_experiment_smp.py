@@ -88,3 +88,42 @@ def test_eight_cpus_cap_the_jobs_at_256():
     last = results(r.stdout)[-1]
     assert last["cpus"] == 8 and last["jobs"] > 0
     assert "8 CPUs, 64 jobs each" in r.stdout
+
+
+CALIB = os.path.join(ROOT, "tools", "granule", "sim", "engine", "calibration")
+
+
+def calib_with(tmp_path, **smp):
+    """The calibration with its smp.* lines set from SMP (name: ns), or dropped (name: None)."""
+    lines = []
+    for l in open(CALIB):
+        name = l.split()[0][len("smp."):] if l.startswith("smp.") else None
+        if name in smp:
+            if smp[name] is not None:
+                lines.append(f"smp.{name} {smp[name]}\n")
+        else:
+            lines.append(l)
+    f = tmp_path / "calibration"
+    f.write_text("".join(lines))
+    return str(f)
+
+
+SMP_COSTS = ["ipi_send", "ipi_recv", "balance", "idle_balance", "migrate", "active_balance",
+             "smp_tick", "smp_switch", "smp_wake", "proc_sched_read"]
+
+
+def test_smp_costs_are_charged_at_several_cpus_only(tmp_path):
+    """The smp.* costs (measured at -smp 2, tools/granule/sim/smp_costs.py) move a run at
+    two CPUs and not a byte at one; each is required, as every cost is (one line, exit 2).
+    Before they existed the calibration had no smp.* line and a run took them as zero."""
+    zero = calib_with(tmp_path, **{k: 0 for k in SMP_COSTS})
+    args = ["--duration", "2", "--cpus"]
+    for n, same in (("1", True), ("2", False)):
+        a, b = sim(*args, n), sim(*args, n, "--calib", zero)
+        assert a.returncode == b.returncode == 0, a.stderr + b.stderr
+        assert (no_host_time(a.stdout) == no_host_time(b.stdout)) == same, n
+    for k in SMP_COSTS:
+        assert any(l.startswith(f"smp.{k} ") for l in open(CALIB)), k
+    r = sim("--duration", "1", "--calib", calib_with(tmp_path, ipi_recv=None))
+    assert r.returncode == 2 and r.stdout == ""
+    assert len(r.stderr.splitlines()) == 1 and "no value for 'ipi_recv'" in r.stderr, r.stderr

@@ -59,6 +59,12 @@ same on every run):
      .write, and a third boot under gdb with QEMU's exec log -> rtapp.resume
      (tools/granule/sim/rtapp_resume.py), which `tools/sim experiment --rt-app` charges.  --rtapp-only
      measures this step alone and replaces the file's rtapp.* lines, keeping the rest.
+ 10. the costs of an SMP machine (tools/granule/sim/smp_costs.py): the reschedule IPI,
+     a balance pass, an idle balance, a migration (move_tasks), the stopper's active
+     balance and kbuild-load's /proc/self/sched read, each stepped in gdb at -smp 2,
+     and what the SMP kernel adds to a tick, a switch and a wakeup (microbench pinned
+     to one CPU at -smp 2 against -smp 1) -> smp.*, charged only at --cpus N > 1.
+     --smp-only measures this step alone and replaces the file's smp.* lines.
 So the simulator reproduces the image's no-load minima and per-expiry CPU
 by construction; everything under load is its own prediction.
 It writes tools/granule/sim/engine/calibration with the commit of the image.
@@ -74,8 +80,8 @@ then it writes docs/EXPLORE.md's two tables and tools/granule/sim/engine/validat
 rest; --table rewrites only the tables and tools/granule/sim/engine/validated.
 tests/system/test_sim_validate.py runs the simulator on the same
 configurations and compares.
-Imports granule.qemu, bench.jobs, trace.text, sim.replay, sim.rtapp_costs and sim.validate
-(downward).
+Imports granule.qemu, bench.jobs, trace.text, sim.replay, sim.rtapp_costs, sim.smp_costs and
+sim.validate (downward).
 """
 import argparse
 import concurrent.futures as cf
@@ -89,6 +95,7 @@ from ..paths import ENGINE, ROOT
 from ..trace import text as trace_text
 from . import replay as sim_replay
 from . import rtapp_costs
+from . import smp_costs
 from . import validate as sv
 CALIB = os.path.join(ENGINE, "calibration")
 HZS = (100, 250, 300, 1000)
@@ -247,23 +254,30 @@ def calibrate(args, head):
     cmds, rt = rtapp_costs.measure(c["tick"])
     c.update({f"rtapp.{k}": v for k, v in rt.items()})
     runs += [dict(cmdline=cmd) for cmd in cmds]
+    cmds, smp = smp_costs.measure()
+    c.update({f"smp.{k}": v for k, v in smp.items()})
+    runs += [dict(cmdline=cmd) for cmd in cmds]
     write_calibration(c, head, runs)
 
 
-def calibrate_rtapp(head):
-    """Step 9 alone: the file's rtapp.* lines replaced with a new measurement, the rest kept
-    (a comment says at which commit these were measured)."""
+def calibrate_part(prefix, head, measure, what):
+    """Step 9 or 10 alone: the file's PREFIX.* lines replaced with what MEASURE(the other
+    lines) returns, (command lines, {name: ns}), the rest kept (a comment says at which
+    commit these were measured)."""
     with open(CALIB) as f:
-        lines = [l for l in f if not l.startswith(("rtapp.", "# rtapp."))]
-    tick = next(int(l.split()[1]) for l in lines if l.startswith("tick "))
-    cmds, rt = rtapp_costs.measure(tick)
-    lines.append(f"# rtapp.* measured at commit {head} by tools/sim calibrate --rtapp-only from:\n")
-    lines += [f"# rtapp.   {cmd}\n" for cmd in cmds]
-    lines += [f"rtapp.{k} {v}\n" for k, v in sorted(rt.items())]
+        lines = [l for l in f if not l.startswith((prefix + ".", "# " + prefix + "."))]
+    cmds, values = measure(lines)
+    lines.append(f"# {prefix}.* measured at commit {head} by tools/sim calibrate --{prefix}-only from:\n")
+    lines += [f"# {prefix}.   {cmd}\n" for cmd in cmds]
+    lines += [f"{prefix}.{k} {v}\n" for k, v in sorted(values.items())]
     with open(CALIB, "w") as f:
         f.writelines(lines)
-    print(f"sim calibrate: rt-app's costs in {os.path.relpath(CALIB, ROOT)}: "
-          + " ".join(f"{k} {v}" for k, v in rt.items()))
+    print(f"sim calibrate: {what} in {os.path.relpath(CALIB, ROOT)}: "
+          + " ".join(f"{k} {v}" for k, v in values.items()))
+
+
+def rtapp_part(lines):
+    return rtapp_costs.measure(next(int(l.split()[1]) for l in lines if l.startswith("tick ")))
 
 
 def main():
@@ -283,6 +297,8 @@ def main():
                     help="only rewrite docs/EXPLORE.md's tables and tools/granule/sim/engine/validated")
     ap.add_argument("--rtapp-only", action="store_true",
                     help="measure only rt-app's own costs (step 9) and keep the rest of the file")
+    ap.add_argument("--smp-only", action="store_true",
+                    help="measure only the SMP costs (step 10) and keep the rest of the file")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 1, help="boots at a time")
     args = ap.parse_args()
     if args.seeds < 1 or args.duration < 1 or args.j < 1:
@@ -291,7 +307,10 @@ def main():
         subprocess.run(["make", "-s", "-C", ROOT, "all"], check=True)
         head = commit()
         if args.rtapp_only:
-            calibrate_rtapp(head)
+            calibrate_part("rtapp", head, rtapp_part, "rt-app's costs")
+            return
+        if args.smp_only:
+            calibrate_part("smp", head, lambda lines: smp_costs.measure(), "the SMP costs")
             return
         if not (args.reference_only or args.offgrid_only):
             calibrate(args, head)

@@ -7,6 +7,9 @@
  *	<name> <ns>			one per field of struct sim_costs
  *	eevdf.<name> <ns>		the same path under sched_preset=linux-6.12
  *					(its class's code is another length)
+ *	smp.<name> <ns>			the same as <name>: the costs of an SMP
+ *					machine (tools/granule/sim/smp_costs.py), charged
+ *					only at --cpus N > 1
  *	rtapp.<name> <ns>		rt-app's own code, not the kernel's: read by
  *					tools/granule/sim/rtapp_sim.py, which hands them
  *					to `build/sim rtapp` in its spec; skipped here
@@ -26,7 +29,8 @@ static const struct { const char *name; size_t off; } fields[] = {
 	F(helper), F(notify_pre), F(notify_post), F(sig_pre), F(sig_post), F(exec),
 	F(burn_chunk), F(preempt), F(preempt_rt), F(tick_preempt), F(start_phase_100), F(start_phase_250), F(start_phase_300),
 	F(start_phase_1000), F(tick_period_100), F(tick_period_250), F(tick_period_300),
-	F(tick_period_1000),
+	F(tick_period_1000), F(ipi_send), F(ipi_recv), F(balance), F(idle_balance), F(migrate),
+	F(active_balance), F(smp_tick), F(smp_switch), F(smp_wake), F(proc_sched_read),
 };
 #define NFIELDS	(sizeof(fields) / sizeof(fields[0]))
 
@@ -42,7 +46,7 @@ void calib_load(const char *path, struct sim_costs *c, int eevdf)
 {
 	FILE *f = fopen(path, "r");
 	char buf[256], key[64], val[64], extra[8];
-	unsigned seen = 0, over = 0;
+	unsigned long long seen = 0, over = 0;	/* bit i: fields[i] */
 	const char *name;
 	int line = 0;
 
@@ -63,6 +67,8 @@ void calib_load(const char *path, struct sim_costs *c, int eevdf)
 			snprintf(c->commit, sizeof(c->commit), "%s", val);
 			continue;
 		}
+		if (!strncmp(key, "smp.", 4))
+			memmove(key, key + 4, strlen(key + 4) + 1);
 		name = !strncmp(key, "eevdf.", 6) ? key + 6 : key;
 		for (i = 0; i < NFIELDS && strcmp(fields[i].name, name); i++)
 			;
@@ -73,15 +79,15 @@ void calib_load(const char *path, struct sim_costs *c, int eevdf)
 			bad(path, line, "the value is not a number of ns in 0..1000000000");
 		if (name != key && !eevdf)
 			continue;		/* the other class's */
-		if (name != key || !(over & (1u << i)))
+		if (name != key || !(over & (1ULL << i)))
 			*(u64 *)((char *)c + fields[i].off) = v;
 		if (name != key)
-			over |= 1u << i;	/* the class's own beats the base line */
-		seen |= 1u << i;
+			over |= 1ULL << i;	/* the class's own beats the base line */
+		seen |= 1ULL << i;
 	}
 	fclose(f);
 	for (unsigned i = 0; i < NFIELDS; i++)
-		if (!(seen & (1u << i)))
+		if (!(seen & (1ULL << i)))
 			die("%s: no value for '%s'", path, fields[i].name);
 }
 

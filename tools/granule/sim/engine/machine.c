@@ -12,9 +12,13 @@
  * armed them, the scheduler softirq and migration/N on the way out of an
  * interrupt, and the reschedule IPI; at one instant a CPU's IPI first, then
  * the CPUs' program steps, then each CPU's interrupts, by CPU number.  An
- * interrupt's cost passes on every CPU (the others run on meanwhile).  Not
- * modelled at N > 1: the IPI's, a migration's and the balancer's own costs
- * (zero: not calibrated on the image yet), the hrtick.
+ * interrupt's cost passes on every CPU (the others run on meanwhile).  The
+ * SMP costs (machine.h, measured at -smp 2 by tools/granule/sim/smp_costs.py)
+ * are charged only at N > 1: the IPI as an interrupt on its target, the
+ * softirq's balance pass as one on the way out, an idle balance as one on a
+ * CPU about to idle, a migration to the moved task when it next runs, the
+ * stopper's work as its burst, and the SMP kernel's extra on every tick,
+ * switch and timer wakeup.  Not modelled at N > 1: the hrtick.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +121,7 @@ static struct mproc *slot_alloc(struct machine *m)
 		if (!p->used) {
 			memset(p, 0, sizeof(*p));
 			p->used = 1;
+			p->ran_cpu = -1;		/* not run yet */
 			if (i >= m->nr_slots)
 				m->nr_slots = i + 1;
 			p->t.pid = p->t.tgid = next_pid++;
@@ -149,8 +154,8 @@ struct mproc *m_spawn(struct machine *m, const char *comm, mprog_fn prog)
 }
 
 
-/* migration/N runs: the work the balancer queued, if any, then it sleeps
- * (no time: the stopper's costs are not calibrated yet). */
+/* migration/N runs: the work the balancer queued, if any, for its cost
+ * (active_balance: the push), then it sleeps. */
 static void stopper_prog(struct machine *m, struct mproc *p)
 {
 	int cpu = raw_smp_processor_id();
@@ -160,6 +165,10 @@ static void stopper_prog(struct machine *m, struct mproc *p)
 	if (work) {
 		m->stop_work[cpu] = NULL;
 		work->fn(work->arg);
+		if (m->cost.active_balance) {
+			m_kernel(p, m->cost.active_balance);
+			return;			/* then back here: no work, it sleeps */
+		}
 	}
 	mc_block(m, p);
 }
@@ -194,6 +203,7 @@ void m_init_cpus(struct machine *m, int ncpus)
 	}
 	host_cpu = 0;
 	m->switches = 0;
+	m->booted = 1;
 }
 
 /*
@@ -247,6 +257,25 @@ static u64 preempt_cost(const struct machine *m, const struct mproc *next)
 	return rt_task(&next->t) ? m->cost.preempt_rt : m->cost.preempt;
 }
 
+/*
+ * At N > 1, a switch also pays: on a CPU about to idle, the idle balance
+ * that found nothing (as an interrupt there: the CPU is busy that long; it
+ * runs unless the CPU idles too briefly, rq->avg_idle under
+ * sysctl_sched_migration_cost, 2.6.35's idle_balance()); for a task that
+ * moved since it last ran (a pull, the stopper's push, a wakeup or fork
+ * placed elsewhere), the migration, before it runs on.
+ */
+static void smp_switch_costs(struct machine *m, int cpu, struct mproc *cur)
+{
+	if (!cur && m->cost.idle_balance && m->booted &&
+	    cpu_rq(cpu)->avg_idle >= sysctl_sched_migration_cost)
+		irq_cost(m, m->cost.idle_balance);
+	if (cur && cur->ran_cpu >= 0 && cur->ran_cpu != cpu)
+		cur->stall += m->cost.migrate;
+	if (cur)
+		cur->ran_cpu = cpu;
+}
+
 /* A switch happened: free a dead thread's slot, charge the switch-in. */
 void mc_after_event(struct machine *m)
 {
@@ -266,7 +295,10 @@ void mc_after_event(struct machine *m)
 	/* A burning loop counts the switch's tail in its CPU time; a thread
 	 * returning from a system call, or a fixed path, waits for it. */
 	if (cur && (cur->fixed || cur->burst_left == 0))
-		cur->stall += m->cost.switch_in + (preempted ? preempt_cost(m, cur) : 0);
+		cur->stall += m->cost.switch_in + (preempted ? preempt_cost(m, cur) : 0) +
+			      (m->ncpus > 1 ? m->cost.smp_switch : 0);
+	if (m->ncpus > 1)
+		smp_switch_costs(m, cpu, cur);
 	if (cur && m->on_switch_in)
 		m->on_switch_in(m, cur);
 }
@@ -288,8 +320,10 @@ static int irq_preempts(struct machine *m)
  */
 static void smp_irq_exit(struct machine *m)
 {
-	if (local_softirq_pending())
+	if (local_softirq_pending()) {
+		irq_cost(m, m->cost.balance);
 		do_softirq();
+	}
 	if (host_stop_work) {
 		m->stop_work[host_stop_cpu] = host_stop_work;
 		host_stop_work = NULL;
@@ -327,7 +361,7 @@ static void periodic_tick(struct machine *m)
 	*next_tick(m, cpu) += m->tick_ns;
 	if (cpu == 0)
 		jiffies++;		/* do_timer(): tick_do_timer_cpu's */
-	irq_cost(m, m->cost.tick);
+	irq_cost(m, m->cost.tick + (m->ncpus > 1 ? m->cost.smp_tick : 0));
 	scheduler_tick();
 	if (irq_preempts(m) && m->cost.tick_preempt) {
 		irq_cost(m, m->cost.tick_preempt);
@@ -373,7 +407,7 @@ static void timer_expire(struct machine *m)
 	struct mproc *t = m->timer_target;
 
 	m->timer_next += m->timer_period;
-	irq_cost(m, m->cost.timer_signal);
+	irq_cost(m, m->cost.timer_signal + (m->ncpus > 1 ? m->cost.smp_wake : 0));
 	if (t->sigpending) {
 		t->sig_overrun++;	/* not dequeued yet: folded in */
 	} else {
@@ -408,7 +442,7 @@ static void hrtimer_wakeups(struct machine *m, u64 t)
 		if (!first)
 			break;
 		first->wake_at = 0;
-		irq_cost(m, m->cost.hrtimer_wake);
+		irq_cost(m, m->cost.hrtimer_wake + (m->ncpus > 1 ? m->cost.smp_wake : 0));
 		mc_wake(first);
 		woken++;
 	}
@@ -461,6 +495,7 @@ static int ipi_step(struct machine *m)
 		host_cpu = cpu;
 		if (current->need_resched && irq_preempts(m)) {
 			m->ipis++;
+			irq_cost(m, m->cost.ipi_send + m->cost.ipi_recv);
 			irq_return(m);
 			return 1;
 		}

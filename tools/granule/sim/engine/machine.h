@@ -69,6 +69,7 @@ struct mproc {
 					   expiry after the others (enqueue_hrtimer) */
 	u64 cpu_ns;			/* CPU time it got (the CPU-time clock) */
 	s64 nr_migrations0;		/* se.nr_migrations when its program began */
+	int ran_cpu;			/* the CPU it last ran on (-1: none yet) */
 };
 
 /* The kernel's costs in ns of the image's virtual time (calib.c). */
@@ -97,6 +98,18 @@ struct sim_costs {
 	u64 start_phase_100, start_phase_250, start_phase_300, start_phase_1000;
 	/* the image's tick period at each HZ, ns (its boot line) */
 	u64 tick_period_100, tick_period_250, tick_period_300, tick_period_1000;
+	/* an SMP machine's, charged only at --cpus N > 1 (tools/granule/sim/smp_costs.py) */
+	u64 ipi_send, ipi_recv;		/* the reschedule IPI: smp_send_reschedule(); the
+					   target's vector to its iret or schedule() */
+	u64 balance;			/* the scheduler softirq's pass (run_rebalance_domains) */
+	u64 idle_balance;		/* schedule() about to idle balances (idle_balance) */
+	u64 migrate;			/* a task moved between runqueues (pull_task) */
+	u64 active_balance;		/* the stopper's work (active_load_balance_cpu_stop) */
+	u64 smp_tick, smp_switch, smp_wake;	/* what the SMP kernel adds to a tick, a
+					   switch and a wakeup (its locks): microbench at
+					   -smp 2 on one CPU less at -smp 1 */
+	u64 proc_sched_read;		/* kbuild-load's self_nr_migrations(), twice a job
+					   and an "as" at N > 1 */
 	char commit[64];		/* the image commit they were measured on */
 };
 
@@ -113,6 +126,7 @@ struct machine {
 	struct mproc *stopper[M_MAX_CPUS];
 	struct cpu_stop_work *stop_work[M_MAX_CPUS];
 	unsigned long ipis;		/* reschedule IPIs taken */
+	int booted;			/* m_init_cpus() done: SMP costs from here */
 	/* the latency test's POSIX timer: expiry k at t0 + k * period */
 	struct mproc *timer_target;	/* NULL: disarmed */
 	u64 timer_next, timer_period;

@@ -24,6 +24,13 @@ static void kjob_of(const struct mproc *p, struct kjob *j)
 	kjob_params(wl.seed, (u64)p->reg[0], j);
 }
 
+/* At N > 1 a job and its "as" read /proc/self/sched's se.nr_migrations when they
+ * start and before they exit (self_nr_migrations(), user/bench/bench.c). */
+static u64 proc_sched_read(const struct machine *m)
+{
+	return m->ncpus > 1 ? m->cost.proc_sched_read : 0;
+}
+
 /* the "as" grandchild: burn_cpu_ns(as_ns); _exit(0) */
 static void as_prog(struct machine *m, struct mproc *p)
 {
@@ -36,7 +43,7 @@ static void as_prog(struct machine *m, struct mproc *p)
 		m_burn_loop(m, p, (u64)j.as_ns);
 		return;
 	case 1:
-		m_kernel(p, m->cost.exit);
+		m_kernel(p, m->cost.exit + proc_sched_read(m));	/* report_migrations()'s read, exit */
 		return;
 	default:	/* report_migrations(): to the job, which make drains */
 		p->parent->reg[5] += (s64)p->t.se.nr_migrations - p->nr_migrations0;
@@ -73,12 +80,13 @@ static void job_prog(struct machine *m, struct mproc *p)
 		return;
 	case 8:
 		c = m_fork(m, p, "as", as_prog, 0);
+		c->stall += proc_sched_read(m);		/* its start_migrations() */
 		c->reg[0] = p->reg[0];
 		wl.as_children++;
 		return;
 	case 9: m_wait(m, p); return;
 	case 10: m_kernel(p, m->cost.wait); return;
-	case 11: m_kernel(p, m->cost.exit); return;
+	case 11: m_kernel(p, m->cost.exit + proc_sched_read(m)); return;	/* report_migrations() */
 	default:
 		/* what make's wait() reports: the job's planned work, if in the window */
 		if (m_now(m) <= wl.kb_end) {
@@ -110,6 +118,7 @@ static void make_prog(struct machine *m, struct mproc *p)
 		return;
 	case 1:					/* start_job(index++) */
 		c = m_fork(m, p, "kbuild-job", job_prog, 0);
+		c->stall += proc_sched_read(m);		/* its start_migrations() */
 		c->reg[0] = p->reg[0]++;
 		p->reg[1]++;
 		p->pc = 0;
