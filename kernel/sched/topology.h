@@ -246,5 +246,8 @@ int wake_affine_eevdf(struct sched_domain *sd, struct task *p,
 void update_idle_cpu_scan(int cpu);
 int select_idle_cpu(struct task *p, struct sched_domain *sd, int target);
 int select_idle_sibling_eevdf(struct task *p, int prev, int target);
+/* eevdf_balance.c: Linux 6.12's balancer for the EEVDF class (eevdf_lb.h) */
+void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle);
+void sched_balance_newidle(int this_cpu, struct rq *this_rq);
 
 #endif
