@@ -124,6 +124,12 @@ void calculate_imbalance(struct lb_env *env, struct sd_lb_stats *sds);
 struct sched_group *sched_balance_find_src_group(struct lb_env *env);
 struct rq *sched_balance_find_src_rq(struct lb_env *env, struct sched_group *group);
 
+/* eevdf_find_dst.c (sched_balance_find_dst_cpu(): topology.h) */
+void update_sg_wakeup_stats(struct sched_domain *sd, struct sched_group *group,
+			    struct sg_lb_stats *sgs, struct task *p);
+struct sched_group *sched_balance_find_dst_group(struct sched_domain *sd, struct task *p,
+						 int this_cpu);
+
 /* eevdf_balance.c */
 int task_hot(struct task *p, struct lb_env *env);
 int can_migrate_task(struct task *p, struct lb_env *env);

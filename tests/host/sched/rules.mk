@@ -34,6 +34,7 @@ SCHED_HOST_SRC := \
 	kernel/sched/eevdf_smp.c \
 	kernel/sched/eevdf_lb_stats.c \
 	kernel/sched/eevdf_balance.c \
+	kernel/sched/eevdf_find_dst.c \
 	kernel/lib/rbtree.c \
 	kernel/lib/rbtree_augmented.c \
 	kernel/cmdline.c kernel/cmdline_suggest.c \

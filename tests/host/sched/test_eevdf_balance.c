@@ -5,7 +5,8 @@
  * hand from 6.12's formulas (kernel/sched/fair.c; the comments show the
  * arithmetic): group_classify(), update_sd_pick_busiest(),
  * calculate_imbalance()'s three kinds (tasks, utilisation, load),
- * detach_tasks() with a cache-hot task, and one whole sched_balance_rq().
+ * detach_tasks() with a cache-hot task, one whole sched_balance_rq(), and
+ * the fork/exec choice of sched_balance_find_dst_group().
  *
  * Group statistics are set by hand where the rule is the subject; PELT
  * figures are set directly (the series is test_pelt.c's).  Every CPU's
@@ -376,6 +377,53 @@ static void test_sched_balance_rq_pulls_one_task(void **state)
 	on_cpu(0);
 }
 
+/* CPU runs one nice-0 task, its queue's PELT set to LOAD and UTIL. */
+static void busy_with(int cpu, unsigned int load, unsigned int util)
+{
+	load_cpu(cpu, 1, 0);
+	run_on(cpu, 0);
+	rq_avg(cpu)->load_avg = load;
+	rq_avg(cpu)->util_avg = rq_avg(cpu)->runnable_avg = util;
+	rq_avg(cpu)->util_est = 0;
+}
+
+/*
+ * sched_balance_find_dst_group() for a new task (no PELT history: nothing
+ * of it to take off) at -smp 2, imbalance_pct 125, from CPU 0:
+ * - CPU 0 runs a task of util 1024 (1 task on 1 CPU, 1024*100 < 1024*125:
+ *   fully busy), CPU 1 idles (has spare): the idlest is better, go there.
+ * - both run a task of util 1024 (fully busy): avg_load = load; allowed
+ *   imbalance 1024 * 25 / 100 = 256.  Local 1024, CPU 1 600: 600 < 1280
+ *   and 100*1024 = 102400 > 125*600 = 75000: go.  CPU 1 900:
+ *   102400 <= 112500: stay.
+ * - both idle (has spare, one idle CPU each): 1 >= 1, stay.
+ * And the walk: sched_balance_find_dst_cpu() gives CPU 1, then CPU 0.
+ */
+static void test_find_dst_group_for_a_fork(void **state)
+{
+	struct sched_domain *sd;
+	struct task *p;
+
+	(void)state;
+	build_sched_domains(&two, one_pkg_four_cores);
+	sd = cpu_rq(0)->sd;
+	p = sleeper_on(0);
+	on_cpu(0);
+	assert_null(sched_balance_find_dst_group(sd, p, 0));		/* both idle */
+
+	busy_with(0, 1024, 1024);
+	on_cpu(0);
+	assert_ptr_equal(sched_balance_find_dst_group(sd, p, 0), sd->groups->next);
+	assert_int_equal(sched_balance_find_dst_cpu(sd, p, 0, SD_BALANCE_FORK), 1);
+
+	busy_with(1, 600, 1024);
+	on_cpu(0);
+	assert_ptr_equal(sched_balance_find_dst_group(sd, p, 0), sd->groups->next);
+	rq_avg(1)->load_avg = 900;
+	assert_null(sched_balance_find_dst_group(sd, p, 0));
+	assert_int_equal(sched_balance_find_dst_cpu(sd, p, 0, SD_BALANCE_FORK), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -386,6 +434,7 @@ int main(void)
 						lb_setup, lb_teardown),
 		cmocka_unit_test_setup_teardown(test_sched_balance_rq_pulls_one_task,
 						lb_setup, lb_teardown),
+		cmocka_unit_test_setup_teardown(test_find_dst_group_for_a_fork, lb_setup, lb_teardown),
 	};
 
 	return SMP_RUN_TESTS(tests);
