@@ -545,8 +545,9 @@ void sched_balance_newidle(int this_cpu, struct rq *this_rq)
 	}
 	raw_spin_lock(&this_rq->lock);
 
-	/* a task came meanwhile: we are not going idle */
-	if (this_rq->cfs.nr_running && !pulled_task)
+	/* a task came meanwhile: we are not going idle (Linux has dequeued
+	 * its delayed sleepers by now; Granule's may still sit in the tree) */
+	if (this_rq->cfs.nr_running - eevdf_rq(&this_rq->cfs)->h_nr_delayed && !pulled_task)
 		pulled_task = 1;
 	if ((long)(this_rq->next_balance - next_balance) > 0)
 		this_rq->next_balance = next_balance;
