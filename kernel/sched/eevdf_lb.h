@@ -134,6 +134,8 @@ struct sched_group *sched_balance_find_dst_group(struct sched_domain *sd, struct
 int task_hot(struct task *p, struct lb_env *env);
 int can_migrate_task(struct task *p, struct lb_env *env);
 int detach_tasks(struct lb_env *env);
+int need_active_balance(struct lb_env *env);
+int active_load_balance_cpu_stop(void *data);
 int sched_balance_rq(int this_cpu, struct rq *this_rq, struct sched_domain *sd,
 		     enum cpu_idle_type idle, int *continue_balancing);
 

@@ -377,6 +377,34 @@ static void test_sched_balance_rq_pulls_one_task(void **state)
 	on_cpu(0);
 }
 
+/*
+ * need_active_balance(): only when counting tasks, after more than
+ * cache_nice_tries + 2 = 3 failures (MC's cache_nice_tries is 1); a load
+ * or util imbalance never kicks the running task on equal CPUs (6.12's
+ * reduced-capacity case needs capacity_of() below 1024).
+ */
+static void test_need_active_balance(void **state)
+{
+	struct lb_env env;
+	struct cpumask cpus;
+
+	(void)state;
+	build_sched_domains(&two, one_pkg_four_cores);
+	env_for(&env, cpu_rq(0)->sd, 0, CPU_IDLE, &cpus);
+	env.src_cpu = 1;
+	env.src_rq = cpu_rq(1);
+	env.migration_type = migrate_task;
+	env.sd->nr_balance_failed = 3;
+	assert_false(need_active_balance(&env));
+	env.sd->nr_balance_failed = 4;
+	assert_true(need_active_balance(&env));
+	env.migration_type = migrate_load;
+	assert_false(need_active_balance(&env));
+	env.migration_type = migrate_util;
+	assert_false(need_active_balance(&env));
+	env.sd->nr_balance_failed = 0;
+}
+
 /* CPU runs one nice-0 task, its queue's PELT set to LOAD and UTIL. */
 static void busy_with(int cpu, unsigned int load, unsigned int util)
 {
@@ -434,6 +462,7 @@ int main(void)
 						lb_setup, lb_teardown),
 		cmocka_unit_test_setup_teardown(test_sched_balance_rq_pulls_one_task,
 						lb_setup, lb_teardown),
+		cmocka_unit_test_setup_teardown(test_need_active_balance, lb_setup, lb_teardown),
 		cmocka_unit_test_setup_teardown(test_find_dst_group_for_a_fork, lb_setup, lb_teardown),
 	};
 
