@@ -1,8 +1,10 @@
 /*
  * kernel/sched/core.c - the scheduler core: the runqueue, schedule(),
- * wakeups, fork, the tick, nice, policy and PI priority changes, yield and
- * the idle task (Linux 2.6.35's kernel/sched.c, uniprocessor, under the
- * same names; the classes rt -> fair -> idle).
+ * nice, yield and the idle task (Linux 2.6.35's kernel/sched.c,
+ * uniprocessor, under the same names; the classes rt -> fair -> idle).
+ * The rest of kernel/sched.c is in wakeup.c (wakeups, fork), sched_tick.c
+ * (the tick, the hrtick), prio.c (policy and PI priority changes) and
+ * cputime.c (task_sched_runtime).
  *
  * Locking: a runqueue is touched only with interrupts off, and, while more
  * than one CPU is online (smp_key, <kernel/smp_lock.h>), under its rq->lock
@@ -108,18 +110,6 @@ void resched_task(struct task *p)
 	resched_task_smp(p);
 }
 
-/* se.load from the policy and static priority (SCHED_IDLE: weight 3). */
-void set_load_weight(struct task *p)
-{
-	if (p->policy == SCHED_IDLE) {
-		p->se.load.weight = WEIGHT_IDLEPRIO;
-		p->se.load.inv_weight = WMULT_IDLEPRIO;
-		return;
-	}
-	p->se.load.weight = prio_to_weight[p->static_prio - MAX_RT_PRIO];
-	p->se.load.inv_weight = prio_to_wmult[p->static_prio - MAX_RT_PRIO];
-}
-
 void enqueue_task(struct rq *rq, struct task *p, int flags)
 {
 	update_rq_clock(rq);
@@ -129,23 +119,24 @@ void enqueue_task(struct rq *rq, struct task *p, int flags)
 	p->on_rq = 1;
 }
 
+/*
+ * Unqueue P.  The class clears p->se.on_rq, or leaves it set if P stays
+ * queued (6.12's dequeue_task() 'fails': an EEVDF DELAY_DEQUEUE sleeper,
+ * until its final DEQUEUE_DELAYED); p->on_rq follows it, as 6.12's
+ * block_task() leaves p->on_rq set then, so a wakeup meanwhile finds P
+ * queued (ttwu_requeue_delayed(), 6.12's ttwu_runnable()).
+ */
 void dequeue_task(struct rq *rq, struct task *p, int flags)
 {
 	update_rq_clock(rq);
 	sched_info_dequeued(rq, p);
 	p->sched_class->dequeue_task(rq, p, flags);
-	p->se.on_rq = 0;
-	p->on_rq = 0;
+	p->on_rq = p->se.on_rq;
 }
 
-/* Queue P and count it in rq->nr_running (wakeup, fork, policy change). */
 void activate_task(struct rq *rq, struct task *p, int flags)
 {
-	if (task_contributes_to_load(p))
-		rq->nr_uninterruptible--;
-
-	enqueue_task(rq, p, flags);
-	rq->nr_running++;		/* inc_nr_running */
+	__activate_task(rq, p, flags);
 }
 
 /* Unqueue P and uncount it (sleep, exit, policy change). */
@@ -167,273 +158,16 @@ void deactivate_task(struct rq *rq, struct task *p, int flags)
  */
 void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
 {
-	rq->curr->sched_class->check_preempt_curr(rq, p, wake_flags);
+	__check_preempt_curr(rq, p, wake_flags);
 }
 
-/*
- * Decaying averages of the load, one per index i, updated every tick:
- *	cpu_load[i] = (old * (2^i - 1) + new) / 2^i
- * rounding up while the load rises (so 10 is reached, not stuck at 9).
- * For i = 0 that is the load itself: stored directly, as later Linux's
- * __update_cpu_load does ("Fasttrack for idx 0"; the same value).
- */
-static void update_cpu_load(struct rq *this_rq)
-{
-	u32 this_load = this_rq->load.weight;
-	u32 i, scale;
-
-	this_rq->nr_load_updates++;
-
-	this_rq->cpu_load[0] = this_load;
-	for (i = 1, scale = 2; i < CPU_LOAD_IDX_MAX; i++, scale += scale) {
-		u32 old_load = this_rq->cpu_load[i];
-		u32 new_load = this_load;
-
-		if (new_load > old_load)
-			new_load += scale - 1;
-
-		this_rq->cpu_load[i] = (old_load * (scale - 1) + new_load) >> i;
-	}
-
-	calc_load_account_active(this_rq);	/* the load average (loadavg.c) */
-}
-
-/* ---- HRTICK glue (the fair class decides, <kernel/hrtick.h> does) -------- */
-
-/* Arm the hrtick DELAY ns from now (replacing a pending one). */
-void hrtick_start(struct rq *rq, u64 delay)
-{
-	hrtick_arm(delay);
-	rq->hrtick_active = 1;
-}
-
+/* The hrtick's cancel at schedule() (sched_tick.c arms it). */
 void hrtick_clear(struct rq *rq)
 {
 	if (rq->hrtick_active) {
 		hrtick_cancel();
 		rq->hrtick_active = 0;
 	}
-}
-
-/* The armed hrtick expired: a "queued" tick, which reschedules current. */
-void hrtick_fire(void)
-{
-	struct rq *rq = this_rq();
-	unsigned long flags;
-
-	local_irq_save(flags);
-	rq_lock(rq);
-	rq->hrtick_active = 0;
-	update_rq_clock(rq);
-	rq->curr->sched_class->task_tick(rq, rq->curr, 1);
-	sched_verify_hook(rq);
-	rq_unlock(rq);
-	local_irq_restore(flags);
-}
-
-/* ---- Wakeups and fork -------------------------------------------------------- */
-
-/*
- * Wake P if its state matches STATE: put it on the runqueue (ENQUEUE_WAKEUP:
- * place_entity gives the sleeper credit), see whether it preempts current,
- * and mark it TASK_RUNNING.  Returns 1 if it was queued, 0 if it was not
- * in STATE or was still queued (then it is only made TASK_RUNNING).
- */
-int try_to_wake_up(struct task *p, unsigned int state, int wake_flags)
-{
-	struct rq *rq;
-	unsigned long flags;
-	int success = 0;
-
-	if (!static_branch_on(&sched_up_key))	/* place.c: choose its CPU */
-		return try_to_wake_up_smp(p, state, wake_flags);
-	rq = task_rq_lock_irqsave(p, &flags);
-	if (!(p->state & state))
-		goto out;
-
-	/* still queued: it had not slept yet, or is an EEVDF delayed sleeper */
-	if (p->se.on_rq) {
-		ttwu_requeue_delayed(rq, p);
-		goto out_running;
-	}
-
-	ttwu_stat(rq, p);
-
-	activate_task(rq, p, ENQUEUE_WAKEUP);
-	success = 1;
-
-out_running:
-	check_preempt_curr(rq, p, wake_flags);
-	p->state = TASK_RUNNING;
-out:
-	sched_verify_hook(rq);
-	task_rq_unlock_irqrestore(rq, &flags);
-	return success;
-}
-
-int wake_up_process(struct task *p)
-{
-	return try_to_wake_up(p, TASK_NORMAL, 0);
-}
-
-/* Reset P's scheduling state (the part of fork that is not the class's). */
-static void __sched_fork(struct task *p)
-{
-	/* se.avg is EEVDF's (PELT), kept zero from the allocation until its
-	 * task_fork: the CFS path clears what it always cleared */
-	memset(&p->se, 0, offsetof(struct sched_entity, avg));
-	RB_CLEAR_NODE(&p->se.run_node);
-	INIT_LIST_HEAD(&p->se.deadline_node);
-	INIT_LIST_HEAD(&p->se.group_node);
-	INIT_LIST_HEAD(&p->rt.run_list);
-	p->on_rq = 0;
-}
-
-/*
- * Fork-time set-up of the child P, in the parent's (current's) context:
- * inherit the policy and priorities (prio = parent's normal_prio: no
- * boosting leaks), zero the scheduling state, pick the class and let it
- * place the child (task_fork_fair).  P stays TASK_WAKING until
- * wake_up_new_task().
- */
-void sched_fork(struct task *p)
-{
-	unsigned long flags;
-
-	local_irq_save(flags);
-	__sched_fork(p);
-	/* not runnable and not wakeable until wake_up_new_task() */
-	p->state = TASK_WAKING;
-	p->need_resched = 0;
-	p->nvcsw = p->nivcsw = 0;
-	memset(&p->sched_info, 0, sizeof(p->sched_info));
-
-	p->policy = current->policy;
-	p->static_prio = current->static_prio;
-	p->normal_prio = current->normal_prio;
-	p->prio = current->normal_prio;	/* the unboosted priority */
-	/* sched_setattr's SCHED_FLAG_RESET_ON_FORK: no negative nice (the
-	 * class resets the slice); the child does not keep the flag */
-	p->rt_priority = current->rt_priority;
-	if (unlikely(current->sched_reset_on_fork)) {
-		if (rt_policy((int)p->policy)) {	/* SCHED_RESET_ON_FORK */
-			p->policy = SCHED_NORMAL;
-			p->rt_priority = 0;
-		}
-		if (PRIO_TO_NICE(p->static_prio) < 0)
-			p->static_prio = NICE_TO_PRIO(0);
-		p->prio = p->normal_prio = p->static_prio;
-	}
-	set_load_weight(p);
-
-	/* on the parent's CPU, with its affinity: Linux's dup_task_struct()
-	 * copies both, and 2.6.35's task_fork_fair() re-sets the CPU */
-	p->cpu = (unsigned int)raw_smp_processor_id();
-	p->cpus_allowed = current->cpus_allowed;
-
-	p->sched_class = rt_prio(p->prio) ? &rt_sched_class : &fair_sched_class;
-	/* the RR slice: 2.6.35's dup_task_struct copies the parent's remainder
-	 * (init_task's is HZ); 6.12's __sched_fork gives a fresh one */
-	p->rt.time_slice = sched_eevdf() ? sched_rr_timeslice() : current->rt.time_slice;
-	rt_mutex_init_task(p);		/* 2.6.35: copy_process(), just before */
-	if (p->sched_class->task_fork)
-		p->sched_class->task_fork(p);
-	local_irq_restore(flags);
-}
-
-/*
- * A kernel thread made but not yet woken is allowed on CPU alone and
- * starts there (2.6.35 kthread_bind(): cpus_allowed, then the CPU; its
- * vruntime is still relative, as sched_fork() left it).
- */
-void kthread_bind(struct task *p, unsigned int cpu)
-{
-	cpumask_clear(&p->cpus_allowed);
-	cpumask_set_cpu(cpu, &p->cpus_allowed);
-	p->cpu = cpu;			/* __set_task_cpu(): not a migration */
-	p->flags |= PF_THREAD_BOUND;	/* sched_setaffinity() may not move it */
-}
-
-/*
- * First wakeup of a newly forked task: with more than one CPU online, fork
- * balancing chooses its CPU (place.c); queue it there (flags 0: its
- * relative vruntime gets that queue's min_vruntime added back) and check
- * preemption (WF_FORK).
- */
-static __attribute__((always_inline)) inline void __wake_up_new_task(struct task *p, const int smp)
-{
-	unsigned long flags;
-	struct rq *rq;
-
-	if (p->state != TASK_WAKING)
-		printk("sched: wake_up_new_task: %s/%d is not TASK_WAKING\n",
-		       p->comm, p->pid);
-	if (smp)
-		sched_fork_balance(p);
-	local_irq_save(flags);
-	rq = task_rq(p);
-	rq_lock(rq);
-	p->state = TASK_RUNNING;
-	update_rq_clock(rq);
-	activate_task(rq, p, ENQUEUE_INITIAL);	/* CFS: as 0 */
-	check_preempt_curr(rq, p, WF_FORK);
-	if (smp && p->sched_class->task_woken)	/* rt: push if it did not preempt */
-		p->sched_class->task_woken(rq, p);
-	sched_verify_hook(rq);
-	rq_unlock(rq);
-	local_irq_restore(flags);
-}
-
-static noinline void wake_up_new_task_smp(struct task *p)
-{
-	__wake_up_new_task(p, 1);
-}
-
-/* One site chooses, as in __schedule(): the uniprocessor copy follows a nop. */
-void wake_up_new_task(struct task *p)
-{
-	if (!static_branch_on(&sched_up_key)) {
-		wake_up_new_task_smp(p);
-		return;
-	}
-	__wake_up_new_task(p, 0);
-}
-
-/* ---- The tick ------------------------------------------------------------------ */
-
-/*
- * The tick's SMP half (2.6.35, rq->lock held): note whether the CPU idles,
- * for the balance the softirq runs, and raise it if it is due.  Behind
- * smp_key: at one CPU there are no domains and the site is a jump over it.
- */
-static noinline void scheduler_tick_smp(struct rq *rq)
-{
-	rq->idle_at_tick = idle_cpu(rq->cpu);
-	trigger_load_balance(rq, rq->cpu);
-}
-
-/*
- * Called from the timer interrupt HZ times a second: refresh the clock,
- * update the load averages, and let current's class account the time and
- * decide on preemption (task_tick_fair -> entity_tick).
- */
-void scheduler_tick(void)
-{
-	struct rq *rq = this_rq();
-	struct task *curr = rq->curr;
-	unsigned long flags;
-
-	local_irq_save(flags);
-	rq_lock(rq);
-	update_rq_clock(rq);
-	update_cpu_load(rq);
-	sched_rt_period_tick(rq);		/* rt throttling's period timer */
-	curr->sched_class->task_tick(rq, curr, 0);
-	sched_verify_hook(rq);
-	if (static_branch_on(&smp_key))
-		scheduler_tick_smp(rq);
-	rq_unlock(rq);
-	local_irq_restore(flags);
 }
 
 /* ---- schedule() ---------------------------------------------------------------- */
@@ -475,7 +209,8 @@ static __attribute__((always_inline)) inline struct task *pick_next_task(struct 
 
 /*
  * As 2.6.35: the clock is refreshed here only when PREV is still queued
- * (preempted or yielding); a sleeper was refreshed by deactivate_task(),
+ * (preempted or yielding); a sleeper was refreshed by deactivate_task()
+ * (an EEVDF delayed one is still queued, and skips as after a yield),
  * and a switch away from the idle task keeps the clock of the last event
  * (the wakeup's enqueue), so the woken task is charged from its wakeup.
  * A yield has just refreshed it and charged PREV (skip_clock_update, set
@@ -691,7 +426,7 @@ void schedule_tail(void)
 	sched_verify_hook(this_rq());
 }
 
-/* ---- Priorities, policy, yield ----------------------------------------------- */
+/* ---- Nice (prio.c has the policy and PI changes) ------------------------------ */
 
 long task_nice(const struct task *p)
 {
@@ -746,147 +481,7 @@ void set_user_nice(struct task *p, long nice)
 	task_rq_unlock_irqrestore(rq, &flags);
 }
 
-/*
- * __setscheduler() (2.6.35): policy, rt_priority, normal_prio
- * (rt: MAX_RT_PRIO-1 - rt_priority; else static_prio), prio, class.
- */
-static void __setscheduler(struct task *p, int policy, int prio)
-{
-	p->policy = (unsigned int)policy;
-	p->rt_priority = (unsigned int)prio;
-	p->normal_prio = rt_policy(policy) ? MAX_RT_PRIO - 1 - prio : p->static_prio;
-	p->prio = rt_mutex_getprio(p);		/* a PI boost stays */
-	p->sched_class = rt_prio(p->prio) ? &rt_sched_class : &fair_sched_class;
-	set_load_weight(p);
-}
-
-/*
- * Linux 6.12's __sched_setscheduler() and rt_mutex_setprio() begin with
- *	if (prev_class != next_class && p->se.sched_delayed)
- *		dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED | ...);
- * An EEVDF DELAY_DEQUEUE sleeper is still queued in the fair class (but
- * already counted out of nr_running, asleep): it must leave that class
- * before it changes class, or it would be enqueued into NEXT_CLASS while it
- * sleeps.  After this it is on no runqueue and its wakeup queues it anew.
- * sched_delayed is EEVDF's: under CFS its bytes are [SN]'s
- * fork_nice_penality (a union in <kernel/sched.h>), so ask only under EEVDF.
- */
-static void sched_flush_delayed(struct rq *rq, struct task *p,
-				const struct sched_class *next_class)
-{
-	if (sched_eevdf_running && p->sched_class != next_class && p->se.sched_delayed)
-		dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
-}
-
-/*
- * A change of P's class or priority, the steps 2.6.35's
- * __sched_setscheduler() and rt_mutex_setprio() share: begin (a delayed
- * sleeper leaves, dequeue, put_prev if running), the caller's change, end
- * (set_curr, enqueue, check_class_changed()).  Interrupts are off.
- */
-struct sched_change {
-	const struct sched_class *prev_class;
-	int oldprio, on_rq, running;
-};
-
-static void sched_change_begin(struct rq *rq, struct task *p,
-			       const struct sched_class *next_class, struct sched_change *c)
-{
-	update_rq_clock(rq);
-	sched_flush_delayed(rq, p, next_class);
-	c->prev_class = p->sched_class;
-	c->oldprio = p->prio;
-	c->on_rq = p->se.on_rq;
-	c->running = task_current(rq, p);
-	if (c->on_rq)
-		dequeue_task(rq, p, 0);
-	if (c->running)
-		p->sched_class->put_prev_task(rq, p);
-}
-
-static void sched_change_end(struct rq *rq, struct task *p, const struct sched_change *c,
-			     int enqueue_flags)
-{
-	if (c->running)
-		p->sched_class->set_curr_task(rq);
-	if (c->on_rq) {
-		enqueue_task(rq, p, enqueue_flags);
-		if (c->prev_class != p->sched_class) {	/* check_class_changed() */
-			if (c->prev_class->switched_from)
-				c->prev_class->switched_from(rq, p, c->running);
-			p->sched_class->switched_to(rq, p, c->running);
-		} else
-			p->sched_class->prio_changed(rq, p, c->oldprio, c->running);
-	}
-	sched_verify_hook(rq);
-}
-
-/*
- * Switch P to POLICY at rt priority PRIO (0 for the fair policies; 1..99
- * for SCHED_FIFO/RR).  As Linux: dequeue, put_prev if running, change,
- * set_curr_task, enqueue, then switched_to or prio_changed; a blocked P's
- * waiter then moves (rt_mutex_adjust_pi).  The caller (syscalls) checked
- * permissions; -EINVAL for a bad policy or priority.
- */
-int sched_setscheduler_prio(struct task *p, int policy, int prio)
-{
-	struct sched_change c;
-	unsigned long flags;
-	struct rq *rq;
-	int newprio;
-
-	if (policy != SCHED_NORMAL && policy != SCHED_BATCH &&
-	    policy != SCHED_IDLE && !rt_policy(policy))
-		return -EINVAL;
-	if (prio < 0 || prio > MAX_RT_PRIO - 1 || rt_policy(policy) != (prio != 0))
-		return -EINVAL;
-	if (p == task_rq(p)->idle)
-		return -EINVAL;
-
-	rq = task_rq_lock_irqsave(p, &flags);
-	rt_mutex_pi_busy++;		/* until the waiter has moved too */
-	newprio = rt_mutex_get_effective_prio(p, rt_policy(policy) ?
-					      MAX_RT_PRIO - 1 - prio : p->static_prio);
-	sched_change_begin(rq, p, rt_prio(newprio) ? &rt_sched_class : &fair_sched_class, &c);
-	__setscheduler(p, policy, prio);
-	sched_change_end(rq, p, &c, 0);
-	task_rq_unlock_irqrestore(rq, &flags);
-	rt_mutex_adjust_pi(p);		/* a blocked task's waiter moves */
-	rt_mutex_pi_busy--;
-	return 0;
-}
-
-/*
- * rt_mutex_setprio (2.6.35): P's effective priority becomes PRIO (a PI
- * boost or deboost, rtmutex.c).  The class follows the priority: rt if
- * rt_prio(PRIO), else the fair class that runs (CFS or EEVDF); the
- * policy and normal_prio stay.  A deboosted rt task goes to the head of
- * its list (ENQUEUE_HEAD when oldprio < prio), as 2.6.35.
- */
-void rt_mutex_setprio(struct task *p, int prio)
-{
-	const struct sched_class *class = rt_prio(prio) ? &rt_sched_class : &fair_sched_class;
-	struct sched_change c;
-	unsigned long flags;
-	struct rq *rq;
-
-	if (prio < 0 || prio > MAX_PRIO - 1)
-		return;
-	rq = task_rq_lock_irqsave(p, &flags);
-	sched_change_begin(rq, p, class, &c);
-	p->sched_class = class;
-	p->prio = prio;
-	sched_change_end(rq, p, &c, c.oldprio < prio ? ENQUEUE_HEAD : 0);
-	task_rq_unlock_irqrestore(rq, &flags);
-}
-
-/* The fair subset: SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE (weight 3). */
-int sched_setscheduler(struct task *p, int policy)
-{
-	if (rt_policy(policy))
-		return -EINVAL;
-	return sched_setscheduler_prio(p, policy, 0);
-}
+/* ---- Yield -------------------------------------------------------------------- */
 
 static inline void do_sched_yield(struct rq *rq)
 {
@@ -927,71 +522,6 @@ long sched_yield(void)
 	local_irq_enable();
 	return 0;
 }
-
-/*
- * sum_exec_runtime plus, if P is running, the time since its exec_start:
- * Linux 2.6.35's task_sched_runtime (do_task_delta_exec), which charges
- * nothing.  task_sched_runtime points here under CFS.
- */
-u64 task_sched_runtime_2635(struct task *p)
-{
-	struct rq *rq = task_rq(p);
-	unsigned long flags;
-	u64 ns;
-
-	local_irq_save(flags);
-	ns = p->se.sum_exec_runtime;
-	if (task_current(rq, p)) {
-		u64 delta;
-
-		update_rq_clock(rq);
-		delta = rq->clock - p->se.exec_start;
-		if ((s64)delta > 0)
-			ns += delta;
-	}
-	local_irq_restore(flags);
-	return ns;
-}
-
-/*
- * Linux 6.12's task_sched_runtime(): a running, queued P is charged first
- * by its class's update_curr (since v3.18, commit 6e998916dfe3 "sched/
- * cputime: Fix clock_nanosleep()/clock_gettime() inconsistency").  Under
- * EEVDF that matters beyond accounting: update_curr() renews a passed
- * deadline and reschedules, so a thread that polls its CPU-time clock
- * (clock_gettime(CLOCK_THREAD_CPUTIME_ID), getrusage) is preempted when
- * its slice ends, between ticks, not at the next tick.
- */
-u64 task_sched_runtime_612(struct task *p)
-{
-	struct rq *rq = task_rq(p);
-	unsigned long flags;
-	u64 ns;
-
-	local_irq_save(flags);
-	ns = p->se.sum_exec_runtime;
-	if (task_current(rq, p)) {
-		u64 delta;
-
-		update_rq_clock(rq);
-		if (p->on_rq && p->sched_class->update_curr) {
-			p->sched_class->update_curr(rq);  /* exec_start = clock */
-			ns = p->se.sum_exec_runtime;
-		}
-		delta = rq->clock - p->se.exec_start;	/* a class without it */
-		if ((s64)delta > 0)
-			ns += delta;
-	}
-	local_irq_restore(flags);
-	return ns;
-}
-
-/*
- * The one the kernel calls: a pointer set with the fair class at boot
- * (sched_select_fair_class), not a test, so that CFS's clock_gettime path
- * is the instructions it was.
- */
-u64 (*task_sched_runtime)(struct task *p) = task_sched_runtime_2635;
 
 /* ---- Boot ------------------------------------------------------------------------ */
 

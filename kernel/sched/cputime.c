@@ -1,7 +1,8 @@
 /*
  * kernel/sched/cputime.c - CPU time by tick sampling (Linux 2.6.35's
  * kernel/sched.c: account_user_time, account_system_time,
- * account_idle_time, account_process_tick, task_times).
+ * account_idle_time, account_process_tick, task_times), and the exact
+ * clock read while a task runs (task_sched_runtime).
  *
  * Two clocks measure a task's CPU time.  The scheduler's is exact:
  * update_curr() adds every nanosecond a task runs to se.sum_exec_runtime.
@@ -23,6 +24,7 @@
 #include "sched.h"
 #include <kernel/kernel_stat.h>
 #include <kernel/math64.h>
+#include <arch/irqflags.h>
 
 /* Each CPU's own, as 2.6.35's; updated with this_cpu_add() (Linux 3.x's
  * form), one add through %fs to this CPU's copy. */
@@ -118,3 +120,70 @@ void task_times(struct task *p, u64 *ut, u64 *st)
 	cputime_adjust(task_sched_runtime(p), p->utime, p->stime, &p->prev_utime,
 		       &p->prev_stime, ut, st);
 }
+
+/* ---- The exact clock of a running task ------------------------------------- */
+
+/*
+ * sum_exec_runtime plus, if P is running, the time since its exec_start:
+ * Linux 2.6.35's task_sched_runtime (do_task_delta_exec), which charges
+ * nothing.  task_sched_runtime points here under CFS.
+ */
+u64 task_sched_runtime_2635(struct task *p)
+{
+	struct rq *rq = task_rq(p);
+	unsigned long flags;
+	u64 ns;
+
+	local_irq_save(flags);
+	ns = p->se.sum_exec_runtime;
+	if (task_current(rq, p)) {
+		u64 delta;
+
+		update_rq_clock(rq);
+		delta = rq->clock - p->se.exec_start;
+		if ((s64)delta > 0)
+			ns += delta;
+	}
+	local_irq_restore(flags);
+	return ns;
+}
+
+/*
+ * Linux 6.12's task_sched_runtime(): a running, queued P is charged first
+ * by its class's update_curr (since v3.18, commit 6e998916dfe3 "sched/
+ * cputime: Fix clock_nanosleep()/clock_gettime() inconsistency").  Under
+ * EEVDF that matters beyond accounting: update_curr() renews a passed
+ * deadline and reschedules, so a thread that polls its CPU-time clock
+ * (clock_gettime(CLOCK_THREAD_CPUTIME_ID), getrusage) is preempted when
+ * its slice ends, between ticks, not at the next tick.
+ */
+u64 task_sched_runtime_612(struct task *p)
+{
+	struct rq *rq = task_rq(p);
+	unsigned long flags;
+	u64 ns;
+
+	local_irq_save(flags);
+	ns = p->se.sum_exec_runtime;
+	if (task_current(rq, p)) {
+		u64 delta;
+
+		update_rq_clock(rq);
+		if (p->on_rq && p->sched_class->update_curr) {
+			p->sched_class->update_curr(rq);  /* exec_start = clock */
+			ns = p->se.sum_exec_runtime;
+		}
+		delta = rq->clock - p->se.exec_start;	/* a class without it */
+		if ((s64)delta > 0)
+			ns += delta;
+	}
+	local_irq_restore(flags);
+	return ns;
+}
+
+/*
+ * The one the kernel calls: a pointer set with the fair class at boot
+ * (sched_select_fair_class), not a test, so that CFS's clock_gettime path
+ * is the instructions it was.
+ */
+u64 (*task_sched_runtime)(struct task *p) = task_sched_runtime_2635;

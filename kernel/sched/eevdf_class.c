@@ -14,11 +14,11 @@
  *    pick does put_prev_entity()/set_next_entity() itself, as Linux's
  *    put_prev_set_next_task() (nothing at all when prev is picked again);
  *  - DELAY_DEQUEUE: core.c's deactivate_task() counts the sleeper out of
- *    rq->nr_running (and into nr_uninterruptible) and clears its on_rq
- *    flags at once, as for any sleep; put_prev_task_eevdf() sets the flags
- *    back (it is still queued here), and ttwu_delayed() counts it in again
- *    when it wakes.  So rq->nr_running excludes delayed sleepers, which
- *    Linux's includes until they really leave;
+ *    rq->nr_running (and into nr_uninterruptible) at once, as for any
+ *    sleep, though dequeue_task_eevdf() left it queued (its on_rq flags
+ *    stay set, as 6.12's); ttwu_delayed() counts it in again when it
+ *    wakes.  So rq->nr_running excludes delayed sleepers, which Linux's
+ *    includes until they really leave;
  *  - reweight_entity()'s lag rescaling for a dequeued task happens at its
  *    re-enqueue (the weight at the dequeue is remembered in the cfs_rq);
  *  - DEQUEUE_SPECIAL is derived here from the task state (TASK_DEAD,
@@ -333,20 +333,6 @@ static void enqueue_task_eevdf(struct rq *rq, struct task *p, int flags)
 		requeue_delayed_entity(se);
 		return;
 	}
-	/*
-	 * Woken while __schedule() still has it as rq->curr, its dequeue
-	 * delayed and the rq lock dropped by idle_balance(): core.c cleared
-	 * the on_rq flags (put_prev_task_eevdf() sets them back later) and
-	 * activates it.  It is still queued: requeue it as ttwu_delayed()
-	 * does (6.12 keeps p->on_rq set, and ttwu_runnable() requeues it);
-	 * activate_task() does ttwu_delayed()'s counting.
-	 */
-	if ((flags & ENQUEUE_WAKEUP) && se->sched_delayed && !se->on_rq) {
-		se->on_rq = 1;
-		requeue_delayed_entity(se);
-		se->sched_contributes_to_load = 0;
-		return;
-	}
 
 	if (task_new)
 		h_nr_delayed = !!se->sched_delayed;
@@ -387,10 +373,12 @@ static int dequeue_entities(struct rq *rq, struct sched_entity *se, int flags)
 
 /*
  * A delayed dequeue (only a sleep, from deactivate_task()) leaves the
- * entity queued here; core.c then clears the flags and counts the task
- * out as for any sleep, which put_prev_task_eevdf() and ttwu_delayed()
- * square (see the top of the file).  Whether deactivate_task() counted it
- * in nr_uninterruptible is remembered for the wakeup.
+ * entity queued, se->on_rq set (so core.c keeps p->on_rq), but core.c
+ * counts the task out as for any sleep, which ttwu_delayed() squares (see
+ * the top of the file).  Whether deactivate_task() counted it in
+ * nr_uninterruptible is remembered for the wakeup.  The clock this dequeue
+ * refreshed stands for __schedule()'s put_prev_task(), which finds the
+ * task still queued: skip_clock_update, as after a yield.
  */
 static void dequeue_task_eevdf(struct rq *rq, struct task *p, int flags)
 {
@@ -402,6 +390,7 @@ static void dequeue_task_eevdf(struct rq *rq, struct task *p, int flags)
 	if (dequeue_entities(rq, &p->se, flags) < 0) {
 		p->se.sched_contributes_to_load =
 			!!(p->state & TASK_UNINTERRUPTIBLE);
+		rq->skip_clock_update = 1;
 		return;
 	}
 	/* 6.12's task_dead_fair(), at the last dequeue instead of after the
@@ -470,19 +459,16 @@ void eevdf_put_deferred(struct rq *rq)
 }
 
 /*
- * Account for a descheduled task.  A prev that is still queued stays
- * cfs_rq->curr until pick_next_task_eevdf() (see the top of the file).
+ * Account for a descheduled task.  A prev that is still queued and
+ * runnable stays cfs_rq->curr until pick_next_task_eevdf() (see the top of
+ * the file); a delayed sleeper, queued but not runnable, is put now.
  */
 static void put_prev_task_eevdf(struct rq *rq, struct task *prev)
 {
 	struct sched_entity *se = &prev->se;
 
-	if (se->sched_delayed) {	/* just delayed: still queued here */
-		se->on_rq = 1;
-		prev->on_rq = 1;
-	} else if (se->on_rq && rq->curr == prev) {
+	if (se->on_rq && !se->sched_delayed && rq->curr == prev)
 		return;			/* deferred to the pick */
-	}
 	put_prev_entity(cfs_rq_of(se), se);
 }
 

@@ -104,7 +104,6 @@ void eevdf_print_rq(struct rq *rq)
 	print_rt_tasks(rq, print_task);
 }
 
-/* /proc/PID/sched's EEVDF lines (6.12 prints se.deadline, se.slice, se.vlag). */
 /* 6.12's se.avg lines of /proc/PID/sched, after se.load.weight. */
 void proc_sched_show_avg_eevdf(struct task *p)
 {
@@ -121,6 +120,11 @@ void proc_sched_show_avg_eevdf(struct task *p)
 #undef P
 }
 
+/*
+ * /proc/PID/sched's EEVDF lines, after prio.  6.12 prints only se.slice
+ * there (for a fair policy); se.deadline, se.vlag, se.custom_slice and
+ * se.sched_delayed are Granule's, to watch an entity's EEVDF state.
+ */
 void proc_sched_show_task_eevdf(struct task *p)
 {
 	out("%-35s:%14lld.%06lu\n", "se.deadline", SPLIT_NS(p->se.deadline));

@@ -232,12 +232,19 @@ void remove_entity_load_avg(struct sched_entity *se)
  * is relative (vlag, saved at the dequeue), and place_entity() applies it
  * to the new queue's V.  6.12's migrate_se_pelt_lag() estimates the time
  * a tickless idle CPU's clock missed: Granule's CPUs tick while idle.
+ * A queued move's dequeue left the old queue a note of P's weight for the
+ * lag rescaling at its re-enqueue (enqueue_entity()); that enqueue is on
+ * the new queue, so the note goes (else a later enqueue there with another
+ * weight rescales a lag 6.12 never rescales).
  */
 void migrate_task_rq_eevdf(struct task *p, int new_cpu)
 {
 	struct sched_entity *se = &p->se;
+	struct eevdf_cfs_rq *old = eevdf_rq(cfs_rq_of(se));	/* task_cpu(p)'s */
 
 	(void)new_cpu;
+	if (old->reweight_se == se)
+		old->reweight_se = NULL;
 	/* a new task (fork balancing: 6.12 uses __set_task_cpu() there, no
 	 * hook) was never attached: last_update_time 0, nothing to remove */
 	if (!task_on_rq_migrating(p) && se->avg.last_update_time)

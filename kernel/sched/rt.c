@@ -299,6 +299,7 @@ static void dequeue_task_rt(struct rq *rq, struct task *p, int flags)
 		__dequeue_rt_entity(&p->rt);
 	if (static_branch_on(&smp_key))
 		dequeue_pushable_task(rq, p);
+	p->se.on_rq = 0;	/* the flag core.c reads (fair: account_entity_dequeue) */
 }
 
 /* Put P at the head or the tail of its priority list (RR, yield). */

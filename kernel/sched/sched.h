@@ -24,6 +24,7 @@
 #include <kernel/cpumask.h>
 #include <kernel/spinlock.h>
 #include <kernel/jump_label.h>
+#include <kernel/smp_lock.h>
 #include <kernel/stop_machine.h>
 
 /* ---- Load-weight arithmetic (2.6.35, with i686's 32-bit long) ----------- */
@@ -267,6 +268,7 @@ struct sched_class {
 	const struct sched_class *next;
 
 	void (*enqueue_task)(struct rq *rq, struct task *p, int flags);
+	/* clears p->se.on_rq, unless P stays queued (an EEVDF delayed sleeper) */
 	void (*dequeue_task)(struct rq *rq, struct task *p, int flags);
 	void (*yield_task)(struct rq *rq);
 	void (*check_preempt_curr)(struct rq *rq, struct task *p, int wake_flags);
@@ -432,12 +434,60 @@ static inline void update_rq_clock(struct rq *rq)
 	rq->clock = sched_clock();
 }
 void resched_task(struct task *p);
-void set_load_weight(struct task *p);
+/* se.load from the policy and static priority (SCHED_IDLE: weight 3). */
+static inline void set_load_weight(struct task *p)
+{
+	if (p->policy == SCHED_IDLE) {
+		p->se.load.weight = WEIGHT_IDLEPRIO;
+		p->se.load.inv_weight = WMULT_IDLEPRIO;
+		return;
+	}
+	p->se.load.weight = prio_to_weight[p->static_prio - MAX_RT_PRIO];
+	p->se.load.inv_weight = prio_to_wmult[p->static_prio - MAX_RT_PRIO];
+}
+void *memset(void *dst, int c, size_t n);	/* <kernel/string.h>: kept out of
+						 * the host tests' files that include this */
+/* Reset P's scheduling state, the part of fork that is not the class's
+ * (sched_fork(), wakeup.c; init_idle(), core.c). */
+static inline void __sched_fork(struct task *p)
+{
+	/* se.avg is EEVDF's (PELT), kept zero from the allocation until its
+	 * task_fork: the CFS path clears what it always cleared */
+	memset(&p->se, 0, offsetof(struct sched_entity, avg));
+	RB_CLEAR_NODE(&p->se.run_node);
+	INIT_LIST_HEAD(&p->se.deadline_node);
+	INIT_LIST_HEAD(&p->se.group_node);
+	INIT_LIST_HEAD(&p->rt.run_list);
+	p->on_rq = 0;
+}
 void enqueue_task(struct rq *rq, struct task *p, int flags);
 void dequeue_task(struct rq *rq, struct task *p, int flags);
 void activate_task(struct rq *rq, struct task *p, int flags);
 void deactivate_task(struct rq *rq, struct task *p, int flags);
 void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags);
+/* An uninterruptible sleeper counts in its rq's nr_uninterruptible. */
+static inline int task_contributes_to_load(const struct task *p)
+{
+	return (p->state & TASK_UNINTERRUPTIBLE) != 0;
+}
+/*
+ * The bodies of activate_task() and check_preempt_curr(), inlined into the
+ * wakeup path (wakeup.c) as the compiler inlined them there while it was
+ * in core.c: the same instructions.
+ */
+/* Queue P and count it in rq->nr_running (wakeup, fork, policy change). */
+static __always_inline void __activate_task(struct rq *rq, struct task *p, int flags)
+{
+	if (task_contributes_to_load(p))
+		rq->nr_uninterruptible--;
+
+	enqueue_task(rq, p, flags);
+	rq->nr_running++;		/* inc_nr_running */
+}
+static __always_inline void __check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
+{
+	rq->curr->sched_class->check_preempt_curr(rq, p, wake_flags);
+}
 void rt_mutex_setprio(struct task *p, int prio);	/* PI: rtmutex.c */
 /* HRTICK is on and a one-shot timer exists (inline: every pick asks). */
 static inline int hrtick_enabled(struct rq *rq)
@@ -451,16 +501,13 @@ void hrtick_start(struct rq *rq, u64 delay);
  * at one CPU a jump over it, and interrupts off are the whole of the lock,
  * as in 2.6.35's uniprocessor build.
  */
-extern struct static_key smp_key, sched_up_key;
 static inline void rq_lock(struct rq *rq)
 {
-	if (static_branch_on(&smp_key))
-		raw_spin_lock(&rq->lock);
+	smp_raw_spin_lock(&rq->lock);
 }
 static inline void rq_unlock(struct rq *rq)
 {
-	if (static_branch_on(&smp_key))
-		raw_spin_unlock(&rq->lock);
+	smp_raw_spin_unlock(&rq->lock);
 }
 struct rq *__task_rq_lock(struct task *p);	/* migrate.c: interrupts are off */
 /* Interrupts off and, while more than one CPU is online, P's rq locked
@@ -526,11 +573,6 @@ void task_waking_fair(struct rq *rq, struct task *p);
 
 /* ---- place.c (2.6.35: a task's CPU at wakeup, fork and exec) ------------- */
 
-/* An uninterruptible sleeper counts in its rq's nr_uninterruptible. */
-static inline int task_contributes_to_load(const struct task *p)
-{
-	return (p->state & TASK_UNINTERRUPTIBLE) != 0;
-}
 struct migration_arg {			/* migration_cpu_stop's: move TASK ... */
 	struct task *task;
 	int dest_cpu;			/* ... here */

@@ -44,6 +44,7 @@
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/smp_lock.h>
+#include <kernel/smp_copies.h>
 #include <kernel/spinlock.h>
 #include <kernel/tick.h>
 #include <kernel/time.h>
@@ -69,20 +70,6 @@ static int highres_choice;
 DEFINE_KNOB_ENUM(highres, highres_choice, 0, highres_names,
 		 "one-shot high-resolution timers (on) or tick-quantised expiry (off)");
 static int hres_enabled;	/* highres chosen and the clock event can do one-shot */
-
-/* The base lock, taken only while more than one CPU may run (smp_key):
- * at one CPU the caller's interrupts-off is the whole exclusion. */
-static inline void base_lock(struct hrtimer_cpu_base *b)
-{
-	if (static_branch_on(&smp_key))
-		raw_spin_lock(&b->lock);
-}
-
-static inline void base_unlock(struct hrtimer_cpu_base *b)
-{
-	if (static_branch_on(&smp_key))
-		raw_spin_unlock(&b->lock);
-}
 
 /*
  * 2.6.35's lock_hrtimer_base(): lock the base TIMER is on.  timer->base is
@@ -111,7 +98,7 @@ static struct hrtimer_cpu_base *lock_hrtimer_base(struct hrtimer *t, unsigned lo
 
 static void unlock_hrtimer_base(struct hrtimer_cpu_base *b, unsigned long flags)
 {
-	base_unlock(b);
+	smp_raw_spin_unlock(&b->lock);
 	local_irq_restore(flags);
 }
 
@@ -201,8 +188,8 @@ static struct hrtimer_cpu_base *switch_hrtimer_base(struct hrtimer *t,
 	if (b == new_base || hrtimer_callback_running(t))
 		return b;
 	t->base = NULL;		/* lock_hrtimer_base() waits meanwhile */
-	base_unlock(b);
-	base_lock(new_base);
+	smp_raw_spin_unlock(&b->lock);
+	smp_raw_spin_lock(&new_base->lock);
 	WRITE_ONCE(t->base, new_base);
 	return new_base;
 }
@@ -258,19 +245,35 @@ u64 hrtimer_forward(struct hrtimer *t, u64 now, u64 interval)
 }
 
 /*
+ * B's lock in the copies below: SMP (a constant) 1 takes it behind smp_key,
+ * 0 (the uniprocessor copy, one possible CPU: smp_key is never on) not at all.
+ */
+static __always_inline void base_lock(struct hrtimer_cpu_base *b, const int smp)
+{
+	if (smp)
+		smp_raw_spin_lock(&b->lock);
+}
+
+static __always_inline void base_unlock(struct hrtimer_cpu_base *b, const int smp)
+{
+	if (smp)
+		smp_raw_spin_unlock(&b->lock);
+}
+
+/*
  * 2.6.35's __run_hrtimer(): take T off B (state CALLBACK), run its callback
  * with B's lock dropped, and queue it again if it asks for it and nobody
  * queued it meanwhile.  B locked on entry and on return.
  */
-static __attribute__((always_inline)) inline void __run_hrtimer(struct hrtimer *t,
-								struct hrtimer_cpu_base *b)
+static __always_inline void __run_hrtimer(struct hrtimer *t, struct hrtimer_cpu_base *b,
+					  const int smp)
 {
 	enum hrtimer_restart restart;
 
 	__remove_hrtimer(t, b, HRTIMER_STATE_CALLBACK);
-	base_unlock(b);
+	base_unlock(b, smp);
 	restart = t->function(t);
-	base_lock(b);
+	base_lock(b, smp);
 	if (restart == HRTIMER_RESTART && !hrtimer_is_queued(t))
 		enqueue_hrtimer(t, b);
 	t->state &= ~HRTIMER_STATE_CALLBACK;
@@ -282,8 +285,8 @@ static __attribute__((always_inline)) inline void __run_hrtimer(struct hrtimer *
  * B's lock, take it (it is outside B's lock) and look again.  Returns 1 if
  * it took the giant lock, which the caller lets go at the end.
  */
-static __attribute__((always_inline)) inline int __hrtimer_run_queues(struct hrtimer_cpu_base *b,
-								     u64 now)
+static __always_inline int __hrtimer_run_queues(struct hrtimer_cpu_base *b, u64 now,
+						 const int smp)
 {
 	int took = 0;
 
@@ -291,14 +294,15 @@ static __attribute__((always_inline)) inline int __hrtimer_run_queues(struct hrt
 		struct hrtimer *t = rb_entry(b->first, struct hrtimer, node);
 		if (t->expires > now)
 			break;
-		if (!kernel_locked() && !tick_sched_timer_is(t)) {
-			base_unlock(b);
+		/* at one possible CPU this CPU always holds it (kernel_locked()) */
+		if (smp && !kernel_locked() && !tick_sched_timer_is(t)) {
+			base_unlock(b, smp);
 			lock_kernel();
 			took = 1;
-			base_lock(b);
+			base_lock(b, smp);
 			continue;
 		}
-		__run_hrtimer(t, b);
+		__run_hrtimer(t, b, smp);
 	}
 	return took;
 }
@@ -310,9 +314,9 @@ void hrtimer_run_queues(void)
 	if (this_cpu_read(hrtimer_bases.hres_active))	/* one %fs load */
 		return;
 	b = this_cpu_ptr(&hrtimer_bases);
-	base_lock(b);
-	int took = __hrtimer_run_queues(b, sched_clock());
-	base_unlock(b);
+	smp_raw_spin_lock(&b->lock);
+	int took = __hrtimer_run_queues(b, sched_clock(), 1);
+	smp_raw_spin_unlock(&b->lock);
 	if (took)
 		unlock_kernel();
 }
@@ -326,18 +330,25 @@ void hrtimer_run_queues(void)
  * 100 ms), so that the interrupted task runs, and say so once.
  */
 #define HRTIMER_MAX_HANG_NS	(100 * 1000000ull)
+static int hang_reported;
 
-void hrtimer_interrupt(void)
+/*
+ * Compiled twice (SMP_COPIES, <kernel/smp_copies.h>): the uniprocessor copy,
+ * the symbol callers call, has no lock site and no giant-lock test and
+ * takes CPU 0's base without %fs; at more than one possible CPU it jumps to
+ * the _smp copy, this CPU's base and its lock behind smp_key.
+ */
+static __always_inline void hrtimer_interrupt_body(const int smp)
 {
-	static int hang_reported;
-	struct hrtimer_cpu_base *b = this_cpu_ptr(&hrtimer_bases);
+	struct hrtimer_cpu_base *b = smp ? this_cpu_ptr(&hrtimer_bases)
+					 : per_cpu_ptr(&hrtimer_bases, 0);
 	u64 entry, now;
 	int took = 0;
 
-	base_lock(b);
+	base_lock(b, smp);
 	for (int retries = 0; retries < 3; retries++) {
 		entry = sched_clock();
-		took |= __hrtimer_run_queues(b, entry);
+		took |= __hrtimer_run_queues(b, entry, smp);
 		if (!b->first)
 			goto out;
 		/* Linux's tick_program_event(): one clock read both decides that
@@ -358,10 +369,18 @@ void hrtimer_interrupt(void)
 	if (!hang_reported++)
 		printk("hrtimer: interrupt took %llu ns\n", (unsigned long long)(now - entry));
 out:
-	base_unlock(b);
-	if (took)
+	base_unlock(b, smp);
+	if (smp && took)
 		unlock_kernel();
 }
+#ifdef HOST_TEST	/* the host tests and the simulator run several CPUs on one copy */
+void hrtimer_interrupt(void)
+{
+	hrtimer_interrupt_body(1);
+}
+#else
+SMP_COPIES_VOID(hrtimer_interrupt, (void))
+#endif
 
 int hrtimer_highres_active(void)
 {
@@ -377,9 +396,9 @@ static void hrtimer_switch_to_hres(struct hrtimer_cpu_base *cpu_base)
 {
 	cpu_base->hres_active = 1;
 	tick_setup_sched_timer();
-	base_lock(cpu_base);
+	smp_raw_spin_lock(&cpu_base->lock);
 	hrtimer_reprogram(cpu_base);
-	base_unlock(cpu_base);
+	smp_raw_spin_unlock(&cpu_base->lock);
 }
 
 void init_hrtimers_cpu(void)

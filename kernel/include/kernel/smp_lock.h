@@ -21,6 +21,7 @@
 
 #include <kernel/jump_label.h>
 #include <kernel/percpu.h>
+#include <kernel/spinlock.h>
 
 extern struct static_key smp_key, sched_up_key;	/* kernel/sched/core.c */
 DECLARE_PER_CPU(int, kernel_flag_held);
@@ -66,6 +67,24 @@ static inline int kernel_locked(void)
 	return !static_branch_on(&smp_key) || this_cpu_read(kernel_flag_held);
 }
 #endif
+
+/*
+ * A raw spinlock that only exists while more than one CPU is online: taken
+ * and released behind smp_key, so at one CPU each is one jump over the lock
+ * (interrupts, off around it, are the caller's).  rq_lock() (kernel/sched)
+ * and the hrtimer bases' locks (kernel/time/hrtimer.c) are these.
+ */
+static inline void smp_raw_spin_lock(raw_spinlock_t *lock)
+{
+	if (static_branch_on(&smp_key))
+		raw_spin_lock(lock);
+}
+
+static inline void smp_raw_spin_unlock(raw_spinlock_t *lock)
+{
+	if (static_branch_on(&smp_key))
+		raw_spin_unlock(lock);
+}
 
 /* int 0x80's C entry at more than one CPU (arch/x86/entry.asm). */
 struct trap_frame;

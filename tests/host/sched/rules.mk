@@ -4,6 +4,9 @@
 
 SCHED_HOST_SRC := \
 	kernel/sched/core.c \
+	kernel/sched/wakeup.c \
+	kernel/sched/sched_tick.c \
+	kernel/sched/prio.c \
 	kernel/sched/migrate.c \
 	kernel/sched/topology.c \
 	kernel/sched/balance.c \

@@ -290,6 +290,47 @@ static void test_pelt_follows_a_migrated_task(void **state)
 	on_cpu(0);
 }
 
+/*
+ * A queued move (move_queued_task) is a dequeue that is not a sleep, so
+ * the old queue notes the entity and its weight for its re-enqueue's lag
+ * rescaling (enqueue_entity: vlag' = vlag * w / w').  The re-enqueue is on
+ * the new queue: the old one must forget it.  Else, back on that queue
+ * later with another weight (nice 5: 335, reweighted and rescaled once on
+ * CPU 1), its lag is rescaled again by 1024 / 335 at the wakeup.
+ */
+static void test_moved_task_leaves_no_reweight_note(void **state)
+{
+	struct task *a, *b, *p;
+
+	(void)state;
+	a = spawn_on(0, "a", 0);
+	b = spawn_on(0, "b", 0);
+	run_on(0, 4);
+	on_cpu(0);
+	p = current == a ? b : a;	/* the queued, not running one */
+
+	double_rq_lock(cpu_rq(0), cpu_rq(1));
+	move_queued_task(cpu_rq(0), p, cpu_rq(1));
+	double_rq_unlock(cpu_rq(0), cpu_rq(1));
+	assert_null(eevdf_rq(&cpu_rq(0)->cfs)->reweight_se);
+
+	set_user_nice(p, 5);		/* queued on CPU 1: rescaled there */
+	assert_int_equal(p->se.load.weight, 335);
+	assert_null(eevdf_rq(&cpu_rq(1)->cfs)->reweight_se);
+	run_on(1, 3);
+	on_cpu(1);
+	assert_ptr_equal(current, p);
+	block_current(TASK_INTERRUPTIBLE);
+	assert_int_equal(p->se.sched_delayed, 0);	/* alone: eligible */
+	p->se.vlag = 1000000;		/* owed 1 ms of virtual time */
+
+	on_cpu(0);
+	set_task_cpu(p, 0);
+	assert_int_equal(wake_up_process(p), 1);
+	assert_int_equal(p->se.vlag, 1000000);	/* not 3056716 */
+	assert_int_equal(sched_verify(), 0);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, eevdf_smp_setup, eevdf_smp_teardown)
@@ -300,6 +341,7 @@ int main(void)
 		T(test_select_idle_sibling),
 		T(test_select_idle_sibling_without_llc),
 		T(test_pelt_follows_a_migrated_task),
+		T(test_moved_task_leaves_no_reweight_note),
 	};
 
 	return SMP_RUN_TESTS(tests);

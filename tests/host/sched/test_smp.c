@@ -400,11 +400,10 @@ static void test_delayed_sleeper_moves_uncounted(void **state)
 
 /*
  * EEVDF: a sleeper whose dequeue __schedule() delayed is still rq->curr
- * while idle_balance() has the rq lock dropped, and core.c's dequeue_task()
- * has cleared its on_rq flags (put_prev_task_eevdf() sets them back after).
- * A wakeup from another CPU then must requeue it, as 6.12's ttwu_runnable()
- * (its p->on_rq stays set), not enqueue it a second time: that counted it
- * twice in its queue and left it delayed though TASK_RUNNING.
+ * while idle_balance() has the rq lock dropped.  Its on_rq flags stay set
+ * (6.12's block_task()), so a wakeup from another CPU requeues it, as
+ * 6.12's ttwu_runnable(), and does not enqueue it a second time: that
+ * counted it twice in its queue and left it delayed though TASK_RUNNING.
  */
 static void test_delayed_prev_woken_in_idle_balance(void **state)
 {
@@ -418,10 +417,12 @@ static void test_delayed_prev_woken_in_idle_balance(void **state)
 	deactivate_task(rq1, a, DEQUEUE_SLEEP);
 	assert_int_equal(a->se.sched_delayed, 1);
 	assert_int_equal(rq1->cfs.nr_running, 2);
+	assert_int_equal(a->on_rq, 1);	/* still queued (6.12: TASK_ON_RQ_QUEUED) */
+	assert_int_equal(a->se.on_rq, 1);
 
 	on_cpu(0);
 	static_key_set(&sched_up_key, false);	/* try_to_wake_up_smp() */
-	assert_int_equal(wake_up_process(a), 1);	/* activate_task()'s count */
+	assert_int_equal(wake_up_process(a), 0);	/* still queued: requeued */
 	static_key_set(&sched_up_key, true);
 	assert_int_equal(task_cpu(a), 1);
 	assert_int_equal(a->se.sched_delayed, 0);
