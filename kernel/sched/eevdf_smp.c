@@ -2,8 +2,8 @@
  * kernel/sched/eevdf_smp.c - the EEVDF class on several CPUs: Linux
  * 6.12's move of a queued task (move_queued_task() with
  * TASK_ON_RQ_MIGRATING) and, by it, where a task runs
- * (select_task_rq_fair(): wake_affine(), select_idle_sibling(),
- * sched_balance_find_dst_cpu()).
+ * (select_task_rq_fair(): wake_affine(), select_idle_sibling(); its slow
+ * path, sched_balance_find_dst_cpu(), is eevdf_find_dst.c).
  *
  * Lag across CPUs: 6.12 keeps a task's vlag (V - v_i at its dequeue,
  * eevdf.c) and place_entity() puts it at V' - vlag on the new queue, so
@@ -385,10 +385,8 @@ int select_idle_sibling_eevdf(struct task *p, int prev, int target)
  * that spans P's previous CPU: wake_affine() chooses between the two,
  * select_idle_sibling() refines.  Fork and exec (and a wakeup whose
  * climb found a domain with its SD_BALANCE_* flag and no affine one) go
- * to the slow path, 6.12's sched_balance_find_dst_cpu(): its checks, then
- * still 2.6.35's find_idlest_group()/find_idlest_cpu() walk (fair_smp.c),
- * since 6.12's is built on the group statistics of its balancer
- * (sched_balance_find_src_group), which is the next step.
+ * to the slow path, 6.12's sched_balance_find_dst_cpu(): its checks here,
+ * then its walk over the balancer's group types (eevdf_find_dst.c).
  */
 int select_task_rq_eevdf(struct task *p, int sd_flag, int wake_flags)
 {
@@ -424,7 +422,7 @@ int select_task_rq_eevdf(struct task *p, int sd_flag, int wake_flags)
 		if (!(sd_flag & SD_BALANCE_FORK))	/* a new task has no history */
 			__update_load_avg_blocked_se(eevdf_rq(&task_rq(p)->cfs)->avg.last_update_time,
 						     &p->se);	/* sync_entity_load_avg */
-		return find_idlest_walk_eevdf(sd, p, cpu, sd_flag);
+		return sched_balance_find_dst_cpu(sd, p, cpu, sd_flag);	/* eevdf_find_dst.c */
 	}
 	if (sd_flag & SD_BALANCE_WAKE)
 		new_cpu = select_idle_sibling_eevdf(p, prev_cpu, new_cpu);

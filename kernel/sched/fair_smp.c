@@ -198,17 +198,14 @@ int select_idle_sibling(struct task *p, int target)
 }
 
 /* From SD down: the idlest group's idlest CPU, level by level (inlined
- * into both callers: select_task_rq_fair's copy is what it was). */
+ * into select_task_rq_fair, as 2.6.35 has it there). */
 static __attribute__((always_inline)) inline int find_idlest_walk(struct sched_domain *sd, struct task *p, int cpu,
 			    int sd_flag, int new_cpu)
 {
-	struct sched_domain *tmp;
-
 	while (sd) {
 		int load_idx = (sd_flag & SD_BALANCE_WAKE) ? (int)sd->wake_idx
 							   : (int)sd->forkexec_idx;
 		struct sched_group *group;
-		unsigned int weight;
 
 		if (!(sd->flags & sd_flag)) {
 			sd = sd->child;
@@ -226,25 +223,9 @@ static __attribute__((always_inline)) inline int find_idlest_walk(struct sched_d
 		}
 		/* a lower level of new_cpu: its domains below this one's size */
 		cpu = new_cpu;
-		weight = sd->span_weight;
-		sd = NULL;
-		for_each_domain(cpu, tmp) {
-			if (weight <= tmp->span_weight)
-				break;
-			if (tmp->flags & sd_flag)
-				sd = tmp;
-		}
+		sd = sd_below(cpu, sd->span_weight, sd_flag);
 	}
 	return new_cpu;
-}
-
-/*
- * EEVDF's slow path (eevdf_smp.c) until it has 6.12's
- * sched_balance_find_dst_cpu(): the same walk from SD, starting at CPU.
- */
-int find_idlest_walk_eevdf(struct sched_domain *sd, struct task *p, int cpu, int sd_flag)
-{
-	return find_idlest_walk(sd, p, cpu, sd_flag, cpu);
 }
 
 /*

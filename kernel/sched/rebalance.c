@@ -22,7 +22,10 @@
  *	active_load_balance_cpu_stop(busiest)	the active balance, in the
  *		busiest CPU's stopper (migration/N, kernel/stop_machine.c),
  *		which load_balance() asks after repeated failures: push one
- *		task from there to push_cpu
+ *		task from there to push_cpu *
+ * Under sched_preset=linux-6.12 the softirq and idle_balance() hand the
+ * work to Linux 6.12's balancer instead (eevdf_balance.c); CFS's path
+ * is the one above, unchanged.
  */
 #include "topology.h"
 #include "stats.h"
@@ -233,6 +236,10 @@ void idle_balance(int this_cpu, struct rq *this_rq)
 	struct sched_domain *sd;
 	int pulled_task = 0;
 
+	if (sched_eevdf()) {		/* Linux 6.12's (eevdf_balance.c) */
+		sched_balance_newidle(this_cpu, this_rq);
+		return;
+	}
 	this_rq->idle_stamp = this_rq->clock;
 	if (this_rq->avg_idle < sysctl_sched_migration_cost)
 		return;		/* it idles too briefly to be worth it */
@@ -317,8 +324,11 @@ static void run_rebalance_domains(struct softirq_action *h)
 	struct rq *this_rq = cpu_rq(this_cpu);
 
 	(void)h;
-	if (sched_eevdf())	/* 6.12's sched_balance_softirq(): PELT first */
+	if (sched_eevdf()) {	/* 6.12's sched_balance_softirq(): PELT first */
 		sched_balance_softirq_eevdf(this_cpu);
+		sched_balance_domains(this_rq, this_rq->idle_at_tick ? CPU_IDLE : CPU_NOT_IDLE);
+		return;
+	}
 	rebalance_domains(this_cpu, this_rq->idle_at_tick ? CPU_IDLE : CPU_NOT_IDLE);
 }
 

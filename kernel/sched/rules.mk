@@ -31,6 +31,9 @@ KERNEL_C += kernel/sched/eevdf_tunables.c # EEVDF: sched_preset=linux-6.12, base
 KERNEL_C += kernel/sched/eevdf_debug.c	# EEVDF: 6.12 sched_debug fields, invariant checker
 KERNEL_C += kernel/sched/pelt.c		# PELT (Linux 6.12): the geometric series of load, runnable, util
 KERNEL_C += kernel/sched/eevdf_pelt.c	# EEVDF: update_load_avg and its sites, attach/detach, blocked load
+KERNEL_C += kernel/sched/eevdf_lb_stats.c # EEVDF: 6.12's balancer: group types, imbalance, busiest group/queue
+KERNEL_C += kernel/sched/eevdf_balance.c	# EEVDF: 6.12's sched_balance_rq, detach_tasks, newidle, active balance
+KERNEL_C += kernel/sched/eevdf_find_dst.c	# EEVDF: 6.12's fork/exec placement, sched_balance_find_dst_group
 KERNEL_C += kernel/sched/eevdf_smp.c	# EEVDF: select_task_rq_fair (6.12), wake_affine, select_idle_sibling
 
 # sched_presets[] (tunables.c) is generated from tools/presets, the one list

@@ -125,6 +125,24 @@ static inline int test_sd_parent(struct sched_domain *sd, int flag)
 	return sd->parent && (sd->parent->flags & flag);
 }
 
+/*
+ * After a placement walk chose CPU at a level of WEIGHT CPUs: the highest
+ * of CPU's smaller domains with SD_FLAG, where the walk goes on (2.6.35's
+ * and 6.12's select_task_rq_fair(), find_idlest and find_dst walks).
+ */
+static inline struct sched_domain *sd_below(int cpu, unsigned int weight, int sd_flag)
+{
+	struct sched_domain *tmp, *sd = NULL;
+
+	for_each_domain(cpu, tmp) {
+		if (weight <= tmp->span_weight)
+			break;
+		if (tmp->flags & sd_flag)
+			sd = tmp;
+	}
+	return sd;
+}
+
 /* ---- topology.c: domains built from a description of the machine ------ */
 
 /*
@@ -231,7 +249,6 @@ struct sched_group *find_idlest_group(struct sched_domain *sd, struct task *p,
 int find_idlest_cpu(struct sched_group *group, struct task *p, int this_cpu);
 int select_idle_sibling(struct task *p, int target);
 int select_task_rq_fair(struct task *p, int sd_flag, int wake_flags);
-int find_idlest_walk_eevdf(struct sched_domain *sd, struct task *p, int cpu, int sd_flag);
 /* eevdf_smp.c: Linux 6.12's wakeup placement for the EEVDF class */
 int select_task_rq_eevdf(struct task *p, int sd_flag, int wake_flags);
 struct sched_domain *eevdf_sd_llc(int cpu);
@@ -246,5 +263,10 @@ int wake_affine_eevdf(struct sched_domain *sd, struct task *p,
 void update_idle_cpu_scan(int cpu);
 int select_idle_cpu(struct task *p, struct sched_domain *sd, int target);
 int select_idle_sibling_eevdf(struct task *p, int prev, int target);
+/* eevdf_balance.c: Linux 6.12's balancer for the EEVDF class (eevdf_lb.h) */
+void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle);
+void sched_balance_newidle(int this_cpu, struct rq *this_rq);
+/* eevdf_find_dst.c: 6.12's fork/exec slow path (sched_balance_find_dst_group) */
+int sched_balance_find_dst_cpu(struct sched_domain *sd, struct task *p, int cpu, int sd_flag);
 
 #endif

@@ -77,10 +77,12 @@ static void hog_1ns(uintptr_t after)
  * interrupt for every expiry, in whoever's time).  Now its timer is
  * re-armed only when it has taken the previous signal, so it costs its own
  * CPU time: another process still gets about its fair share (half), a
- * sleeper wakes on time, and SIGKILL ends the hog.
+ * sleeper wakes on time, and SIGKILL ends the hog.  "Beside" means on one
+ * CPU, so the test pins itself and the hog there (ut_one_cpu).
  */
 static void timer_1ns_hog(void)
 {
+	ut_one_cpu();				/* the hog too */
 	long long solo = work();
 	int st = ut_run_child(hog_1ns, 1000);	/* its handler runs, again and again */
 

@@ -35,6 +35,9 @@ SCHED_HOST_SRC := \
 	kernel/sched/pelt.c \
 	kernel/sched/eevdf_pelt.c \
 	kernel/sched/eevdf_smp.c \
+	kernel/sched/eevdf_lb_stats.c \
+	kernel/sched/eevdf_balance.c \
+	kernel/sched/eevdf_find_dst.c \
 	kernel/lib/rbtree.c \
 	kernel/lib/rbtree_augmented.c \
 	kernel/cmdline.c kernel/cmdline_suggest.c \
@@ -135,6 +138,10 @@ $(eval $(call sched_host_test,sched_eevdf_setattr,$(SCHED_HOST_SRC) tests/host/s
 # wake_wide, SIS_UTIL's depth, select_idle_sibling's candidates (6.12)
 $(eval $(call sched_host_test,sched_eevdf_smp,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c \
 	tests/host/sched/test_eevdf_smp.c))
+# EEVDF's balancer (6.12): group_classify, update_sd_pick_busiest,
+# calculate_imbalance's kinds, detach_tasks with a cache-hot task
+$(eval $(call sched_host_test,sched_eevdf_balance,$(SCHED_HOST_SRC) tests/host/sched/smp_fake.c \
+	tests/host/sched/test_eevdf_balance.c))
 # the augmented red-black tree (subtree minima) against brute force
 $(eval $(call host_test,sched_rbtree_aug,kernel/lib/rbtree.c kernel/lib/rbtree_augmented.c \
 	tests/host/sched/test_rbtree_augmented.c))

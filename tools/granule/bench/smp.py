@@ -215,9 +215,9 @@ def report(runs, argv, commit, duration, seeds):
         lines += ["", "\"Granule, pad P µs\" is the cost-matched twin of an EEVDF row, as the one-CPU rows are "
                   "matched (\"The notification path's cost\"): P is Linux 6.12's SIGEV_THREAD helper CPU per "
                   "expiry minus Granule's at that CPU count, per seed, median, rounded, and Granule runs again "
-                  "with `notify_pad_us=P`. Under linux-6.12 Granule has 6.12's PELT and wakeup placement but "
-                  "2.6.35's periodic balance and fork placement (docs/SCHEDULER.md, \"Several CPUs under "
-                  "EEVDF\"); 6.12 balances with `sched_balance_rq()`."]
+                  "with `notify_pad_us=P`. Under linux-6.12 Granule has 6.12's PELT, wakeup and fork "
+                  "placement and balancer, `sched_balance_rq()` (docs/SCHEDULER.md, \"Several CPUs under "
+                  "EEVDF\"), on 2.6.35's domains."]
         lines += pad_lines(runs)
     if bad:
         lines += ["", "Runs without a result: " + ", ".join(bad) + "."]

@@ -3,7 +3,8 @@
  * moved between CPUs, and why, read from the scheduler's own state around
  * each step of tests/host/sched/sim_smp.c:
  *   - a fork: where fork balancing (SD_BALANCE_FORK, find_idlest_group())
- *     put the task, with each CPU's load at the fork index;
+ *     put the task, with each CPU's load at the fork index (under EEVDF,
+ *     6.12's sched_balance_find_dst_group(): only where);
  *   - a wakeup: select_task_rq_fair()'s choice from the timer's CPU, the
  *     sleeper's own (select_idle_sibling() when it is busy; wake_affine()
  *     and its loads when the waking CPU is another);
@@ -12,7 +13,9 @@
  *     functions are pure: the same inputs, the same answer), the tasks
  *     moved (schedstat lb_gained), those moved cache-hot (lb_hot_gained),
  *     and a balance that found an imbalance but moved nothing: which
- *     tasks were cache-hot (task_hot()), and whether the stopper was asked;
+ *     tasks were cache-hot (task_hot()), and whether the stopper was asked
+ *     (under EEVDF, 6.12's sched_balance_rq(): its imbalance and moves from
+ *     the counters, in the unit its group types chose);
  *   - a newly idle balance (idle_balance() in schedule()): its imbalance
  *     and count, from the same counters;
  *   - the active balance: migration/N's push.
@@ -26,6 +29,7 @@
 #include "../../tests/host/sched/fake.h"
 #include "../../kernel/sched/sched.h"
 #include "../../kernel/sched/topology.h"
+#include "../../kernel/sched/stats.h"
 #include "../../kernel/sched/eevdf.h"
 
 #define MAX_MOVES	400
@@ -171,6 +175,19 @@ static void why_balance(char *w, const struct snap *b, int cpu, int moved, int h
 	const char *sd_name = domain_of(cpu)->name;
 	int k = b->idle;
 
+	if (sched_eevdf() && !schedstat_enabled()) {	/* 6.12's: its counts are schedstats */
+		snprintf(w, WHY_LEN, "balance on CPU%d (%s, domain %s): 6.12's sched_balance_rq, by "
+			 "group type (schedstats=enable for its counts)", cpu, idle_names[k], sd_name);
+		return;
+	}
+	if (sched_eevdf()) {
+		snprintf(w, WHY_LEN, "balance on CPU%d (%s, domain %s): 6.12's sched_balance_rq, "
+			 "imbalance %u (tasks, util or load, by group type); %d task%s moved%s", cpu,
+			 idle_names[k], sd_name, domain_of(cpu)->lb_imbalance[k] - b->imb[cpu][k], moved,
+			 moved == 1 ? "" : "s", hot ? ", cache-hot, after enough failures" : "");
+		return;
+	}
+
 	snprintf(w, WHY_LEN, "balance on CPU%d (%s, domain %s): local load %lu, busiest CPU%d "
 		 "load %lu, avg %lu -> imbalance %lu; %d task%s moved%s", cpu, idle_names[k], sd_name,
 		 b->this_load, b->busiest_cpu, b->max_load, b->avg_load, b->imbalance, moved,
@@ -262,7 +279,11 @@ static void report(struct sim *s, const struct snap *b, int cpu, enum sim_event 
 		now.imbalance = sd->lb_imbalance[CPU_NEWLY_IDLE] - b->imb[cpu][CPU_NEWLY_IDLE];
 		refused(s, &now, cpu, sd);
 	} else if (ev == SIM_EV_BALANCE && sd && sd->lb_failed[idle] != b->failed[cpu][idle]) {
-		refused(s, b, cpu, sd);
+		struct snap now = *b;
+
+		if (sched_eevdf())	/* 6.12's imbalance, not 2.6.35's view of it */
+			now.imbalance = sd->lb_imbalance[idle] - b->imb[cpu][idle];
+		refused(s, &now, cpu, sd);
 	} else if (ev == SIM_EV_ACTION && sd && cpu_curr(cpu) == cpu_rq(cpu)->idle &&
 		   sd->lb_count[CPU_NEWLY_IDLE] == b->count[cpu][CPU_NEWLY_IDLE]) {
 		skipped_idle(s, cpu);
@@ -325,6 +346,12 @@ struct sim_task *smp_spawn(struct sim *s, const struct spec_task *sp, int i)
 		snprintf(w, sizeof(w), "forked on CPU%d pinned there (taskset)%s", from,
 			 sp[i].pinned ? ", and kept there" : ", then allowed every CPU (taskset -p)");
 		note(0, i, from, (int)task_cpu(&t->t), w);
+		return t;
+	}
+	if (sched_eevdf()) {
+		snprintf(w, sizeof(w), "fork on CPU0, fork balance (6.12's sched_balance_find_dst_group: "
+			 "group types on PELT)");
+		note(0, i, 0, (int)task_cpu(&t->t), w);
 		return t;
 	}
 	l = (size_t)snprintf(w, sizeof(w), "fork on CPU0, fork balance (find_idlest_group, "
