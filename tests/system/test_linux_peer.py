@@ -15,8 +15,12 @@
 The kernels come through tools/deps (make test fetches them once, cached).
 LINUX=0 in the environment skips the boots, as `make bench LINUX=0` does.
 """
+import io
 import json
 import os
+import re
+import shutil
+import tarfile
 
 import pytest
 
@@ -160,3 +164,37 @@ def test_linux_6_1_runs_two_cpus_under_icount_the_same_twice():
     assert "2" in first.lines, first.text[-3000:]
     assert result(first, "kbuild-load")["work_frac"] > 1.5
     assert lp.run("commit-0bf377bbb0be", run, smp=2).text == first.text
+
+
+RT_TESTS = os.path.join(ROOT, "build", "rt-tests", "rt-tests.tar")
+WAKE_SH = b"""B=/bin/busybox
+CT='/usr/bin/cyclictest -t1 -p 80 -i 1500 -l 1000 -q -a 1'
+$B taskset 1 /spin -w 0 -t 2500 -q 0 &
+$B sleep 0.5
+$CT
+wait
+$CT
+"""
+
+
+@boots
+@pytest.mark.skipif(not os.path.exists(RT_TESTS), reason="no build/rt-tests (make deps fetches it)")
+def test_linux_6_1_wakes_a_halted_cpu_beside_a_busy_one_as_late(tmp_path):
+    """Linux in Granule's place (docs/SCHEDULER.md, "Latency, measured"): at -smp 2 under
+    -icount, cyclictest on CPU 1 wakes hundreds of us late while a spinner runs on CPU 0,
+    and within a few us once CPU 0 is idle, as on Granule
+    (test_hrtimer_smp.py's halted-CPU test): QEMU's round robin, not either kernel."""
+    mod = tmp_path / "wake.tar"
+    shutil.copyfile(RT_TESTS, mod)
+    with tarfile.open(mod, "a") as t:
+        info = tarfile.TarInfo("wake.sh")
+        info.size, info.mode = len(WAKE_SH), 0o755
+        t.addfile(info, io.BytesIO(WAKE_SH))
+    r = lp.run("linux-2.6.35", "/bin/busybox sh /wake.sh", smp=2, module=str(mod))
+    assert not r.timed_out and r.status() == 0, r.text[-3000:]
+    rows = [{k: int(v) for k, v in re.findall(r"(Min|Avg|Max|C):\s*(\d+)", l)}
+            for l in r.lines if l.startswith("T: 0 ")]
+    assert len(rows) == 2 and all(t["C"] == 1000 for t in rows), r.text[-3000:]
+    beside, alone = rows
+    assert alone["Max"] <= 10, alone
+    assert beside["Avg"] >= 100 and beside["Max"] >= 300, beside
