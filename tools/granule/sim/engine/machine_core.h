@@ -18,7 +18,7 @@ struct mproc *mc_new_thread(struct machine *m, const char *comm, mprog_fn prog);
 
 /* machine_rr.c, QEMU's round robin at several CPUs: each CPU's APIC
  * deadline at T into D (for CPU AFTER, past those due by T; -1: none);
- * 1 if CPU takes its interrupts due at T now (not if halted and its turn
+ * 1 if CPU takes its interrupts due at T now (not if its turn
  * is ahead); CPU's next interrupt, at its turn if it waits for one; the
  * waits served by T forgotten. */
 void mrr_deadlines(struct machine *m, u64 t, int after, u64 *d);
