@@ -230,6 +230,12 @@ void sim_act(struct sim *s, struct sim_task *cur)
 		sim_after_event(s);
 		return;
 	case SIM_SLEEPER:
+		if (cur->period_ns) {	/* cyclictest: clock_nanosleep(TIMER_ABSTIME) */
+			cur->next_expiry += cur->period_ns;
+			go_to_sleep(s, cur, cur->next_expiry > fake_clock_ns ?
+					    cur->next_expiry - fake_clock_ns : 0, TASK_INTERRUPTIBLE);
+			return;
+		}
 		go_to_sleep(s, cur, cur->sleep_ns, TASK_INTERRUPTIBLE);
 		return;
 	case SIM_FORKER:
@@ -426,8 +432,8 @@ void sim_charge(struct sim *s, struct sim_task *cur, u64 dt)
 
 void sim_timer_wake(struct sim *s, struct sim_task *st)
 {
+	st->woken_at = st->wake_at;	/* a wakeup's latency counts from the expiry */
 	st->wake_at = 0;
-	st->woken_at = fake_clock_ns;
 	st->burst_left = sim_first_burst(s, st);
 	try_to_wake_up(&st->t, TASK_NORMAL, 0);
 	if (s->on_wakeup)

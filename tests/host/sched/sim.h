@@ -63,6 +63,7 @@ struct sim_task {
 	u64 burst_left;			/* CPU time before the next action */
 	u64 wake_at;			/* asleep until (0 = not sleeping) */
 	int timer_cpu;			/* whose hrtimer queue holds that sleep: the CPU it slept on */
+	u64 period_ns, next_expiry;	/* SIM_SLEEPER with a period: sleeps to next_expiry + period */
 
 	/* measured by the simulator */
 	u64 cpu_ns;			/* CPU time it got */
@@ -105,6 +106,7 @@ struct sim {
 	struct cpu_stop_work *stop_work[NR_CPUS];	/* queued for it */
 	unsigned long ipis;		/* reschedule IPIs taken */
 	u64 ap_next_tick[NR_CPUS];	/* CPU 1..ncpus-1's next tick (sim_smp_init()) */
+	u64 rr_until[NR_CPUS];		/* a halted CPU's interrupts wait for its turn until */
 	/*
 	 * Optional observer (tools/sim tasks --cpus): called on CPU before
 	 * (AFTER 0) and after (1) each step; SIM_EV_BALANCE's "before" comes
@@ -132,6 +134,8 @@ void sim_smp_init(struct sim *s, int ncpus);
 /* What tools/sim experiment's machine shares with it (sim_smp.c): CPU's
  * tick offset past CPU 0's, and a stopper's start on its CPU. */
 u64 sim_tick_offset(u64 tick_ns, int ncpus, int cpu);
+/* QEMU's round robin: how long CPU waits for its turn (sim_smp.c). */
+u64 sim_rr_wait(int ncpus, const int *busy, int cpu, int start, u64 now, u64 deadline);
 void sim_stopper_start(struct task *t, int cpu);
 
 #endif

@@ -34,8 +34,15 @@
  *     the way out of the softirq it is handed to migration/N, a SCHED_FIFO
  *     99 task bound to its CPU as the image's (kernel/stop_machine.c),
  *     whose wakeup preempts that CPU; the stopper runs the work and sleeps.
+ *   - QEMU's round robin (sim_rr_wait()): a halted CPU's timer interrupt
+ *     waits for its turn behind the busy CPUs before it in the round, and
+ *     behind the others when its handler's reprogramming kicks them
+ *     (rr_late()); a CPU running a task takes its interrupts on time.
  * Not modelled yet: the costs (a switch, an IPI, a migration, the balance
- * itself take no simulated time), the hrtick (one fake hrtick: off here).
+ * itself take no simulated time), the hrtick (one fake hrtick: off here),
+ * the busy CPUs' sharing of the virtual clock (under -icount it counts the
+ * instructions of every vCPU, so two busy CPUs each run at half speed:
+ * here each runs at full speed, as a CPU beside halted ones does).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -154,6 +161,114 @@ static u64 *next_tick(struct sim *s, int cpu)
 	return cpu ? &s->ap_next_tick[cpu] : &s->next_tick;
 }
 
+/*
+ * QEMU 10's round robin under -icount (accel/tcg/tcg-accel-ops-rr.c,
+ * rr_cpu_thread_fn()): one thread runs the vCPUs in turn, each round first
+ * running the QEMU timers due (icount_handle_deadline()), then the vCPUs
+ * from START in CPU order, each for at most its share of the virtual time
+ * to the earliest QEMU timer, DEADLINE (icount_percpu_budget(): limit /
+ * cpu_count, the whole limit if that is 0; icount_prepare_for_run(): at
+ * most what is left to it).  The virtual clock counts the instructions of
+ * every vCPU, so a busy vCPU moves it by its share while the others stand
+ * still; a halted one takes none.  Past the last CPU the round ends and the
+ * next starts at CPU 0 with a new share.  Returns how long after NOW CPU's
+ * turn comes, BUSY[c] saying which CPUs run.
+ */
+u64 sim_rr_wait(int ncpus, const int *busy, int cpu, int start, u64 now, u64 deadline)
+{
+	u64 t = now, share = 0;
+	int fresh = 1;
+
+	for (int c = start;; c++) {
+		if (c >= ncpus) {		/* the round is over: the next one */
+			c = 0;
+			fresh = 1;
+		}
+		if (fresh) {
+			u64 limit = deadline > t ? deadline - t : 0;
+
+			share = limit / (u64)ncpus ? limit / (u64)ncpus : limit;
+			fresh = 0;
+		}
+		if (c == cpu)
+			return t - now;
+		if (busy[c] && t < deadline)	/* MIN(icount_get_limit(), budget) */
+			t += share < deadline - t ? share : deadline - t;
+	}
+}
+
+static int cpu_idle(int cpu)
+{
+	return cpu_curr(cpu) == cpu_rq(cpu)->idle;
+}
+
+/*
+ * CPU's local APIC deadline at or after T: its next tick, or a sleep on its
+ * hrtimer queue if sooner (one-shot mode, highres: the earliest of them);
+ * with AFTER, those due by T are taken (the handler reprograms past them).
+ */
+static u64 cpu_deadline(struct sim *s, int cpu, u64 t, int after)
+{
+	u64 d = *next_tick(s, cpu);
+
+	while (after && d <= t)
+		d += s->tick_ns;
+	for (int i = 0; i < s->max; i++) {
+		struct sim_task *st = &s->tasks[i];
+
+		if (st->used && !st->dead && st->wake_at && st->timer_cpu == cpu &&
+		    st->wake_at < d && (!after || st->wake_at > t))
+			d = st->wake_at;
+	}
+	return d;
+}
+
+/*
+ * How late halted CPU K takes the interrupt due at T.  The round that runs
+ * the timers at T starts at CPU 0, its deadline the other CPUs' earliest
+ * (K's own timer has fired); the busy CPUs before K run first.  K's
+ * hrtimer_interrupt() then reprograms its APIC; if that is now the
+ * earliest QEMU timer, timer_mod() kicks (util/qemu-timer.c,
+ * timerlist_rearm() -> qemu_timer_notify_cb(): qemu_cpu_kick(), for round
+ * robin rr_kick_vcpu_thread(), cpu_exit() on every vCPU) and the next
+ * round starts after K, the busy CPUs running their shares of the time to
+ * K's new deadline before K goes on.  (Here the whole interrupt waits: at
+ * the kick, the image has woken the task and waits before it runs.)
+ */
+static u64 rr_late(struct sim *s, int k, u64 t)
+{
+	int busy[NR_CPUS];
+	u64 others = SIM_INF, wait, mine;
+
+	for (int c = 0; c < s->ncpus; c++) {
+		busy[c] = c != k && !cpu_idle(c);
+		if (c != k && cpu_deadline(s, c, t, 0) < others)
+			others = cpu_deadline(s, c, t, 0);
+	}
+	wait = sim_rr_wait(s->ncpus, busy, k, 0, t, others);
+	mine = cpu_deadline(s, k, t + wait, 1);
+	if (mine < others)		/* the new head of QEMU's timer list */
+		wait += sim_rr_wait(s->ncpus, busy, k, k + 1, t + wait, mine);
+	return wait;
+}
+
+/* 1 if CPU's interrupts due at T are taken now: not if CPU is halted and
+ * its turn in QEMU's round robin is still ahead (rr_until). */
+static int rr_ready(struct sim *s, int cpu, u64 t)
+{
+	u64 late;
+
+	if (!cpu_idle(cpu))
+		return 1;
+	if (s->rr_until[cpu])
+		return t >= s->rr_until[cpu];
+	late = rr_late(s, cpu, t);
+	if (!late)
+		return 1;
+	s->rr_until[cpu] = t + late;
+	return 0;
+}
+
 /* The earliest next event of any CPU, at or after NOW, before END. */
 static u64 next_event(struct sim *s, u64 now, u64 end)
 {
@@ -162,13 +277,15 @@ static u64 next_event(struct sim *s, u64 now, u64 end)
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		struct task *curr = cpu_curr(cpu);
 		struct sim_task *cur = curr == cpu_rq(cpu)->idle ? NULL : sim_of(curr);
+		u64 irq = cpu_deadline(s, cpu, now, 0);
 
-		if (*next_tick(s, cpu) < t)
-			t = *next_tick(s, cpu);
+		if (!cur && s->rr_until[cpu] > irq)	/* waiting for its turn */
+			irq = s->rr_until[cpu];
+		if (irq < t)
+			t = irq;
 		if (cur && cur->burst_left != SIM_INF && now + cur->burst_left < t)
 			t = now + cur->burst_left;
 	}
-	t = sim_next_wake(s, t);
 	return t < now ? now : t;
 }
 
@@ -187,6 +304,8 @@ static int timer_step(struct sim *s, u64 t)
 {
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		host_cpu = cpu;
+		if (cpu_deadline(s, cpu, t, 0) > t || !rr_ready(s, cpu, t))
+			continue;
 		for (int i = 0; i < s->max; i++) {
 			struct sim_task *st = &s->tasks[i];
 
@@ -206,7 +325,7 @@ static int timer_step(struct sim *s, u64 t)
 static int tick_step(struct sim *s, u64 t)
 {
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		if (*next_tick(s, cpu) > t)
+		if (*next_tick(s, cpu) > t || !rr_ready(s, cpu, t))
 			continue;
 		*next_tick(s, cpu) += s->tick_ns;
 		host_cpu = cpu;
@@ -260,6 +379,9 @@ void sim_run_smp(struct sim *s, u64 duration)
 
 		if (step(s))
 			continue;
+		for (int cpu = 0; cpu < s->ncpus; cpu++)	/* its turn has come */
+			if (s->rr_until[cpu] <= now)
+				s->rr_until[cpu] = 0;
 		t = next_event(s, now, end);
 		charge(s, t - now);
 		fake_clock_set(t);

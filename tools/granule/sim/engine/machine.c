@@ -463,20 +463,24 @@ static u64 cpu_event(struct mproc *cur, u64 t)
 /* The earliest event after NOW, not after END, of any CPU. */
 static u64 next_event(struct machine *m, struct mproc **cur, u64 end)
 {
-	u64 t = end;
+	u64 t = end, d[M_MAX_CPUS];
 
+	if (m->ncpus > 1)
+		mrr_deadlines(m, fake_clock_ns, -1, d);
 	for (int cpu = 0; cpu < m->ncpus; cpu++) {
-		if (*next_tick(m, cpu) < t)
+		if (m->ncpus == 1 && *next_tick(m, cpu) < t)
 			t = *next_tick(m, cpu);
 		t = cpu_event(cur[cpu], t);
+		if (m->ncpus > 1 && mrr_next(m, cpu, d) < t)	/* its interrupts */
+			t = mrr_next(m, cpu, d);
 	}
-	for (int i = 0; i < m->nr_slots; i++) {
+	for (int i = 0; i < m->nr_slots && m->ncpus == 1; i++) {
 		struct mproc *p = &m->procs[i];
 
 		if (p->used && p->wake_at && p->wake_at < t)
 			t = p->wake_at;
 	}
-	if (m->timer_target && m->timer_next < t)
+	if (m->timer_target && m->timer_next < t && m->ncpus == 1)
 		t = m->timer_next;
 	if (m->ncpus == 1 && fake_hrtick.armed && fake_hrtick.expires < t)
 		t = fake_hrtick.expires;
@@ -556,7 +560,7 @@ void m_run(struct machine *m, u64 until)
 	while (fake_clock_ns < end) {
 		struct mproc *cur[M_MAX_CPUS];
 		int stalled[M_MAX_CPUS], acted = 0;
-		u64 t;
+		u64 t, d[M_MAX_CPUS];
 
 		if (ipi_step(m))
 			continue;
@@ -576,10 +580,15 @@ void m_run(struct machine *m, u64 until)
 			host_cpu = cpu;
 			acted = task_step(m, cur[cpu], stalled[cpu]);
 		}
+		if (!acted && m->ncpus > 1)
+			mrr_deadlines(m, t, -1, d);	/* as the round begins */
 		for (int cpu = 0; cpu < m->ncpus && !acted; cpu++) {
 			host_cpu = cpu;
-			irq_step(m, t);
+			if (m->ncpus == 1 || mrr_ready(m, cpu, t, d))	/* at its turn */
+				irq_step(m, t);
 		}
+		if (!acted)
+			mrr_served(m, t);
 	}
 	host_cpu = 0;
 }

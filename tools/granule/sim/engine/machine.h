@@ -120,6 +120,7 @@ struct machine {
 	int ncpus;			/* 1 after m_init(); m_init_cpus() */
 	u64 ap_next_tick[M_MAX_CPUS];	/* CPU 1..ncpus-1's next tick */
 	u64 idle_ns[M_MAX_CPUS];	/* each CPU's time in its idle task */
+	u64 rr_until[M_MAX_CPUS];	/* a halted CPU's interrupts wait for its turn until */
 	int nr_slots;			/* slots ever used: scans stop there */
 	struct task *last_current[M_MAX_CPUS];
 	/* several CPUs: migration/N and the work the balancer queued for it */

@@ -16,4 +16,14 @@ void mc_after_event(struct machine *m);
 /* sched_fork + wake_up_new_task from current: fork()'s scheduler half. */
 struct mproc *mc_new_thread(struct machine *m, const char *comm, mprog_fn prog);
 
+/* machine_rr.c, QEMU's round robin at several CPUs: each CPU's APIC
+ * deadline at T into D (for CPU AFTER, past those due by T; -1: none);
+ * 1 if CPU takes its interrupts due at T now (not if its turn
+ * is ahead); CPU's next interrupt, at its turn if it waits for one; the
+ * waits served by T forgotten. */
+void mrr_deadlines(struct machine *m, u64 t, int after, u64 *d);
+int mrr_ready(struct machine *m, int cpu, u64 t, const u64 *d);
+u64 mrr_next(struct machine *m, int cpu, const u64 *d);
+void mrr_served(struct machine *m, u64 t);
+
 #endif
