@@ -38,7 +38,7 @@ Two kinds of boots, both under -icount shift=0 (one instruction, one virtual ns)
     balancer's hooks): smp_tick (tick_1_ns), smp_switch (ctxsw_yield_ns less the
     yield's system call) and smp_wake (pipe_pingpong_ns, per switch a wake, a block and
     a switch, less ctxsw_yield_ns).
-Imports granule.qemu, measure.profile and trace.text (downward).
+Imports granule.qemu, trace.kernel_text and trace.text (downward).
 """
 import os
 import statistics
@@ -47,8 +47,8 @@ import sys
 import tempfile
 
 from .. import qemu as gq
-from ..measure import profile
 from ..trace import text as trace_text
+from ..trace.kernel_text import control_transfers, text_symbols
 
 RESCHED_STUB = "vec_253"        # RESCHEDULE_VECTOR 0xfd (arch/x86/include/arch/apic.h)
 FUNCS = {"ipi_send": "smp_send_reschedule", "balance": "run_rebalance_domains",
@@ -132,9 +132,9 @@ def user_entry(prog, fn):
 
 def measure_paths(timeout=300):
     """{cost: median instructions} from the gdb boots, and their command lines."""
-    addrs, names = profile.text_symbols()
+    addrs, names = text_symbols()
     ks = dict(zip(names, addrs))
-    irets = {a for a, k in profile.control_transfers().items() if k[0] == "iret"}
+    irets = {a for a, k in control_transfers().items() if k[0] == "iret"}
     ends = {ks["schedule"], ks["preempt_schedule_irq"]}
     cost, prog, fn = USER_FN
     uaddr = user_entry(prog, fn)
