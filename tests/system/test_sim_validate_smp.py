@@ -27,11 +27,11 @@ AVG, MAX = 0.10, 0.25           # test_sim_validate.py's bounds
 # CPU counts outside the bounds at this calibration, with what was measured: {cpus: why}.
 # One seed of three seconds (300 samples).  QEMU's round robin (a CPU's interrupt taken at
 # its turn, tools/granule/sim/engine/machine_rr.c) brought 2 CPUs inside: avg 0.875 -> 0.942,
-# max 0.846 -> 0.927 of QEMU's 8652.0 and 12946.4 us.  Not in the model: the busy vCPUs'
+# max 0.846 -> 0.927 of QEMU's 8652.0 and 12946.4 us (0.97 and 0.95 at the calibration after).  Not in the model: the busy vCPUs'
 # sharing of the virtual clock (each kernel path about N times as long), the interim giant
 # kernel lock the CPUs contend for, cache effects, the costs at 4 CPUs (measured at 2).
 KNOWN_OFF = {
-    4: "avg 0.87 (7866.1 against 9026.9 us; max 0.86)",
+    4: "avg 0.88 (7919.7 against 9026.9 us; max 1.02)",
 }
 
 
