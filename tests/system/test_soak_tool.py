@@ -117,8 +117,9 @@ def test_smp_soak_refuses_a_bad_preset_before_booting():
                         "start-nice, start-nice-debit, deadline, cpt-fix, linux-6.12\n"), p.stderr
 
 
-def stubbed_boots(monkeypatch):
-    """Replace the boot with a clean run of what the line asks; the lines and smp= it got."""
+def stubbed_boots(monkeypatch, verify=("sched_verify: 0 violations",)):
+    """Replace the boot with a run of what the line asks, clean but for VERIFY's lines; the
+    lines and smp= it got."""
     from granule import qemu as gq
     boots = []
 
@@ -126,8 +127,7 @@ def stubbed_boots(monkeypatch):
         boots.append((cmdline, smp))
         progs = re.search(r'run="([^"]*)"', cmdline).group(1).split("; ")
         out = ["frames: 1000 free", "smpstress: 4 threads, 7 rounds, 7 mmaps, 56 futex passes, "
-               "1 forks in 2 s", "Time: 1.500", "Time: 1.250", "frames: 1000 free",
-               "sched_verify: 0 violations"]
+               "1 forks in 2 s", "Time: 1.500", "Time: 1.250", "frames: 1000 free", *verify]
         out += [f"init: {p.split()[0]} (pid {i + 2}) exited with status 0"
                 for i, p in enumerate(progs)]
         return gq.Run(cmdline, 1, "\n".join(out) + "\n")    # power-off status 0
@@ -167,3 +167,13 @@ def test_smp_soak_without_presets_boots_and_reports_as_before(monkeypatch, capsy
     assert capsys.readouterr().out.splitlines()[:2] == [
         "soak: SMP, 2 CPUs x 5 s of guest time, sched_verify=1 lockdep=1",
         f"soak: 2 CPUs: clean ({result['runs'][0]['wall_s']} s wall)"]
+
+
+def test_smp_soak_shows_what_each_violation_was(monkeypatch):
+    from granule.check import smp_soak
+    broke = "sched_verify: cpu2 rt overloaded 1, rto_mask 0x1"
+    stubbed_boots(monkeypatch, verify=(broke, "sched_verify: 1 violations"))
+    result = smp_soak.soak([2], 5, ["linux-6.12"])
+    run = result["runs"][0]
+    assert not result["clean"] and run["violations"] == 1 and run["warnings"] == [broke], run
+    assert smp_soak.table(result["runs"])[2] == "    " + broke

@@ -9,7 +9,8 @@ unmapping memory, passing futex words and forking; hackbench from the
 rt-tests boot module, when build/rt-tests/rt-tests.tar is there).  Reported
 per CPU count: smpstress's rounds and its status, each hackbench's time and
 status, the invariant violations at power-off, every lockdep report
-("[ INFO: ... ]"), every WARNING:/BUG:/panic line, the leaked frames
+("[ INFO: ... ]"), every WARNING:/BUG:/panic line and each violation's own
+"sched_verify: ..." line (what broke, as the preset soak's table shows it), the leaked frames
 (the two `frames` readings' difference), a hang and init's power-off
 status.  Clean when all are nil and every program exited 0.
 
@@ -25,7 +26,7 @@ from .. import qemu as gq
 from ..paths import ROOT
 
 MODULE = os.path.join(ROOT, "build", "rt-tests", "rt-tests.tar")
-WARN = re.compile(r"^(WARNING:|BUG:|Kernel panic|\[ INFO: )")
+WARN = re.compile(r"^(WARNING:|BUG:|Kernel panic|\[ INFO: |sched_verify: (?!\d+ violations$))")
 HACKBENCH_LOOPS = 200
 OVERHEAD_S = 3          # hackbench's two runs and the frames' quiet, roughly
 
