@@ -7,10 +7,14 @@ must be there (a soak that measured nothing is not clean); an expiry it
 missed must be an overrun the kernel counted, not a lost one.  The docs writer
 is checked on constructed results, where the right answer is known: a
 preset that leaked is named in the verdict, and a second write replaces the
-RESULTS.md section instead of appending one.
+RESULTS.md section instead of appending one.  The SMP soak's presets are
+checked with a stubbed runner (no boot): each named preset reaches the boot
+line and its row, and naming none leaves the line, the rows and the table
+exactly as before.
 """
 import json
 import os
+import re
 import subprocess
 
 TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "tools")
@@ -102,3 +106,74 @@ def test_smp_soak_table_names_what_is_not_clean():
     lines = smp_soak.table(runs)
     assert lines[1].split()[:7] == ["4", "57", "0", "3", "0.250/0.270", "1", "0"], lines
     assert lines[2:] == ["    WARNING: at x.c:1 f()", "    failed: /usr/bin/hackbench"], lines
+
+
+def test_smp_soak_refuses_a_bad_preset_before_booting():
+    p = subprocess.run([os.path.join(TOOLS, "soak"), "--smp", "2", "linux-6.12", "eevdf"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == "", p.stdout + p.stderr
+    assert p.stderr == ("soak: preset 'eevdf': expected one of linux-2.6.35, "
+                        "commit-0bf377bbb0be, no-start-debit, dyn-gran, dyn-gran-sleeper, "
+                        "start-nice, start-nice-debit, deadline, cpt-fix, linux-6.12\n"), p.stderr
+
+
+def stubbed_boots(monkeypatch, verify=("sched_verify: 0 violations",)):
+    """Replace the boot with a run of what the line asks, clean but for VERIFY's lines; the
+    lines and smp= it got."""
+    from granule import qemu as gq
+    boots = []
+
+    def run(cmdline, smp=1, extra=(), timeout=0):
+        boots.append((cmdline, smp))
+        progs = re.search(r'run="([^"]*)"', cmdline).group(1).split("; ")
+        out = ["frames: 1000 free", "smpstress: 4 threads, 7 rounds, 7 mmaps, 56 futex passes, "
+               "1 forks in 2 s", "Time: 1.500", "Time: 1.250", "frames: 1000 free", *verify]
+        out += [f"init: {p.split()[0]} (pid {i + 2}) exited with status 0"
+                for i, p in enumerate(progs)]
+        return gq.Run(cmdline, 1, "\n".join(out) + "\n")    # power-off status 0
+    monkeypatch.setattr(gq, "run", run)
+    return boots
+
+
+def test_smp_soak_boots_each_count_under_each_named_preset(monkeypatch, capsys):
+    from granule.check import smp_soak
+    boots = stubbed_boots(monkeypatch)
+    result = smp_soak.soak([2, 4], 5, ["linux-6.12", "deadline"])
+    assert [(re.search(r"sched_preset=(\S+)", c).group(1), n) for c, n in boots] == \
+        [("linux-6.12", 2), ("deadline", 2), ("linux-6.12", 4), ("deadline", 4)], boots
+    assert all(c.startswith("sched_verify=1 lockdep=1 sched_preset=") for c, _ in boots), boots
+    assert result["presets"] == ["linux-6.12", "deadline"] and result["clean"], result
+    assert [(r["preset"], r["cpus"]) for r in result["runs"]] == \
+        [("linux-6.12", 2), ("deadline", 2), ("linux-6.12", 4), ("deadline", 4)]
+    lines = smp_soak.table(result["runs"])
+    assert lines[0].split()[:2] == ["preset", "cpus"], lines
+    assert [l.split()[:8] for l in lines[1:]] == \
+        [[p, str(n), "2", "0", "0", "1.500/1.250", "0", "0"]
+         for n in (2, 4) for p in ("linux-6.12", "deadline")], lines
+    said = capsys.readouterr().out.splitlines()
+    assert said[0].endswith("sched_verify=1 lockdep=1, presets linux-6.12, deadline"), said
+    assert said[1].startswith("soak: 2 CPUs, linux-6.12: clean ("), said
+
+
+def test_smp_soak_without_presets_boots_and_reports_as_before(monkeypatch, capsys):
+    from granule.check import smp_soak
+    boots = stubbed_boots(monkeypatch)
+    result = smp_soak.soak([2], 5)
+    assert len(boots) == 1 and "sched_preset" not in boots[0][0], boots
+    assert boots[0][0].startswith('sched_verify=1 lockdep=1 run="frames; smpstress -t 4 -d 2')
+    assert "presets" not in result and list(result["runs"][0])[:2] == ["cpus", "stress_s"]
+    assert smp_soak.table(result["runs"])[0] == \
+        "cpus    secs violations   leaked  hackbench p/T (s) warnings status  smpstress"
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "soak: SMP, 2 CPUs x 5 s of guest time, sched_verify=1 lockdep=1",
+        f"soak: 2 CPUs: clean ({result['runs'][0]['wall_s']} s wall)"]
+
+
+def test_smp_soak_shows_what_each_violation_was(monkeypatch):
+    from granule.check import smp_soak
+    broke = "sched_verify: cpu2 rt overloaded 1, rto_mask 0x1"
+    stubbed_boots(monkeypatch, verify=(broke, "sched_verify: 1 violations"))
+    result = smp_soak.soak([2], 5, ["linux-6.12"])
+    run = result["runs"][0]
+    assert not result["clean"] and run["violations"] == 1 and run["warnings"] == [broke], run
+    assert smp_soak.table(result["runs"])[2] == "    " + broke

@@ -3,7 +3,9 @@
   tools/soak [--seconds N] [-j JOBS] [--load LOAD] [--mode thread|signal]
              [--json FILE] [--docs] [PRESET...]
   tools/soak --report-only FILE [--docs]
-  tools/soak --smp N[,M...] [--seconds S]   the SMP soak (smp_soak.py), S per count (600)
+  tools/soak --smp N[,M...] [--seconds S] [PRESET...]
+                 the SMP soak (smp_soak.py), S per count and preset (600;
+                 no preset named: the default one only)
 
 N seconds of guest time in all (default 3600, one virtual hour) are shared
 by the presets (default: every one in tools/presets).  Each preset boots
@@ -49,6 +51,12 @@ OVERHEAD_S = 5          # warm-up experiment + the loads' lead/tail + frames
 def presets():
     with open(os.path.join(ROOT, "tools", "presets")) as f:
         return [l.split("\t")[0] for l in f if l.strip() and not l.startswith("#")]
+
+
+def aliases():
+    """The presets' second spellings (tools/presets' alias=NAME), which the kernel accepts too."""
+    with open(os.path.join(ROOT, "tools", "presets")) as f:
+        return re.findall(r"\balias=(\S+)", "".join(l for l in f if not l.startswith("#")))
 
 
 def soak_one(preset, seconds, load, mode):
@@ -172,15 +180,21 @@ def write_docs(result, docs):
 
 
 def main_smp(a):
-    """tools/soak --smp N[,M...] [--seconds S]: S s of guest time per CPU count (default 600)."""
+    """tools/soak --smp N[,M...] [--seconds S] [PRESET...]: S s of guest time per CPU count
+    and preset (default 600 s; no preset: the default one)."""
     try:
         cpus = [int(x) for x in a.smp.split(",")]
     except ValueError:
         cpus = []
     if not cpus or any(n < 1 or n > 32 for n in cpus):
         sys.exit(f"soak: --smp {a.smp}: expected CPU counts 1..32, comma-separated")
+    known = presets()
+    for p in a.presets:
+        if p not in known and p not in aliases():
+            print(f"soak: preset {p!r}: expected one of {', '.join(known)}", file=sys.stderr)
+            sys.exit(2)
     seconds = a.seconds if a.seconds != 3600 else 600
-    result = smp_soak.soak(cpus, seconds)
+    result = smp_soak.soak(cpus, seconds, a.presets)
     os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
     with open(a.json, "w", encoding="utf-8") as f:
         json.dump(result, f, indent=1)
