@@ -136,6 +136,8 @@ void sim_smp_init(struct sim *s, int ncpus);
 u64 sim_tick_offset(u64 tick_ns, int ncpus, int cpu);
 /* QEMU's round robin: how long CPU waits for its turn (sim_smp.c). */
 u64 sim_rr_wait(int ncpus, const int *busy, int cpu, int start, u64 now, u64 deadline);
+u64 sim_rr_late(int ncpus, const int *busy, int k, u64 t, u64 others,
+		u64 (*mine)(void *ctx, int k, u64 t), void *ctx);
 void sim_stopper_start(struct task *t, int cpu);
 
 #endif

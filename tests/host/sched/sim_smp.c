@@ -197,6 +197,25 @@ u64 sim_rr_wait(int ncpus, const int *busy, int cpu, int start, u64 now, u64 dea
 	}
 }
 
+/*
+ * How late halted CPU K takes its interrupt due at T (the rule of rr_late()
+ * below and of the experiment machine's, tools/granule/sim/engine/
+ * machine_rr.c): the busy CPUs before it in the round that runs the timers
+ * at T, whose deadline is OTHERS, the other CPUs' earliest; then, if K's
+ * reprogrammed deadline (MINE(CTX, K, when K runs)) is the new head of
+ * QEMU's timer list, the kick's round, which starts after K.
+ */
+u64 sim_rr_late(int ncpus, const int *busy, int k, u64 t, u64 others,
+		u64 (*mine)(void *ctx, int k, u64 t), void *ctx)
+{
+	u64 wait = sim_rr_wait(ncpus, busy, k, 0, t, others);
+	u64 next = mine(ctx, k, t + wait);
+
+	if (next < others)		/* the new head of QEMU's timer list: a kick */
+		wait += sim_rr_wait(ncpus, busy, k, k + 1, t + wait, next);
+	return wait;
+}
+
 static int cpu_idle(int cpu)
 {
 	return cpu_curr(cpu) == cpu_rq(cpu)->idle;
@@ -223,6 +242,11 @@ static u64 cpu_deadline(struct sim *s, int cpu, u64 t, int after)
 	return d;
 }
 
+static u64 rr_deadline_after(void *ctx, int k, u64 t)
+{
+	return cpu_deadline(ctx, k, t, 1);
+}
+
 /*
  * How late halted CPU K takes the interrupt due at T.  The round that runs
  * the timers at T starts at CPU 0, its deadline the other CPUs' earliest
@@ -238,18 +262,14 @@ static u64 cpu_deadline(struct sim *s, int cpu, u64 t, int after)
 static u64 rr_late(struct sim *s, int k, u64 t)
 {
 	int busy[NR_CPUS];
-	u64 others = SIM_INF, wait, mine;
+	u64 others = SIM_INF;
 
 	for (int c = 0; c < s->ncpus; c++) {
 		busy[c] = c != k && !cpu_idle(c);
 		if (c != k && cpu_deadline(s, c, t, 0) < others)
 			others = cpu_deadline(s, c, t, 0);
 	}
-	wait = sim_rr_wait(s->ncpus, busy, k, 0, t, others);
-	mine = cpu_deadline(s, k, t + wait, 1);
-	if (mine < others)		/* the new head of QEMU's timer list */
-		wait += sim_rr_wait(s->ncpus, busy, k, k + 1, t + wait, mine);
-	return wait;
+	return sim_rr_late(s->ncpus, busy, k, t, others, rr_deadline_after, s);
 }
 
 /* 1 if CPU's interrupts due at T are taken now: not if CPU is halted and

@@ -14,7 +14,7 @@
  * kicks (util/qemu-timer.c, timerlist_rearm() -> qemu_timer_notify_cb() ->
  * rr_kick_vcpu_thread()) and the busy CPUs after it run their shares of
  * the time to that deadline first (tests/host/sched/sim_smp.c's
- * sim_rr_wait() counts the turns; docs/SCHEDULER.md, "Why a halted CPU
+ * sim_rr_late() applies the rule, sim_rr_wait() counts the turns; docs/SCHEDULER.md, "Why a halted CPU
  * beside a busy one wakes late").  Measured on the image, the rule holds
  * for a busy CPU too: cyclictest -i 1500 on CPU 1 beside a spinner there
  * and one on CPU 0 wakes 186 and 436 us late in turn (idle CPU 1: 401 and
@@ -65,23 +65,28 @@ void mrr_deadlines(struct machine *m, u64 t, int after, u64 *d)
 	}
 }
 
+/* CPU K's APIC deadline at or after T, its due ones taken (sim_rr_late()'s MINE). */
+static u64 rr_deadline_after(void *ctx, int k, u64 t)
+{
+	u64 d[M_MAX_CPUS];
+
+	mrr_deadlines(ctx, t, k, d);
+	return d[k];
+}
+
 /* How late CPU K takes its interrupt due at T, D the CPUs' APIC
- * deadlines as the round begins (sim_smp.c's rr_late()). */
+ * deadlines as the round begins (sim_rr_late(), sim_smp.c). */
 static u64 rr_late(struct machine *m, int k, u64 t, const u64 *d)
 {
 	int busy[M_MAX_CPUS];
-	u64 others = ~0ULL, wait, mine[M_MAX_CPUS];
+	u64 others = ~0ULL;
 
 	for (int c = 0; c < m->ncpus; c++) {
 		busy[c] = c != k && !halted(c);
 		if (c != k && d[c] < others)
 			others = d[c];
 	}
-	wait = sim_rr_wait(m->ncpus, busy, k, 0, t, others);
-	mrr_deadlines(m, t + wait, k, mine);
-	if (mine[k] < others)		/* the new head of QEMU's timer list: a kick */
-		wait += sim_rr_wait(m->ncpus, busy, k, k + 1, t + wait, mine[k]);
-	return wait;
+	return sim_rr_late(m->ncpus, busy, k, t, others, rr_deadline_after, m);
 }
 
 int mrr_ready(struct machine *m, int cpu, u64 t, const u64 *d)
